@@ -1,0 +1,55 @@
+/** Entry point of the `stepscope` command line. */
+import { CliError, parseCommandArgs, type Command } from './command.js';
+
+// Each subcommand in its own module; keep this list sorted by the order a user meets them.
+const loaders: Record<string, () => Promise<{ command: Command }>> = {
+};
+
+function mainHelp(commands: Command[]): string {
+  const width = Math.max(...commands.map((c) => c.name.length));
+  return [
+    'Usage: stepscope <command> [options]',
+    '',
+    'Record Python traces, load them into a SQLite corpus, explore forward and inverse',
+    'state trees, and serialize debugger trajectories.',
+    '',
+    'Commands:',
+    ...commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
+    '',
+    "Run 'stepscope <command> --help' for a command's options.",
+  ].join('\n');
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+    const all = await Promise.all(Object.values(loaders).map(async (l) => (await l()).command));
+    console.log(mainHelp(all));
+    return name === undefined ? 2 : 0;
+  }
+  if (name === '--version' || name === '-V') {
+    const { version } = await import('./version.js');
+    console.log(version);
+    return 0;
+  }
+  const load = loaders[name];
+  if (!load) {
+    console.error(`stepscope: unknown command '${name}'. Run 'stepscope --help'.`);
+    return 2;
+  }
+  const { command } = await load();
+  try {
+    const { values, positionals } = parseCommandArgs(command, rest);
+    if (values.help) {
+      console.log(command.help);
+      return 0;
+    }
+    return await command.run(values, positionals);
+  } catch (e) {
+    if (e instanceof CliError) {
+      console.error(`stepscope: ${e.message}`);
+      return e.code;
+    }
+    throw e;
+  }
+}
