@@ -1,0 +1,4 @@
+// Svelte options for the renderer (runes everywhere).
+export default {
+  compilerOptions: { runes: true },
+};

@@ -1,0 +1,98 @@
+/**
+ * The web mode's HTTP server: the built renderer as static files, and `POST /api/<method>`
+ * with a JSON body of params answering an ApiResult as JSON (always HTTP 200 for handled
+ * calls, so the client reads one shape; 401/403/404/405/413/415 for transport problems).
+ *
+ * Access rules:
+ * - with a token, every API call needs `Authorization: Bearer <token>`; the UI reads the
+ *   token from the URL fragment (`#token=…`, never sent to the server or to logs);
+ * - without a token (loopback only, enforced by the CLI) the Host header must name a
+ *   loopback host, which stops DNS-rebinding pages from reaching the API;
+ * - API calls must be `application/json`, which a cross-site form cannot send without a
+ *   CORS preflight (that we never answer).
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { timingSafeEqual } from 'node:crypto';
+import type { Api } from '../api/contract.js';
+import { dispatch } from '../api/dispatch.js';
+import { setSecurityHeaders } from './headers.js';
+import { serveStatic } from './static.js';
+
+export interface ServerOptions {
+  api: Api;
+  /** Folder of the built renderer; null serves the API only. */
+  staticDir: string | null;
+  token?: string;
+}
+
+const MAX_BODY = 8 * 1024 * 1024;
+const LOOPBACK_HOST = /^(localhost|127\.\d+\.\d+\.\d+|\[::1\])(:\d+)?$/i;
+
+export function createExplorerServer(opts: ServerOptions): Server {
+  return createServer((req, res) => {
+    setSecurityHeaders(res);
+    handle(opts, req, res).catch((e) => {
+      if (!res.headersSent) sendJson(res, 500, { ok: false, error: { message: `internal error: ${(e as Error).message}` } });
+      else res.destroy();
+    });
+  });
+}
+
+async function handle(opts: ServerOptions, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const url = new URL(req.url ?? '/', 'http://x');
+  if (!opts.token && !LOOPBACK_HOST.test(req.headers.host ?? '')) {
+    return sendJson(res, 403, { ok: false, error: { message: 'forbidden host' } });
+  }
+  if (url.pathname.startsWith('/api/')) {
+    if (req.method !== 'POST') return sendJson(res, 405, { ok: false, error: { message: 'API calls use POST' } });
+    if (opts.token && !tokenMatches(req.headers.authorization, opts.token)) {
+      return sendJson(res, 401, { ok: false, error: { message: 'missing or wrong token' } });
+    }
+    if (!/^application\/json\b/i.test(req.headers['content-type'] ?? '')) {
+      return sendJson(res, 415, { ok: false, error: { message: 'API calls need Content-Type: application/json' } });
+    }
+    const body = await readBody(req);
+    if (body === null) return sendJson(res, 413, { ok: false, error: { message: `request body over ${MAX_BODY} bytes` } });
+    let params: unknown;
+    try {
+      params = body.length ? JSON.parse(body) : {};
+    } catch (e) {
+      return sendJson(res, 200, { ok: false, error: { message: `request body is not JSON: ${(e as Error).message}` } });
+    }
+    const method = decodeURIComponent(url.pathname.slice('/api/'.length));
+    return sendJson(res, 200, await dispatch(opts.api, method, params));
+  }
+  if (req.method !== 'GET' && req.method !== 'HEAD') return sendJson(res, 405, { ok: false, error: { message: 'method not allowed' } });
+  if (!opts.staticDir) return sendJson(res, 404, { ok: false, error: { message: 'no UI built' } });
+  serveStatic(opts.staticDir, req, res);
+}
+
+function tokenMatches(header: string | undefined, token: string): boolean {
+  const m = /^Bearer (.+)$/.exec(header ?? '');
+  if (!m) return false;
+  const a = Buffer.from(m[1]);
+  const b = Buffer.from(token);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+function readBody(req: IncomingMessage): Promise<string | null> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size > MAX_BODY) {
+        resolve(null);
+        req.destroy();
+      } else chunks.push(c);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store', 'Content-Length': Buffer.byteLength(text) });
+  res.end(text);
+}
