@@ -1,0 +1,56 @@
+/**
+ * Errors the store reports to people. Every message names the corpus file or input file
+ * and says what was expected; callers (CLI, server, app) show `message` as is.
+ */
+
+export type CorpusErrorKind =
+  | 'missing' // the file does not exist and creating it was not asked for
+  | 'not-corpus' // the file is not a Stepscope corpus (left untouched)
+  | 'newer' // made by a newer Stepscope (left untouched)
+  | 'needs-upgrade' // older schema, but opened read-only so it cannot be migrated
+  | 'readonly' // a write was attempted on a read-only file or connection
+  | 'locked' // another connection holds the write lock past the busy timeout
+  | 'corrupt'; // SQLite reports the file as damaged
+
+export class CorpusError extends Error {
+  constructor(message: string, readonly kind: CorpusErrorKind) {
+    super(message);
+    this.name = 'CorpusError';
+  }
+}
+
+/** A problem in an input file, located by 1-based line number (0 when not tied to a line). */
+export class IngestError extends Error {
+  constructor(readonly file: string, readonly line: number, readonly detail: string) {
+    super(line > 0 ? `${file}:${line}: ${detail}` : `${file}: ${detail}`);
+    this.name = 'IngestError';
+  }
+}
+
+/**
+ * Turns SQLite's error codes for locking, permissions and damage into CorpusErrors that
+ * name the file; anything else is returned unchanged (it is a bug, not a user problem).
+ */
+export function explainSqliteError(e: unknown, path: string): unknown {
+  const code = (e as { code?: unknown })?.code;
+  if (typeof code !== 'string') return e;
+  if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) {
+    return new CorpusError(
+      `${path} is locked: another program is writing to it. Try again when it has finished.`,
+      'locked',
+    );
+  }
+  if (code.startsWith('SQLITE_READONLY')) {
+    return new CorpusError(`${path} is read-only: cannot write to it (check the file and folder permissions).`, 'readonly');
+  }
+  if (code === 'SQLITE_CANTOPEN' || code.startsWith('SQLITE_CANTOPEN_')) {
+    return new CorpusError(`cannot open ${path}: check that the file and its folder exist and are readable.`, 'missing');
+  }
+  if (code === 'SQLITE_NOTADB') {
+    return new CorpusError(`${path} is not a Stepscope corpus (not a SQLite database).`, 'not-corpus');
+  }
+  if (code.startsWith('SQLITE_CORRUPT')) {
+    return new CorpusError(`${path} is damaged (SQLite reports corruption): ${(e as Error).message}`, 'corrupt');
+  }
+  return e;
+}

@@ -1,0 +1,220 @@
+/**
+ * Streams trace files (docs/trace-format.md) into a corpus.
+ *
+ * Contract:
+ * - One transaction per file: any error (bad record, I/O, SQLite) rolls the whole file
+ *   back, leaving the corpus exactly as it was; the IngestError names file and line.
+ * - Idempotent: each trace's content hash (sha256 of its canonical header and event lines
+ *   and its end record without the wall-clock `seconds`, see serialize.ts) is computed
+ *   while streaming; a trace whose hash is already stored is skipped.
+ * - Memory is bounded by one line plus `bufferEvents` rows, whatever the trace length.
+ *   A trace that ends within the buffer is checked against stored hashes before any row
+ *   is written; a longer one is written as it streams and removed again if it turns out
+ *   to be a duplicate.
+ */
+import type Database from 'better-sqlite3';
+import { createHash, type Hash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import type { TraceHeader } from '../trace/types.js';
+import { explainSqliteError, IngestError } from './errors.js';
+import { DEFAULT_MAX_LINE_BYTES, forEachLine } from './lines.js';
+import { endLine, eventLine, headerLine } from './serialize.js';
+import { RecordChecker } from './validate.js';
+
+export interface IngestOptions {
+  /** Longest accepted line in bytes (default 32 MiB). */
+  maxLineBytes?: number;
+  /** Stored in traces.origin; default the file name as given. */
+  origin?: string;
+  /** Called after each chunk read with the bytes read so far. */
+  onProgress?: (bytesRead: number) => void;
+  /** Event rows held back per trace before writing starts (default 4096). */
+  bufferEvents?: number;
+}
+
+export interface IngestResult {
+  file: string;
+  /** Traces read from the file. */
+  traces: number;
+  /** Traces stored by this call. */
+  inserted: number;
+  /** Traces already in the corpus (same content hash). */
+  skipped: number;
+  /** Event records read from the file. */
+  events: number;
+}
+
+type Row = [number, string, number, string, number, string, string, string | null, number | null, string | null];
+
+interface Open {
+  header: TraceHeader;
+  startLine: number;
+  programId: number;
+  traceId: number | null;
+  count: number;
+  hash: Hash;
+  pending: string;
+  buffer: Row[];
+}
+
+function statements(db: Database.Database) {
+  return {
+    program: db.prepare(
+      'INSERT INTO programs (hash, filename, source, context_forward, context_inverse) VALUES (?, ?, ?, ?, ?) ON CONFLICT (hash) DO NOTHING',
+    ),
+    programId: db.prepare('SELECT id FROM programs WHERE hash = ?').pluck(),
+    trace: db.prepare(
+      `INSERT INTO traces (program_id, name, mode, python, hashseed, call, limits, meta, exit, reason, events, seconds, stdout_bytes, hash, origin, created)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ),
+    finish: db.prepare('UPDATE traces SET exit = ?, reason = ?, events = ?, seconds = ?, stdout_bytes = ?, hash = ? WHERE id = ?'),
+    known: db.prepare('SELECT id FROM traces WHERE hash = ?').pluck(),
+    event: db.prepare(
+      'INSERT INTO events (trace_id, seq, event, frame, func, line, src, locals, arg, parent, cut) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    ),
+    dropEvents: db.prepare('DELETE FROM events WHERE trace_id = ?'),
+    dropTrace: db.prepare('DELETE FROM traces WHERE id = ?'),
+  };
+}
+
+function sha256(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
+}
+
+/** Reads `file` ('-' for standard input) into the corpus in one transaction. */
+export async function ingestFile(db: Database.Database, file: string, opts: IngestOptions = {}): Promise<IngestResult> {
+  const stream = file === '-' ? process.stdin : createReadStream(file, { highWaterMark: 1 << 20 });
+  try {
+    return await ingestStream(db, stream as AsyncIterable<Buffer>, file, opts);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') throw new IngestError(file, 0, 'no such file');
+    if (code === 'EISDIR') throw new IngestError(file, 0, 'is a folder, expected a trace file (.jsonl)');
+    if (code === 'EACCES') throw new IngestError(file, 0, 'permission denied');
+    throw e;
+  } finally {
+    if (file !== '-') (stream as ReturnType<typeof createReadStream>).destroy();
+  }
+}
+
+export async function ingestStream(
+  db: Database.Database,
+  chunks: AsyncIterable<Buffer>,
+  file: string,
+  opts: IngestOptions = {},
+): Promise<IngestResult> {
+  const s = statements(db);
+  const check: RecordChecker = new RecordChecker(file);
+  const origin = opts.origin ?? file;
+  const created = new Date().toISOString();
+  const bufferEvents = opts.bufferEvents ?? 4096;
+  const result: IngestResult = { file, traces: 0, inserted: 0, skipped: 0, events: 0 };
+  let cur: Open | null = null;
+  let lastLine = 0;
+  let provisional = 0;
+
+  const insertTrace = (t: Open, end?: { exit: string; reason: string | null; events: number; seconds: number; stdout_bytes?: number }, hash?: string) => {
+    const h = t.header;
+    const limits = h.limits;
+    const info = s.trace.run(
+      t.programId, h.name, h.mode, h.python, h.hashseed, h.call,
+      JSON.stringify({ events: limits.events, seconds: limits.seconds, memory_mb: limits.memory_mb, repr_chars: limits.repr_chars }),
+      JSON.stringify(h.meta),
+      end?.exit ?? 'never', end?.reason ?? null, end?.events ?? 0, end?.seconds ?? 0, end?.stdout_bytes ?? null,
+      hash ?? `pending:${++provisional}`, origin, created,
+    );
+    t.traceId = Number(info.lastInsertRowid);
+  };
+
+  const flush = (t: Open) => {
+    if (t.traceId === null) insertTrace(t);
+    const id = t.traceId!;
+    const ins = s.event;
+    for (const r of t.buffer) ins.run(id, r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8], r[9]);
+    t.buffer = [];
+  };
+
+  const onLine = (text: string, line: number, terminated: boolean) => {
+    lastLine = line;
+    const rec = check.parse(text, line, terminated);
+    const type = rec.type;
+    if (type === 'event') {
+      if (!cur) check.fail(line, 'expected a "trace" header record, got an "event" record');
+      const ev = check.event(rec, line, cur.count);
+      const localsJson = JSON.stringify(ev.locals);
+      const cutJson = ev.cut === undefined ? null : JSON.stringify(ev.cut);
+      cur.pending += eventLine(ev, localsJson, cutJson) + '\n';
+      if (cur.pending.length > 65536) {
+        cur.hash.update(cur.pending);
+        cur.pending = '';
+      }
+      cur.buffer.push([ev.seq, ev.event, ev.frame, ev.func, ev.line, ev.src, localsJson, ev.arg, ev.parent, cutJson]);
+      if (cur.buffer.length >= bufferEvents) flush(cur);
+      cur.count++;
+    } else if (type === 'trace') {
+      if (cur) {
+        check.fail(line, `expected an "event" or "end" record, got a "trace" header: the trace ${JSON.stringify(cur.header.name)} from line ${cur.startLine} has no "end" record`);
+      }
+      const h = check.header(rec, line);
+      const programHash = sha256(JSON.stringify([h.filename, h.source, h.context_forward, h.context_inverse]));
+      s.program.run(programHash, h.filename, h.source, h.context_forward, h.context_inverse);
+      const programId = s.programId.get(programHash) as number;
+      const hash = createHash('sha256');
+      cur = { header: h, startLine: line, programId, traceId: null, count: 0, hash, pending: headerLine(h) + '\n', buffer: [] };
+    } else if (type === 'end') {
+      if (!cur) check.fail(line, 'expected a "trace" header record, got an "end" record');
+      const end = check.end(rec, line, cur.count);
+      cur.hash.update(cur.pending);
+      cur.hash.update(endLine(end, false) + '\n');
+      const hash = cur.hash.digest('hex');
+      const known = s.known.get(hash) !== undefined;
+      if (known) {
+        if (cur.traceId !== null) {
+          s.dropEvents.run(cur.traceId);
+          s.dropTrace.run(cur.traceId);
+        }
+        result.skipped++;
+      } else {
+        if (cur.traceId === null) insertTrace(cur, end, hash);
+        else s.finish.run(end.exit, end.reason, end.events, end.seconds, end.stdout_bytes ?? null, hash, cur.traceId);
+        flush(cur);
+        result.inserted++;
+      }
+      result.traces++;
+      result.events += cur.count;
+      cur = null;
+    } else {
+      check.fail(line, `expected "type": "trace", "event" or "end", got ${JSON.stringify(type) ?? 'nothing'}`);
+    }
+  };
+
+  let bytes = 0;
+  const counted = opts.onProgress
+    ? (async function* () {
+        for await (const c of chunks) {
+          bytes += c.length;
+          opts.onProgress!(bytes);
+          yield c;
+        }
+      })()
+    : chunks;
+
+  try {
+    db.exec('BEGIN IMMEDIATE');
+  } catch (e) {
+    throw explainSqliteError(e, db.name);
+  }
+  try {
+    await forEachLine(counted, file, onLine, opts.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES);
+    if (lastLine === 0) check.fail(1, 'expected a "trace" header record, got an empty file');
+    const open = cur as Open | null;
+    if (open) {
+      check.fail(lastLine, `expected an "end" record after this line: the trace ${JSON.stringify(open.header.name)} from line ${open.startLine} has no "end" (the file looks truncated)`);
+    }
+    db.exec('COMMIT');
+    return result;
+  } catch (e) {
+    if (db.inTransaction) db.exec('ROLLBACK');
+    throw explainSqliteError(e, db.name);
+  }
+}

@@ -1,0 +1,123 @@
+/**
+ * Opens (and when asked, creates or upgrades) a corpus file. A file that is not a
+ * Stepscope corpus, or was made by a newer Stepscope, is refused before SQLite writes a
+ * byte to it: the 100-byte SQLite header is read directly first, and checked again through
+ * SQLite after a read-only open (the header on disk can lag behind an un-checkpointed WAL).
+ */
+import Database from 'better-sqlite3';
+import { closeSync, openSync, readSync, statSync } from 'node:fs';
+import { CorpusError, explainSqliteError } from './errors.js';
+import { APPLICATION_ID, latestVersion, migrate, userVersion } from './migrate.js';
+import { MIGRATIONS, type Migration } from './migrations/index.js';
+
+export interface OpenOptions {
+  /** Create the file (and its schema) when it does not exist. Default false. */
+  create?: boolean;
+  /** Open read-only: no schema upgrade, every write fails. Default false. */
+  readonly?: boolean;
+  /** How long to wait for another connection's write lock, in ms. Default 5000. */
+  busyTimeoutMs?: number;
+  /** For tests of the migration machinery; normally the full registry. */
+  migrations?: readonly Migration[];
+}
+
+const SQLITE_MAGIC = 'SQLite format 3\0';
+
+interface HeaderInfo {
+  size: number;
+  applicationId: number;
+  userVersion: number;
+}
+
+function readHeader(path: string): HeaderInfo | undefined {
+  let size: number;
+  try {
+    size = statSync(path).size;
+  } catch {
+    return undefined;
+  }
+  if (size === 0) return { size, applicationId: 0, userVersion: 0 };
+  const buf = Buffer.alloc(100);
+  const fd = openSync(path, 'r');
+  let n: number;
+  try {
+    n = readSync(fd, buf, 0, 100, 0);
+  } finally {
+    closeSync(fd);
+  }
+  if (n < 100 || buf.toString('latin1', 0, 16) !== SQLITE_MAGIC) {
+    throw new CorpusError(`${path} is not a Stepscope corpus (not a SQLite database).`, 'not-corpus');
+  }
+  return { size, userVersion: buf.readUInt32BE(60), applicationId: buf.readUInt32BE(68) };
+}
+
+function refuseIfForeign(path: string, appId: number, version: number, hasTables: () => boolean, latest: number) {
+  if (appId !== APPLICATION_ID && !(appId === 0 && version === 0 && !hasTables())) {
+    throw new CorpusError(`${path} is not a Stepscope corpus (a SQLite database made by another program).`, 'not-corpus');
+  }
+  if (version > latest) {
+    throw new CorpusError(
+      `${path} was made by a newer Stepscope (schema ${version}, this version knows up to ${latest}); it was left untouched.`,
+      'newer',
+    );
+  }
+}
+
+function tableCount(db: Database.Database): number {
+  return (db.prepare('SELECT count(*) AS n FROM sqlite_schema').get() as { n: number }).n;
+}
+
+export function openDatabase(path: string, opts: OpenOptions = {}): Database.Database {
+  const migrations = opts.migrations ?? MIGRATIONS;
+  const latest = latestVersion(migrations);
+  const readonly = opts.readonly ?? false;
+  const header = readHeader(path);
+  if (!header && (!opts.create || readonly)) {
+    throw new CorpusError(`${path} does not exist (\`stepscope ingest FILE --db ${path}\` creates it).`, 'missing');
+  }
+
+  let db: Database.Database | undefined;
+  try {
+    let fresh = !header || header.size === 0;
+    if (header && header.size > 0) {
+      // Cheap refusal from the raw header; the empty-database case needs SQLite to look.
+      if (header.applicationId !== 0 || header.userVersion !== 0) {
+        refuseIfForeign(path, header.applicationId, header.userVersion, () => true, latest);
+      }
+      // Second look through SQLite, read-only, before anything may write.
+      const probe = new Database(path, { readonly: true, fileMustExist: true });
+      try {
+        const appId = probe.pragma('application_id', { simple: true }) as number;
+        const version = userVersion(probe);
+        refuseIfForeign(path, appId, version, () => tableCount(probe) > 0, latest);
+        fresh = appId === 0;
+      } finally {
+        probe.close();
+      }
+    }
+
+    if (fresh && (!opts.create || readonly)) {
+      throw new CorpusError(`${path} is an empty database, not a Stepscope corpus (\`stepscope ingest FILE --db ${path}\` makes it one).`, 'not-corpus');
+    }
+    db = new Database(path, { readonly, fileMustExist: !opts.create, timeout: opts.busyTimeoutMs ?? 5000 });
+    db.pragma('foreign_keys = ON');
+    if (!readonly) {
+      db.pragma('journal_mode = WAL');
+      db.pragma('synchronous = NORMAL');
+    }
+    const version = userVersion(db);
+    if (version < latest) {
+      if (readonly) {
+        throw new CorpusError(
+          `${path} uses schema ${version} and this version needs ${latest}: open it once without read-only (e.g. \`stepscope ingest\`) to upgrade it.`,
+          'needs-upgrade',
+        );
+      }
+      migrate(db, migrations);
+    }
+    return db;
+  } catch (e) {
+    db?.close();
+    throw explainSqliteError(e, path);
+  }
+}
