@@ -1,0 +1,15 @@
+/** The special tokens of the serialized text (neural-debugger.md §6). */
+import type { Action, ExitKind, StateKind } from './types.js';
+
+export const BEGIN = '<|begin_of_text|>';
+export const CONTEXT = '<|trace_context_start|>';
+export const FRAME = '<|frame_sep|>';
+export const ACTION = '<|action_sep|>';
+export const TRACE_END = '<|trace_end|>';
+export const END = '<|end_of_text|>';
+export const SRC = '<|src_sep|>';
+export const ARG = '<|arg_sep|>';
+
+export const stateToken = (k: StateKind) => `<|${k}_sep|>`;
+export const exitToken = (e: ExitKind) => `<|${e}|>`;
+export const actionText = (a: Action) => (a.action === 'breakpoint' ? `<|breakpoint|>${a.src}` : `<|${a.action}|>`);

@@ -1,0 +1,123 @@
+/**
+ * Trajectories: a direction, an entry, the states shown (node ids of that direction's tree),
+ * the actions between them and how it ended (neural-debugger.md §5, §6).
+ *
+ * Invariant: `actions.length === states.length` when `exit` is set (the last action led out
+ * of the scope), `states.length - 1` when the trajectory was cut (exit null).
+ */
+import type { Scope } from './scope.js';
+import { renderState, seqOf, showState, type ShownState } from './state.js';
+import { ACTION, BEGIN, CONTEXT, END, FRAME, TRACE_END, actionText, exitToken } from './tokens.js';
+import type { TreeIndex } from './tree.js';
+import { actionDirection, type Action, type Direction, type ExitKind } from './types.js';
+
+export interface Trajectory {
+  direction: Direction;
+  /** Seq of the entry's call (0 = the root). */
+  entry: number;
+  /** Node ids: seqs forward; inverse ids (2*seq, or 2*seq+1 for inv_line_call) inverse. */
+  states: number[];
+  actions: Action[];
+  exit: ExitKind | null;
+}
+
+/** An action list that cannot be walked; `step` is the index of the offending action. */
+export class WalkError extends Error {
+  constructor(
+    message: string,
+    readonly step: number,
+  ) {
+    super(message);
+    this.name = 'WalkError';
+  }
+}
+
+/** Walks `actions` from the scope's start. Fails on an action of the other direction or after an exit. */
+export function walk(scope: Scope, direction: Direction, actions: readonly Action[]): Trajectory {
+  const t: Trajectory = { direction, entry: scope.entry, states: [scope.start(direction)], actions: [], exit: null };
+  for (let k = 0; k < actions.length; k++) {
+    const a = actions[k];
+    if (actionDirection(a.action) !== direction) {
+      throw new WalkError(`action ${k + 1} (${a.action}) is not a ${direction} action`, k);
+    }
+    if (t.exit) throw new WalkError(`action ${k + 1} (${a.action}) comes after the trajectory exited with ${t.exit}`, k);
+    advance(scope, t, a);
+  }
+  return t;
+}
+
+/** Applies one action at the end of `t` (in place); returns true when it left the scope. */
+export function advance(scope: Scope, t: Trajectory, a: Action): boolean {
+  const r = scope.apply(t.direction, t.states[t.states.length - 1], a);
+  t.actions.push(a);
+  if ('exit' in r) {
+    t.exit = r.exit;
+    return true;
+  }
+  t.states.push(r.node);
+  return false;
+}
+
+/** The seq of the event behind each state, and whether it is an inv_line_call copy. */
+export function stateSeqs(t: Trajectory): number[] {
+  return t.states.map((n) => seqOf(t.direction, n));
+}
+
+/** Each state as shown (with its locals delta against the state before it). */
+export function showStates(index: TreeIndex, t: Trajectory): ShownState[] {
+  return t.states.map((node, j) =>
+    showState(index, t.direction, node, j === 0 ? -1 : t.states[j - 1], j > 0 && t.actions[j - 1].action === 'breakpoint'),
+  );
+}
+
+/** The parts the text is made of, so that prompts and targets can be cut without re-parsing. */
+export interface TextParts {
+  head: string;
+  states: string[];
+  actions: string[];
+  exit: string | null;
+}
+
+export function textParts(index: TreeIndex, t: Trajectory, context: string): TextParts {
+  return {
+    head: BEGIN + CONTEXT + context,
+    states: showStates(index, t).map(renderState),
+    actions: t.actions.map(actionText),
+    exit: t.exit ? exitToken(t.exit) : null,
+  };
+}
+
+export function joinParts(p: TextParts): string {
+  let out = p.head;
+  for (let j = 0; j < p.states.length; j++) {
+    out += FRAME + p.states[j];
+    if (j < p.actions.length) out += ACTION + p.actions[j];
+  }
+  if (p.exit) out += FRAME + p.exit;
+  return out + TRACE_END + END;
+}
+
+/** The serialized text. `context` is the header's context_forward or context_inverse. */
+export function serialize(index: TreeIndex, t: Trajectory, context: string): string {
+  return joinParts(textParts(index, t, context));
+}
+
+/**
+ * Prompt and target for action `k` (0-based): the prompt is the text up to and including
+ * `<|action_sep|>{action k}<|frame_sep|>`, the target the next state's text or exit token.
+ */
+export function promptTarget(p: TextParts, k: number): { prompt: string; target: string } {
+  if (!Number.isInteger(k) || k < 0 || k >= p.actions.length) {
+    throw new RangeError(`step ${k}: expected 0 to ${p.actions.length - 1} (the trajectory has ${p.actions.length} actions)`);
+  }
+  let prompt = p.head;
+  for (let j = 0; j <= k; j++) prompt += FRAME + p.states[j] + ACTION + p.actions[j];
+  prompt += FRAME;
+  const target = k + 1 < p.states.length ? p.states[k + 1] : (p.exit as string);
+  return { prompt, target };
+}
+
+/** The context a trajectory's text starts with. */
+export function contextFor(direction: Direction, header: { context_forward: string; context_inverse: string }): string {
+  return direction === 'forward' ? header.context_forward : header.context_inverse;
+}
