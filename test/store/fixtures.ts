@@ -1,0 +1,103 @@
+/**
+ * Builds trace files for tests, written the way Python's json.dumps writes them
+ * (", " and ": " separators, non-ASCII escaped), so ingest never relies on the canonical
+ * form it exports.
+ */
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type Database from 'better-sqlite3';
+
+export type Rec = Record<string, unknown>;
+
+export function pyDumps(v: unknown): string {
+  if (v === null || typeof v !== 'object') {
+    return JSON.stringify(v).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  }
+  if (Array.isArray(v)) return `[${v.map(pyDumps).join(', ')}]`;
+  return `{${Object.entries(v as Rec).map(([k, x]) => `${pyDumps(k)}: ${pyDumps(x)}`).join(', ')}}`;
+}
+
+export interface TraceSpec {
+  name?: string;
+  /** Iterations of the loop: the trace has 4 + 2 * n + 2 events. */
+  n?: number;
+  exit?: 'normal' | 'error' | 'never';
+  seconds?: number;
+  /** Extra text in every repr of `acc`, to search for. */
+  tag?: string;
+}
+
+/** A call-mode trace of `f(n)` summing 0..n-1, records in file order. */
+export function traceRecords(spec: TraceSpec = {}): Rec[] {
+  const n = spec.n ?? 3;
+  const name = spec.name ?? `sum_${n}`;
+  const source = 'def f(n):\n    acc = 0\n    for i in range(n):\n        acc += i\n    return acc\n';
+  const wrapper = `def main():\n    return f(${n})\n`;
+  const lines = (source + '\n' + wrapper).split('\n');
+  const recs: Rec[] = [
+    {
+      type: 'trace', format: 'stepscope-trace', version: 1, name, mode: 'call', python: '3.11.7', hashseed: 0,
+      filename: '<program>', source, call: `f(${n})`, context_forward: source + '\n' + wrapper, context_inverse: source,
+      limits: { events: 1000000, seconds: 10.0, memory_mb: 1024, repr_chars: 10000 },
+      meta: { task: 'test', expected_output: String((n * (n - 1)) / 2), note: 'é ✓' },
+    },
+  ];
+  let seq = 0;
+  const ev = (event: string, frame: number, func: string, line: number, locals: Rec, arg: string | null, parent: number | null) =>
+    recs.push({ type: 'event', seq: seq++, event, frame, func, line, src: lines[line - 1], locals, arg, parent });
+  const tag = spec.tag ?? '';
+  ev('call', 0, 'main', 7, {}, null, null);
+  ev('line', 0, 'main', 8, {}, null, null);
+  ev('call', 1, 'f', 1, { n: String(n) }, null, 1);
+  ev('line', 1, 'f', 2, { n: String(n) }, null, 1);
+  let acc = 0;
+  for (let i = 0; i < n; i++) {
+    ev('line', 1, 'f', 3, i === 0 ? { n: String(n), acc: `${acc}${tag}` } : { n: String(n), acc: `${acc}${tag}`, i: String(i - 1) }, null, 1);
+    ev('line', 1, 'f', 4, { n: String(n), acc: `${acc}${tag}`, i: String(i) }, null, 1);
+    acc += i;
+  }
+  const exit = spec.exit ?? 'normal';
+  if (exit === 'error') {
+    ev('exception', 1, 'f', 5, { n: String(n), acc: `${acc}${tag}` }, "ValueError('boom')", 1);
+    ev('return', 1, 'f', 5, { n: String(n), acc: `${acc}${tag}` }, null, 1);
+  } else {
+    ev('line', 1, 'f', 5, { n: String(n), acc: `${acc}${tag}` }, null, 1);
+    ev('return', 1, 'f', 5, { n: String(n), acc: `${acc}${tag}` }, String(acc), 1);
+  }
+  const events = seq;
+  recs.push({
+    type: 'end', exit, reason: exit === 'error' ? "ValueError('boom')" : exit === 'never' ? 'event limit 1000000' : null,
+    events, seconds: spec.seconds ?? 0.001,
+  });
+  return recs;
+}
+
+export function jsonl(recs: Rec[]): string {
+  return recs.map((r) => pyDumps(r) + '\n').join('');
+}
+
+export function tempDir(prefix = 'stepscope-store-'): string {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+export function writeTraces(dir: string, file: string, specs: TraceSpec[]): string {
+  const path = join(dir, file);
+  writeFileSync(path, specs.map((s) => jsonl(traceRecords(s))).join(''));
+  return path;
+}
+
+/** A fingerprint of everything stored, to prove a failed ingest changed nothing. */
+export function snapshot(db: Database.Database): string {
+  const h = createHash('sha256');
+  for (const t of ['programs', 'traces', 'events']) {
+    h.update(`${t}:`);
+    for (const row of db.prepare(`SELECT * FROM ${t} ORDER BY 1, 2`).raw().iterate()) h.update(JSON.stringify(row));
+  }
+  return h.digest('hex');
+}
+
+export function fileHash(path: string): string {
+  return createHash('sha256').update(readFileSync(path)).digest('hex');
+}

@@ -1,0 +1,181 @@
+import Database from 'better-sqlite3';
+import { existsSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { CorpusError, openCorpus } from '../../src/store/corpus.js';
+import { APPLICATION_ID, latestVersion, migrate, userVersion } from '../../src/store/migrate.js';
+import { checkOrder, MIGRATIONS, type Migration } from '../../src/store/migrations/index.js';
+import { openDatabase } from '../../src/store/open.js';
+import { fileHash, tempDir, writeTraces } from './fixtures.js';
+
+function refused(path: string, opts: Parameters<typeof openCorpus>[1]): CorpusError {
+  try {
+    openCorpus(path, opts).close();
+  } catch (e) {
+    expect(e).toBeInstanceOf(CorpusError);
+    return e as CorpusError;
+  }
+  throw new Error(`expected ${path} to be refused`);
+}
+
+describe('opening and creating a corpus', () => {
+  it('creates a fresh corpus at the latest schema, in WAL mode with foreign keys on', () => {
+    const path = join(tempDir(), 'c.db');
+    const c = openCorpus(path, { create: true });
+    expect(userVersion(c.db)).toBe(latestVersion());
+    expect(c.db.pragma('application_id', { simple: true })).toBe(APPLICATION_ID);
+    expect(c.db.pragma('journal_mode', { simple: true })).toBe('wal');
+    expect(c.db.pragma('foreign_keys', { simple: true })).toBe(1);
+    expect(c.db.pragma('busy_timeout', { simple: true })).toBeGreaterThanOrEqual(1000);
+    const tables = c.db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table'").pluck().all();
+    expect(tables).toEqual(expect.arrayContaining(['programs', 'traces', 'events']));
+    c.close();
+  });
+
+  it('re-opens an existing corpus without changing its data', async () => {
+    const dir = tempDir();
+    const path = join(dir, 'c.db');
+    const c = openCorpus(path, { create: true });
+    await c.ingest(writeTraces(dir, 't.jsonl', [{ n: 2 }, { n: 3 }]));
+    const before = c.counts();
+    c.close();
+    const again = openCorpus(path);
+    expect(again.counts()).toEqual(before);
+    expect(userVersion(again.db)).toBe(latestVersion());
+    again.close();
+  });
+
+  it('refuses a missing file unless asked to create it', () => {
+    const path = join(tempDir(), 'nope.db');
+    expect(refused(path, {}).message).toBe(`${path} does not exist (\`stepscope ingest FILE --db ${path}\` creates it).`);
+    expect(existsSync(path)).toBe(false);
+    expect(refused(path, { readonly: true, create: true }).kind).toBe('missing');
+    expect(existsSync(path)).toBe(false);
+  });
+
+  it('refuses a corpus made by a newer Stepscope and leaves its bytes untouched', () => {
+    const path = join(tempDir(), 'new.db');
+    openCorpus(path, { create: true }).close();
+    const raw = new Database(path);
+    raw.pragma(`user_version = ${latestVersion() + 5}`);
+    raw.pragma('journal_mode = DELETE');
+    raw.close();
+    const before = fileHash(path);
+    for (const opts of [{}, { create: true }, { readonly: true }]) {
+      const e = refused(path, opts);
+      expect(e.kind).toBe('newer');
+      expect(e.message).toBe(
+        `${path} was made by a newer Stepscope (schema ${latestVersion() + 5}, this version knows up to ${latestVersion()}); it was left untouched.`,
+      );
+    }
+    expect(fileHash(path)).toBe(before);
+    expect(existsSync(path + '-wal')).toBe(false);
+  });
+
+  it('refuses files that are not Stepscope corpora and leaves them untouched', () => {
+    const dir = tempDir();
+    const text = join(dir, 'notes.db');
+    writeFileSync(text, 'just some text, not a database at all\n'.repeat(10));
+    const other = join(dir, 'other.db');
+    const raw = new Database(other);
+    raw.exec("CREATE TABLE customers (id INTEGER PRIMARY KEY, name TEXT); INSERT INTO customers VALUES (1, 'x')");
+    raw.close();
+    const empty = join(dir, 'empty.db');
+    writeFileSync(empty, '');
+    for (const [path, why] of [[text, 'not a SQLite database'], [other, 'a SQLite database made by another program']]) {
+      const before = fileHash(path);
+      for (const opts of [{}, { create: true }, { readonly: true }]) {
+        const e = refused(path, opts);
+        expect(e.kind).toBe('not-corpus');
+        expect(e.message).toBe(`${path} is not a Stepscope corpus (${why}).`);
+      }
+      expect(fileHash(path)).toBe(before);
+    }
+    // An empty file is refused when only reading, and becomes a corpus when creating.
+    expect(refused(empty, {}).message).toContain(`${empty} is an empty database, not a Stepscope corpus`);
+    expect(refused(empty, { readonly: true }).kind).toBe('not-corpus');
+    expect(statSync(empty).size).toBe(0);
+    openCorpus(empty, { create: true }).close();
+    expect(userVersion(new Database(empty, { readonly: true }))).toBe(latestVersion());
+  });
+
+  it('refuses to open an older corpus read-only, and upgrades it when writable', () => {
+    const dir = tempDir();
+    const path = join(dir, 'old.db');
+    const older = MIGRATIONS.slice(0, -1);
+    const extra: Migration = { version: latestVersion() + 1, name: 'extra', up: (db) => db.exec('CREATE TABLE extra (x)') };
+    // Simulate "older" by making the current registry the old one and adding one step.
+    openDatabase(path, { create: true, migrations: older.length ? older : MIGRATIONS }).close();
+    const newer = [...MIGRATIONS, extra];
+    const before = fileHash(path);
+    try {
+      openDatabase(path, { readonly: true, migrations: newer });
+      throw new Error('expected refusal');
+    } catch (e) {
+      expect((e as CorpusError).kind).toBe('needs-upgrade');
+    }
+    expect(fileHash(path)).toBe(before);
+    const db = openDatabase(path, { migrations: newer });
+    expect(userVersion(db)).toBe(extra.version);
+    db.close();
+  });
+});
+
+describe('the migration runner', () => {
+  const m1: Migration = {
+    version: 1,
+    name: 'notes',
+    up: (db) => db.exec('CREATE TABLE annotations (id INTEGER PRIMARY KEY, text TEXT NOT NULL)'),
+  };
+  const m2: Migration = {
+    version: 2,
+    name: 'add-author',
+    up: (db) => db.exec("ALTER TABLE annotations ADD COLUMN author TEXT NOT NULL DEFAULT 'unknown'"),
+  };
+  const dropping: Migration = {
+    version: 2,
+    name: 'rebuild-badly',
+    up: (db) => db.exec('DROP TABLE annotations; CREATE TABLE annotations (id INTEGER PRIMARY KEY, text TEXT)'),
+  };
+  const failing: Migration = {
+    version: 2,
+    name: 'fails-halfway',
+    up: (db) => {
+      db.exec('CREATE TABLE half (x)');
+      throw new Error('boom');
+    },
+  };
+
+  it('migrates N-1 to N keeping seeded rows, and records the version', () => {
+    const db = new Database(':memory:');
+    expect(migrate(db, [m1])).toEqual({ from: 0, to: 1 });
+    db.prepare('INSERT INTO annotations (text) VALUES (?)').run('loop never ends');
+    expect(migrate(db, [m1, m2])).toEqual({ from: 1, to: 2 });
+    expect(db.prepare('SELECT text, author FROM annotations').all()).toEqual([{ text: 'loop never ends', author: 'unknown' }]);
+    expect(migrate(db, [m1, m2])).toEqual({ from: 2, to: 2 });
+  });
+
+  it('refuses a migration that would lose annotations, and rolls it back', () => {
+    const db = new Database(':memory:');
+    migrate(db, [m1]);
+    db.prepare('INSERT INTO annotations (text) VALUES (?)').run('keep me');
+    expect(() => migrate(db, [m1, dropping])).toThrow(/migration 2 \(rebuild-badly\) would lose rows of "annotations" \(1 before, 0 after\)/);
+    expect(userVersion(db)).toBe(1);
+    expect(db.prepare('SELECT text FROM annotations').pluck().all()).toEqual(['keep me']);
+  });
+
+  it('runs each migration in one transaction: a failure leaves no trace of it', () => {
+    const db = new Database(':memory:');
+    migrate(db, [m1]);
+    expect(() => migrate(db, [m1, failing])).toThrow('boom');
+    expect(userVersion(db)).toBe(1);
+    expect(db.prepare("SELECT name FROM sqlite_schema WHERE name = 'half'").get()).toBeUndefined();
+  });
+
+  it('the registry rejects versions that do not strictly increase', () => {
+    expect(() => checkOrder([m2, m1])).toThrow(/version 1 \(notes\) must be an integer greater than 2/);
+    expect(() => checkOrder([m1, { ...m2, version: 1 }])).toThrow(/greater than 1/);
+    expect(() => checkOrder(MIGRATIONS.slice())).not.toThrow();
+    expect(MIGRATIONS[0].version).toBe(1);
+  });
+});
