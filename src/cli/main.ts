@@ -3,6 +3,7 @@ import { CliError, parseCommandArgs, type Command } from './command.js';
 
 // Each subcommand in its own module; keep this list sorted by the order a user meets them.
 const loaders: Record<string, () => Promise<{ command: Command }>> = {
+  serve: () => import('./commands/serve.js'),
 };
 
 function mainHelp(commands: Command[]): string {

@@ -1,0 +1,18 @@
+/**
+ * The renderer's only bridge to the main process: `window.stepscope.invoke(method, params)`
+ * for the API contract's methods. Nothing else from Node or Electron is exposed. Runs
+ * sandboxed, so it is bundled whole (electron.vite.config.ts).
+ */
+import { contextBridge, ipcRenderer } from 'electron';
+import { METHODS } from '../src/api/contract.js';
+
+const allowed = new Set<string>(METHODS);
+
+contextBridge.exposeInMainWorld('stepscope', {
+  invoke(method: string, params: unknown) {
+    if (typeof method !== 'string' || !allowed.has(method)) {
+      return Promise.resolve({ ok: false, error: { message: `unknown API method ${JSON.stringify(String(method))}` } });
+    }
+    return ipcRenderer.invoke('stepscope:invoke', method, params);
+  },
+});

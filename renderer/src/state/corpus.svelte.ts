@@ -1,0 +1,72 @@
+/**
+ * The corpus browser's query and its rows, fetched from SQLite through the API a page at a
+ * time as the virtual list scrolls. A new query drops the cache; stale answers are ignored.
+ */
+import type { TraceRow } from '../../../src/api/contract.js';
+import { api } from '../lib/api.js';
+
+export const PAGE = 100;
+
+export class CorpusQuery {
+  name = $state('');
+  code = $state('');
+  value = $state('');
+  exit = $state<'' | 'normal' | 'error' | 'never'>('');
+  sort = $state<'id' | 'name' | 'events' | 'exit' | 'seconds'>('id');
+  desc = $state(false);
+
+  total = $state(0);
+  /** Row cache by position; a version bump tells the list to redraw. */
+  rows = $state.raw<Map<number, TraceRow>>(new Map());
+  error = $state<string | null>(null);
+  #generation = 0;
+  #pending = new Set<number>();
+
+  #query() {
+    return {
+      name: this.name || undefined,
+      code: this.code || undefined,
+      value: this.value || undefined,
+      exit: this.exit || undefined,
+      sort: this.sort,
+      desc: this.desc,
+    };
+  }
+
+  async reload(): Promise<void> {
+    this.#generation++;
+    this.#pending.clear();
+    this.rows = new Map();
+    await this.ensure(0, PAGE);
+  }
+
+  /** Makes sure rows [from, to) are loaded (by whole pages). */
+  async ensure(from: number, to: number): Promise<void> {
+    const gen = this.#generation;
+    const first = Math.floor(from / PAGE);
+    const last = Math.floor(Math.max(from, to - 1) / PAGE);
+    const jobs: Promise<void>[] = [];
+    for (let p = first; p <= last; p++) {
+      if (this.#pending.has(p) || this.rows.has(p * PAGE)) continue;
+      this.#pending.add(p);
+      jobs.push(
+        api('listTraces', { ...this.#query(), offset: p * PAGE, limit: PAGE })
+          .then((r) => {
+            if (gen !== this.#generation) return;
+            const next = new Map(this.rows);
+            r.rows.forEach((row, i) => next.set(p * PAGE + i, row));
+            this.rows = next;
+            this.total = r.total;
+            this.error = null;
+          })
+          .catch((e) => {
+            if (gen === this.#generation) this.error = (e as Error).message;
+          })
+          .finally(() => this.#pending.delete(p)),
+      );
+    }
+    await Promise.all(jobs);
+  }
+}
+
+export const corpus = new CorpusQuery();

@@ -1,0 +1,50 @@
+/** `stepscope serve`: the explorer in a browser, over one corpus. */
+import { CliError, intOption, requireString, type Command } from '../command.js';
+import { ServeError, startServer } from '../../server/listen.js';
+
+export const command: Command = {
+  name: 'serve',
+  summary: 'Serve the explorer (web mode) over a corpus',
+  help: [
+    'Usage: stepscope serve --db CORPUS [--port P] [--host H] [--token T]',
+    '',
+    'Serves the explorer UI and its API (POST /api/<method>) over HTTP and prints the URL.',
+    '',
+    '  --db CORPUS   corpus file to explore (must exist)',
+    '  --port P      port to listen on (default 7420; 0 picks a free one)',
+    '  --host H      address to bind (default 127.0.0.1). Any non-loopback host',
+    '                requires --token, and every API call must then carry it',
+    '  --token T     shared secret; the printed URL carries it in its #fragment',
+    '  --ui DIR      folder of the built renderer (default: out/renderer of this install)',
+  ].join('\n'),
+  options: {
+    db: { type: 'string' },
+    port: { type: 'string' },
+    host: { type: 'string' },
+    token: { type: 'string' },
+    ui: { type: 'string' },
+  },
+  async run(values) {
+    const db = requireString(values, 'db', 'serve');
+    const port = intOption(values, 'port', 'serve', 7420);
+    if (port < 0 || port > 65535) throw new CliError(`serve: --port expects 0 to 65535, got ${port}`, 2);
+    const token = values.token as string | undefined;
+    if (token !== undefined && token.length < 8) throw new CliError('serve: --token must be at least 8 characters', 2);
+    let running;
+    try {
+      running = await startServer({ db, port, host: values.host as string | undefined, token, uiDir: values.ui as string | undefined });
+    } catch (e) {
+      if (e instanceof ServeError) throw new CliError(`serve: ${e.message}`, 2);
+      throw new CliError(`serve: ${(e as Error).message}`);
+    }
+    if (!running.uiBuilt) console.error('stepscope: the UI is not built (run `npm run build`); serving the API only.');
+    console.log(`Stepscope explorer on ${db}: ${running.openUrl}`);
+    await new Promise<void>((resolve) => {
+      const stop = () => resolve();
+      process.once('SIGINT', stop);
+      process.once('SIGTERM', stop);
+    });
+    await running.close();
+    return 0;
+  },
+};

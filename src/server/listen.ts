@@ -1,0 +1,75 @@
+/**
+ * Starting the explorer's web mode over a corpus: the one function behind `stepscope serve`
+ * and `npm start`'s fallback. Refuses a non-loopback host without a token.
+ */
+import { existsSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { createApi } from '../api/handlers.js';
+import { openCorpus, type Corpus } from '../store/corpus.js';
+import { createExplorerServer } from './server.js';
+
+/** Where `npm run build` puts the renderer, relative to this compiled file (dist/server/). */
+export const DEFAULT_UI_DIR = fileURLToPath(new URL('../../out/renderer', import.meta.url));
+
+export function isLoopback(host: string): boolean {
+  return host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
+}
+
+export interface ServeOptions {
+  db: string;
+  host?: string;
+  port?: number;
+  token?: string;
+  uiDir?: string;
+}
+
+export interface Running {
+  url: string;
+  /** The URL to open in a browser (with the token in its fragment when there is one). */
+  openUrl: string;
+  uiBuilt: boolean;
+  corpus: Corpus;
+  close(): Promise<void>;
+}
+
+export class ServeError extends Error {}
+
+export async function startServer(o: ServeOptions): Promise<Running> {
+  const host = o.host ?? '127.0.0.1';
+  if (!isLoopback(host) && !o.token) {
+    throw new ServeError(`refusing to listen on ${host} without --token: anyone on the network could read the corpus. Add --token <secret>, or use --host 127.0.0.1.`);
+  }
+  const uiDir = o.uiDir ?? DEFAULT_UI_DIR;
+  const uiBuilt = existsSync(`${uiDir}/index.html`);
+  const corpus = openCorpus(o.db);
+  const server = createExplorerServer({ api: createApi(corpus), staticDir: uiBuilt ? uiDir : null, token: o.token });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(o.port ?? 0, host, () => resolve());
+    });
+  } catch (e) {
+    corpus.close();
+    const err = e as NodeJS.ErrnoException;
+    if (err.code === 'EADDRINUSE') throw new ServeError(`port ${o.port} on ${host} is already in use; pick another with --port, or --port 0 for any free port.`);
+    throw new ServeError(`cannot listen on ${host}:${o.port}: ${err.message}`);
+  }
+  const port = (server.address() as AddressInfo).port;
+  const shown = host.includes(':') ? `[${host}]` : host;
+  const url = `http://${shown}:${port}/`;
+  return {
+    url,
+    openUrl: o.token ? `${url}#token=${encodeURIComponent(o.token)}` : url,
+    uiBuilt,
+    corpus,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => {
+          corpus.close();
+          resolve();
+        });
+      }),
+  };
+}
