@@ -1,0 +1,198 @@
+"""Command line: record, record-cruxeval, record-demo (argparse; --help on each)."""
+import argparse
+import json
+import os
+import sys
+import time
+
+from . import runner
+from .tasks import DEFAULT_LIMITS, TaskError, call_task, script_task, source_file_task
+
+
+class UsageError(Exception):
+    """Bad input named by file (and line); printed without a traceback, exit status 2."""
+
+
+def _add_limits(p):
+    g = p.add_argument_group("limits")
+    g.add_argument("--max-events", type=int, default=DEFAULT_LIMITS["events"], metavar="N",
+                   help="stop after N events: exit never, 'event limit N' (default %(default)s)")
+    g.add_argument("--timeout", type=float, default=DEFAULT_LIMITS["seconds"], metavar="SECONDS",
+                   help="wall-time limit per program: exit never, 'time limit Ns' (default %(default)s)")
+    g.add_argument("--max-memory", type=int, default=DEFAULT_LIMITS["memory_mb"], metavar="MB",
+                   help="address-space limit of the child (RLIMIT_AS); allocations beyond it "
+                        "raise MemoryError (default %(default)s)")
+    g.add_argument("--max-repr", type=int, default=DEFAULT_LIMITS["repr_chars"], metavar="CHARS",
+                   help="cut reprs longer than this and list them in 'cut' (default %(default)s)")
+    g.add_argument("--hashseed", type=int, default=0, metavar="SEED",
+                   help="PYTHONHASHSEED of the traced program, stored in the trace (default 0)")
+
+
+def _limits(args):
+    for name in ("max_events", "timeout", "max_memory", "max_repr"):
+        if getattr(args, name) <= 0:
+            raise UsageError("--%s must be positive" % name.replace("_", "-"))
+    return {"events": args.max_events, "seconds": float(args.timeout),
+            "memory_mb": args.max_memory, "repr_chars": args.max_repr}
+
+
+def build_parser():
+    parser = argparse.ArgumentParser(
+        prog="stepscope_recorder",
+        description="Record Python programs with sys.settrace into stepscope-trace JSON Lines "
+                    "(docs/trace-format.md). Every program runs in its own child process.")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+
+    p = sub.add_parser(
+        "record", help="record one program (a script, or a call of its functions)",
+        description="Record one program. Without --call the file runs as a script "
+                    "(sys.argv = [PROG, *ARGS], __name__ == '__main__'); with --call the file's "
+                    "module body runs untraced and `def main(): return CALL` is traced.",
+        usage="%(prog)s PROG.py -o OUT.jsonl [--call CALL] [limits] [-- ARGS ...]",
+        epilog="Arguments after -- are the script's sys.argv[1:]. "
+               "Example: record prog.py -o prog.jsonl --call 'f([1, 2])'")
+    p.add_argument("program", metavar="PROG.py")
+    p.add_argument("-o", "--output", required=True, metavar="OUT.jsonl", help="trace file to write")
+    p.add_argument("--call", metavar="CALL", help="trace this call, e.g. 'f([1, 2])' (call mode)")
+    p.add_argument("--name", help="trace name (default: the file name)")
+    _add_limits(p)
+
+    p = sub.add_parser(
+        "record-cruxeval", help="record CRUXEval tasks in call mode",
+        description="Record every record of a CRUXEval JSON Lines file ({id, code, input, output}) "
+                    "as the call f(<input>). Trace name = task id; meta = {task, id, input, output}. "
+                    "Output keeps the input order whatever --jobs is.")
+    p.add_argument("dataset", metavar="cruxeval.jsonl")
+    p.add_argument("-o", "--output", required=True, metavar="OUT.jsonl")
+    p.add_argument("--jobs", type=int, default=1, metavar="N", help="children at once (default 1)")
+    p.add_argument("--limit", type=int, metavar="K", help="only the first K tasks")
+    _add_limits(p)
+
+    p = sub.add_parser(
+        "record-demo", help="record the demo programs listed in DIR/demo.json",
+        description="Record the built-in demo corpus: DIR/demo.json lists {file, call, title}; "
+                    "call null means the file runs as a script.")
+    p.add_argument("directory", metavar="DIR")
+    p.add_argument("-o", "--output", required=True, metavar="OUT.jsonl")
+    p.add_argument("--jobs", type=int, default=1, metavar="N")
+    _add_limits(p)
+    return parser
+
+
+def read_cruxeval(path, limit=None):
+    """Validates the whole file first: a bad line is reported before anything runs."""
+    records = []
+    try:
+        f = open(path, encoding="utf-8")
+    except OSError as e:
+        raise UsageError("%s: cannot open: %s" % (path, e.strerror))
+    with f:
+        for n, line in enumerate(f, 1):
+            if not line.strip():
+                continue
+            try:
+                rec = json.loads(line)
+            except ValueError as e:
+                raise UsageError("%s:%d: expected a JSON object, got invalid JSON (%s)" % (path, n, e))
+            if not isinstance(rec, dict) or not all(
+                    isinstance(rec.get(k), str) for k in ("id", "code", "input", "output")):
+                raise UsageError("%s:%d: expected an object with string fields id, code, input, "
+                                 "output" % (path, n))
+            records.append(rec)
+            if limit is not None and len(records) >= limit:
+                break
+    return records
+
+
+def read_demo(directory):
+    path = os.path.join(directory, "demo.json")
+    try:
+        with open(path, encoding="utf-8") as f:
+            items = json.load(f)
+    except OSError as e:
+        raise UsageError("%s: cannot open: %s" % (path, e.strerror))
+    except ValueError as e:
+        raise UsageError("%s: invalid JSON: %s" % (path, e))
+    if not isinstance(items, list):
+        raise UsageError("%s: expected a JSON array of {file, call, title}" % path)
+    for i, item in enumerate(items):
+        if not (isinstance(item, dict) and isinstance(item.get("file"), str)
+                and (item.get("call") is None or isinstance(item.get("call"), str))
+                and isinstance(item.get("title"), str)):
+            raise UsageError("%s: item %d: expected {file: string, call: string|null, title: string}"
+                             % (path, i))
+    return items
+
+
+def _write_target(path):
+    d = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(d):
+        raise UsageError("%s: the folder %s does not exist" % (path, d))
+
+
+def cmd_record(args):
+    limits = _limits(args)
+    _write_target(args.output)
+    if not os.path.isfile(args.program):
+        raise UsageError("%s: no such file" % args.program)
+    if args.call is not None:
+        if args.args:
+            raise UsageError("script arguments cannot be combined with --call")
+        task = source_file_task(args.program, args.call, limits, args.hashseed, name=args.name)
+    else:
+        task = script_task(args.program, args.args, limits, args.hashseed, name=args.name)
+    return [task]
+
+
+def cmd_cruxeval(args):
+    limits = _limits(args)
+    _write_target(args.output)
+    tasks = []
+    for rec in read_cruxeval(args.dataset, args.limit):
+        meta = {"task": "cruxeval", "id": rec["id"], "input": rec["input"], "output": rec["output"]}
+        tasks.append(call_task(rec["id"], rec["code"], "f(%s)" % rec["input"], limits,
+                               args.hashseed, meta))
+    return tasks
+
+
+def cmd_demo(args):
+    limits = _limits(args)
+    _write_target(args.output)
+    tasks = []
+    for item in read_demo(args.directory):
+        path = os.path.join(args.directory, item["file"])
+        meta = {"task": "demo", "file": item["file"], "title": item["title"]}
+        name = os.path.splitext(item["file"])[0]
+        tasks.append(source_file_task(path, item["call"], limits, args.hashseed, meta, name))
+    return tasks
+
+
+COMMANDS = {"record": cmd_record, "record-cruxeval": cmd_cruxeval, "record-demo": cmd_demo}
+
+
+def main(argv=None):
+    argv = list(sys.argv[1:] if argv is None else argv)
+    script_args = []
+    if "--" in argv:  # everything after -- belongs to the traced script
+        i = argv.index("--")
+        argv, script_args = argv[:i], argv[i + 1:]
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if script_args and args.command != "record":
+        parser.error("arguments after -- are only for 'record'")
+    args.args = script_args
+    started = time.monotonic()
+    try:
+        tasks = COMMANDS[args.command](args)
+        jobs = getattr(args, "jobs", 1)
+        if jobs < 1:
+            raise UsageError("--jobs must be at least 1")
+        results = runner.record_all(tasks, args.output, jobs)
+    except (UsageError, TaskError) as e:
+        print("stepscope_recorder: %s" % e, file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("stepscope_recorder: interrupted; nothing written", file=sys.stderr)
+        return 130
+    print(runner.summary(results, time.monotonic() - started), file=sys.stderr)
+    return 0

@@ -1,0 +1,224 @@
+"""The sys.settrace tracer. Runs only inside the child process (see child.py).
+
+Hot path notes: one dict lookup per event for the frame's state, JSON fragments for
+func/src precomputed, locals encoded with the C JSON encoder and only re-examined (address
+normalisation, cutting) when the encoded text shows it is needed. Events go to a buffered
+text writer and are never flushed per event."""
+import dis
+import json
+import sys
+import time
+
+from .values import Values
+
+# Instructions whose 'return' event is a real return or yield. Any other instruction at
+# f_lasti means the frame is being left by an exception (checked on 3.11: RAISE_VARARGS,
+# RERAISE for try/finally, CALL for a raising callee …). RETURN_CONST exists from 3.12.
+_RETURN_OPS = frozenset(dis.opmap[n] for n in ("RETURN_VALUE", "RETURN_CONST") if n in dis.opmap)
+_YIELD_OPS = frozenset(dis.opmap[n] for n in ("YIELD_VALUE",) if n in dis.opmap)
+_GENERATOR_FLAGS = 0x20 | 0x80 | 0x200  # CO_GENERATOR | CO_COROUTINE | CO_ASYNC_GENERATOR
+
+# Script mode: the module frame's locals are its globals minus these (docs/trace-format.md).
+MODULE_HIDDEN = frozenset((
+    "__builtins__", "__name__", "__doc__", "__package__", "__loader__", "__spec__",
+    "__annotations__", "__file__", "__cached__",
+))
+
+_EVENT = ('{"type": "event", "seq": %d, "event": "%s", "frame": %d, "func": %s, "line": %d, '
+          '"src": %s, "locals": %s, "arg": %s, "parent": %s}\n')
+_EVENT_CUT = ('{"type": "event", "seq": %d, "event": "%s", "frame": %d, "func": %s, "line": %d, '
+              '"src": %s, "locals": %s, "arg": %s, "parent": %s, "cut": %s}\n')
+
+
+class Tracer:
+    """Records the events of frames whose co_filename is `filename`.
+
+    `write` receives complete JSON lines. `on_limit(reason)` is called when the event or
+    time limit is hit and must not return (the child ends the process there). Frames of
+    module code (`<module>`) hide the module dunders from their locals (script mode).
+    A program frame deeper than `recursion_limit` frames gets a RecursionError.
+    Install with sys.settrace(tracer.global_trace); `tracer.seq` is the events written."""
+
+    def __init__(self, filename, context, write, values, max_events, deadline, time_reason,
+                 on_limit, recursion_limit):
+        self.filename = filename
+        self.values = values
+        self.recursion_limit = recursion_limit
+        self.failed = None  # set when the tracer itself broke (the trace is then cut)
+        self._src = ['""'] + [json.dumps(line) for line in context.split("\n")]
+        self._codes = {}   # code -> (func_json, co_code, is_generator, is_module)
+        # frame -> [number, segment parent, last seq, depth, last event, code info]
+        self._active = {}
+        self._next_frame = 0
+        self._build(write, max_events, deadline, time_reason, on_limit)
+
+    @property
+    def seq(self):
+        return self._count()
+
+    def _code_info(self, code):
+        info = self._codes.get(code)
+        if info is None:
+            info = self._codes[code] = (
+                json.dumps(code.co_name), code.co_code,
+                bool(code.co_flags & _GENERATOR_FLAGS), code.co_name == "<module>")
+        return info
+
+    def _slow_locals(self, loc, is_module):
+        """Locals needing care: module dunders, failing reprs, addresses, long reprs."""
+        if is_module:
+            loc = {(k if type(k) is str else repr(k)): v
+                   for k, v in loc.items() if k not in MODULE_HIDDEN}
+        snap, cut = self.values.snapshot(loc)
+        return json.dumps(snap), cut
+
+    def _value_json(self, value):
+        text, was_cut = self.values.repr(value)
+        return json.dumps(text), was_cut
+
+    def _build(self, write, max_events, deadline, time_reason, on_limit):
+        # Everything the hot path touches is a closure variable (cheaper than attributes).
+        filename = self.filename
+        active = self._active
+        src_json = self._src
+        n_src = len(src_json)
+        limit = self.values.limit
+        dumps = json.dumps
+        monotonic = time.monotonic
+        slow_locals = self._slow_locals
+        value_json = self._value_json
+        code_info = self._code_info
+        seq = 0
+
+        def count():
+            return seq
+
+        self._count = count
+
+        def emit(event, frame, info, arg_json, arg_cut):
+            nonlocal seq
+            s = seq
+            if s >= max_events:
+                on_limit("event limit %d" % max_events)
+            if not s & 255 and monotonic() > deadline:
+                on_limit(time_reason)
+            cinfo = info[5]
+            loc = frame.f_locals
+            cut = None
+            if cinfo[3]:
+                loc, cut = slow_locals(loc, True)
+            else:
+                try:
+                    loc = dumps({k: repr(v) for k, v in loc.items()})
+                    if len(loc) > limit or " at 0x" in loc:
+                        raise ValueError
+                except Exception:
+                    loc, cut = slow_locals(frame.f_locals, False)
+            if arg_cut:
+                cut = (cut or []) + ["<arg>"]
+            lineno = frame.f_lineno or frame.f_code.co_firstlineno
+            parent = info[1]
+            if cut is None:
+                write(_EVENT % (s, event, info[0], cinfo[0], lineno,
+                                src_json[lineno] if lineno < n_src else '""', loc, arg_json,
+                                "null" if parent is None else parent))
+            else:
+                write(_EVENT_CUT % (s, event, info[0], cinfo[0], lineno,
+                                    src_json[lineno] if lineno < n_src else '""', loc, arg_json,
+                                    "null" if parent is None else parent, dumps(cut)))
+            seq = s + 1
+            info[2] = s
+            info[4] = event
+
+        def global_trace(frame, event, arg):
+            # Called for every new frame ('call'); only program frames get the local tracer.
+            if frame.f_code.co_filename != filename:
+                return None
+            try:
+                info = active.get(frame)
+                # Parent: the latest event of the nearest traced ancestor (past untraced frames).
+                back = frame.f_back
+                steps = 1
+                while back is not None and back not in active:
+                    back = back.f_back
+                    steps += 1
+                if back is None:
+                    parent, depth = None, steps
+                else:
+                    binfo = active[back]
+                    parent, depth = binfo[2], binfo[3] + steps
+                refused = depth > self.recursion_limit and info is None
+                if not refused:
+                    if info is None:
+                        info = active[frame] = [self._next_frame, parent, None, depth, None,
+                                                code_info(frame.f_code)]
+                        self._next_frame += 1
+                    else:  # a generator resumed: a new segment under its new caller
+                        info[1] = parent
+                        info[3] = depth
+                    emit("call", frame, info, "null", False)
+            except BaseException as e:  # never let a recorder bug leak into the program
+                self._broke(e)
+                return None
+            if refused:
+                return self._recursion_error()
+            return local_trace
+
+        def local_trace(frame, event, arg):
+            info = active.get(frame)
+            if info is None:
+                return None
+            try:
+                if event == "line":
+                    emit("line", frame, info, "null", False)
+                elif event == "return":
+                    cinfo = info[5]
+                    op = cinfo[1][frame.f_lasti]
+                    if op in _RETURN_OPS:
+                        arg_json, was_cut = value_json(arg)
+                        del active[frame]
+                    elif op in _YIELD_OPS and info[4] != "exception":
+                        # A yield; a generator closed or thrown into at its yield also stops
+                        # on YIELD_VALUE, but right after an 'exception' event.
+                        arg_json, was_cut = value_json(arg)
+                    else:
+                        arg_json, was_cut = "null", False
+                        del active[frame]
+                    emit("return", frame, info, arg_json, was_cut)
+                elif event == "exception":
+                    value = arg[1]
+                    if not isinstance(value, BaseException):
+                        try:
+                            value = arg[0](value) if value is not None else arg[0]()
+                        except BaseException:
+                            pass
+                    arg_json, was_cut = value_json(value)
+                    emit("exception", frame, info, arg_json, was_cut)
+            except BaseException as e:
+                self._broke(e)
+                return None
+            return local_trace
+
+        self.global_trace = global_trace
+        self.local_trace = local_trace
+
+    # -- failure modes --------------------------------------------------------------------
+    def _recursion_error(self):
+        """The program went deeper than its recursion limit. Raising from the trace
+        function makes CPython drop the trace function, so a one-shot profile hook puts it
+        back as soon as the refused frame unwinds; the caller then sees the RecursionError
+        on its calling line, as it would untraced. (The real interpreter limit is set
+        higher than `recursion_limit` so the tracer itself always has room to run.)"""
+        tracer = self.global_trace
+
+        def reinstall(frame, event, arg):
+            sys.setprofile(None)
+            sys.settrace(tracer)
+
+        sys.setprofile(reinstall)
+        raise RecursionError("maximum recursion depth exceeded")
+
+    def _broke(self, exc):
+        if self.failed is None:
+            self.failed = "recorder error: %s" % self.values.normalise(repr(exc))
+        sys.settrace(None)

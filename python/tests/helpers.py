@@ -1,0 +1,63 @@
+"""Shared test helpers: run the recorder CLI as a user would and read its output."""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+TESTS = os.path.dirname(os.path.abspath(__file__))
+PYTHON_DIR = os.path.dirname(TESTS)
+REPO = os.path.dirname(PYTHON_DIR)
+PROGRAMS = os.path.join(TESTS, "programs")
+SHARED = os.path.abspath(os.path.join(REPO, "..", "shared"))
+
+
+def run_recorder(*args, timeout=600):
+    """Runs `python3 -m stepscope_recorder ARGS`; returns the CompletedProcess."""
+    env = dict(os.environ, PYTHONPATH=PYTHON_DIR)
+    return subprocess.run([sys.executable, "-m", "stepscope_recorder", *args], env=env,
+                          capture_output=True, text=True, timeout=timeout)
+
+
+def read_traces(path):
+    """Parses a trace file into [(header, [events], end)], checking the record order."""
+    traces = []
+    with open(path, encoding="utf-8") as f:
+        current = None
+        for n, line in enumerate(f, 1):
+            rec = json.loads(line)
+            if rec["type"] == "trace":
+                assert current is None, "line %d: header inside a trace" % n
+                current = (rec, [])
+            elif rec["type"] == "event":
+                assert current is not None, "line %d: event outside a trace" % n
+                current[1].append(rec)
+            elif rec["type"] == "end":
+                assert current is not None, "line %d: end outside a trace" % n
+                traces.append((current[0], current[1], rec))
+                current = None
+            else:
+                raise AssertionError("line %d: unknown record type %r" % (n, rec["type"]))
+        assert current is None, "file ends inside a trace"
+    return traces
+
+
+def record_one(program, *extra):
+    """Records tests/programs/PROGRAM (a name or a path) and returns (header, events, end)."""
+    path = program if os.path.isabs(program) else os.path.join(PROGRAMS, program)
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, "t.jsonl")
+        r = run_recorder("record", path, "-o", out, *extra)
+        if r.returncode != 0:
+            raise AssertionError("recorder failed (%d): %s" % (r.returncode, r.stderr))
+        traces = read_traces(out)
+    assert len(traces) == 1
+    return traces[0]
+
+
+def record_source(source, call, *extra):
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "prog.py")
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(source)
+        return record_one(path, "--call", call, *extra)

@@ -1,0 +1,4 @@
+def spin():
+    x = 0
+    while True:
+        x += 1

@@ -1,0 +1,3 @@
+def order(words):
+    ranked = sorted(words, key=lambda w: (len(w), w))
+    return ranked

@@ -1,0 +1,3 @@
+def build(n):
+    text = "ab" * n
+    return text

@@ -1,0 +1,5 @@
+import os
+
+print("bye")
+code = 3
+os._exit(code)

@@ -1,0 +1,2 @@
+data = input("name? ")
+print(data)
