@@ -3,18 +3,12 @@
  * (HTTP server, Electron IPC) serve this object through dispatch().
  */
 import type { Corpus } from '../store/corpus.js';
-import { Scope, WalkError, contextFor, seqOf, serialize, showStates, stateKind, walk, type Action } from '../semantics/index.js';
+import { TraceShapeError, WalkError, parseAction, walkView } from '../semantics/index.js';
 import type { TraceHeader, TraceEnd } from '../trace/types.js';
 import { MAX_EVENT_WINDOW, type Api, type TraceInfo } from './contract.js';
 import { ApiError } from './result.js';
 import { TraceCache } from './trace-cache.js';
 import { trajectoryApi } from './trajectories.js';
-
-/** `breakpoint <src>` keeps src exactly (leading spaces included); other actions are bare names. */
-export function parseAction(text: string): Action {
-  if (text.startsWith('breakpoint ')) return { action: 'breakpoint', src: text.slice('breakpoint '.length) };
-  return { action: text as Exclude<Action['action'], 'breakpoint'> };
-}
 
 export function createApi(corpus: Corpus): Api {
   const cache = new TraceCache(() => corpus);
@@ -56,28 +50,13 @@ export function createApi(corpus: Corpus): Api {
 
     walk(p) {
       const t = cache.get(p.traceId);
-      let scope: Scope;
       try {
-        scope = new Scope(t.index, p.entry ?? 0);
+        return walkView(t.index, t.record, p.direction, p.entry ?? 0, p.actions.map(parseAction));
       } catch (e) {
-        throw new ApiError((e as Error).message);
-      }
-      let traj;
-      try {
-        traj = walk(scope, p.direction, p.actions.map(parseAction));
-      } catch (e) {
-        if (e instanceof WalkError) throw new ApiError(e.message);
+        // Bad entry, an action of the other direction, an action after the exit: the user's to fix.
+        if (e instanceof WalkError || e instanceof TraceShapeError || e instanceof RangeError) throw new ApiError(e.message);
         throw e;
       }
-      const shown = showStates(t.index, traj);
-      return {
-        direction: traj.direction,
-        entry: traj.entry,
-        states: traj.states.map((node) => ({ seq: seqOf(traj.direction, node), event: stateKind(t.index, traj.direction, node) })),
-        exit: traj.exit,
-        text: serialize(t.index, traj, contextFor(traj.direction, t.record)),
-        shown: shown.map((s) => s.locals ?? null),
-      };
     },
 
     ...trajectoryApi(corpus),

@@ -4,11 +4,12 @@
  * it and `kind` what it shows (0 call, 1 line, 2 return, 3 exception, 4 inv_line_call; the
  * inverse tree shows kinds 0-3 with the `inv_` prefix). The shapes follow the spec:
  * forward §3 (children of an event = events whose parent is it, in time order) and
- * inverse §4 (each level reversed; a node with children doubled into an inv_line_call
- * holding the inverse of its children, then its plain copy). Which node an action leads to
- * is NOT decided here: that is the semantics module's job, reached through the `walk` API.
+ * inverse §4. The shapes come from the semantics' TreeIndex (src/semantics/tree.ts); this
+ * file only adds what drawing needs (depth, subtree ends, rows with collapsed subtrees).
+ * Which node an action leads to is decided by the semantics through the `walk` API.
  */
 import type { Skeleton } from '../../../src/api/contract.js';
+import { buildTreeIndex, type TreeIndex } from '../../../src/semantics/tree.js';
 
 export const KIND_NAMES = ['call', 'line', 'return', 'exception', 'line_call'] as const;
 
@@ -31,15 +32,9 @@ export function eventName(tree: Tree, i: number): string {
   return tree.inverse ? `inv_${k}` : k;
 }
 
-function childrenOf(sk: Skeleton): { top: number[]; kids: (number[] | undefined)[] } {
-  const kids: (number[] | undefined)[] = new Array(sk.count);
-  const top: number[] = [];
-  for (let s = 0; s < sk.count; s++) {
-    const p = sk.parent[s];
-    if (p < 0) top.push(s);
-    else (kids[p] ??= []).push(s);
-  }
-  return { top, kids };
+/** The semantics' index of both trees, built from the skeleton's columns. */
+export function treeIndex(sk: Skeleton): TreeIndex {
+  return buildTreeIndex({ count: sk.count, kind: sk.kind, parent: sk.parent, frame: sk.frame });
 }
 
 function alloc(n: number, inverse: boolean, events: number): Tree {
@@ -56,69 +51,39 @@ function alloc(n: number, inverse: boolean, events: number): Tree {
   };
 }
 
-export function forwardTree(sk: Skeleton): Tree {
-  const { top, kids } = childrenOf(sk);
-  const t = alloc(sk.count, false, sk.count);
-  let i = 0;
-  // Explicit stack: call depth can reach Python's recursion limit.
-  const stack: { list: number[]; at: number; node: number; depth: number }[] = [{ list: top, at: 0, node: -1, depth: 0 }];
-  while (stack.length) {
-    const f = stack[stack.length - 1];
-    if (f.at >= f.list.length) {
-      stack.pop();
-      if (f.node >= 0) t.end[f.node] = i;
-      continue;
-    }
-    const s = f.list[f.at++];
-    t.seq[i] = s;
-    t.kind[i] = sk.kind[s];
-    t.depth[i] = f.depth;
-    t.parent[i] = f.node;
-    t.plainOf[s] = i;
-    const node = i++;
-    const ch = kids[s];
-    if (ch) stack.push({ list: ch, at: 0, node, depth: f.depth + 1 });
-    else t.end[node] = node + 1;
+/** Forward tree: node i is seq i (pre-order equals time order). */
+export function forwardTree(ix: TreeIndex): Tree {
+  const n = ix.count;
+  const t = alloc(n, false, n);
+  for (let s = 0; s < n; s++) {
+    const p = ix.parent[s];
+    t.seq[s] = s;
+    t.kind[s] = ix.kind[s];
+    t.parent[s] = p;
+    t.depth[s] = p < 0 ? 0 : t.depth[p] + 1;
+    t.end[s] = ix.subtreeEnd[s] + 1;
+    t.plainOf[s] = s;
   }
   return t;
 }
 
-export function inverseTree(sk: Skeleton): Tree {
-  const { top, kids } = childrenOf(sk);
-  let doubled = 0;
-  for (let s = 0; s < sk.count; s++) if (kids[s]) doubled++;
-  const t = alloc(sk.count + doubled, true, sk.count);
-  let i = 0;
-  // Frame: a forward level walked backwards; `pendingPlain` = the seq whose plain copy
-  // follows once its inv_line_call's children are done.
-  type F = { list: number[]; at: number; node: number; depth: number; pendingPlain: number };
-  const stack: F[] = [{ list: top, at: top.length - 1, node: -1, depth: 0, pendingPlain: -1 }];
-  const emit = (s: number, kind: number, depth: number, parent: number) => {
-    t.seq[i] = s;
-    t.kind[i] = kind;
-    t.depth[i] = depth;
-    t.parent[i] = parent;
-    t.end[i] = i + 1;
-    return i++;
-  };
-  while (stack.length) {
-    const f = stack[stack.length - 1];
-    if (f.at < 0) {
-      stack.pop();
-      if (f.node >= 0) {
-        t.end[f.node] = i;
-        const up = stack[stack.length - 1];
-        t.plainOf[f.pendingPlain] = emit(f.pendingPlain, sk.kind[f.pendingPlain], f.depth - 1, up.node);
-      }
-      continue;
-    }
-    const s = f.list[f.at--];
-    const ch = kids[s];
-    if (ch) {
-      const lc = emit(s, 4, f.depth, f.node);
-      t.lineCallOf[s] = lc;
-      stack.push({ list: ch, at: ch.length - 1, node: lc, depth: f.depth + 1, pendingPlain: s });
-    } else t.plainOf[s] = emit(s, sk.kind[s], f.depth, f.node);
+/** Inverse tree, in the semantics' inverse pre-order (ids 2*seq plain, 2*seq+1 inv_line_call). */
+export function inverseTree(ix: TreeIndex, fwd: Tree): Tree {
+  const n = ix.invOrder.length;
+  const t = alloc(n, true, ix.count);
+  for (let j = 0; j < n; j++) {
+    const id = ix.invOrder[j];
+    const s = id >> 1;
+    const lc = (id & 1) === 1;
+    const p = ix.parent[s];
+    t.seq[j] = s;
+    t.kind[j] = lc ? 4 : ix.kind[s];
+    t.depth[j] = fwd.depth[s];
+    t.parent[j] = p < 0 ? -1 : ix.invPos[2 * p + 1];
+    // An inv_line_call holds the inverse of the forward subtree below s: its nodes plus their line-call copies.
+    t.end[j] = lc ? j + 1 + (ix.subtreeEnd[s] - s) + (ix.lcBefore[ix.subtreeEnd[s] + 1] - ix.lcBefore[s + 1]) : j + 1;
+    if (lc) t.lineCallOf[s] = j;
+    else t.plainOf[s] = j;
   }
   return t;
 }

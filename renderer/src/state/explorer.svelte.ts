@@ -6,7 +6,7 @@
 import type { Direction, Skeleton, TraceInfo, Walk } from '../../../src/api/contract.js';
 import type { TraceEvent } from '../../../src/trace/types.js';
 import { api } from '../lib/api.js';
-import { forwardTree, inverseTree, type Tree } from '../lib/treeModel.js';
+import { forwardTree, inverseTree, treeIndex, type Tree } from '../lib/treeModel.js';
 
 export const FORWARD_ACTIONS = ['step_into', 'step_over', 'step_return', 'continue'] as const;
 export const INVERSE_ACTIONS = ['inv_step_into', 'inv_step_over', 'inv_step_call'] as const;
@@ -57,8 +57,10 @@ export class Explorer {
       this.traceId = id;
       this.info = info;
       this.skeleton = skeleton;
-      this.fwd = forwardTree(skeleton);
-      this.inv = inverseTree(skeleton);
+      const ix = treeIndex(skeleton);
+      const fwd = forwardTree(ix);
+      this.fwd = fwd;
+      this.inv = inverseTree(ix, fwd);
       const prev = new Int32Array(skeleton.count);
       const last = new Map<number, number>();
       const visited = new Set<number>();

@@ -1,0 +1,68 @@
+// Page objects and the source of truth for e2e tests: expected values are read from the
+// running server's API (the same corpus the page shows), never hard-coded.
+import { expect, type APIRequestContext, type Page } from '@playwright/test';
+import type { Method, Params, Results } from '../src/api/contract.js';
+
+export async function truth<M extends Method>(request: APIRequestContext, method: M, params: Params<M>): Promise<Results[M]> {
+  const r = await request.post(`api/${method}`, { data: params, headers: { 'Content-Type': 'application/json' } });
+  const body = await r.json();
+  if (!body.ok) throw new Error(`${method}: ${body.error.message}`);
+  return body.value as Results[M];
+}
+
+export async function traceId(request: APIRequestContext, name: string): Promise<number> {
+  const { rows } = await truth(request, 'listTraces', { name, limit: 50 });
+  const row = rows.find((r) => r.name === name);
+  if (!row) throw new Error(`no trace named ${name} in the e2e corpus`);
+  return row.id;
+}
+
+export async function openTrace(page: Page, name: string): Promise<void> {
+  await page.getByTestId('search-name').fill(name);
+  const row = page.getByTestId('trace-row').filter({ has: page.locator('.name', { hasText: new RegExp(`^${name.replace('.', '\\.')}$`) }) });
+  await row.first().click();
+  await expect(page.getByTestId('history-pos')).toHaveText('0/0');
+  await expect(page.locator('[data-current="true"]')).toHaveCount(1);
+}
+
+/** Presses a key and waits until the history shows `pos` actions applied. */
+export async function press(page: Page, key: string, pos: number): Promise<void> {
+  await page.keyboard.press(key);
+  await expect(page.getByTestId('history-pos')).toHaveText(new RegExp(`^${pos}/`));
+}
+
+export function currentNode(page: Page, which: 'forward' | 'inverse') {
+  return page.getByTestId(`${which}-tree`).locator('[data-current="true"]');
+}
+
+/** Reads the inspector's locals table as {name: shown text}. */
+export async function inspectorLocals(page: Page): Promise<Record<string, string>> {
+  const rows = page.getByTestId('inspector').getByTestId('local');
+  const out: Record<string, string> = {};
+  for (const row of await rows.all()) {
+    out[(await row.getAttribute('data-name'))!] = (await row.getByTestId('value').innerText()).trim();
+  }
+  return out;
+}
+
+/**
+ * Checks that the page shows the truth for the current state of `actions` walked from entry
+ * 0: the tree's current node, the code line and the inspector's locals and value.
+ */
+export async function expectShowsWalk(page: Page, request: APIRequestContext, id: number, direction: 'forward' | 'inverse', actions: string[]) {
+  const w = await truth(request, 'walk', { traceId: id, direction, actions });
+  const st = w.states[w.states.length - 1];
+  const node = currentNode(page, direction);
+  await expect(node).toHaveAttribute('data-seq', String(st.seq));
+  await expect(node).toHaveAttribute('data-event', st.event);
+  const [ev] = await truth(request, 'getEvents', { traceId: id, from: st.seq, to: st.seq + 1 });
+  await expect(page.getByTestId('code-view')).toHaveAttribute('data-current-line', String(ev.line));
+  await expect(page.getByTestId('code-view').getByTestId('current-line')).toHaveText(ev.src);
+  await expect(page.getByTestId('inspector')).toHaveAttribute('data-seq', String(st.seq));
+  expect(await inspectorLocals(page)).toEqual(ev.locals);
+  if (ev.event === 'return' || ev.event === 'exception') {
+    await expect(page.getByTestId('inspector-arg')).toContainText(ev.arg ?? 'null');
+  }
+  await expect(page.getByTestId('trajectory-text')).toHaveText(w.text);
+  return { walk: w, event: ev };
+}

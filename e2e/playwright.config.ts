@@ -1,0 +1,43 @@
+// End-to-end tests of the explorer's web mode in Debian's Chromium (no browser download).
+// The webServer builds everything, records a fresh temp corpus and runs `stepscope serve`.
+import { defineConfig } from '@playwright/test';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+// The config is evaluated again in each worker: pick the port and corpus once, in the
+// runner, and hand them down through the environment.
+if (!process.env.STEPSCOPE_E2E_PORT) {
+  process.env.STEPSCOPE_E2E_PORT = execFileSync(process.execPath, [
+    '-e',
+    "const s=require('net').createServer().listen(0,'127.0.0.1',()=>{process.stdout.write(String(s.address().port));s.close()})",
+  ]).toString();
+  process.env.STEPSCOPE_E2E_DB = join(mkdtempSync(join(tmpdir(), 'stepscope-e2e-')), 'corpus.db');
+}
+const port = Number(process.env.STEPSCOPE_E2E_PORT);
+
+export default defineConfig({
+  testDir: '.',
+  testMatch: '**/*.spec.ts',
+  timeout: 60_000,
+  fullyParallel: false,
+  workers: 1,
+  reporter: [['list'], ['json', { outputFile: process.env.PLAYWRIGHT_JSON_OUTPUT_NAME ?? join(tmpdir(), 'stepscope-e2e.json') }]],
+  use: {
+    baseURL: `http://127.0.0.1:${port}/`,
+    viewport: { width: 1440, height: 900 },
+    launchOptions: {
+      executablePath: '/usr/bin/chromium',
+      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    },
+  },
+  webServer: {
+    command: 'node e2e/server.mjs',
+    cwd: join(import.meta.dirname, '..'),
+    url: `http://127.0.0.1:${port}/`,
+    timeout: 240_000,
+    reuseExistingServer: false,
+    stdout: 'pipe',
+  },
+});
