@@ -35,7 +35,7 @@ function inverseRange(scope: Scope, from: number, to: number): number[] {
   for (let pos = from; pos <= to; ) {
     const id = invOrder[pos];
     out.push(id);
-    pos = id & 1 ? invPos[id - 1] + 1 : pos + 1;
+    pos = id & 1 ? invPos[id - 1] : pos + 1;
   }
   return out;
 }

@@ -1,0 +1,80 @@
+/**
+ * Test helpers: record real traces with the Python recorder and read trace files.
+ * Nothing here re-implements the semantics under test.
+ */
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import type { TraceEnd, TraceEvent, TraceHeader } from '../../src/trace/types.js';
+
+export const repoRoot = resolve(import.meta.dirname, '../..');
+export const cruxevalPath = resolve(repoRoot, '../shared/data/cruxeval/cruxeval.jsonl');
+export const vectorsPath = resolve(repoRoot, '../shared/docs/examples/trajectories.json');
+
+export interface Trace {
+  header: TraceHeader;
+  events: TraceEvent[];
+  end: TraceEnd;
+}
+
+/** Reads a stepscope-trace JSONL file (one or more traces). */
+export function readTraces(path: string): Trace[] {
+  const out: Trace[] = [];
+  let cur: Trace | null = null;
+  for (const line of readFileSync(path, 'utf8').split('\n')) {
+    if (!line) continue;
+    const r = JSON.parse(line);
+    if (r.type === 'trace') cur = { header: r, events: [], end: null as unknown as TraceEnd };
+    else if (r.type === 'event') {
+      const { type: _t, ...e } = r;
+      cur!.events.push(e);
+    } else if (r.type === 'end') {
+      cur!.end = r;
+      out.push(cur!);
+      cur = null;
+    }
+  }
+  return out;
+}
+
+function recorder(args: string[]): void {
+  execFileSync('python3', ['-m', 'stepscope_recorder', ...args], {
+    cwd: repoRoot,
+    env: { ...process.env, PYTHONPATH: join(repoRoot, 'python') },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+}
+
+let work: string | undefined;
+const dir = () => (work ??= mkdtempSync(join(tmpdir(), 'stepscope-sem-')));
+
+/** Records `source` in call mode (`call` given) or as a script. */
+export function record(source: string, call: string | null, extra: string[] = []): Trace {
+  const d = mkdtempSync(join(dir(), 'p'));
+  const prog = join(d, 'prog.py');
+  writeFileSync(prog, source);
+  const out = join(d, 'out.jsonl');
+  recorder(['record', prog, '-o', out, ...(call === null ? [] : ['--call', call]), ...extra]);
+  return readTraces(out)[0];
+}
+
+/**
+ * All 800 CRUXEval tasks recorded by the recorder. Recording takes about a minute, so the
+ * file is kept in the temp dir under a key made of the recorder's sources and the data:
+ * any change to either records afresh.
+ */
+export function cruxevalTraces(): Trace[] {
+  const h = createHash('sha256');
+  const pkg = join(repoRoot, 'python/stepscope_recorder');
+  for (const f of readdirSync(pkg).filter((f) => f.endsWith('.py')).sort()) h.update(f).update(readFileSync(join(pkg, f)));
+  h.update(readFileSync(cruxevalPath));
+  const path = join(tmpdir(), `stepscope-cruxeval-${h.digest('hex').slice(0, 16)}.jsonl`);
+  if (!existsSync(path)) {
+    const tmp = `${path}.${process.pid}.tmp`;
+    recorder(['record-cruxeval', cruxevalPath, '-o', tmp, '--jobs', '2']);
+    renameSync(tmp, path);
+  }
+  return readTraces(path);
+}
