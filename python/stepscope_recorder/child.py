@@ -118,6 +118,7 @@ class Child:
         def on_alarm(signum, frame):
             child.on_limit(child.time_reason)
         signal.signal(signal.SIGALRM, on_alarm)
+        signal.signal(signal.SIGTERM, on_alarm)  # the parent's timeout, before its SIGKILL
         signal.setitimer(signal.ITIMER_REAL, float(self.limits["seconds"]))
         _set_memory_limit(int(self.limits["memory_mb"]))
 
@@ -132,7 +133,7 @@ class Child:
         self.tracer = Tracer(
             filename, context, self.out.write, self.values, int(self.limits["events"]),
             self.started + float(self.limits["seconds"]), self.time_reason, self.on_limit,
-            program_limit)
+            program_limit, self.out.flush)
         if task["mode"] == "call":
             self.run_call(filename, context)
         else:

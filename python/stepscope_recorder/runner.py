@@ -14,6 +14,7 @@ PYTHON_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # The child checks its own clock; the parent kills it this long after the time limit
 # (covers interpreter start-up and code stuck in C where no event or signal handler runs).
 GRACE_SECONDS = 5.0
+TERM_SECONDS = 1.0  # between the parent's SIGTERM and its SIGKILL
 _CHUNK = 1 << 20
 
 
@@ -85,13 +86,22 @@ def _run_child(cmd, env, kill_after):
     timed_out = threading.Event()
 
     def kill():
+        # First ask (the child's SIGTERM handler flushes its events and writes the end
+        # record); code stuck in C never runs that handler, so then force.
         timed_out.set()
-        _kill_group(proc.pid)
+        try:
+            os.kill(proc.pid, signal.SIGTERM)
+        except ProcessLookupError:
+            return
+        if not exited.wait(TERM_SECONDS):
+            _kill_group(proc.pid)
 
+    exited = threading.Event()
     timer = threading.Timer(kill_after, kill)
     timer.daemon = True
     timer.start()
     _, status, rusage = os.wait4(proc.pid, 0)
+    exited.set()
     timer.cancel()
     proc.returncode = os.waitstatus_to_exitcode(status)
     _kill_group(proc.pid)  # whatever the program left running in its session

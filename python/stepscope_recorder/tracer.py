@@ -40,7 +40,7 @@ class Tracer:
     Install with sys.settrace(tracer.global_trace); `tracer.seq` is the events written."""
 
     def __init__(self, filename, context, write, values, max_events, deadline, time_reason,
-                 on_limit, recursion_limit):
+                 on_limit, recursion_limit, flush=lambda: None):
         self.filename = filename
         self.values = values
         self.recursion_limit = recursion_limit
@@ -50,7 +50,7 @@ class Tracer:
         # frame -> [number, segment parent, last seq, depth, last event, code info]
         self._active = {}
         self._next_frame = 0
-        self._build(write, max_events, deadline, time_reason, on_limit)
+        self._build(write, flush, max_events, deadline, time_reason, on_limit)
 
     @property
     def seq(self):
@@ -76,7 +76,7 @@ class Tracer:
         text, was_cut = self.values.repr(value)
         return json.dumps(text), was_cut
 
-    def _build(self, write, max_events, deadline, time_reason, on_limit):
+    def _build(self, write, flush, max_events, deadline, time_reason, on_limit):
         # Everything the hot path touches is a closure variable (cheaper than attributes).
         filename = self.filename
         active = self._active
@@ -89,6 +89,7 @@ class Tracer:
         value_json = self._value_json
         code_info = self._code_info
         seq = 0
+        flush_at = [monotonic() + 1.0]
 
         def count():
             return seq
@@ -100,8 +101,13 @@ class Tracer:
             s = seq
             if s >= max_events:
                 on_limit("event limit %d" % max_events)
-            if not s & 255 and monotonic() > deadline:
-                on_limit(time_reason)
+            if not s & 255:
+                now = monotonic()
+                if now > deadline:
+                    on_limit(time_reason)
+                if now > flush_at[0]:  # bounds what a SIGKILL can lose to about a second
+                    flush()
+                    flush_at[0] = now + 1.0
             cinfo = info[5]
             loc = frame.f_locals
             cut = None

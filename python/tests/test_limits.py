@@ -1,0 +1,104 @@
+"""Isolation and limits: what a user sees when a program misbehaves."""
+import json
+import os
+import signal
+import tempfile
+import unittest
+
+from stepscope_recorder import runner
+
+from .helpers import read_traces, record_one, record_source, run_recorder
+
+
+class Limits(unittest.TestCase):
+    def test_output_flood_is_counted_not_stored(self):
+        header, events, end = record_one("flood.py")
+        self.assertEqual(end["exit"], "normal")
+        self.assertEqual(end["stdout_bytes"], 800 * 65536)
+        self.assertEqual(end["events"], len(events))
+
+    def test_infinite_loop_hits_the_time_limit(self):
+        header, events, end = record_one("infinite.py", "--call", "spin()", "--timeout", "1")
+        self.assertEqual((end["exit"], end["reason"]), ("never", "time limit 1s"))
+        self.assertGreater(len(events), 100)
+        self.assertEqual(header["limits"]["seconds"], 1.0)
+
+    def test_parent_kills_a_child_that_cannot_stop_itself(self):
+        # SIGALRM blocked and no events: only the parent's kill can end it.
+        src = ("import signal, time\n"
+               "def stuck():\n"
+               "    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGALRM})\n"
+               "    time.sleep(60)\n")
+        header, events, end = record_source(src, "stuck()", "--timeout", "1")
+        self.assertEqual((end["exit"], end["reason"]), ("never", "time limit 1s"))
+        self.assertEqual([e["seq"] for e in events], list(range(len(events))))
+        self.assertEqual(events[-1]["src"], "    time.sleep(60)")
+
+    def test_default_deep_recursion_is_an_error_with_a_complete_trace(self):
+        src = "def down(n):\n    return down(n + 1)\n"
+        header, events, end = record_source(src, "down(0)")
+        self.assertEqual(end["exit"], "error")
+        self.assertTrue(end["reason"].startswith("RecursionError("), end["reason"])
+        calls = [e for e in events if e["event"] == "call"]
+        returns = [e for e in events if e["event"] == "return"]
+        self.assertGreater(len(calls), 900)
+        self.assertEqual(len(calls), len(returns))  # every frame's exit was recorded
+        self.assertIsNone(returns[-1]["arg"])
+        self.assertEqual(events[-1]["func"], "main")
+
+    def test_program_sees_its_own_recursion_limit(self):
+        src = "import sys\ndef f():\n    n = sys.getrecursionlimit()\n    return n\n"
+        header, events, end = record_source(src, "f()")
+        self.assertEqual(events[-1]["arg"], "1000")
+
+    def test_a_crash_does_not_stop_the_next_task(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            progs = {"a.py": "import os\nos.kill(os.getpid(), 9)\n",
+                     "b.py": "def f(x):\n    return x * 2\n"}
+            for name, text in progs.items():
+                with open(os.path.join(tmp, name), "w") as f:
+                    f.write(text)
+            with open(os.path.join(tmp, "demo.json"), "w") as f:
+                json.dump([{"file": "a.py", "call": None, "title": "crash"},
+                           {"file": "b.py", "call": "f(21)", "title": "after"}], f)
+            out = os.path.join(tmp, "out.jsonl")
+            r = run_recorder("record-demo", tmp, "-o", out, "--jobs", "2")
+            self.assertEqual(r.returncode, 0, r.stderr)
+            traces = read_traces(out)
+        self.assertEqual([h["name"] for h, _, _ in traces], ["a", "b"])
+        self.assertEqual((traces[0][2]["exit"], traces[0][2]["reason"]), ("never", "killed by signal 9"))
+        self.assertEqual(traces[1][2]["exit"], "normal")
+        self.assertEqual(traces[1][1][-1]["arg"], "42")
+        self.assertIn("exits: normal 1, error 0, never 1", r.stderr)
+
+
+class FinishFile(unittest.TestCase):
+    """A child that dies mid-line leaves only complete lines and a true event count."""
+
+    def write(self, text):
+        fd, path = tempfile.mkstemp(suffix=".jsonl")
+        with os.fdopen(fd, "w") as f:
+            f.write(text)
+        self.addCleanup(os.unlink, path)
+        return path
+
+    def test_partial_line_is_dropped(self):
+        ev = '{"type": "event", "seq": %d}\n'
+        path = self.write('{"type": "trace"}\n' + ev % 0 + ev % 1 + '{"type": "event", "se')
+        killed = os.waitstatus_to_exitcode  # noqa: F841 (documents the status below)
+        status = signal.SIGKILL  # a raw wait status for "killed by SIGKILL"
+        usage = type("R", (), {"ru_maxrss": 1000})()
+        end = runner._finish_file(path, status, usage, False, {"memory_mb": 1024, "seconds": 10}, 0.5)
+        self.assertEqual((end["exit"], end["reason"], end["events"]), ("never", "killed by signal 9", 2))
+        with open(path) as f:
+            self.assertEqual(f.read().count("\n"), 3)
+            f.seek(0)
+            self.assertTrue(f.read().endswith(ev % 1))
+
+    def test_child_end_record_is_replaced_with_counted_events(self):
+        path = self.write('{"type": "trace"}\n{"type": "event", "seq": 0}\n'
+                          '{"type": "end", "exit": "normal", "reason": null, "events": 7, "seconds": 0.1}\n')
+        end = runner._finish_file(path, 0, None, False, {"memory_mb": 1024, "seconds": 10}, 0.5)
+        self.assertEqual((end["exit"], end["events"], end["seconds"]), ("normal", 1, 0.1))
+        with open(path) as f:
+            self.assertNotIn('"end"', f.read())
