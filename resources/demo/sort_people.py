@@ -1,0 +1,3 @@
+def by_age(people):
+    ordered = sorted(people, key=lambda p: (p[1], p[0]))
+    return [name for name, age in ordered]

@@ -1,0 +1,4 @@
+def evens_squared(nums):
+    squares = [n * n for n in nums if n % 2 == 0]
+    index = {n: i for i, n in enumerate(squares)}
+    return squares, index
