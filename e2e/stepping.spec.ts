@@ -102,5 +102,5 @@ test('CRUXEval input prediction: inverse from f, inv_step_call lands on f\'s inv
   expect(last).toEqual({ seq: fCall, event: 'inv_call' });
   await expect(page.getByTestId('inverse-tree').locator('[data-current="true"]')).toHaveAttribute('data-seq', String(fCall));
   const [ev] = await truth(request, 'getEvents', { traceId: id, from: fCall, to: fCall + 1 });
-  await expect(page.getByTestId('inspector-delta')).toHaveText(JSON.stringify(ev.locals));
+  await expect(page.getByTestId('inspector-delta')).toHaveText('{' + Object.entries(ev.locals).map(([k, v]) => `${JSON.stringify(k)}: ${JSON.stringify(v)}`).join(', ') + '}');
 });
