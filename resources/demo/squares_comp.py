@@ -1,4 +1,5 @@
 def evens_squared(nums):
     squares = [n * n for n in nums if n % 2 == 0]
     index = {n: i for i, n in enumerate(squares)}
-    return squares, index
+    total = sum(squares)
+    return squares, index, total
