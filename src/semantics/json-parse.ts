@@ -22,10 +22,11 @@ class Fail {
   ) {}
 }
 
-export function readJson(text: string, start: number): JsonRead {
+/** Reads one JSON value starting at `start`; nothing at or after `limit` belongs to it. */
+export function readJson(text: string, start: number, limit = text.length): JsonRead {
   let pos = start;
   const ws = () => {
-    while (pos < text.length) {
+    while (pos < limit) {
       const c = text.charCodeAt(pos);
       if (c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d) pos++;
       else break;
@@ -36,7 +37,7 @@ export function readJson(text: string, start: number): JsonRead {
     let out = '';
     let from = pos;
     for (;;) {
-      if (pos >= text.length) throw new Fail(pos, 'the closing " of a string');
+      if (pos >= limit) throw new Fail(pos, 'the closing " of a string');
       const c = text.charCodeAt(pos);
       if (c === 0x22) {
         out += text.slice(from, pos++);

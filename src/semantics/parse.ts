@@ -3,7 +3,9 @@
  * shown states, actions and exit; or one predicted target state (what a model emits after a
  * prompt). Whitespace is tolerated between tokens (the paper prints line breaks for display),
  * but not inside src or context, where it is content; a src field ends at the next special
- * token, minus a trailing line break a display form may have put there.
+ * token, minus a trailing line break a display form may have put there. Special tokens are
+ * hard boundaries, as for a tokenizer: a src or repr containing the text of one (e.g.
+ * `<|frame_sep|>`) cannot be read back.
  *
  * Malformed text never throws: it gives `{ ok: false, error }` with the offset, line and
  * column (1-based, in UTF-16 code units), the number of special tokens read before it, what
@@ -89,18 +91,18 @@ class Reader {
     this.take();
   }
 
+  /** Offset of the next known special token at or after `from` (or the end). */
+  nextToken(from: number): number {
+    for (let at = from; ; at += 2) {
+      at = this.text.indexOf('<|', at);
+      if (at === -1) return this.text.length;
+      if (this.tokenAt(at) !== null) return at;
+    }
+  }
+
   /** Text up to the next known special token (or the end). */
   raw(): string {
-    let at = this.pos;
-    for (;;) {
-      at = this.text.indexOf('<|', at);
-      if (at === -1) {
-        at = this.text.length;
-        break;
-      }
-      if (this.tokenAt(at) !== null) break;
-      at += 2;
-    }
+    const at = this.nextToken(this.pos);
     const s = this.text.slice(this.pos, at);
     this.pos = at;
     return s;
@@ -111,7 +113,8 @@ class Reader {
   }
 
   json(what: string): JsonValue {
-    const r = readJson(this.text, this.pos);
+    // Special tokens bound JSON like they bound src: a value never spans one.
+    const r = readJson(this.text, this.pos, this.nextToken(this.pos));
     if (!r.ok) throw new Stop(r.offset, `${what}: ${r.expected}`);
     this.pos = r.end;
     return r.value;
