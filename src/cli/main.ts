@@ -3,6 +3,8 @@ import { CliError, parseCommandArgs, type Command } from './command.js';
 
 // Each subcommand in its own module; keep this list sorted by the order a user meets them.
 const loaders: Record<string, () => Promise<{ command: Command }>> = {
+  record: () => import('./commands/record.js'),
+  'record-cruxeval': () => import('./commands/record-cruxeval.js'),
   serve: () => import('./commands/serve.js'),
 };
 

@@ -1,0 +1,50 @@
+/**
+ * Node side of the recorder: the recorder itself is the Python package in <repo>/python
+ * (`python3 -m stepscope_recorder`), which runs every traced program in its own child
+ * process. These helpers spawn it with PYTHONPATH set and pass arguments through.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+/** <repo>/python, from src/recorder or dist/recorder alike. */
+export const pythonDir = fileURLToPath(new URL('../../python', import.meta.url));
+
+/** The interpreter to run: $STEPSCOPE_PYTHON, else `python3` from PATH. */
+export function pythonExecutable(): string {
+  return process.env.STEPSCOPE_PYTHON || 'python3';
+}
+
+function env(): NodeJS.ProcessEnv {
+  const old = process.env.PYTHONPATH;
+  return { ...process.env, PYTHONPATH: old ? `${pythonDir}:${old}` : pythonDir };
+}
+
+/** Runs `python3 -m stepscope_recorder ARGS` with inherited stdio; resolves to its exit code. */
+export function runRecorder(args: string[]): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(pythonExecutable(), ['-m', 'stepscope_recorder', ...args], { stdio: 'inherit', env: env() });
+    child.on('error', (e) => reject(new Error(`cannot start ${pythonExecutable()}: ${e.message}`)));
+    child.on('exit', (code, signal) => resolve(code ?? (signal ? 128 : 1)));
+  });
+}
+
+/** The argparse help of one recorder subcommand, so the two CLIs never disagree. */
+export function recorderHelp(sub: string, fallback: string): string {
+  const r = spawnSync(pythonExecutable(), ['-m', 'stepscope_recorder', sub, '--help'], { env: env(), encoding: 'utf8' });
+  if (r.status !== 0 || !r.stdout) return fallback;
+  return r.stdout.replace(/^usage: stepscope_recorder /, 'usage: stepscope ').trimEnd();
+}
+
+/** Rebuilds `--name value` arguments from parsed option values (undefined ones skipped). */
+export function optionArgs(values: Record<string, unknown>, names: string[]): string[] {
+  const out: string[] = [];
+  for (const name of names) {
+    const v = values[name];
+    if (v === undefined) continue;
+    out.push(`--${name}`, String(v));
+  }
+  return out;
+}
+
+/** The limit options every recording command accepts (see the Python --help). */
+export const limitOptions = ['max-events', 'timeout', 'max-memory', 'max-repr', 'hashseed'] as const;

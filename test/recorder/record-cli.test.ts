@@ -1,0 +1,91 @@
+// The `stepscope record` / `record-cruxeval` wrappers run the Python recorder as a user
+// would reach it: through bin/stepscope.js.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const root = resolve(import.meta.dirname, '../..');
+const tmp = mkdtempSync(join(tmpdir(), 'stepscope-rec-cli-'));
+
+function cli(...args: string[]) {
+  return spawnSync('node', [join(root, 'bin/stepscope.js'), ...args], { cwd: root, encoding: 'utf8' });
+}
+
+function lines(path: string) {
+  return readFileSync(path, 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l));
+}
+
+beforeAll(() => {
+  // Build only when the compiled wrappers are missing or older than their sources.
+  const stale = ['cli/commands/record', 'cli/commands/record-cruxeval', 'recorder/python', 'cli/main'].some((m) => {
+    const out = join(root, 'dist', `${m}.js`);
+    return !existsSync(out) || statSync(out).mtimeMs < statSync(join(root, 'src', `${m}.ts`)).mtimeMs;
+  });
+  if (stale) execFileSync('npm', ['run', '--silent', 'build:core'], { cwd: root, stdio: 'inherit' });
+});
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+describe('stepscope record', () => {
+  it('records a call into a trace file and passes limits through', () => {
+    const prog = join(tmp, 'fact.py');
+    writeFileSync(prog, 'def fact(n):\n    return 1 if n <= 1 else n * fact(n - 1)\n');
+    const out = join(tmp, 'fact.jsonl');
+    const r = cli('record', prog, '-o', out, '--call', 'fact(4)', '--max-events', '9');
+    expect(r.status, r.stderr).toBe(0);
+    const recs = lines(out);
+    expect(recs[0]).toMatchObject({ type: 'trace', mode: 'call', call: 'fact(4)', limits: { events: 9 } });
+    expect(recs.filter((x) => x.type === 'event').length).toBe(9);
+    expect(recs.at(-1)).toMatchObject({ type: 'end', exit: 'never', reason: 'event limit 9', events: 9 });
+  });
+
+  it('passes script arguments after --', () => {
+    const prog = join(tmp, 'args.py');
+    writeFileSync(prog, 'import sys\nargs = sys.argv[1:]\n');
+    const out = join(tmp, 'args.jsonl');
+    const r = cli('record', prog, '-o', out, '--', 'x', '--flag');
+    expect(r.status, r.stderr).toBe(0);
+    const events = lines(out).filter((x) => x.type === 'event');
+    expect(events.at(-1).locals.args).toBe("['x', '--flag']");
+  });
+
+  it('shows the recorder options in --help', () => {
+    const r = cli('record', '--help');
+    expect(r.status).toBe(0);
+    for (const opt of ['--call', '--max-events', '--timeout', '--max-memory', '--max-repr', '--hashseed']) {
+      expect(r.stdout).toContain(opt);
+    }
+  });
+
+  it('reports a missing program as a usage error', () => {
+    const r = cli('record', join(tmp, 'nope.py'), '-o', join(tmp, 'x.jsonl'));
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain('nope.py: no such file');
+  });
+});
+
+describe('stepscope record-cruxeval', () => {
+  it('records tasks in input order with --jobs', () => {
+    const data = join(tmp, 'crux.jsonl');
+    const recs = [0, 1, 2].map((i) => ({ id: `s${i}`, code: `def f(x):\n    return x + ${i}`, input: '10', output: String(10 + i) }));
+    writeFileSync(data, recs.map((x) => JSON.stringify(x)).join('\n'));
+    const out = join(tmp, 'crux-out.jsonl');
+    const r = cli('record-cruxeval', data, '-o', out, '--jobs', '2');
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stderr).toContain('recorded 3 traces');
+    const all = lines(out);
+    expect(all.filter((x) => x.type === 'trace').map((x) => x.name)).toEqual(['s0', 's1', 's2']);
+    const returns = all.filter((x) => x.type === 'event' && x.event === 'return' && x.func === 'f').map((x) => x.arg);
+    expect(returns).toEqual(['10', '11', '12']);
+  });
+
+  it('names the bad line of a broken dataset', () => {
+    const data = join(tmp, 'bad.jsonl');
+    writeFileSync(data, '{"id": "a"}\n');
+    const r = cli('record-cruxeval', data, '-o', join(tmp, 'bad-out.jsonl'));
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain('bad.jsonl:1:');
+    expect(existsSync(join(tmp, 'bad-out.jsonl'))).toBe(false);
+  });
+});
