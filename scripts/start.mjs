@@ -4,7 +4,8 @@
 // (its binary is not installed, or there is no display) say why in ONE line and serve the
 // web UI on the same corpus instead, printing its URL.
 //
-// Options: --db PATH (another corpus), --web (skip Electron), --port P (web mode, default 7420; 0 = any).
+// Options: --db PATH (another corpus), --web (skip Electron), --port P (web mode, default 7420;
+// 0 = any), --no-build (use what is built as is).
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -37,9 +38,10 @@ function run(cmd, argv, what) {
 }
 
 // 1. Builds, only when the sources are newer than the output.
-if (newest(join(root, 'src')) > newest(join(root, 'dist'))) run('npm', ['run', '--silent', 'build:core'], 'building the core (npm run build:core)');
+const build = !args.includes('--no-build');
+if (build && newest(join(root, 'src')) > newest(join(root, 'dist'))) run('npm', ['run', '--silent', 'build:core'], 'building the core (npm run build:core)');
 const uiSources = Math.max(newest(join(root, 'renderer')), newest(join(root, 'main')), newest(join(root, 'src/api')), newest(join(root, 'src/semantics')), newest(join(root, 'electron.vite.config.ts')));
-if (uiSources > newest(join(root, 'out'))) run(join(root, 'node_modules/.bin/electron-vite'), ['build'], 'building the app (npm run build)');
+if (build && uiSources > newest(join(root, 'out'))) run(join(root, 'node_modules/.bin/electron-vite'), ['build'], 'building the app (npm run build)');
 
 // 2. The workspace corpus, seeded from the demo programs on first run.
 if (!existsSync(db)) {
