@@ -1,0 +1,134 @@
+#!/usr/bin/env python3
+"""Recorder benchmark: events/second and slowdown, as ratios against baselines measured in
+this same run (the machines are shared and noisy; absolute numbers mean little).
+
+    python3 bench/recorder.py [--n 2000] [--repeat 3] [--json]
+
+- untraced:  the workload without any tracer (same interpreter, child process)
+- naive:     a minimal settrace recorder (json.dumps of seq/event/line/locals to /dev/null)
+- recorder:  `python3 -m stepscope_recorder record` (full records, written to a file)
+Best of --repeat for each. Prints events/s and the ratios recorder/naive and
+recorder/untraced (the slowdown)."""
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+WORKLOAD = '''\
+def collatz(n):
+    steps = 0
+    while n != 1:
+        if n % 2 == 0:
+            n = n // 2
+        else:
+            n = 3 * n + 1
+        steps += 1
+    return steps
+
+
+def run(k):
+    best = (0, 0)
+    seen = []
+    for i in range(1, k):
+        s = collatz(i)
+        seen.append(s)
+        if s > best[1]:
+            best = (i, s)
+    return best, len(seen)
+'''
+
+UNTRACED = '''
+import sys, time
+src = open(sys.argv[1]).read()
+ns = {}
+exec(compile(src, "<program>", "exec"), ns)
+t = time.perf_counter(); ns["run"](int(sys.argv[2])); print(time.perf_counter() - t)
+'''
+
+NAIVE = '''
+import json, sys, time
+src = open(sys.argv[1]).read()
+ns = {}
+exec(compile(src, "<program>", "exec"), ns)
+out = open("/dev/null", "w", buffering=1 << 20)
+n = 0
+def tr(frame, event, arg):
+    global n
+    if frame.f_code.co_filename != "<program>":
+        return None
+    out.write(json.dumps({"seq": n, "event": event, "line": frame.f_lineno,
+                          "locals": {k: repr(v) for k, v in frame.f_locals.items()}}) + "\\n")
+    n += 1
+    return tr
+t = time.perf_counter(); sys.settrace(tr); ns["run"](int(sys.argv[2])); sys.settrace(None)
+print(time.perf_counter() - t, n)
+'''
+
+
+def best(fn, repeat):
+    return min((fn() for _ in range(repeat)), key=lambda r: r[0])
+
+
+def main():
+    ap = argparse.ArgumentParser(description="recorder benchmark")
+    ap.add_argument("--n", type=int, default=2000, help="workload size (run(N))")
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--json", action="store_true", help="also print one JSON line")
+    args = ap.parse_args()
+    env = dict(os.environ, PYTHONHASHSEED="0", PYTHONPATH=os.path.join(ROOT, "python"))
+    with tempfile.TemporaryDirectory() as tmp:
+        prog = os.path.join(tmp, "work.py")
+        with open(prog, "w") as f:
+            f.write(WORKLOAD)
+        out = os.path.join(tmp, "trace.jsonl")
+
+        def untraced():
+            r = subprocess.run([sys.executable, "-c", UNTRACED, prog, str(args.n)], env=env,
+                               capture_output=True, text=True, check=True)
+            return (float(r.stdout.split()[0]),)
+
+        def naive():
+            r = subprocess.run([sys.executable, "-c", NAIVE, prog, str(args.n)], env=env,
+                               capture_output=True, text=True, check=True)
+            s, n = r.stdout.split()
+            return float(s), int(n)
+
+        def recorder():
+            subprocess.run([sys.executable, "-m", "stepscope_recorder", "record", prog, "-o", out,
+                            "--call", "run(%d)" % args.n, "--timeout", "120"],
+                           env=env, capture_output=True, text=True, check=True)
+            with open(out, "rb") as f:
+                f.seek(-400, os.SEEK_END)
+                end = json.loads(f.read().splitlines()[-1])
+            if end["exit"] != "normal":
+                raise SystemExit("recording did not finish: %s" % end)
+            return end["seconds"], end["events"], os.path.getsize(out)
+
+        base = best(untraced, args.repeat)
+        nv = best(naive, args.repeat)
+        rec = best(recorder, args.repeat)
+    result = {
+        "events": rec[1],
+        "trace_bytes": rec[2],
+        "untraced_s": round(base[0], 4),
+        "naive_events_per_s": round(nv[1] / nv[0]),
+        "recorder_events_per_s": round(rec[1] / rec[0]),
+        "recorder_vs_naive": round((rec[1] / rec[0]) / (nv[1] / nv[0]), 3),
+        "slowdown_vs_untraced": round(rec[0] / base[0], 1),
+        "naive_slowdown_vs_untraced": round(nv[0] / base[0], 1),
+    }
+    print("recorder: %d events in %.2fs = %d events/s (%.1f MB written)" % (
+        rec[1], rec[0], result["recorder_events_per_s"], rec[2] / 1e6))
+    print("naive settrace baseline: %d events/s; recorder/naive = %.2f" % (
+        result["naive_events_per_s"], result["recorder_vs_naive"]))
+    print("slowdown vs untraced: recorder %.1fx, naive %.1fx (untraced run %.4fs)" % (
+        result["slowdown_vs_untraced"], result["naive_slowdown_vs_untraced"], base[0]))
+    if args.json:
+        print(json.dumps(result))
+
+
+if __name__ == "__main__":
+    main()
