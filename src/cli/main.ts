@@ -5,6 +5,9 @@ import { CliError, parseCommandArgs, type Command } from './command.js';
 const loaders: Record<string, () => Promise<{ command: Command }>> = {
   record: () => import('./commands/record.js'),
   'record-cruxeval': () => import('./commands/record-cruxeval.js'),
+  sample: () => import('./commands/sample.js'),
+  trajectories: () => import('./commands/trajectories.js'),
+  replay: () => import('./commands/replay.js'),
   serve: () => import('./commands/serve.js'),
 };
 

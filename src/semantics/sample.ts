@@ -89,7 +89,10 @@ export interface TraceSampleOptions extends SampleOptions {
  * seeded from (seed, traceKey, entry, direction, k), so the result does not depend on which
  * other traces or entries are sampled in the same run.
  */
-export function sampleTrace(index: Scope['index'], opts: TraceSampleOptions): Trajectory[] {
+/** A sampled trajectory and its index k among the draws for its entry and direction. */
+export type SampledTrajectory = Trajectory & { k: number };
+
+export function sampleTrace(index: Scope['index'], opts: TraceSampleOptions): SampledTrajectory[] {
   const dirs: Direction[] = opts.direction === 'both' ? ['forward', 'inverse'] : [opts.direction ?? 'forward'];
   const choice = opts.entry ?? 'root';
   const calls: number[] = [];
@@ -100,14 +103,14 @@ export function sampleTrace(index: Scope['index'], opts: TraceSampleOptions): Tr
     if (!s) scopes.set(e, (s = new Scope(index, e)));
     return s;
   };
-  const out: Trajectory[] = [];
+  const out: SampledTrajectory[] = [];
   const entries = choice === 'calls' ? calls : [0];
   for (const e of entries) {
     for (const dir of dirs) {
       for (let k = 0; k < opts.perTrace; k++) {
         const rng = mulberry32(seedFrom(opts.seed, opts.traceKey, choice, e, dir, k));
         const entry = choice === 'random' ? (calls.length ? calls[Math.floor(rng() * calls.length)] : 0) : e;
-        out.push(sampleTrajectory(scopeFor(entry), dir, rng, opts));
+        out.push({ ...sampleTrajectory(scopeFor(entry), dir, rng, opts), k });
       }
     }
   }

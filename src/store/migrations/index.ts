@@ -6,9 +6,11 @@
  */
 import type { Migration } from './types.js';
 import { migration as m001 } from './001-initial.js';
+import { migration as m002 } from './002-trajectories.js';
 
 export const MIGRATIONS: readonly Migration[] = checkOrder([
   m001,
+  m002,
 ]);
 
 /** Fails at load time (so in every test run) if versions are not strictly increasing. */

@@ -1,0 +1,69 @@
+/** `stepscope replay`: walk a list of actions over a stored trace and print the text. */
+import { CliError, intOption, requireString, type Command } from '../command.js';
+import { CorpusError, openCorpus } from '../../store/corpus.js';
+import { parseActionList, walkView, WalkError, TraceShapeError, type Direction } from '../../semantics/index.js';
+import { loadTrace } from '../../trajectories/load.js';
+
+export const command: Command = {
+  name: 'replay',
+  summary: 'Walk debugger actions over a stored trace and print the serialized text',
+  help: [
+    "Usage: stepscope replay --db CORPUS --trace ID --direction forward|inverse [--entry SEQ] --actions 'LIST' [--json]",
+    '',
+    'Starts at the entry (forward: its call; inverse: its inv_return), applies the actions in',
+    'order and prints the trajectory text (neural-debugger.md §6).',
+    '',
+    '  --db CORPUS     corpus file',
+    '  --trace ID      trace id',
+    '  --direction D   forward or inverse',
+    "  --entry SEQ     seq of the entry's call event (default 0, the root)",
+    '  --actions LIST  comma-separated: step_into, step_over, step_return, continue,',
+    '                  breakpoint=<src>, inv_step_into, inv_step_over, inv_step_call.',
+    '                  A breakpoint src is kept exactly, leading spaces included; inside the',
+    '                  list write a comma as \\, and a backslash as \\\\ (other backslashes',
+    "                  are kept). Example: 'step_into,breakpoint=    return n,step_return'",
+    '  --json          print {"states": [...], "exit": ..., "text": ...} instead of the text',
+  ].join('\n'),
+  options: {
+    db: { type: 'string' },
+    trace: { type: 'string' },
+    direction: { type: 'string' },
+    entry: { type: 'string' },
+    actions: { type: 'string' },
+    json: { type: 'boolean' },
+  },
+  run(values) {
+    const path = requireString(values, 'db', 'replay');
+    const traceId = intOption(values, 'trace', 'replay');
+    const direction = requireString(values, 'direction', 'replay');
+    if (direction !== 'forward' && direction !== 'inverse') throw new CliError(`replay: --direction expects forward or inverse, got '${direction}'`, 2);
+    const entry = intOption(values, 'entry', 'replay', 0);
+    const list = values.actions;
+    if (typeof list !== 'string') throw new CliError('replay: --actions is required', 2);
+    let actions;
+    try {
+      actions = parseActionList(list);
+    } catch (e) {
+      throw new CliError(`replay: --actions: ${(e as Error).message}`, 2);
+    }
+    let corpus;
+    try {
+      corpus = openCorpus(path, { readonly: true });
+    } catch (e) {
+      if (e instanceof CorpusError) throw new CliError(e.message);
+      throw e;
+    }
+    try {
+      const tr = loadTrace(corpus, traceId);
+      const v = walkView(tr.index, tr.record, direction as Direction, entry, actions);
+      if (values.json) console.log(JSON.stringify({ states: v.states, exit: v.exit, text: v.text }));
+      else process.stdout.write(v.text + '\n');
+      return 0;
+    } catch (e) {
+      if (e instanceof WalkError || e instanceof TraceShapeError || e instanceof RangeError) throw new CliError(`replay: trace ${traceId}: ${e.message}`);
+      throw e;
+    } finally {
+      corpus.close();
+    }
+  },
+};

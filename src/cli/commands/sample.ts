@@ -1,0 +1,93 @@
+/** `stepscope sample`: draw debugger trajectories over stored traces and store them. */
+import { readFileSync } from 'node:fs';
+import { CliError, intOption, requireString, type Command } from '../command.js';
+import { CorpusError, openCorpus } from '../../store/corpus.js';
+import { PAPER_POLICY, validatePolicy, type DirectionChoice, type EntryChoice, type Policy } from '../../semantics/index.js';
+import { sampleCorpus } from '../../trajectories/sample-corpus.js';
+
+const DIRS = ['forward', 'inverse', 'both'];
+const ENTRIES = ['root', 'calls', 'random'];
+
+export const command: Command = {
+  name: 'sample',
+  summary: 'Sample debugger trajectories over the traces of a corpus and store them',
+  help: [
+    'Usage: stepscope sample --db CORPUS [--per-trace N] [--seed S] [--direction forward|inverse|both]',
+    '                        [--entry root|calls|random] [--max-steps K] [--trace ID] [--policy FILE]',
+    '',
+    'Draws actions at random with the paper\'s policy (neural-debugger.md §7) and stores each',
+    'trajectory with its serialized text and one row per step. Reproducible: the same corpus,',
+    'seed and options give the same trajectories, and running it again stores nothing new.',
+    '',
+    '  --db CORPUS      corpus file (upgraded to the trajectories schema if needed)',
+    '  --per-trace N    trajectories per entry and direction (default 1)',
+    '  --seed S         integer seed (default 0)',
+    '  --direction D    forward, inverse or both (default forward)',
+    '  --entry E        root: the whole trace; calls: every call event as an entry;',
+    '                   random: each trajectory from a random call (default root)',
+    '  --max-steps K    at most K actions; a trajectory still running is cut and ends with',
+    '                   <|trace_end|> (default: no limit, every trajectory runs to its exit)',
+    '  --trace ID       only this trace (default: every trace)',
+    '  --policy FILE    JSON policy weights, same shape as the default:',
+    `                   ${JSON.stringify(PAPER_POLICY)}`,
+  ].join('\n'),
+  options: {
+    db: { type: 'string' },
+    'per-trace': { type: 'string' },
+    seed: { type: 'string' },
+    direction: { type: 'string' },
+    entry: { type: 'string' },
+    'max-steps': { type: 'string' },
+    trace: { type: 'string' },
+    policy: { type: 'string' },
+  },
+  run(values) {
+    const path = requireString(values, 'db', 'sample');
+    const perTrace = intOption(values, 'per-trace', 'sample', 1);
+    if (perTrace < 1) throw new CliError(`sample: --per-trace expects 1 or more, got ${perTrace}`, 2);
+    const seed = intOption(values, 'seed', 'sample', 0);
+    const direction = (values.direction as string | undefined) ?? 'forward';
+    if (!DIRS.includes(direction)) throw new CliError(`sample: --direction expects forward, inverse or both, got '${direction}'`, 2);
+    const entry = (values.entry as string | undefined) ?? 'root';
+    if (!ENTRIES.includes(entry)) throw new CliError(`sample: --entry expects root, calls or random, got '${entry}'`, 2);
+    const maxSteps = values['max-steps'] === undefined ? undefined : intOption(values, 'max-steps', 'sample');
+    if (maxSteps !== undefined && maxSteps < 1) throw new CliError(`sample: --max-steps expects 1 or more, got ${maxSteps}`, 2);
+    const traceId = values.trace === undefined ? undefined : intOption(values, 'trace', 'sample');
+    let policy: Policy | undefined;
+    if (values.policy !== undefined) {
+      const file = values.policy as string;
+      try {
+        policy = JSON.parse(readFileSync(file, 'utf8')) as Policy;
+        validatePolicy(policy);
+      } catch (e) {
+        throw new CliError(`sample: ${file}: ${(e as Error).message}`, 2);
+      }
+    }
+
+    let corpus;
+    try {
+      corpus = openCorpus(path);
+    } catch (e) {
+      if (e instanceof CorpusError) throw new CliError(e.message);
+      throw e;
+    }
+    try {
+      const started = performance.now();
+      let r;
+      try {
+        r = sampleCorpus(corpus, { seed, perTrace, direction: direction as DirectionChoice, entry: entry as EntryChoice, maxSteps, policy, traceId });
+      } catch (e) {
+        if (e instanceof RangeError || e instanceof CorpusError || (e as Error).name === 'TraceShapeError') throw new CliError(`sample: ${(e as Error).message}`);
+        throw e;
+      }
+      const s = (performance.now() - started) / 1000;
+      console.log(
+        `sampled ${r.sampled} trajectories over ${r.traces} traces: stored ${r.stored}, already stored ${r.skipped}; ` +
+          `${(r.textBytes / 1e6).toFixed(2)} MB of text in ${s.toFixed(1)}s`,
+      );
+      return 0;
+    } finally {
+      corpus.close();
+    }
+  },
+};

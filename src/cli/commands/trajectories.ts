@@ -1,0 +1,50 @@
+/** `stepscope trajectories`: list stored trajectories. */
+import { CliError, intOption, requireString, type Command } from '../command.js';
+import { CorpusError, openCorpus } from '../../store/corpus.js';
+import { iterateTrajectories, trajectoryJson } from '../../trajectories/store.js';
+
+export const command: Command = {
+  name: 'trajectories',
+  summary: 'List stored trajectories (one JSON object per line with --json)',
+  help: [
+    'Usage: stepscope trajectories --db CORPUS [--trace ID] [--json]',
+    '',
+    'Without --json: one line per trajectory (id, trace, name, direction, entry, steps, exit).',
+    'With --json: one JSON object per line with id, trace, name, direction, entry (seq of the',
+    "entry's call event), actions ([{\"action\": …}], with \"src\" for a breakpoint), states",
+    '(seq of each state shown), line_calls (indices of states shown as inv_line_call), exit',
+    '(exit token name, or null when cut), text, seed, sampler, created.',
+    '',
+    '  --db CORPUS   corpus file',
+    '  --trace ID    only this trace',
+    '  --json        JSON Lines output',
+  ].join('\n'),
+  options: { db: { type: 'string' }, trace: { type: 'string' }, json: { type: 'boolean' } },
+  run(values) {
+    const path = requireString(values, 'db', 'trajectories');
+    const traceId = values.trace === undefined ? undefined : intOption(values, 'trace', 'trajectories');
+    let corpus;
+    try {
+      corpus = openCorpus(path, { readonly: true });
+    } catch (e) {
+      if (e instanceof CorpusError) throw new CliError(e.message);
+      throw e;
+    }
+    try {
+      const out: string[] = [];
+      const flush = () => {
+        if (out.length) process.stdout.write(out.join('\n') + '\n');
+        out.length = 0;
+      };
+      for (const t of iterateTrajectories(corpus.db, traceId)) {
+        if (values.json) out.push(JSON.stringify(trajectoryJson(t)));
+        else out.push([t.id, t.traceId, t.name, t.direction, t.entry, t.actions.length, t.exit ?? '(cut)'].join('\t'));
+        if (out.length >= 1000) flush();
+      }
+      flush();
+      return 0;
+    } finally {
+      corpus.close();
+    }
+  },
+};
