@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Builds a fresh e2e corpus at argv[2]: the demo programs (through `stepscope demo` when the
 // store provides it), the fixture programs of e2e/fixtures/ and the first CRUXEval tasks,
-// recorded with the Python recorder and ingested with the store's Corpus.
+// recorded with the Python recorder and ingested with the store's Corpus, then sampled
+// trajectories (`stepscope sample`).
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -38,4 +39,8 @@ try {
 }
 // The demo programs, when the store's demo command exists in this build.
 if (existsSync(join(root, 'dist/cli/commands/demo.js'))) must(process.execPath, [join(root, 'bin/stepscope.js'), 'demo', '--db', db]);
+// Sampled trajectories for the trajectories view (both directions, reproducible seed).
+if (existsSync(join(root, 'dist/cli/commands/sample.js'))) {
+  must(process.execPath, [join(root, 'bin/stepscope.js'), 'sample', '--db', db, '--per-trace', '2', '--direction', 'both', '--seed', '7']);
+}
 console.log(`e2e corpus ready: ${db}`);
