@@ -85,7 +85,6 @@ class FinishFile(unittest.TestCase):
     def test_partial_line_is_dropped(self):
         ev = '{"type": "event", "seq": %d}\n'
         path = self.write('{"type": "trace"}\n' + ev % 0 + ev % 1 + '{"type": "event", "se')
-        killed = os.waitstatus_to_exitcode  # noqa: F841 (documents the status below)
         status = signal.SIGKILL  # a raw wait status for "killed by SIGKILL"
         usage = type("R", (), {"ru_maxrss": 1000})()
         end = runner._finish_file(path, status, usage, False, {"memory_mb": 1024, "seconds": 10}, 0.5)
