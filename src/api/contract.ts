@@ -9,7 +9,8 @@ import { ApiError } from './result.js';
 import { arrayOf, bool, int, object, oneOf, optional, str, type Validator } from './validate.js';
 
 export const EXITS = ['normal', 'error', 'never'] as const;
-export const SORTS = ['id', 'name', 'events', 'exit', 'seconds'] as const;
+/** What the store sorts by in SQLite (src/store/queries/traces.ts). */
+export const SORTS = ['id', 'name', 'events'] as const;
 export const DIRECTIONS = ['forward', 'inverse'] as const;
 export type Direction = (typeof DIRECTIONS)[number];
 

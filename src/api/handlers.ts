@@ -19,7 +19,7 @@ export function createApi(corpus: Corpus): Api {
         code: p.code,
         value: p.value,
         exit: p.exit,
-        sort: p.sort === 'exit' || p.sort === 'seconds' ? 'id' : p.sort,
+        sort: p.sort,
         desc: p.desc,
         offset: p.offset ?? 0,
         limit: p.limit ?? 100,

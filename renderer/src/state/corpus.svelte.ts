@@ -12,7 +12,7 @@ export class CorpusQuery {
   code = $state('');
   value = $state('');
   exit = $state<'' | 'normal' | 'error' | 'never'>('');
-  sort = $state<'id' | 'name' | 'events' | 'exit' | 'seconds'>('id');
+  sort = $state<'id' | 'name' | 'events'>('id');
   desc = $state(false);
 
   total = $state(0);
