@@ -4,9 +4,9 @@
  * Contract:
  * - One transaction per file: any error (bad record, I/O, SQLite) rolls the whole file
  *   back, leaving the corpus exactly as it was; the IngestError names file and line.
- * - Idempotent: each trace's content hash (sha256 of its canonical header and event lines
- *   and its end record without the wall-clock `seconds`, see serialize.ts) is computed
- *   while streaming; a trace whose hash is already stored is skipped.
+ * - Idempotent: each trace's content hash (sha256 of its header, event lines and end record
+ *   in canonical form, see serialize.ts, the end without the wall-clock `seconds`) is
+ *   computed while streaming; a trace whose hash is already stored is skipped.
  * - Memory is bounded by one line plus `bufferEvents` rows, whatever the trace length.
  *   A trace that ends within the buffer is checked against stored hashes before any row
  *   is written; a longer one is written as it streams and removed again if it turns out
@@ -18,7 +18,8 @@ import { createReadStream } from 'node:fs';
 import type { TraceHeader } from '../trace/types.js';
 import { explainSqliteError, IngestError } from './errors.js';
 import { DEFAULT_MAX_LINE_BYTES, forEachLine } from './lines.js';
-import { endLine, eventLine, headerLine } from './serialize.js';
+import { FAST_PREFIX, fastEvent, type EventRow } from './fast-event.js';
+import { endLine, eventLine, headerLine, pyJson } from './serialize.js';
 import { RecordChecker } from './validate.js';
 
 export interface IngestOptions {
@@ -44,8 +45,6 @@ export interface IngestResult {
   events: number;
 }
 
-type Row = [number, string, number, string, number, string, string, string | null, number | null, string | null];
-
 interface Open {
   header: TraceHeader;
   startLine: number;
@@ -54,8 +53,14 @@ interface Open {
   count: number;
   hash: Hash;
   pending: string;
-  buffer: Row[];
+  buffer: EventRow[];
 }
+
+const INSERT_EVENTS = 'INSERT INTO events (trace_id, seq, event, frame, func, line, src, locals, arg, parent, cut) VALUES';
+const ROW = '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)';
+const ROWS_PER_INSERT = 16;
+/** Rows gathered before a write once the trace row exists. */
+const STREAM_BATCH = 256;
 
 function statements(db: Database.Database) {
   return {
@@ -69,9 +74,10 @@ function statements(db: Database.Database) {
     ),
     finish: db.prepare('UPDATE traces SET exit = ?, reason = ?, events = ?, seconds = ?, stdout_bytes = ?, hash = ? WHERE id = ?'),
     known: db.prepare('SELECT id FROM traces WHERE hash = ?').pluck(),
-    event: db.prepare(
-      'INSERT INTO events (trace_id, seq, event, frame, func, line, src, locals, arg, parent, cut) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
-    ),
+    event: db.prepare(`${INSERT_EVENTS} ${ROW}`),
+    // Several rows per statement: each run() has a fixed cost (N-API call, reset) that one
+    // row would otherwise pay alone.
+    events: db.prepare(`${INSERT_EVENTS} ${Array(ROWS_PER_INSERT).fill(ROW).join(', ')}`),
     dropEvents: db.prepare('DELETE FROM events WHERE trace_id = ?'),
     dropTrace: db.prepare('DELETE FROM traces WHERE id = ?'),
   };
@@ -126,31 +132,55 @@ export async function ingestStream(
     t.traceId = Number(info.lastInsertRowid);
   };
 
+  const params: unknown[] = new Array(ROWS_PER_INSERT * 11);
   const flush = (t: Open) => {
     if (t.traceId === null) insertTrace(t);
     const id = t.traceId!;
-    const ins = s.event;
-    for (const r of t.buffer) ins.run(id, r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8], r[9]);
+    const rows = t.buffer;
+    let i = 0;
+    for (; i + ROWS_PER_INSERT <= rows.length; i += ROWS_PER_INSERT) {
+      let p = 0;
+      for (let j = i; j < i + ROWS_PER_INSERT; j++) {
+        const r = rows[j];
+        params[p++] = id;
+        for (let c = 0; c < 10; c++) params[p++] = r[c];
+      }
+      s.events.run(params);
+    }
+    for (; i < rows.length; i++) {
+      const r = rows[i];
+      s.event.run(id, r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8], r[9]);
+    }
     t.buffer = [];
+  };
+
+  /** Hashes the event line (canonical text), stores the row, counts it. */
+  const addEvent = (t: Open, canonical: string, r: EventRow) => {
+    t.pending += canonical + '\n';
+    if (t.pending.length > 65536) {
+      t.hash.update(t.pending);
+      t.pending = '';
+    }
+    t.buffer.push(r);
+    if (t.buffer.length >= (t.traceId === null ? bufferEvents : STREAM_BATCH)) flush(t);
+    t.count++;
   };
 
   const onLine = (text: string, line: number, terminated: boolean) => {
     lastLine = line;
+    // Fast path: a canonical event line (what the recorder writes); see fast-event.ts.
+    if (cur !== null && text.startsWith(FAST_PREFIX)) {
+      const row = fastEvent(text, cur.count);
+      if (row !== undefined) return addEvent(cur, text, row);
+    }
     const rec = check.parse(text, line, terminated);
     const type = rec.type;
     if (type === 'event') {
       if (!cur) check.fail(line, 'expected a "trace" header record, got an "event" record');
       const ev = check.event(rec, line, cur.count);
-      const localsJson = JSON.stringify(ev.locals);
-      const cutJson = ev.cut === undefined ? null : JSON.stringify(ev.cut);
-      cur.pending += eventLine(ev, localsJson, cutJson) + '\n';
-      if (cur.pending.length > 65536) {
-        cur.hash.update(cur.pending);
-        cur.pending = '';
-      }
-      cur.buffer.push([ev.seq, ev.event, ev.frame, ev.func, ev.line, ev.src, localsJson, ev.arg, ev.parent, cutJson]);
-      if (cur.buffer.length >= bufferEvents) flush(cur);
-      cur.count++;
+      const locals = pyJson(ev.locals);
+      const cut = ev.cut === undefined ? null : pyJson(ev.cut);
+      addEvent(cur, eventLine(ev, locals, cut), [ev.seq, ev.event, ev.frame, ev.func, ev.line, ev.src, locals, ev.arg, ev.parent, cut]);
     } else if (type === 'trace') {
       if (cur) {
         check.fail(line, `expected an "event" or "end" record, got a "trace" header: the trace ${JSON.stringify(cur.header.name)} from line ${cur.startLine} has no "end" record`);

@@ -1,42 +1,53 @@
 /**
- * The canonical text of trace records: compact JSON, keys in the order of
- * docs/trace-format.md. Export writes exactly this; ingest hashes exactly this (so a trace
- * exported and ingested again is recognised as already stored, whatever spacing or key
- * order the original file used).
+ * The canonical text of trace records: the form the Python recorder writes, i.e.
+ * `json.dumps` defaults (", " and ": " separators, every character outside printable ASCII
+ * escaped as \uXXXX), keys in the order of docs/trace-format.md.
+ *
+ * Why this form: ingest hashes event lines in it (a recorder line is hashed as read, with
+ * no re-encoding), stores `locals` in it, and export writes it, so a trace exported and
+ * ingested again is recognised as already stored.
  */
 import { TRACE_FORMAT, TRACE_FORMAT_VERSION, type TraceEnd, type TraceEvent, type TraceHeader } from '../trace/types.js';
 
-const str = JSON.stringify;
+const NON_ASCII = /[\u007f-\uffff]/g;
+const escapeChar = (c: string) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
 
-export function headerLine(h: TraceHeader, metaJson = str(h.meta)): string {
-  const l = h.limits;
-  return (
-    `{"type":"trace","format":"${TRACE_FORMAT}","version":${TRACE_FORMAT_VERSION},"name":${str(h.name)},` +
-    `"mode":${str(h.mode)},"python":${str(h.python)},"hashseed":${str(h.hashseed)},"filename":${str(h.filename)},` +
-    `"source":${str(h.source)},"call":${str(h.call)},"context_forward":${str(h.context_forward)},` +
-    `"context_inverse":${str(h.context_inverse)},"limits":{"events":${str(l.events)},"seconds":${str(l.seconds)},` +
-    `"memory_mb":${str(l.memory_mb)},"repr_chars":${str(l.repr_chars)}},"meta":${metaJson}}`
-  );
+/** Python's json.dumps(value) for JSON data (floats aside: JS and Python print some differently). */
+export function pyJson(v: unknown): string {
+  if (typeof v === 'string') return JSON.stringify(v).replace(NON_ASCII, escapeChar);
+  if (v === null || typeof v !== 'object') return JSON.stringify(v) ?? 'null';
+  if (Array.isArray(v)) return `[${v.map(pyJson).join(', ')}]`;
+  let out = '';
+  for (const k in v as Record<string, unknown>) {
+    out += `${out ? ', ' : ''}${pyJson(k)}: ${pyJson((v as Record<string, unknown>)[k])}`;
+  }
+  return `{${out}}`;
 }
 
-/** `localsJson` and `cutJson` let a caller that already serialized them skip the work. */
-export function eventLine(
-  e: TraceEvent,
-  localsJson = str(e.locals),
-  cutJson: string | null = e.cut === undefined ? null : str(e.cut),
-): string {
+export function headerLine(h: TraceHeader): string {
+  const l = h.limits;
+  return pyJson({
+    type: 'trace', format: TRACE_FORMAT, version: TRACE_FORMAT_VERSION, name: h.name, mode: h.mode, python: h.python,
+    hashseed: h.hashseed, filename: h.filename, source: h.source, call: h.call, context_forward: h.context_forward,
+    context_inverse: h.context_inverse,
+    limits: { events: l.events, seconds: l.seconds, memory_mb: l.memory_mb, repr_chars: l.repr_chars },
+    meta: h.meta,
+  });
+}
+
+/** `localsText` and `cutText`: the canonical JSON of locals and cut when already at hand. */
+export function eventLine(e: TraceEvent, localsText = pyJson(e.locals), cutText: string | null = e.cut === undefined ? null : pyJson(e.cut)): string {
   return (
-    `{"type":"event","seq":${e.seq},"event":"${e.event}","frame":${e.frame},"func":${str(e.func)},` +
-    `"line":${e.line},"src":${str(e.src)},"locals":${localsJson},"arg":${e.arg === null ? 'null' : str(e.arg)},` +
-    `"parent":${e.parent === null ? 'null' : e.parent}${cutJson === null ? '' : `,"cut":${cutJson}`}}`
+    `{"type": "event", "seq": ${e.seq}, "event": "${e.event}", "frame": ${e.frame}, "func": ${pyJson(e.func)}, ` +
+    `"line": ${e.line}, "src": ${pyJson(e.src)}, "locals": ${localsText}, "arg": ${pyJson(e.arg)}, ` +
+    `"parent": ${e.parent === null ? 'null' : e.parent}${cutText === null ? '' : `, "cut": ${cutText}`}}`
   );
 }
 
 /** With `withSeconds` false: the end record as hashed (wall time differs between runs). */
 export function endLine(e: TraceEnd, withSeconds = true): string {
-  return (
-    `{"type":"end","exit":${str(e.exit)},"reason":${str(e.reason)},"events":${e.events}` +
-    `${withSeconds ? `,"seconds":${str(e.seconds)}` : ''}` +
-    `${e.stdout_bytes === undefined || e.stdout_bytes === null ? '' : `,"stdout_bytes":${e.stdout_bytes}`}}`
-  );
+  const rec: Record<string, unknown> = { type: 'end', exit: e.exit, reason: e.reason, events: e.events };
+  if (withSeconds) rec.seconds = e.seconds;
+  if (e.stdout_bytes !== undefined && e.stdout_bytes !== null) rec.stdout_bytes = e.stdout_bytes;
+  return pyJson(rec);
 }

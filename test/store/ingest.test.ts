@@ -73,6 +73,27 @@ describe('ingest: idempotency', () => {
     corpus.close();
   });
 
+  it('recognises the same trace written in another JSON layout (compact, unescaped, keys reordered)', async () => {
+    const { dir, corpus } = fresh();
+    const recs = traceRecords({ name: 'layout', n: 4, tag: ' é "q"\t' });
+    const file = join(dir, 'py.jsonl');
+    writeFileSync(file, jsonl(recs));
+    expect(await corpus.ingest(file)).toMatchObject({ inserted: 1 });
+    const before = snapshot(corpus.db);
+    const reordered = recs.map((r) => Object.fromEntries(Object.entries(r).reverse()));
+    const compact = join(dir, 'compact.jsonl');
+    writeFileSync(compact, reordered.map((r) => JSON.stringify(r) + '\n').join(''));
+    expect(await corpus.ingest(compact)).toMatchObject({ traces: 1, inserted: 0, skipped: 1 });
+    expect(snapshot(corpus.db)).toBe(before);
+    // Stored the same either way: a fresh corpus fed the compact file holds equal rows.
+    const other = openCorpus(join(dir, 'o.db'), { create: true });
+    await other.ingest(compact);
+    const rows = (c: Corpus) => c.db.prepare('SELECT seq, event, frame, func, line, src, locals, arg, parent, cut FROM events ORDER BY seq').all();
+    expect(rows(other)).toEqual(rows(corpus));
+    other.close();
+    corpus.close();
+  });
+
   it('skips a duplicate longer than the write buffer without leaving rows behind', async () => {
     const { dir, corpus } = fresh();
     const file = writeTraces(dir, 'long.jsonl', [{ name: 'long', n: 200 }, { name: 'long', n: 200 }]);
@@ -106,6 +127,10 @@ describe('export', () => {
       expect({ ...b, id: 0, origin: '', created: '' }).toEqual({ ...a, id: 0, origin: '', created: '' });
       expect(other.getEvents(b.id)).toEqual(corpus.getEvents(id));
     }
+    // Event lines come out exactly as the recorder's layout wrote them.
+    const original = readFileSync(join(dir, 't.jsonl'), 'utf8').split('\n').filter((l) => l.startsWith('{"type": "event"'));
+    const exported = readFileSync(out, 'utf8').split('\n').filter((l) => l.startsWith('{"type": "event"'));
+    expect(exported).toEqual(original);
     // The export of the copy is byte-identical: the canonical form is stable.
     const again = new PassThrough();
     const parts2: Buffer[] = [];

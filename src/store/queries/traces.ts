@@ -6,6 +6,7 @@
  */
 import type Database from 'better-sqlite3';
 import type { ExitStatus, TraceEnd, TraceHeader, TraceMode } from '../../trace/types.js';
+import { pyJson } from '../serialize.js';
 import { containsPattern } from './like.js';
 
 export interface TraceQuery {
@@ -63,13 +64,14 @@ export function listTraces(db: Database.Database, q: TraceQuery = {}): { total: 
     params.push(containsPattern(q.code));
   }
   if (q.value) {
-    // The LIKE on the stored JSON text is a cheap prefilter (the value as it appears
-    // JSON-escaped); json_each then confirms the match is in a repr, not in a name.
+    // The LIKE on the stored text is a cheap prefilter (locals are stored in canonical
+    // form, so the value appears exactly as pyJson escapes it); json_each then confirms
+    // the match is in a repr, not in a name.
     where.push(
       `EXISTS (SELECT 1 FROM events e WHERE e.trace_id = t.id AND e.locals LIKE ? ESCAPE '\\'
          AND EXISTS (SELECT 1 FROM json_each(e.locals) j WHERE j.value LIKE ? ESCAPE '\\'))`,
     );
-    params.push(containsPattern(JSON.stringify(q.value).slice(1, -1)), containsPattern(q.value));
+    params.push(containsPattern(pyJson(q.value).slice(1, -1)), containsPattern(q.value));
   }
   const filter = where.length ? `WHERE ${where.join(' AND ')}` : '';
   const col = SORT_COLUMNS[q.sort ?? 'id'];
