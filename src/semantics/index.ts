@@ -19,7 +19,7 @@ export { buildTraceIndex, buildTreeIndex, TraceShapeError, KIND_NAMES, type Tree
 export { Scope } from './scope.js';
 export * from './nav.js';
 export { localsDelta, ELIDED_KEY, type Locals } from './delta.js';
-export { showState, renderState, stateKind, seqOf, hasLocals, type ShownState } from './state.js';
+export { showState, renderState, stateText, stateKind, seqOf, hasLocals, type ShownState } from './state.js';
 export {
   walk,
   WalkError,

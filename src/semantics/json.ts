@@ -24,7 +24,18 @@ const SHORT: Record<number, string> = {
 
 /** `json.dumps(s)` for a string. */
 export function pyJsonString(s: string): string {
-  if (!NEEDS_ESCAPE.test(s)) return '"' + s + '"';
+  if (s.length < 16) {
+    // Short strings (most reprs): a plain scan beats the regex's setup cost.
+    let plain = true;
+    for (let i = 0; i < s.length; i++) {
+      const c = s.charCodeAt(i);
+      if (c < 0x20 || c > 0x7e || c === 0x22 || c === 0x5c) {
+        plain = false;
+        break;
+      }
+    }
+    if (plain) return '"' + s + '"';
+  } else if (!NEEDS_ESCAPE.test(s)) return '"' + s + '"';
   let out = '"';
   let start = 0;
   for (let i = 0; i < s.length; i++) {

@@ -54,17 +54,19 @@ export function showState(index: TreeIndex, direction: Direction, node: number, 
 /** The text of one state, without the `<|frame_sep|>` before it. */
 export function renderState(s: ShownState): string {
   const tok = stateToken(s.kind);
+  // Array joins give flat strings: a million states of concatenated pieces would otherwise
+  // stay as millions of rope nodes until the whole text is flattened.
   switch (s.kind) {
     case 'line':
-      return tok + ARG + localsJson(s.locals) + SRC + s.src;
+      return [tok, ARG, localsJson(s.locals), SRC, s.src].join('');
     case 'call':
     case 'inv_call':
     case 'inv_line':
-      return tok + SRC + s.src + ARG + localsJson(s.locals);
+      return [tok, SRC, s.src, ARG, localsJson(s.locals)].join('');
     case 'inv_line_call':
       return tok + SRC + s.src;
     default:
-      return tok + SRC + s.src + ARG + pyJsonValue(s.arg ?? null);
+      return [tok, SRC, s.src, ARG, pyJsonValue(s.arg ?? null)].join('');
   }
 }
 
@@ -72,7 +74,42 @@ function localsJson(l: Locals | undefined): string {
   if (!l) return '{}';
   const keys = Object.keys(l);
   if (keys.length === 0) return '{}';
-  let out = '';
-  for (const k of keys) out += (out ? ', ' : '') + pyJsonString(k) + ': ' + pyJsonString(l[k]);
-  return '{' + out + '}';
+  const parts: string[] = [];
+  for (const k of keys) parts.push(pyJsonString(k) + ': ' + pyJsonString(l[k]));
+  return '{' + parts.join(', ') + '}';
+}
+
+const has = (o: object, k: string) => Object.prototype.hasOwnProperty.call(o, k);
+
+/**
+ * renderState(showState(…)) in one pass, without the intermediate objects: what serialize
+ * uses, since a million-state trajectory would otherwise allocate a delta object per state.
+ */
+export function stateText(index: TreeIndex, direction: Direction, node: number, prev: number, full = false): string {
+  const events = requireEvents(index);
+  const seq = seqOf(direction, node);
+  const ev = events[seq];
+  const kind = stateKind(index, direction, node);
+  const tok = stateToken(kind);
+  if (kind === 'inv_line_call') return tok + SRC + ev.src;
+  if (!hasLocals(kind)) return [tok, SRC, ev.src, ARG, pyJsonValue(ev.arg)].join('');
+  const cur = ev.locals;
+  let json: string;
+  const pseq = prev === -1 ? -1 : seqOf(direction, prev);
+  if (full || pseq === -1 || index.kind[seq] === CALL || index.frame[pseq] !== index.frame[seq]) json = localsJson(cur);
+  else {
+    const before = events[pseq].locals;
+    const parts: string[] = [];
+    let omitted = false;
+    for (const k in cur) {
+      if (!has(cur, k)) continue;
+      const v = cur[k];
+      const keep = direction === 'forward' ? !has(before, k) || before[k] !== v : has(before, k) && before[k] !== v;
+      if (keep) parts.push(pyJsonString(k) + ': ' + pyJsonString(v));
+      else omitted = true;
+    }
+    if (omitted) parts.unshift('"..": ".."');
+    json = parts.length ? '{' + parts.join(', ') + '}' : '{}';
+  }
+  return kind === 'line' ? [tok, ARG, json, SRC, ev.src].join('') : [tok, SRC, ev.src, ARG, json].join('');
 }

@@ -10,6 +10,11 @@ export const END = '<|end_of_text|>';
 export const SRC = '<|src_sep|>';
 export const ARG = '<|arg_sep|>';
 
-export const stateToken = (k: StateKind) => `<|${k}_sep|>`;
+const STATE_TOKENS = new Map<string, string>();
+export const stateToken = (k: StateKind) => {
+  let t = STATE_TOKENS.get(k);
+  if (t === undefined) STATE_TOKENS.set(k, (t = `<|${k}_sep|>`));
+  return t;
+};
 export const exitToken = (e: ExitKind) => `<|${e}|>`;
 export const actionText = (a: Action) => (a.action === 'breakpoint' ? `<|breakpoint|>${a.src}` : `<|${a.action}|>`);

@@ -6,7 +6,7 @@
  * of the scope), `states.length - 1` when the trajectory was cut (exit null).
  */
 import type { Scope } from './scope.js';
-import { renderState, seqOf, showState, type ShownState } from './state.js';
+import { seqOf, showState, stateText, type ShownState } from './state.js';
 import { ACTION, BEGIN, CONTEXT, END, FRAME, TRACE_END, actionText, exitToken } from './tokens.js';
 import type { TreeIndex } from './tree.js';
 import { actionDirection, type Action, type Direction, type ExitKind } from './types.js';
@@ -81,7 +81,9 @@ export interface TextParts {
 export function textParts(index: TreeIndex, t: Trajectory, context: string): TextParts {
   return {
     head: BEGIN + CONTEXT + context,
-    states: showStates(index, t).map(renderState),
+    states: t.states.map((node, j) =>
+      stateText(index, t.direction, node, j === 0 ? -1 : t.states[j - 1], j > 0 && t.actions[j - 1].action === 'breakpoint'),
+    ),
     actions: t.actions.map(actionText),
     exit: t.exit ? exitToken(t.exit) : null,
   };
