@@ -3,8 +3,13 @@ import { CliError, parseCommandArgs, type Command } from './command.js';
 
 // Each subcommand in its own module; keep this list sorted by the order a user meets them.
 const loaders: Record<string, () => Promise<{ command: Command }>> = {
+  demo: () => import('./commands/demo.js'),
   record: () => import('./commands/record.js'),
   'record-cruxeval': () => import('./commands/record-cruxeval.js'),
+  ingest: () => import('./commands/ingest.js'),
+  traces: () => import('./commands/traces.js'),
+  events: () => import('./commands/events.js'),
+  sql: () => import('./commands/sql.js'),
   sample: () => import('./commands/sample.js'),
   trajectories: () => import('./commands/trajectories.js'),
   replay: () => import('./commands/replay.js'),

@@ -5,7 +5,8 @@
  * SQLite after a read-only open (the header on disk can lag behind an un-checkpointed WAL).
  */
 import Database from 'better-sqlite3';
-import { closeSync, openSync, readSync, statSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readSync, statSync } from 'node:fs';
+import { basename } from 'node:path';
 import { CorpusError, explainSqliteError } from './errors.js';
 import { APPLICATION_ID, latestVersion, migrate, userVersion } from './migrate.js';
 import { MIGRATIONS, type Migration } from './migrations/index.js';
@@ -118,6 +119,19 @@ export function openDatabase(path: string, opts: OpenOptions = {}): Database.Dat
     return db;
   } catch (e) {
     db?.close();
-    throw explainSqliteError(e, path);
+    throw explainOpenError(e, path, readonly);
   }
+}
+
+function explainOpenError(e: unknown, path: string, readonly: boolean): unknown {
+  const code = (e as { code?: unknown })?.code;
+  if (code === 'SQLITE_READONLY_DIRECTORY' || (code === 'SQLITE_CANTOPEN' && existsSync(path))) {
+    if (!readonly) return new CorpusError(`${path} is read-only: cannot write to it (check the file and folder permissions).`, 'readonly');
+    return new CorpusError(
+      `cannot read ${path}: its folder is not writable, and SQLite must create ${basename(path)}-shm beside a corpus in WAL mode to read it. ` +
+        'Make the folder writable, or copy the file into a writable folder.',
+      'readonly',
+    );
+  }
+  return explainSqliteError(e, path);
 }
