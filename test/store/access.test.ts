@@ -1,0 +1,66 @@
+import Database from 'better-sqlite3';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { CorpusError, openCorpus } from '../../src/store/corpus.js';
+import { snapshot, tempDir, writeTraces } from './fixtures.js';
+
+describe('locked and read-only corpora', () => {
+  it('a write blocked by another connection write transaction fails with a clear message and changes nothing', async () => {
+    const dir = tempDir();
+    const path = join(dir, 'c.db');
+    const seed = openCorpus(path, { create: true });
+    await seed.ingest(writeTraces(dir, 'seed.jsonl', [{ name: 'seed', n: 2 }]));
+    seed.close();
+
+    const other = new Database(path);
+    other.exec("BEGIN IMMEDIATE; UPDATE traces SET name = 'renamed'");
+    const corpus = openCorpus(path, { busyTimeoutMs: 50 });
+    const before = snapshot(corpus.db); // readers are not blocked in WAL mode
+    const err = await corpus.ingest(writeTraces(dir, 'new.jsonl', [{ name: 'new', n: 3 }])).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(CorpusError);
+    expect((err as CorpusError).kind).toBe('locked');
+    expect((err as CorpusError).message).toBe(`${path} is locked: another program is writing to it. Try again when it has finished.`);
+    other.exec('ROLLBACK');
+    other.close();
+    expect(snapshot(corpus.db)).toBe(before);
+    expect(corpus.db.inTransaction).toBe(false);
+    // Once the lock is gone the same corpus takes the file.
+    expect(await corpus.ingest(join(dir, 'new.jsonl'))).toMatchObject({ inserted: 1 });
+    corpus.close();
+  });
+
+  it('opening an older corpus that another connection is writing reports the lock', () => {
+    const dir = tempDir();
+    const path = join(dir, 'c.db');
+    openCorpus(path, { create: true }).close();
+    const other = new Database(path);
+    other.pragma('user_version = 0'); // pretend it needs migrating
+    other.exec('BEGIN IMMEDIATE');
+    try {
+      expect(() => openCorpus(path, { busyTimeoutMs: 50 })).toThrow(/is locked: another program is writing to it/);
+    } finally {
+      other.exec('ROLLBACK');
+      other.close();
+    }
+  });
+
+  it('a read-only corpus reads while a writer works, and refuses writes with a clear message', async () => {
+    const dir = tempDir();
+    const path = join(dir, 'c.db');
+    const writer = openCorpus(path, { create: true });
+    await writer.ingest(writeTraces(dir, 'a.jsonl', [{ name: 'a', n: 2 }]));
+    const reader = openCorpus(path, { readonly: true });
+    expect(reader.readonly).toBe(true);
+    writer.db.exec('BEGIN IMMEDIATE');
+    writer.db.prepare("UPDATE traces SET name = 'b'").run();
+    expect(reader.listTraces().rows.map((r) => r.name)).toEqual(['a']);
+    writer.db.exec('COMMIT');
+    const before = snapshot(reader.db);
+    const err = await reader.ingest(writeTraces(dir, 'c.jsonl', [{ name: 'c', n: 1 }])).catch((e: unknown) => e);
+    expect((err as CorpusError).kind).toBe('readonly');
+    expect((err as Error).message).toBe(`${path} is read-only: cannot write to it (check the file and folder permissions).`);
+    expect(snapshot(reader.db)).toBe(before);
+    reader.close();
+    writer.close();
+  });
+});
