@@ -1,0 +1,63 @@
+// Integration: record all 800 CRUXEval tasks with the Python recorder, ingest them, and
+// check the corpus against the recorded file and the dataset.
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { tempDir } from '../store/fixtures.js';
+import { cli, ensureBuilt, lines, repoRoot } from './helpers.js';
+
+const dataset = resolve(repoRoot, '../shared/data/cruxeval/cruxeval.jsonl');
+let dir: string;
+let recording: string;
+/** name -> event count, read straight from the recorded file's end records. */
+const expected = new Map<string, number>();
+
+beforeAll(() => {
+  ensureBuilt();
+  dir = tempDir('stepscope-crux-');
+  recording = join(dir, 'cruxeval.jsonl');
+  const r = cli(['record-cruxeval', dataset, '-o', recording, '--jobs', '2']);
+  if (r.status !== 0) throw new Error(`recording failed: ${r.stderr}`);
+  let name = '';
+  for (const line of readFileSync(recording, 'utf8').split('\n')) {
+    if (!line) continue;
+    const rec = JSON.parse(line);
+    if (rec.type === 'trace') name = rec.name;
+    if (rec.type === 'end') expected.set(name, rec.events);
+  }
+}, 600_000);
+
+describe('CRUXEval: 800 recorded tasks in a corpus', () => {
+  it('stores 800 traces with the recorded event counts, and a re-ingest inserts nothing', () => {
+    const db = join(dir, 'crux.db');
+    const total = [...expected.values()].reduce((a, b) => a + b, 0);
+    expect(expected.size).toBe(800);
+
+    const first = cli(['ingest', recording, '--db', db, '--json']);
+    expect(first.status, first.stderr).toBe(0);
+    expect(JSON.parse(first.stdout)).toEqual({ files: 1, traces: 800, inserted: 800, skipped: 0, events: total });
+
+    const rows = lines(cli(['traces', '--db', db, '--json']).stdout);
+    expect(rows).toHaveLength(800);
+    const ids = lines(readFileSync(dataset, 'utf8')).map((r) => r.id);
+    expect(rows.map((r) => r.name).sort()).toEqual([...ids].sort());
+    for (const r of rows) expect(r.events, String(r.name)).toBe(expected.get(r.name as string));
+    expect(rows.every((r) => r.exit === 'normal' && r.mode === 'call')).toBe(true);
+
+    // The events table agrees with the traces table, trace by trace.
+    const mismatch = lines(
+      cli(['sql', '--db', db, 'SELECT t.name FROM traces t WHERE t.events <> (SELECT count(*) FROM events e WHERE e.trace_id = t.id)']).stdout,
+    );
+    expect(mismatch).toEqual([]);
+
+    // The dataset's expected output travels in the header meta.
+    const [task0] = lines(readFileSync(dataset, 'utf8'));
+    const meta = lines(cli(['sql', '--db', db, "SELECT json_extract(meta, '$.output') AS output FROM traces WHERE name = 'sample_0'"]).stdout);
+    expect(meta).toEqual([{ output: task0.output }]);
+
+    const again = cli(['ingest', recording, '--db', db, '--json']);
+    expect(again.status, again.stderr).toBe(0);
+    expect(JSON.parse(again.stdout)).toEqual({ files: 1, traces: 800, inserted: 0, skipped: 800, events: total });
+    expect(lines(cli(['sql', '--db', db, 'SELECT count(*) AS n FROM events']).stdout)).toEqual([{ n: total }]);
+  });
+});
