@@ -1,4 +1,5 @@
 import Database from 'better-sqlite3';
+import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -65,6 +66,16 @@ describe('stepscope ingest', () => {
     expect(existsSync(path)).toBe(false);
     expectCleanError(cli(['ingest', '--db', path]), 2, 'ingest: at least one trace file is required');
     expectCleanError(cli(['ingest', good]), 2, 'ingest: --db is required');
+  });
+
+  it.skipIf(!existsSync('/usr/bin/script'))('shows a progress bar on stderr only when it is a terminal', () => {
+    const path = join(dir, 'tty.db');
+    // script(1) gives the command a pseudo-terminal; its output is what the terminal showed.
+    const shell = `node ${join(repoRoot, 'bin/stepscope.js')} ingest ${good} --db ${path}`;
+    const r = spawnSync('/usr/bin/script', ['-qec', shell, '/dev/null'], { encoding: 'utf8' });
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain(`\r${good} [${'#'.repeat(30)}] 100%`);
+    expect(r.stdout).toContain(`\r\x1b[K${path}: 1 file, 3 traces (3 new`);
   });
 
   it('reads standard input with -', () => {
