@@ -7,11 +7,12 @@
 // - peak RSS of a separate process ingesting a 1,000,000-event trace (target < 500 MB);
 // - a value search (LIKE over every locals) and an event-window read on that corpus.
 // Usage: npm run build:core && node bench/ingest.mjs [--events 200000] [--big 1000000]
+// Exits 1 when a target is missed. Helpers: bench/_ingest-data.mjs, bench/_ingest-child.mjs.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { writeTrace } from './ingest-data.mjs';
+import { writeTrace } from './_ingest-data.mjs';
 
 const arg = (name, def) => {
   const i = process.argv.indexOf(name);
@@ -26,7 +27,7 @@ const ms = (t0) => Number(process.hrtime.bigint() - t0) / 1e6;
 
 function child(mode, what) {
   const db = join(dir, `${mode}-${Math.random().toString(36).slice(2)}.db`);
-  const r = spawnSync(process.execPath, [join(root, 'bench/ingest-child.mjs'), mode, String(what), db], { encoding: 'utf8' });
+  const r = spawnSync(process.execPath, [join(root, 'bench/_ingest-child.mjs'), mode, String(what), db], { encoding: 'utf8' });
   if (r.status !== 0) throw new Error(r.stderr);
   rmSync(db, { force: true });
   return JSON.parse(r.stdout);
@@ -56,7 +57,7 @@ console.log(`bare 16-row insert:        ${Math.round(m).toLocaleString('en')} ro
 const big = join(dir, 'big.jsonl');
 await writeTrace(big, BIG);
 const bigDb = join(dir, 'big.db');
-const r = JSON.parse(spawnSync(process.execPath, [join(root, 'bench/ingest-child.mjs'), 'ingest', big, bigDb], { encoding: 'utf8' }).stdout);
+const r = JSON.parse(spawnSync(process.execPath, [join(root, 'bench/_ingest-child.mjs'), 'ingest', big, bigDb], { encoding: 'utf8' }).stdout);
 console.log(`${BIG.toLocaleString('en')}-event trace (${(statSync(big).size / 2 ** 20).toFixed(0)} MiB): ingested in ${(r.ms / 1000).toFixed(1)} s, peak RSS ${r.maxRssMb.toFixed(0)} MB (target < 500 MB)`);
 
 const c = openCorpus(bigDb, { readonly: true });
@@ -69,3 +70,8 @@ for (let k = 0; k < 100; k++) c.getEvents(id, BIG / 2 + k * 1000, BIG / 2 + k * 
 console.log(`event window of 100 in the middle: ${(ms(t0) / 100).toFixed(2)} ms each`);
 c.close();
 rmSync(dir, { recursive: true, force: true });
+const missed = [i / b < 0.7 && 'rows/s ratio below 0.70', r.maxRssMb >= 500 && 'peak RSS 500 MB or more'].filter(Boolean);
+if (missed.length) {
+  console.log(`MISSED: ${missed.join('; ')}`);
+  process.exitCode = 1;
+}

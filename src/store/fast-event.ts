@@ -25,18 +25,19 @@ const EVENT_RE = new RegExp(
 
 export const FAST_PREFIX = '{"type": "event", "seq": ';
 
-/** A row for the events table, in column order after trace_id. */
-export type EventRow = [
-  seq: number, event: string, frame: number, func: string, line: number, src: string,
-  locals: string, arg: string | null, parent: number | null, cut: string | null,
-];
+/**
+ * Rows for the events table, flattened: ROW_WIDTH values per row in column order, the
+ * first (trace_id) filled in when the rows are written. Flat, so a row costs no array.
+ */
+export type EventRows = unknown[];
+export const ROW_WIDTH = 11;
 
 const str = (s: string) => (s.indexOf('\\') === -1 ? s.slice(1, -1) : (JSON.parse(s) as string));
 
-/** The row for a canonical, valid event line with this seq; undefined: use the slow path. */
-export function fastEvent(text: string, seq: number): EventRow | undefined {
+/** Appends the row of a canonical, valid event line with this seq; false: use the slow path. */
+export function fastEvent(text: string, seq: number, out: EventRows): boolean {
   const m = EVENT_RE.exec(text);
-  if (m === null) return undefined;
+  if (m === null) return false;
   const parent = m[9] === 'null' ? null : +m[9];
   const frame = +m[3];
   const line = +m[5];
@@ -44,7 +45,8 @@ export function fastEvent(text: string, seq: number): EventRow | undefined {
     +m[1] !== seq || frame < 0 || !Number.isSafeInteger(frame) || !Number.isSafeInteger(line) ||
     (parent !== null && (parent < 0 || parent >= seq))
   ) {
-    return undefined;
+    return false;
   }
-  return [seq, m[2], frame, str(m[4]), line, str(m[6]), m[7], m[8] === 'null' ? null : str(m[8]), parent, m[10] ?? null];
+  out.push(0, seq, m[2], frame, str(m[4]), line, str(m[6]), m[7], m[8] === 'null' ? null : str(m[8]), parent, m[10] ?? null);
+  return true;
 }

@@ -18,7 +18,7 @@ import { createReadStream } from 'node:fs';
 import type { TraceHeader } from '../trace/types.js';
 import { explainSqliteError, IngestError } from './errors.js';
 import { DEFAULT_MAX_LINE_BYTES, forEachLine } from './lines.js';
-import { FAST_PREFIX, fastEvent, type EventRow } from './fast-event.js';
+import { FAST_PREFIX, fastEvent, ROW_WIDTH, type EventRows } from './fast-event.js';
 import { endLine, eventLine, headerLine, pyJson } from './serialize.js';
 import { RecordChecker } from './validate.js';
 
@@ -53,7 +53,8 @@ interface Open {
   count: number;
   hash: Hash;
   pending: string;
-  buffer: EventRow[];
+  /** Rows not yet written (flat, see EventRows). */
+  rows: EventRows;
 }
 
 const INSERT_EVENTS = 'INSERT INTO events (trace_id, seq, event, frame, func, line, src, locals, arg, parent, cut) VALUES';
@@ -132,46 +133,34 @@ export async function ingestStream(
     t.traceId = Number(info.lastInsertRowid);
   };
 
-  const params: unknown[] = new Array(ROWS_PER_INSERT * 11);
   const flush = (t: Open) => {
     if (t.traceId === null) insertTrace(t);
     const id = t.traceId!;
-    const rows = t.buffer;
+    const rows = t.rows;
+    for (let i = 0; i < rows.length; i += ROW_WIDTH) rows[i] = id;
+    const batch = ROWS_PER_INSERT * ROW_WIDTH;
     let i = 0;
-    for (; i + ROWS_PER_INSERT <= rows.length; i += ROWS_PER_INSERT) {
-      let p = 0;
-      for (let j = i; j < i + ROWS_PER_INSERT; j++) {
-        const r = rows[j];
-        params[p++] = id;
-        for (let c = 0; c < 10; c++) params[p++] = r[c];
-      }
-      s.events.run(params);
-    }
-    for (; i < rows.length; i++) {
-      const r = rows[i];
-      s.event.run(id, r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8], r[9]);
-    }
-    t.buffer = [];
+    for (; i + batch <= rows.length; i += batch) s.events.run(rows.slice(i, i + batch));
+    for (; i < rows.length; i += ROW_WIDTH) s.event.run(rows.slice(i, i + ROW_WIDTH));
+    t.rows = [];
   };
 
-  /** Hashes the event line (canonical text), stores the row, counts it. */
-  const addEvent = (t: Open, canonical: string, r: EventRow) => {
+  /** After a row was appended to t.rows: hashes its canonical line, writes when due. */
+  const added = (t: Open, canonical: string) => {
     t.pending += canonical + '\n';
     if (t.pending.length > 65536) {
       t.hash.update(t.pending);
       t.pending = '';
     }
-    t.buffer.push(r);
-    if (t.buffer.length >= (t.traceId === null ? bufferEvents : STREAM_BATCH)) flush(t);
     t.count++;
+    if (t.rows.length >= (t.traceId === null ? bufferEvents : STREAM_BATCH) * ROW_WIDTH) flush(t);
   };
 
   const onLine = (text: string, line: number, terminated: boolean) => {
     lastLine = line;
     // Fast path: a canonical event line (what the recorder writes); see fast-event.ts.
     if (cur !== null && text.startsWith(FAST_PREFIX)) {
-      const row = fastEvent(text, cur.count);
-      if (row !== undefined) return addEvent(cur, text, row);
+      if (fastEvent(text, cur.count, cur.rows)) return added(cur, text);
     }
     const rec = check.parse(text, line, terminated);
     const type = rec.type;
@@ -180,7 +169,8 @@ export async function ingestStream(
       const ev = check.event(rec, line, cur.count);
       const locals = pyJson(ev.locals);
       const cut = ev.cut === undefined ? null : pyJson(ev.cut);
-      addEvent(cur, eventLine(ev, locals, cut), [ev.seq, ev.event, ev.frame, ev.func, ev.line, ev.src, locals, ev.arg, ev.parent, cut]);
+      cur.rows.push(0, ev.seq, ev.event, ev.frame, ev.func, ev.line, ev.src, locals, ev.arg, ev.parent, cut);
+      added(cur, eventLine(ev, locals, cut));
     } else if (type === 'trace') {
       if (cur) {
         check.fail(line, `expected an "event" or "end" record, got a "trace" header: the trace ${JSON.stringify(cur.header.name)} from line ${cur.startLine} has no "end" record`);
@@ -190,7 +180,7 @@ export async function ingestStream(
       s.program.run(programHash, h.filename, h.source, h.context_forward, h.context_inverse);
       const programId = s.programId.get(programHash) as number;
       const hash = createHash('sha256');
-      cur = { header: h, startLine: line, programId, traceId: null, count: 0, hash, pending: headerLine(h) + '\n', buffer: [] };
+      cur = { header: h, startLine: line, programId, traceId: null, count: 0, hash, pending: headerLine(h) + '\n', rows: [] };
     } else if (type === 'end') {
       if (!cur) check.fail(line, 'expected a "trace" header record, got an "end" record');
       const end = check.end(rec, line, cur.count);

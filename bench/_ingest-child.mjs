@@ -4,7 +4,7 @@
 //   node ingest-child.mjs ingest FILE DB      stepscope ingest of FILE
 // Prints {ms, rows, maxRssMb} as JSON.
 import { join } from 'node:path';
-import { rows } from './ingest-data.mjs';
+import { rows } from './_ingest-data.mjs';
 
 const [mode, what, dbPath] = process.argv.slice(2);
 const root = new URL('..', import.meta.url).pathname;
