@@ -75,7 +75,7 @@ describe('ingest: idempotency', () => {
 
   it('recognises the same trace written in another JSON layout (compact, unescaped, keys reordered)', async () => {
     const { dir, corpus } = fresh();
-    const recs = traceRecords({ name: 'layout', n: 4, tag: ' é "q"\t' });
+    const recs = traceRecords({ name: 'layout', n: 4, tag: ' é "q"\t \\ \u0001 \u007f 😀 </>' });
     const file = join(dir, 'py.jsonl');
     writeFileSync(file, jsonl(recs));
     expect(await corpus.ingest(file)).toMatchObject({ inserted: 1 });
