@@ -44,6 +44,25 @@ export async function writeTrace(path, count, name = `bench_${count}`) {
   await once(out, 'finish');
 }
 
+/** Writes `traces` short traces (8 events each, every 7th ends in error) to `path`. */
+export async function writeMany(path, traces) {
+  const out = createWriteStream(path);
+  const py = (o) => JSON.stringify(o).replace(/","/g, '", "').replace(/":/g, '": ').replace(/,"/g, ', "');
+  let buf = '';
+  for (let t = 0; t < traces; t++) {
+    buf += py(header(`task_${String(t).padStart(6, '0')}`, t)) + '\n';
+    for (let s = 0; s < 8; s++) buf += py(event(s, t)) + '\n';
+    const error = t % 7 === 0;
+    buf += py({ type: 'end', exit: error ? 'error' : 'normal', reason: error ? "ValueError('x')" : null, events: 8, seconds: 0.001 }) + '\n';
+    if (buf.length > 1 << 20) {
+      if (!out.write(buf)) await once(out, 'drain');
+      buf = '';
+    }
+  }
+  out.end(buf);
+  await once(out, 'finish');
+}
+
 /** The same events as the rows ingest would insert (trace_id filled in by the caller). */
 export function rows(count) {
   const out = new Array(count);

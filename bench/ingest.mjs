@@ -5,14 +5,15 @@
 //   insert that binds 16 rows per statement as ingest does (the honest cost of parsing);
 // Each figure is the best of three runs, each in a fresh process, interleaved.
 // - peak RSS of a separate process ingesting a 1,000,000-event trace (target < 500 MB);
-// - a value search (LIKE over every locals) and an event-window read on that corpus.
+// - a value search (LIKE over every locals) and an event-window read on that corpus;
+// - the corpus browser's list queries over 50,000 traces.
 // Usage: npm run build:core && node bench/ingest.mjs [--events 200000] [--big 1000000]
 // Exits 1 when a target is missed. Helpers: bench/_ingest-data.mjs, bench/_ingest-child.mjs.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { writeTrace } from './_ingest-data.mjs';
+import { writeMany, writeTrace } from './_ingest-data.mjs';
 
 const arg = (name, def) => {
   const i = process.argv.indexOf(name);
@@ -69,6 +70,25 @@ t0 = process.hrtime.bigint();
 for (let k = 0; k < 100; k++) c.getEvents(id, BIG / 2 + k * 1000, BIG / 2 + k * 1000 + 100);
 console.log(`event window of 100 in the middle: ${(ms(t0) / 100).toFixed(2)} ms each`);
 c.close();
+
+// The corpus browser's queries over many traces.
+const MANY = arg('--traces', 50_000);
+const manyFile = join(dir, 'many.jsonl');
+await writeMany(manyFile, MANY);
+const many = openCorpus(join(dir, 'many.db'), { create: true });
+await many.ingest(manyFile);
+const timed = (label, q) => {
+  const t = process.hrtime.bigint();
+  const res = many.listTraces(q);
+  console.log(`${label.padEnd(44)} ${ms(t).toFixed(1).padStart(7)} ms (${res.total} of ${MANY.toLocaleString('en')}, ${res.rows.length} rows)`);
+};
+timed('list, sort by name, page at offset 25,000:', { sort: 'name', limit: 50, offset: 25_000 });
+timed('list, sort by events desc, first page:', { sort: 'events', desc: true, limit: 50 });
+timed('list, exit = error, sort by name:', { exit: 'error', sort: 'name', limit: 50 });
+timed('list, name contains "12345":', { search: '12345', limit: 50 });
+timed('list, source contains "range(n)":', { code: 'range(n)', limit: 50 });
+timed('list, a local repr contains "4999":', { value: '4999', limit: 50 });
+many.close();
 rmSync(dir, { recursive: true, force: true });
 const missed = [i / b < 0.7 && 'rows/s ratio below 0.70', r.maxRssMb >= 500 && 'peak RSS 500 MB or more'].filter(Boolean);
 if (missed.length) {

@@ -64,8 +64,22 @@ describe('stepscope ingest', () => {
     const path = join(dir, 'never.db');
     expectCleanError(cli(['ingest', join(dir, 'missing.jsonl'), '--db', path]), 1, `${join(dir, 'missing.jsonl')}: no such file`);
     expect(existsSync(path)).toBe(false);
+    expectCleanError(cli(['ingest', dir, '--db', path]), 1, `${dir}: is a folder, expected a trace file (.jsonl)`);
+    expect(existsSync(path)).toBe(false);
     expectCleanError(cli(['ingest', '--db', path]), 2, 'ingest: at least one trace file is required');
     expectCleanError(cli(['ingest', good]), 2, 'ingest: --db is required');
+  });
+
+  it('refuses a line longer than --max-line-mb', () => {
+    const path = join(dir, 'long.db');
+    const long = join(dir, 'long.jsonl');
+    const recs = traceRecords({ name: 'long', n: 2 });
+    recs[3] = { ...recs[3], locals: { big: 'x'.repeat(3 * 1024 * 1024) } };
+    writeFileSync(long, jsonl(recs));
+    expectCleanError(cli(['ingest', long, '--db', path, '--max-line-mb', '2']), 1, `${long}:4: line is longer than 2 MiB`);
+    expect(count(path)).toBe(0);
+    const r = cli(['ingest', long, '--db', path, '--max-line-mb', '4', '--json']);
+    expect(JSON.parse(r.stdout)).toMatchObject({ inserted: 1 });
   });
 
   it.skipIf(!existsSync('/usr/bin/script'))('shows a progress bar on stderr only when it is a terminal', () => {

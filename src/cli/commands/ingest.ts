@@ -1,7 +1,7 @@
 /** `stepscope ingest`: load trace files into a corpus (one transaction per file). */
-import { statSync } from 'node:fs';
+import { statSync, type Stats } from 'node:fs';
 import type { IngestResult } from '../../store/corpus.js';
-import { CliError, type Command } from '../command.js';
+import { CliError, intOption, type Command } from '../command.js';
 import { withCorpus } from '../open-corpus.js';
 import { Progress } from '../progress.js';
 
@@ -18,25 +18,34 @@ content, whatever its wall time) is skipped, so re-running is safe.
 Options:
   --db PATH   the corpus file (created if missing)
   --json      print one JSON object {files, traces, inserted, skipped, events}
+  --max-line-mb N
+              refuse lines longer than N MiB (default 32): a guard against reading a
+              broken file whole
   -h, --help  show this help`,
   options: {
     db: { type: 'string' },
     json: { type: 'boolean' },
+    'max-line-mb': { type: 'string' },
   },
   positionals: true,
   async run(values, files) {
     if (files.length === 0) throw new CliError("ingest: at least one trace file is required. Try 'stepscope ingest --help'.", 2);
+    const maxLineMb = intOption(values, 'max-line-mb', 'ingest', 32);
+    if (maxLineMb < 1 || maxLineMb > 1024) throw new CliError('ingest: --max-line-mb must be between 1 and 1024', 2);
     // Check every input before opening (and maybe creating) the corpus.
     for (const file of files) {
-      if (file !== '-' && sizeOf(file) === undefined) throw new CliError(`${file}: no such file (nothing was stored)`);
+      if (file === '-') continue;
+      const st = statOf(file);
+      if (!st) throw new CliError(`${file}: no such file (nothing was stored)`);
+      if (st.isDirectory()) throw new CliError(`${file}: is a folder, expected a trace file (.jsonl) (nothing was stored)`);
     }
     const total = { files: 0, traces: 0, inserted: 0, skipped: 0, events: 0 };
     await withCorpus(values, 'ingest', { create: true }, async (corpus, db) => {
       for (const file of files) {
-        const progress = process.stderr.isTTY ? new Progress(file, file === '-' ? undefined : sizeOf(file)) : undefined;
+        const progress = process.stderr.isTTY ? new Progress(file, file === '-' ? undefined : statOf(file)?.size) : undefined;
         let res: IngestResult;
         try {
-          res = await corpus.ingest(file, { onProgress: progress && ((n) => progress.update(n)) });
+          res = await corpus.ingest(file, { maxLineBytes: maxLineMb * 1024 * 1024, onProgress: progress && ((n) => progress.update(n)) });
         } catch (e) {
           progress?.clear();
           if (e instanceof Error) {
@@ -65,9 +74,9 @@ Options:
   },
 };
 
-function sizeOf(file: string): number | undefined {
+function statOf(file: string): Stats | undefined {
   try {
-    return statSync(file).size;
+    return statSync(file);
   } catch {
     return undefined;
   }
