@@ -52,6 +52,10 @@ describe('listTraces', () => {
     expect(names({ value: 'acc' })).toEqual([]); // a name, never a repr
     expect(names({ value: 'zebra', exit: 'normal' })).toEqual(['beta_100%']);
     expect(names({ value: 'zebra', exit: 'error' })).toEqual([]);
+    // The total counts every match, whatever page is asked for.
+    expect(corpus.listTraces({ value: '0', limit: 2 })).toMatchObject({ total: 5, rows: [{ name: 'alpha_1' }, { name: 'alpha_2' }] });
+    expect(corpus.listTraces({ value: '0', limit: 2, offset: 10 })).toEqual({ total: 5, rows: [] });
+    expect(corpus.listTraces({ value: 'no such repr', limit: 2 })).toEqual({ total: 0, rows: [] });
   });
 
   it('finds traces by a substring of the program source', () => {

@@ -82,13 +82,18 @@ export function listTraces(db: Database.Database, q: TraceQuery = {}): { total: 
   const offset = q.offset ?? 0;
   if (!Number.isInteger(limit) || !Number.isInteger(offset) || offset < 0) throw new RangeError('limit and offset must be whole numbers');
 
-  const total = db.prepare(`SELECT count(*) FROM traces t ${filter}`).pluck().get(...params) as number;
-  const rows = db
-    .prepare(
-      `SELECT t.id, t.name, t.mode, t.exit, t.reason, t.events, t.python, t.seconds
-       FROM traces t ${filter} ORDER BY ${order} LIMIT ? OFFSET ?`,
-    )
-    .all(...params, limit, offset) as TraceRow[];
+  const select = `SELECT t.id, t.name, t.mode, t.exit, t.reason, t.events, t.python, t.seconds`;
+  const page = `FROM traces t ${filter} ORDER BY ${order} LIMIT ? OFFSET ?`;
+  const count = () => db.prepare(`SELECT count(*) FROM traces t ${filter}`).pluck().get(...params) as number;
+  if (q.value) {
+    // The value filter scans events: run it once, counting with a window function,
+    // rather than once for the count and again for the page.
+    const found = db.prepare(`${select}, count(*) OVER () AS total ${page}`).all(...params, limit, offset) as (TraceRow & { total: number })[];
+    const total = found.length ? found[0].total : offset > 0 ? count() : 0;
+    return { total, rows: found.map(({ total: _t, ...r }) => r) };
+  }
+  const total = count();
+  const rows = db.prepare(`${select} ${page}`).all(...params, limit, offset) as TraceRow[];
   return { total, rows };
 }
 
