@@ -2,9 +2,11 @@ import Database from 'better-sqlite3';
 import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { jsonl, tempDir, traceRecords, writeTraces } from '../store/fixtures.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { jsonl, tempDir, traceRecords, writeTraces, cleanTempDirs } from '../store/fixtures.js';
 import { cli, ensureBuilt, lines, repoRoot } from './helpers.js';
+
+afterAll(cleanTempDirs);
 
 let dir: string;
 let db: string;

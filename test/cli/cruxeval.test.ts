@@ -2,9 +2,11 @@
 // check the corpus against the recorded file and the dataset.
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { tempDir } from '../store/fixtures.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tempDir, cleanTempDirs } from '../store/fixtures.js';
 import { cli, ensureBuilt, lines, repoRoot } from './helpers.js';
+
+afterAll(cleanTempDirs);
 
 const dataset = resolve(repoRoot, '../shared/data/cruxeval/cruxeval.jsonl');
 let dir: string;

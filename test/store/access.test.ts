@@ -1,8 +1,10 @@
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { CorpusError, openCorpus } from '../../src/store/corpus.js';
-import { snapshot, tempDir, writeTraces } from './fixtures.js';
+import { snapshot, tempDir, writeTraces, cleanTempDirs } from './fixtures.js';
+
+afterAll(cleanTempDirs);
 
 describe('locked and read-only corpora', () => {
   it('a write blocked by another connection write transaction fails with a clear message and changes nothing', async () => {

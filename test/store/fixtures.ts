@@ -4,7 +4,7 @@
  * form it exports.
  */
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type Database from 'better-sqlite3';
@@ -78,8 +78,17 @@ export function jsonl(recs: Rec[]): string {
   return recs.map((r) => pyDumps(r) + '\n').join('');
 }
 
+const made: string[] = [];
+
+/** A fresh temporary folder, removed by cleanTempDirs (call it in afterAll). */
 export function tempDir(prefix = 'stepscope-store-'): string {
-  return mkdtempSync(join(tmpdir(), prefix));
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  made.push(dir);
+  return dir;
+}
+
+export function cleanTempDirs(): void {
+  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
 }
 
 export function writeTraces(dir: string, file: string, specs: TraceSpec[]): string {

@@ -1,9 +1,11 @@
 import { createReadStream, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { IngestError, openCorpus, type Corpus } from '../../src/store/corpus.js';
-import { jsonl, pyDumps, snapshot, tempDir, traceRecords, writeTraces, type Rec } from './fixtures.js';
+import { jsonl, pyDumps, snapshot, tempDir, traceRecords, writeTraces, type Rec, cleanTempDirs } from './fixtures.js';
+
+afterAll(cleanTempDirs);
 
 function fresh(): { dir: string; corpus: Corpus } {
   const dir = tempDir();

@@ -1,12 +1,14 @@
 import Database from 'better-sqlite3';
 import { existsSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { CorpusError, openCorpus } from '../../src/store/corpus.js';
 import { APPLICATION_ID, latestVersion, migrate, userVersion } from '../../src/store/migrate.js';
 import { checkOrder, MIGRATIONS, type Migration } from '../../src/store/migrations/index.js';
 import { openDatabase } from '../../src/store/open.js';
-import { fileHash, tempDir, writeTraces } from './fixtures.js';
+import { fileHash, tempDir, writeTraces, cleanTempDirs } from './fixtures.js';
+
+afterAll(cleanTempDirs);
 
 function refused(path: string, opts: Parameters<typeof openCorpus>[1]): CorpusError {
   try {

@@ -1,8 +1,10 @@
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openCorpus, type Corpus } from '../../src/store/corpus.js';
 import { WINDOW_SQL } from '../../src/store/queries/events.js';
-import { tempDir, writeTraces } from './fixtures.js';
+import { tempDir, writeTraces, cleanTempDirs } from './fixtures.js';
+
+afterAll(cleanTempDirs);
 
 let corpus: Corpus;
 
