@@ -10,6 +10,7 @@ const loaders: Record<string, () => Promise<{ command: Command }>> = {
   traces: () => import('./commands/traces.js'),
   events: () => import('./commands/events.js'),
   sql: () => import('./commands/sql.js'),
+  export: () => import('./commands/export.js'),
   sample: () => import('./commands/sample.js'),
   trajectories: () => import('./commands/trajectories.js'),
   replay: () => import('./commands/replay.js'),

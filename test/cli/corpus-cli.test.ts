@@ -157,6 +157,32 @@ describe('stepscope events', () => {
   });
 });
 
+describe('stepscope export', () => {
+  it('writes traces that ingest back as the same rows, and as nothing new into the same corpus', () => {
+    const out = join(dir, 'export.jsonl');
+    const r = cli(['export', '--db', db, '-o', out]);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stderr.trim()).toBe(`${out}: 3 traces, 38 events`);
+    // The event lines come out exactly as the recorder layout wrote them.
+    const events = (f: string) => readFileSync(f, 'utf8').split('\n').filter((l) => l.startsWith('{"type": "event"'));
+    expect(events(out)).toEqual(events(good));
+    expect(JSON.parse(cli(['ingest', out, '--db', db, '--json']).stdout)).toMatchObject({ inserted: 0, skipped: 3 });
+    const copy = join(dir, 'copy.db');
+    expect(JSON.parse(cli(['ingest', out, '--db', copy, '--json']).stdout)).toMatchObject({ inserted: 3 });
+    const dump = (path: string) => cli(['sql', '--db', path, 'SELECT t.name, e.* FROM events e JOIN traces t ON t.id = e.trace_id ORDER BY t.name, e.seq']).stdout;
+    expect(dump(copy)).toBe(dump(db));
+  });
+
+  it('selects traces by id or filter, and writes to stdout without -o', () => {
+    const one = lines(cli(['export', '--db', db, '--trace', '2']).stdout);
+    expect(one[0]).toMatchObject({ type: 'trace', name: 'sum_b' });
+    expect(one.at(-1)).toMatchObject({ type: 'end', exit: 'error', events: 16 });
+    expect(lines(cli(['export', '--db', db, '--exit', 'normal']).stdout).filter((r) => r.type === 'trace').map((r) => r.name)).toEqual(['sum_a', 'sum_c']);
+    expectCleanError(cli(['export', '--db', db, '--trace', '42']), 1, `export: no trace with id 42 in ${db}`);
+    expectCleanError(cli(['export', '--db', db, '-o', join(dir, 'no/such/dir/x.jsonl')]), 1, 'export: cannot write');
+  });
+});
+
 describe('stepscope sql', () => {
   it('prints rows as JSON lines, read-only', () => {
     const r = cli(['sql', '--db', db, "SELECT name, json_extract(meta, '$.task') AS task FROM traces WHERE exit = 'error'"]);
@@ -246,7 +272,7 @@ describe('files that are not corpora, newer corpora, locks and permissions', () 
 
 describe('help', () => {
   it('every corpus command has --help', () => {
-    for (const c of ['ingest', 'traces', 'events', 'demo', 'sql']) {
+    for (const c of ['ingest', 'traces', 'events', 'demo', 'sql', 'export']) {
       const r = cli([c, '--help']);
       expect(r.status).toBe(0);
       expect(r.stdout).toMatch(new RegExp(`^Usage: stepscope ${c} `));

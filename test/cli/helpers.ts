@@ -11,7 +11,7 @@ export const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 export function ensureBuilt(): void {
   const sources = [
     ...['src/store'].flatMap((d) => walk(join(repoRoot, d))),
-    ...['main', 'open-corpus', 'progress', 'commands/ingest', 'commands/traces', 'commands/events', 'commands/demo', 'commands/sql'].map((m) =>
+    ...['main', 'open-corpus', 'progress', 'commands/ingest', 'commands/traces', 'commands/events', 'commands/demo', 'commands/sql', 'commands/export'].map((m) =>
       join(repoRoot, 'src/cli', `${m}.ts`),
     ),
   ];
