@@ -158,6 +158,7 @@ export async function ingestStream(
 
   const onLine = (text: string, line: number, terminated: boolean) => {
     lastLine = line;
+    if (line === 1 && text.charCodeAt(0) === 0xfeff) text = text.slice(1); // a byte-order mark some editors add
     // Fast path: a canonical event line (what the recorder writes); see fast-event.ts.
     if (cur !== null && text.startsWith(FAST_PREFIX)) {
       if (fastEvent(text, cur.count, cur.rows)) return added(cur, text);

@@ -46,6 +46,17 @@ describe('ingest: happy path', () => {
     corpus.close();
   });
 
+  it('accepts CRLF line ends and a leading byte-order mark, storing the same trace', async () => {
+    const { dir, corpus } = fresh();
+    const text = jsonl(traceRecords({ name: 'crlf', n: 2 }));
+    writeFileSync(join(dir, 'lf.jsonl'), text);
+    writeFileSync(join(dir, 'crlf.jsonl'), '\ufeff' + text.replace(/\n/g, '\r\n'));
+    expect(await corpus.ingest(join(dir, 'crlf.jsonl'))).toMatchObject({ inserted: 1 });
+    expect(await corpus.ingest(join(dir, 'lf.jsonl'))).toMatchObject({ inserted: 0, skipped: 1 });
+    expect(corpus.getEvents(corpus.listTraces().rows[0].id)).toEqual(eventsOf(traceRecords({ name: 'crlf', n: 2 })));
+    corpus.close();
+  });
+
   it('accepts a last line without a newline, and any split of the bytes into chunks', async () => {
     const { corpus } = fresh();
     const text = jsonl(traceRecords({ n: 3, tag: ' ünïcødé ✓ 😀' })).trimEnd();
