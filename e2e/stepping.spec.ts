@@ -70,13 +70,13 @@ test('CRUXEval: stepping into f to its end shows the benchmark output as the ret
   const info = await truth(request, 'getTrace', { id });
   await page.goto('./');
   await openTrace(page, 'sample_3');
-  const actions: string[] = [];
-  for (let k = 0; k < info.end.events + 2; k++) {
-    if (await page.getByTestId('exit').isVisible()) break;
-    actions.push('step_into');
-    await press(page, 'F11', actions.length);
-  }
+  // step_into visits every event once, so the trace's event count of presses reaches the exit;
+  // one more is refused (the trajectory has exited), however fast the keys come.
+  const actions = Array.from({ length: info.end.events }, () => 'step_into');
+  for (let k = 0; k <= actions.length; k++) await page.keyboard.press('F11');
   await expect(page.getByTestId('exit')).toHaveText('exit_normal');
+  await expect(page.getByTestId('history-pos')).toHaveText(`${actions.length}/${actions.length}`);
+  await expect(page.getByTestId('message')).toContainText('exited');
   await page.keyboard.press('Alt+ArrowLeft');
   const { event } = await expectShowsWalk(page, request, id, 'forward', actions.slice(0, -1));
   expect(event.event).toBe('return');

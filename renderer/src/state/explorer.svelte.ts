@@ -90,8 +90,19 @@ export class Explorer {
     await this.refresh();
   }
 
-  /** Applies one action (as text, e.g. `step_over` or `breakpoint <src>`), dropping any redo history. */
-  async act(action: string): Promise<void> {
+  /**
+   * Applies one action (as text, e.g. `step_over` or `breakpoint <src>`), dropping any redo
+   * history. Actions are queued: each one is judged against the walk its predecessor produced,
+   * so a key held down cannot step past an exit before the exit has arrived from the API.
+   */
+  act(action: string): Promise<void> {
+    this.#queue = this.#queue.then(() => this.#act(action));
+    return this.#queue;
+  }
+
+  #queue: Promise<void> = Promise.resolve();
+
+  async #act(action: string): Promise<void> {
     if (this.traceId === null) return;
     const inverse = action.startsWith('inv_');
     if (inverse !== (this.direction === 'inverse')) {
