@@ -80,6 +80,29 @@ function descendants_deep(skel: { parent: number[] }, root: number): number {
   return n;
 }
 
+test('two traces opened quickly: the one clicked last is shown, however the answers arrive', async ({ page, request }) => {
+  const slow = await traceId(request, 'calls.py');
+  const fast = await traceId(request, 'sample_0');
+  // Hold the first trace's skeleton back until the second trace has been opened.
+  let release!: () => void;
+  const held = new Promise<void>((r) => (release = r));
+  await page.route('**/api/getSkeleton', async (route) => {
+    if (route.request().postDataJSON().traceId === slow) await held;
+    await route.continue();
+  });
+  await page.goto('./');
+  await page.locator(`[data-testid="trace-row"][data-trace-id="${slow}"]`).click();
+  await page.getByTestId('search-name').fill('sample_0');
+  await page.locator(`[data-testid="trace-row"][data-trace-id="${fast}"]`).click();
+  await expect(page.getByTestId('code-view')).toContainText('sample_0');
+  const answered = page.waitForResponse((r) => r.url().endsWith('/api/getSkeleton'));
+  release();
+  await answered;
+  await expect(page.getByTestId('trace-row').filter({ has: page.locator('.name', { hasText: /^sample_0$/ }) })).toHaveAttribute('aria-selected', 'true');
+  await expect(page.getByTestId('code-view')).toContainText('sample_0');
+  await expect(page.getByTestId('code-view')).not.toContainText('calls.py');
+});
+
 test('the renderer cannot reach Node, and a value holding HTML shows as text', async ({ page, request }) => {
   await page.goto('./');
   const reach = await page.evaluate(() => ({

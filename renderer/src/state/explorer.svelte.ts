@@ -46,14 +46,18 @@ export class Explorer {
   current = $derived(this.walk ? this.walk.states[this.walk.states.length - 1] ?? null : null);
   ended = $derived(this.walk?.exit != null);
 
+  #openToken = 0;
   #walkToken = 0;
   #selectToken = 0;
 
   async open(id: number): Promise<void> {
+    // Only the newest open lands: a big trace clicked first must not replace one clicked after.
+    const token = ++this.#openToken;
     this.loading = true;
     this.error = null;
     try {
       const [info, skeleton] = await Promise.all([api('getTrace', { id }), api('getSkeleton', { traceId: id })]);
+      if (token !== this.#openToken) return;
       this.traceId = id;
       this.info = info;
       this.skeleton = skeleton;
@@ -74,9 +78,9 @@ export class Explorer {
       this.trajectoryId = null;
       await this.restart('forward', 0);
     } catch (e) {
-      this.error = (e as Error).message;
+      if (token === this.#openToken) this.error = (e as Error).message;
     } finally {
-      this.loading = false;
+      if (token === this.#openToken) this.loading = false;
     }
   }
 
