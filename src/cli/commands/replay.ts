@@ -1,6 +1,6 @@
 /** `stepscope replay`: walk a list of actions over a stored trace and print the text. */
 import { CliError, intOption, requireString, type Command } from '../command.js';
-import { CorpusError, openCorpus } from '../../store/corpus.js';
+import { withCorpus } from '../open-corpus.js';
 import { parseActionList, walkView, WalkError, TraceShapeError, type Direction } from '../../semantics/index.js';
 import { loadTrace } from '../../trajectories/load.js';
 
@@ -33,7 +33,6 @@ export const command: Command = {
     json: { type: 'boolean' },
   },
   run(values) {
-    const path = requireString(values, 'db', 'replay');
     const traceId = intOption(values, 'trace', 'replay');
     const direction = requireString(values, 'direction', 'replay');
     if (direction !== 'forward' && direction !== 'inverse') throw new CliError(`replay: --direction expects forward or inverse, got '${direction}'`, 2);
@@ -46,24 +45,17 @@ export const command: Command = {
     } catch (e) {
       throw new CliError(`replay: --actions: ${(e as Error).message}`, 2);
     }
-    let corpus;
-    try {
-      corpus = openCorpus(path, { readonly: true });
-    } catch (e) {
-      if (e instanceof CorpusError) throw new CliError(e.message);
-      throw e;
-    }
-    try {
-      const tr = loadTrace(corpus, traceId);
-      const v = walkView(tr.index, tr.record, direction as Direction, entry, actions);
-      if (values.json) console.log(JSON.stringify({ states: v.states, exit: v.exit, text: v.text }));
-      else process.stdout.write(v.text + '\n');
-      return 0;
-    } catch (e) {
-      if (e instanceof WalkError || e instanceof TraceShapeError || e instanceof RangeError) throw new CliError(`replay: trace ${traceId}: ${e.message}`);
-      throw e;
-    } finally {
-      corpus.close();
-    }
+    return withCorpus(values, 'replay', { readonly: true }, (corpus) => {
+      try {
+        const tr = loadTrace(corpus, traceId);
+        const v = walkView(tr.index, tr.record, direction as Direction, entry, actions);
+        if (values.json) console.log(JSON.stringify({ states: v.states, exit: v.exit, text: v.text }));
+        else process.stdout.write(v.text + '\n');
+        return 0;
+      } catch (e) {
+        if (e instanceof WalkError || e instanceof TraceShapeError || e instanceof RangeError) throw new CliError(`replay: trace ${traceId}: ${e.message}`);
+        throw e;
+      }
+    });
   },
 };

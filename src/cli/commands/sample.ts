@@ -1,7 +1,8 @@
 /** `stepscope sample`: draw debugger trajectories over stored traces and store them. */
 import { readFileSync } from 'node:fs';
-import { CliError, intOption, requireString, type Command } from '../command.js';
-import { CorpusError, openCorpus } from '../../store/corpus.js';
+import { CliError, intOption, type Command } from '../command.js';
+import { CorpusError } from '../../store/corpus.js';
+import { withCorpus } from '../open-corpus.js';
 import { PAPER_POLICY, validatePolicy, type DirectionChoice, type EntryChoice, type Policy } from '../../semantics/index.js';
 import { sampleCorpus } from '../../trajectories/sample-corpus.js';
 
@@ -42,7 +43,6 @@ export const command: Command = {
     policy: { type: 'string' },
   },
   run(values) {
-    const path = requireString(values, 'db', 'sample');
     const perTrace = intOption(values, 'per-trace', 'sample', 1);
     if (perTrace < 1) throw new CliError(`sample: --per-trace expects 1 or more, got ${perTrace}`, 2);
     const seed = intOption(values, 'seed', 'sample', 0);
@@ -64,14 +64,7 @@ export const command: Command = {
       }
     }
 
-    let corpus;
-    try {
-      corpus = openCorpus(path);
-    } catch (e) {
-      if (e instanceof CorpusError) throw new CliError(e.message);
-      throw e;
-    }
-    try {
+    return withCorpus(values, 'sample', {}, (corpus) => {
       const started = performance.now();
       let r;
       try {
@@ -86,8 +79,6 @@ export const command: Command = {
           `${(r.textBytes / 1e6).toFixed(2)} MB of text in ${s.toFixed(1)}s`,
       );
       return 0;
-    } finally {
-      corpus.close();
-    }
+    });
   },
 };

@@ -1,6 +1,6 @@
 /** `stepscope trajectories`: list stored trajectories. */
-import { CliError, intOption, requireString, type Command } from '../command.js';
-import { CorpusError, openCorpus } from '../../store/corpus.js';
+import { intOption, type Command } from '../command.js';
+import { quietOnClosedStdout, withCorpus } from '../open-corpus.js';
 import { iterateTrajectories, trajectoryJson } from '../../trajectories/store.js';
 
 export const command: Command = {
@@ -21,16 +21,9 @@ export const command: Command = {
   ].join('\n'),
   options: { db: { type: 'string' }, trace: { type: 'string' }, json: { type: 'boolean' } },
   run(values) {
-    const path = requireString(values, 'db', 'trajectories');
     const traceId = values.trace === undefined ? undefined : intOption(values, 'trace', 'trajectories');
-    let corpus;
-    try {
-      corpus = openCorpus(path, { readonly: true });
-    } catch (e) {
-      if (e instanceof CorpusError) throw new CliError(e.message);
-      throw e;
-    }
-    try {
+    quietOnClosedStdout();
+    return withCorpus(values, 'trajectories', { readonly: true }, (corpus) => {
       const out: string[] = [];
       const flush = () => {
         if (out.length) process.stdout.write(out.join('\n') + '\n');
@@ -43,8 +36,6 @@ export const command: Command = {
       }
       flush();
       return 0;
-    } finally {
-      corpus.close();
-    }
+    });
   },
 };
