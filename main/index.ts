@@ -6,6 +6,10 @@
  *
  * Which corpus opens: `--db PATH` on the command line (npm start passes the workspace
  * corpus), else the most recent one, else none (File › Open Corpus…).
+ *
+ * better-sqlite3 in node_modules is built for plain Node's ABI and does not load here:
+ * `--sqlite-binding PATH` (npm start passes it; see scripts/electron-native.mjs) names a
+ * better_sqlite3.node built for Electron's, used for every corpus this process opens.
  */
 import { app, BrowserWindow, dialog, Menu, session } from 'electron';
 import { join } from 'node:path';
@@ -25,14 +29,15 @@ let api: Api | null = null;
 let win: BrowserWindow | null = null;
 let recent: RecentCorpora;
 
-function argDb(): string | undefined {
-  const i = process.argv.indexOf('--db');
+function arg(name: string): string | undefined {
+  const i = process.argv.indexOf(name);
   return i >= 0 ? process.argv[i + 1] : undefined;
 }
+const sqliteBinding = arg('--sqlite-binding');
 
 function openPath(path: string): void {
   try {
-    const next = openCorpus(path);
+    const next = openCorpus(path, { nativeBinding: sqliteBinding });
     corpus?.close();
     corpus = next;
     api = createApi(next);
@@ -73,7 +78,7 @@ app.whenReady().then(() => {
   serveIpc(() => api, rendererFile);
   Menu.setApplicationMenu(buildMenu(menuActions));
   createWindow();
-  const first = argDb() ?? recent.list()[0];
+  const first = arg('--db') ?? recent.list()[0];
   if (first) openPath(first);
 });
 

@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // `npm start`: build what is stale, make sure the workspace corpus exists (seeded from the
 // demo programs on first run), then open the desktop app on it. Where Electron cannot start
-// (its binary is not installed, or there is no display) say why in ONE line and serve the
-// web UI on the same corpus instead, printing its URL.
+// (its binary is not installed, there is no display, or better-sqlite3 cannot be built for
+// Electron's ABI: see electron-native.mjs) say why in ONE line and serve the web UI on the
+// same corpus instead, printing its URL.
 //
 // Options: --db PATH (another corpus), --web (skip Electron), --port P (web mode, default 7420;
 // 0 = any), --no-build (use what is built as is).
@@ -10,6 +11,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ensureElectronSqlite } from './electron-native.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
@@ -60,12 +62,18 @@ function electronBlocker() {
   const bin = override ? join(override, 'electron') : existsSync(pathTxt) ? join(pkg, 'dist', readFileSync(pathTxt, 'utf8').trim()) : null;
   if (!bin || !existsSync(bin)) return "Electron's binary is not installed (it is downloaded on first launch, and this machine cannot fetch it)";
   if (process.platform === 'linux' && !process.env.DISPLAY && !process.env.WAYLAND_DISPLAY) return 'there is no display (DISPLAY and WAYLAND_DISPLAY are unset)';
-  return { bin };
+  // Last, as it may be slow: a build of better-sqlite3 for Electron's ABI (once per version).
+  const sqlite = ensureElectronSqlite({
+    root,
+    onBuild: (v) => console.log(`start: building better-sqlite3 for Electron ${v} (first launch only; a minute or two)…`),
+  });
+  if (sqlite.error) return `cannot build better-sqlite3 for Electron ${sqlite.electronVersion ?? '(unknown version)'}: ${sqlite.error}`;
+  return { bin, sqliteBinding: sqlite.path };
 }
 
 const blocker = electronBlocker();
 if (typeof blocker === 'object') {
-  const child = spawn(blocker.bin, [root, '--db', db], { cwd: root, stdio: 'inherit' });
+  const child = spawn(blocker.bin, [root, '--db', db, '--sqlite-binding', blocker.sqliteBinding], { cwd: root, stdio: 'inherit' });
   child.on('exit', (code) => process.exit(code ?? 0));
 } else {
   console.log(`start: cannot open the desktop app: ${blocker}; serving the web UI instead.`);

@@ -103,7 +103,7 @@ export class Corpus {
   }
 }
 
-/** Opens a corpus file; see OpenOptions (create, readonly, busyTimeoutMs). */
+/** Opens a corpus file; see OpenOptions (create, readonly, busyTimeoutMs, nativeBinding). */
 export function openCorpus(path: string, opts: OpenOptions = {}): Corpus {
   return new Corpus(path, openDatabase(path, opts));
 }

@@ -6,7 +6,8 @@
  */
 import Database from 'better-sqlite3';
 import { closeSync, existsSync, openSync, readSync, statSync } from 'node:fs';
-import { basename } from 'node:path';
+import { createRequire } from 'node:module';
+import { basename, resolve } from 'node:path';
 import { CorpusError, explainSqliteError } from './errors.js';
 import { APPLICATION_ID, latestVersion, migrate, userVersion } from './migrate.js';
 import { MIGRATIONS, type Migration } from './migrations/index.js';
@@ -20,6 +21,12 @@ export interface OpenOptions {
   busyTimeoutMs?: number;
   /** For tests of the migration machinery; normally the full registry. */
   migrations?: readonly Migration[];
+  /**
+   * Path to a better_sqlite3.node to load instead of the one in node_modules (better-sqlite3's
+   * `nativeBinding` option). The desktop app passes a build for Electron's ABI; the default
+   * build is for plain Node.
+   */
+  nativeBinding?: string;
 }
 
 const SQLITE_MAGIC = 'SQLite format 3\0';
@@ -68,7 +75,24 @@ function tableCount(db: Database.Database): number {
   return (db.prepare('SELECT count(*) AS n FROM sqlite_schema').get() as { n: number }).n;
 }
 
+/**
+ * Loads a native binding up front, so a missing file or one built for another ABI fails with
+ * a message naming it rather than Node's bare loader error. Node caches the module, so
+ * better-sqlite3's own load of the same path afterwards is free.
+ */
+function checkBinding(binding: string): string {
+  const file = resolve(binding);
+  try {
+    createRequire(import.meta.url)(file);
+  } catch (e) {
+    const why = String((e as Error).message ?? e).split('\n')[0];
+    throw new Error(`cannot load the SQLite module ${file}: ${why}`);
+  }
+  return file;
+}
+
 export function openDatabase(path: string, opts: OpenOptions = {}): Database.Database {
+  const nativeBinding = opts.nativeBinding === undefined ? undefined : checkBinding(opts.nativeBinding);
   const migrations = opts.migrations ?? MIGRATIONS;
   const latest = latestVersion(migrations);
   const readonly = opts.readonly ?? false;
@@ -86,7 +110,7 @@ export function openDatabase(path: string, opts: OpenOptions = {}): Database.Dat
         refuseIfForeign(path, header.applicationId, header.userVersion, () => true, latest);
       }
       // Second look through SQLite, read-only, before anything may write.
-      const probe = new Database(path, { readonly: true, fileMustExist: true });
+      const probe = new Database(path, { readonly: true, fileMustExist: true, nativeBinding });
       try {
         const appId = probe.pragma('application_id', { simple: true }) as number;
         const version = userVersion(probe);
@@ -100,7 +124,7 @@ export function openDatabase(path: string, opts: OpenOptions = {}): Database.Dat
     if (fresh && (!opts.create || readonly)) {
       throw new CorpusError(`${path} is an empty database, not a Stepscope corpus (\`stepscope ingest FILE --db ${path}\` makes it one).`, 'not-corpus');
     }
-    db = new Database(path, { readonly, fileMustExist: !opts.create, timeout: opts.busyTimeoutMs ?? 5000 });
+    db = new Database(path, { readonly, fileMustExist: !opts.create, timeout: opts.busyTimeoutMs ?? 5000, nativeBinding });
     db.pragma('foreign_keys = ON');
     if (!readonly) {
       db.pragma('journal_mode = WAL');

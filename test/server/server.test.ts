@@ -1,11 +1,11 @@
 // The web mode's HTTP server: access rules, headers, static files, and the start fallback.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { startServer, ServeError, type Running } from '../../src/server/listen.js';
 import { openCorpus } from '../../src/store/corpus.js';
-import { tempDir, writeTraces } from '../store/fixtures.js';
+import { cleanTempDirs, tempDir, writeTraces } from '../store/fixtures.js';
 
 const repo = resolve(import.meta.dirname, '../..');
 let dir: string;
@@ -30,6 +30,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await open?.close();
   await locked?.close();
+  cleanTempDirs();
 });
 
 const post = (base: string, method: string, body: unknown, headers: Record<string, string> = {}) =>
@@ -92,24 +93,60 @@ describe('static files and headers', () => {
 });
 
 describe('npm start', () => {
-  it('where Electron cannot start, says why in one line and serves the web UI instead', async () => {
-    const env = { ...process.env };
-    delete env.DISPLAY;
-    delete env.WAYLAND_DISPLAY;
+  /** Runs npm start on the fixture corpus until it prints the web UI's URL; returns it and the output. */
+  async function startWeb(env: NodeJS.ProcessEnv): Promise<{ url: string; out: string; child: ReturnType<typeof spawn> }> {
     const child = spawn(process.execPath, [join(repo, 'scripts/start.mjs'), '--db', db, '--port', '0', '--no-build'], { cwd: repo, env });
     let out = '';
     child.stdout.on('data', (b) => (out += b));
     child.stderr.on('data', (b) => (out += b));
-    const url = await new Promise<string>((res, rej) => {
-      const t = setTimeout(() => rej(new Error(`no URL printed:\n${out}`)), 55_000);
-      child.stdout.on('data', () => {
-        const m = /(http:\/\/127\.0\.0\.1:\d+\/)/.exec(out);
-        if (m) (clearTimeout(t), res(m[1]));
-      });
-    });
     try {
-      const why = out.split('\n').filter((l) => l.startsWith('start: cannot open the desktop app'));
-      expect(why).toHaveLength(1);
+      const url = await new Promise<string>((res, rej) => {
+        const t = setTimeout(() => rej(new Error(`no URL printed:\n${out}`)), 55_000);
+        child.on('exit', (code) => (clearTimeout(t), rej(new Error(`npm start exited (${code}) before printing a URL:\n${out}`))));
+        child.stdout.on('data', () => {
+          const m = /(http:\/\/127\.0\.0\.1:\d+\/)/.exec(out);
+          if (m) (clearTimeout(t), res(m[1]));
+        });
+      });
+      return { url, out, child };
+    } catch (e) {
+      child.kill('SIGTERM');
+      throw e;
+    }
+  }
+  const whyLines = (out: string) => out.split('\n').filter((l) => l.startsWith('start: cannot open the desktop app'));
+
+  it('where Electron cannot start, says why in one line and serves the web UI instead', async () => {
+    const env = { ...process.env };
+    delete env.DISPLAY;
+    delete env.WAYLAND_DISPLAY;
+    const { url, out, child } = await startWeb(env);
+    try {
+      expect(whyLines(out)).toHaveLength(1);
+      const r = await (await post(url, 'listTraces', {})).json();
+      expect(r.ok && r.value.rows[0].name).toBe('sum_3');
+    } finally {
+      child.kill('SIGTERM');
+    }
+  });
+
+  it('where better-sqlite3 cannot be built for Electron, says why in one line and serves the web UI instead', async () => {
+    // An Electron binary and a display are there, so start.mjs gets as far as the native build;
+    // the fake binary fails loudly if it is ever launched.
+    const fake = join(dir, 'fake-electron');
+    mkdirSync(fake, { recursive: true });
+    writeFileSync(join(fake, 'electron'), '#!/bin/sh\necho "fake electron launched" >&2\nexit 3\n', { mode: 0o755 });
+    const gyp = join(dir, 'failing-node-gyp.mjs');
+    writeFileSync(gyp, "console.error('gyp ERR! stack Error: This is most likely not a problem with node-gyp or the package itself and');\nconsole.error('gyp ERR! stack is related to network connectivity.');\nprocess.exit(1);\n");
+    const cache = join(dir, 'electron-native');
+    const env = { ...process.env, DISPLAY: ':99', ELECTRON_OVERRIDE_DIST_PATH: fake, STEPSCOPE_NODE_GYP: gyp, STEPSCOPE_ELECTRON_NATIVE_DIR: cache };
+    const { url, out, child } = await startWeb(env);
+    try {
+      expect(whyLines(out)).toEqual([
+        "start: cannot open the desktop app: cannot build better-sqlite3 for Electron 45.5.0: could not download Electron's headers from https://electronjs.org/headers (no network access?); serving the web UI instead.",
+      ]);
+      expect(out).not.toContain('fake electron launched');
+      expect(existsSync(join(cache, '45.5.0', 'better_sqlite3.node'))).toBe(false);
       const r = await (await post(url, 'listTraces', {})).json();
       expect(r.ok && r.value.rows[0].name).toBe('sum_3');
     } finally {
