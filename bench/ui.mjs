@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Explorer scale benchmark, in Chromium through Playwright against the web mode.
-// Records a ~1k-state and a ~100k-state trace of bench/ui-long.py, then for each measures
+// Records a ~1k-state and a ~100k-state trace of bench/_ui-long.py, then for each measures
 //   - first paint: click in the corpus browser -> both trees drawn with the current node;
 //   - zoom/pan: mean time per frame of 60 wheel zooms (in the page) and 20 drags;
 //   - fit: zoom out to the whole tree (level of detail) and paint.
@@ -27,7 +27,7 @@ const { openCorpus } = await import(join(root, 'dist/store/corpus.js'));
 const corpus = openCorpus(db, { create: true });
 for (const [name, n] of Object.entries(sizes)) {
   const out = join(work, `${name}.jsonl`);
-  must('python3', ['-m', 'stepscope_recorder', 'record', join(root, 'bench/ui-long.py'), '--name', name, '-o', out, '--', String(n)], join(root, 'python'));
+  must('python3', ['-m', 'stepscope_recorder', 'record', join(root, 'bench/_ui-long.py'), '--name', name, '-o', out, '--', String(n)], join(root, 'python'));
   await corpus.ingest(out);
 }
 const events = Object.fromEntries(corpus.listTraces({}).rows.map((r) => [r.name, r.events]));

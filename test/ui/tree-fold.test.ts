@@ -7,7 +7,7 @@ import {
 } from '../../renderer/src/lib/treeModel.js';
 import type { Skeleton } from '../../src/api/contract.js';
 
-// Lines of the synthetic program (as in bench/ui-long.py, optionally with a call in the body):
+// Lines of the synthetic program (as in bench/_ui-long.py, optionally with a call in the body):
 //  1 def g(x):          4 def run(n):         6     for i in range(n):
 //  2     return x       5     total = 0       7         total += g(i)  (or total += i)
 //                                             8     return total
