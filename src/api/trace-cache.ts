@@ -3,11 +3,11 @@
  * states). A small LRU keyed by trace id: stepping through one trace re-walks from the entry
  * on each call, which is linear in the trajectory, but the trace is read from SQLite once.
  */
-import type { Corpus } from '../store/corpus.js';
-import { buildTraceIndex, type TreeIndex } from '../semantics/index.js';
+import type { Corpus, TraceRecord } from '../store/corpus.js';
+import { KIND_NAMES, type TreeIndex } from '../semantics/index.js';
+import { loadTrace } from '../trajectories/load.js';
 import type { Skeleton } from './contract.js';
 import { ApiError } from './result.js';
-import type { TraceRecord } from '../store/corpus.js';
 
 export interface LoadedTrace {
   record: TraceRecord;
@@ -15,7 +15,7 @@ export interface LoadedTrace {
   skeleton: Skeleton;
 }
 
-const KIND: Record<string, number> = { call: 0, line: 1, return: 2, exception: 3 };
+const KIND = new Map<string, number>(KIND_NAMES.map((k, i) => [k, i]));
 
 export class TraceCache {
   private readonly map = new Map<number, LoadedTrace>();
@@ -38,15 +38,21 @@ export class TraceCache {
       this.map.set(id, hit);
       return hit;
     }
-    const record = this.record(id);
-    const events = this.corpus().getEvents(id);
+    let trace;
+    try {
+      trace = loadTrace(this.corpus(), id);
+    } catch (e) {
+      if (e instanceof RangeError) throw new ApiError(`no trace with id ${id}`);
+      throw e;
+    }
+    const { record, events, index } = trace;
     const n = events.length;
     const funcs: string[] = [];
     const funcIx = new Map<string, number>();
     const sk: Skeleton = { count: n, kind: new Array(n), parent: new Array(n), frame: new Array(n), line: new Array(n), func: new Array(n), funcs };
     for (let i = 0; i < n; i++) {
       const e = events[i];
-      sk.kind[i] = KIND[e.event];
+      sk.kind[i] = KIND.get(e.event)!;
       sk.parent[i] = e.parent ?? -1;
       sk.frame[i] = e.frame;
       sk.line[i] = e.line;
@@ -58,7 +64,7 @@ export class TraceCache {
       }
       sk.func[i] = f;
     }
-    const loaded: LoadedTrace = { record, index: buildTraceIndex(events), skeleton: sk };
+    const loaded: LoadedTrace = { record, index, skeleton: sk };
     this.map.set(id, loaded);
     while (this.map.size > this.capacity) this.map.delete(this.map.keys().next().value as number);
     return loaded;
