@@ -91,11 +91,9 @@ export async function complete(req: CompletionRequest, o: CallOptions = {}): Pro
         if (!refused || memo.n === 'native') throw e;
         // If one sample is refused too, the prompt is at fault, not `n`: that error is the one to show.
         first = await ask(1, req.seed);
-        memo.n = 'separate';
       }
       const got = first.choices.length;
-      if (got >= k) memo.n = 'native';
-      else memo.n = 'separate';
+      memo.n = got >= k ? 'native' : 'separate';
       parts = got >= k ? [first] : [first, ...(await separately(got, k - got))];
     }
     const choices = parts.flatMap((p) => p.choices).slice(0, k);
