@@ -1,7 +1,7 @@
 // complete() against the fake OpenAI-compatible server: what is sent, what comes back, and
 // every failure a user meets (stalls, 500s, 429s, dropped connections, a server that is down).
 import { afterEach, describe, expect, it } from 'vitest';
-import { complete, ModelError, type CompletionRequest, type RetryNotice, type ServerMemo } from '../../src/model/index.js';
+import { complete, listModels, ModelError, type CompletionRequest, type RetryNotice, type ServerMemo } from '../../src/model/index.js';
 import { closedPort, deferred, quick, startFakeModelServer, vectorPairs, vectorTexts } from './helpers.js';
 import type { FakeModelServer, FakeOptions } from '../../scripts/fake-model-server.mjs';
 
@@ -319,5 +319,18 @@ describe('settings and cancelling', () => {
     });
     expect((await failure(call)).code).toBe('aborted');
     expect(fake.requests).toHaveLength(1);
+  });
+});
+
+describe('listModels', () => {
+  it('names what the server serves, from any form of the endpoint', async () => {
+    const { url } = await serve({ models: ['debugger-1.8b', 'debugger-32b'] });
+    expect(await listModels({ endpoint: `${url}/v1/` })).toEqual(['debugger-1.8b', 'debugger-32b']);
+  });
+
+  it('explains an address that is not an OpenAI-compatible server', async () => {
+    const { url } = await serve({});
+    const e = await failure(listModels({ endpoint: `${url}/elsewhere` }));
+    expect(e.message).toMatch(/HTTP 404 for http:\/\/127\.0\.0\.1:\d+\/elsewhere\/v1\/models: is this an OpenAI-compatible server/);
   });
 });

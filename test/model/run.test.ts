@@ -107,6 +107,15 @@ describe('a run', () => {
     }
     expect(most).toBe(C);
   });
+  it('counts completions that stopped at max tokens', async () => {
+    const cut = JSON.stringify({ choices: [{ index: 0, text: '<|line_sep|><|arg_sep|>{"n": "1', finish_reason: 'length' }] });
+    const { url } = await serve({ default: 'ok', faults: [{ fault: 'raw', body: cut, times: 2 }] });
+    const items = Array.from({ length: 5 }, (_, i) => ({ id: `i${i}`, prompt: `p${i}` }));
+    const { answers, sink } = store();
+    const summary = await runCompletions(items, { settings: settings(url), concurrency: 1 }, sink);
+    expect(summary).toMatchObject({ outcome: 'complete', answered: 5, truncated: 2 });
+    expect(answers.get('i0')).toEqual(['<|line_sep|><|arg_sep|>{"n": "1']);
+  });
 });
 
 describe('stopping', () => {
