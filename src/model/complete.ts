@@ -9,7 +9,7 @@ import { ModelError, redactError } from './errors.js';
 import { exchangeJson } from './http.js';
 import type { Limiter } from './limiter.js';
 import { readCompletion, type CompletionAnswer, type Usage } from './response.js';
-import { DEFAULT_BACKOFF, withRetry, type Backoff, type RetryNotice } from './retry.js';
+import { retryOptions, withRetry, type Backoff, type RetryNotice } from './retry.js';
 import { apiKey, checkSettings, completionBody, DEFAULT_API_KEY_ENV, DEFAULTS, type ModelSettings } from './settings.js';
 
 export interface CompletionRequest extends ModelSettings {
@@ -71,7 +71,7 @@ export async function complete(req: CompletionRequest, o: CallOptions = {}): Pro
         };
         return o.limiter ? o.limiter.run(attempt) : attempt();
       },
-      { retries: req.retries ?? DEFAULTS.retries, backoff: { ...DEFAULT_BACKOFF, ...o.backoff }, signal: o.signal, onRetry: o.onRetry },
+      retryOptions(req, o),
     );
   // Separate requests vary the seed so that seeded samples differ.
   const seedOf = (i: number) => (req.seed === undefined ? undefined : req.seed + i);

@@ -25,6 +25,11 @@ export class ModelError extends Error {
     this.name = 'ModelError';
   }
 
+  /** What crosses a process boundary (API answers, IPC): the code and the one-line message. */
+  toJSON(): { name: string; code: ModelErrorCode; message: string; status?: number } {
+    return { name: this.name, code: this.code, message: this.message, ...(this.status === undefined ? {} : { status: this.status }) };
+  }
+
   /** Worth trying again after a pause: the same request may succeed. */
   get retryable(): boolean {
     if (this.code === 'http') return this.status === 408 || this.status === 429 || (this.status ?? 0) >= 500;

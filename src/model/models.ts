@@ -7,7 +7,7 @@ import type { CallOptions } from './complete.js';
 import { endpointUrl, resolveEndpoint } from './endpoint.js';
 import { ModelError, redactError } from './errors.js';
 import { exchangeJson } from './http.js';
-import { DEFAULT_BACKOFF, withRetry } from './retry.js';
+import { retryOptions, withRetry } from './retry.js';
 import { apiKey, DEFAULT_API_KEY_ENV, DEFAULTS, type ModelSettings } from './settings.js';
 
 export async function listModels(s: Omit<ModelSettings, 'model'>, o: Omit<CallOptions, 'memo' | 'limiter'> = {}): Promise<string[]> {
@@ -16,7 +16,7 @@ export async function listModels(s: Omit<ModelSettings, 'model'>, o: Omit<CallOp
   try {
     const json = await withRetry(
       () => exchangeJson({ url, key, keyVar: s.apiKeyEnv ?? DEFAULT_API_KEY_ENV, timeoutMs: s.timeoutMs ?? DEFAULTS.timeoutMs, signal: o.signal }),
-      { retries: s.retries ?? DEFAULTS.retries, backoff: { ...DEFAULT_BACKOFF, ...o.backoff }, signal: o.signal, onRetry: o.onRetry },
+      retryOptions(s, o),
     );
     const data = (json as { data?: unknown })?.data;
     if (!Array.isArray(data) || !data.every((m) => typeof (m as { id?: unknown })?.id === 'string')) {

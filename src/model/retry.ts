@@ -4,6 +4,7 @@
  */
 import { setTimeout as delay } from 'node:timers/promises';
 import { ModelError } from './errors.js';
+import { DEFAULTS, type ModelSettings } from './settings.js';
 
 export interface Backoff {
   /** Wait before the first retry, doubled for each further one (then jittered). */
@@ -48,6 +49,14 @@ export interface RetryOptions {
   signal?: AbortSignal;
   onRetry?: (n: RetryNotice) => void;
   random?: () => number;
+}
+
+/** The retry policy of a call: the settings' retry count, the caller's backoff over the default. */
+export function retryOptions(
+  s: Pick<ModelSettings, 'retries'>,
+  o: { backoff?: Partial<Backoff>; signal?: AbortSignal; onRetry?: (n: RetryNotice) => void },
+): RetryOptions {
+  return { retries: s.retries ?? DEFAULTS.retries, backoff: { ...DEFAULT_BACKOFF, ...o.backoff }, signal: o.signal, onRetry: o.onRetry };
 }
 
 export async function withRetry<T>(attempt: () => Promise<T>, o: RetryOptions): Promise<T> {

@@ -6,9 +6,9 @@
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { resolve } from 'node:path';
+import { afterEach } from 'vitest';
 import type { Backoff } from '../../src/model/index.js';
-
-export { startFakeModelServer } from '../../scripts/fake-model-server.mjs';
+import { startFakeModelServer, type FakeModelServer, type FakeOptions } from '../../scripts/fake-model-server.mjs';
 
 const vectorsPath = resolve(import.meta.dirname, '../../../shared/docs/examples/trajectories.json');
 
@@ -61,4 +61,18 @@ export function deferred<T = void>(): { promise: Promise<T>; resolve: (v: T) => 
   let resolve!: (v: T) => void;
   const promise = new Promise<T>((r) => (resolve = r));
   return { promise, resolve };
+}
+
+/** `serve(options)` starts a fake model server that is closed after each test. */
+export function fakeServers(): (o: FakeOptions) => Promise<FakeModelServer> {
+  let running: FakeModelServer[] = [];
+  afterEach(async () => {
+    await Promise.all(running.map((f) => f.close()));
+    running = [];
+  });
+  return async (o) => {
+    const f = await startFakeModelServer(o);
+    running.push(f);
+    return f;
+  };
 }

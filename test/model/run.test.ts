@@ -1,7 +1,7 @@
 // runCompletions(): many prompts, a concurrency limit, answers handed over one by one,
 // stopping cleanly (Ctrl+C, a dead server, a failing sink) without losing an answer.
 import { EventEmitter } from 'node:events';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   abortOnInterrupt,
   runCompletions,
@@ -10,15 +10,9 @@ import {
   type RunItem,
   type RunProgress,
 } from '../../src/model/index.js';
-import { closedPort, deferred, quick, startFakeModelServer, vectorPairs, vectorTexts, type Pair } from './helpers.js';
-import type { FakeModelServer, FakeOptions } from '../../scripts/fake-model-server.mjs';
+import { closedPort, deferred, quick, fakeServers, vectorPairs, vectorTexts, type Pair } from './helpers.js';
 
-let fake: FakeModelServer | undefined;
-afterEach(async () => {
-  await fake?.close();
-  fake = undefined;
-});
-const serve = async (o: FakeOptions) => (fake = await startFakeModelServer(o));
+const serve = fakeServers();
 const settings = (endpoint: string, more: Partial<ModelSettings> = {}): ModelSettings => ({ endpoint, model: 'fake-model', ...more });
 
 const pairs = vectorPairs();
@@ -168,7 +162,6 @@ describe('stopping', () => {
     expect(server.requests).toHaveLength(6); // 4 answered + 2 stalled; none started after the abort
     expect(source).toEqual({ pulled: 6, closed: true }); // the rest was never read, and the source was closed
     await server.close();
-    fake = undefined;
 
     // Resumption: the caller leaves out what it already has.
     const healthy = await serve({ continuations: vectorTexts() });
