@@ -20,6 +20,10 @@ function causeOf(e: unknown): { code?: string; message?: string } {
 export function networkError(e: unknown, url: string): ModelError {
   const { code, message } = causeOf(e);
   const host = new URL(url).host;
+  if (message === 'bad port') {
+    const port = new URL(url).port;
+    return new ModelError('config', `cannot use ${url}: fetch refuses port ${port} (a port reserved for other protocols); run the server on another port`);
+  }
   if (code && REFUSED.has(code)) return new ModelError('unreachable', `cannot reach ${url}: connection refused (is the server running on ${host}?)`);
   if (code && NO_HOST.has(code)) return new ModelError('unreachable', `cannot reach ${url}: host ${new URL(url).hostname} not found`);
   if (code && NO_ROUTE.has(code)) return new ModelError('unreachable', `cannot reach ${url}: no network route to ${host}`);

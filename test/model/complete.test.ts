@@ -283,6 +283,7 @@ describe('settings and cancelling', () => {
     [{ maxTokens: 1.5 }, /max-tokens must be a whole number > 0/],
     [{ samples: 0 }, /samples must be a whole number ≥ 1, not 0/],
     [{ endpoint: 'ftp://x' }, /http:\/\/ or https:\/\//],
+    [{ endpoint: 'http://127.0.0.1:6000' }, /fetch refuses port 6000 .*run the server on another port/],
   ])('refuses %j before sending anything', async (bad, message) => {
     const { url, requests } = await serve({ default: 'ok' });
     const e = await failure(complete(settings(url, bad as Partial<CompletionRequest>)));
