@@ -19,17 +19,23 @@ export interface Exchange {
 }
 
 export async function exchangeJson(x: Exchange): Promise<unknown> {
-  const timer = new AbortController();
-  const timeout = setTimeout(() => timer.abort(), x.timeoutMs);
-  const signal = x.signal ? AbortSignal.any([x.signal, timer.signal]) : timer.signal;
+  // One controller per exchange, fed by the timer and by the caller's signal. (Not
+  // AbortSignal.any: on Node 20 it leaks when one input, like a run's signal, lives long.)
+  const ctl = new AbortController();
+  let timedOut = false;
+  const timeout = setTimeout(() => {
+    timedOut = true;
+    ctl.abort();
+  }, x.timeoutMs);
+  const cancel = () => ctl.abort();
+  if (x.signal?.aborted) ctl.abort();
+  else x.signal?.addEventListener('abort', cancel, { once: true });
   const headers: Record<string, string> = { Accept: 'application/json' };
   if (x.body !== undefined) headers['Content-Type'] = 'application/json';
   if (x.key) headers.Authorization = `Bearer ${x.key}`;
   const why = (e: unknown): ModelError => {
     if (x.signal?.aborted) return new ModelError('aborted', 'cancelled');
-    if (timer.signal.aborted) {
-      return new ModelError('timeout', `no answer from ${x.url} within ${formatSeconds(x.timeoutMs)} (the request timed out)`);
-    }
+    if (timedOut) return new ModelError('timeout', `no answer from ${x.url} within ${formatSeconds(x.timeoutMs)} (the request timed out)`);
     return e instanceof ModelError ? e : networkError(e, x.url);
   };
   try {
@@ -40,7 +46,7 @@ export async function exchangeJson(x: Exchange): Promise<unknown> {
         method: x.body === undefined ? 'GET' : 'POST',
         headers,
         body: x.body === undefined ? undefined : JSON.stringify(x.body),
-        signal,
+        signal: ctl.signal,
       });
       text = await res.text();
     } catch (e) {
@@ -55,6 +61,7 @@ export async function exchangeJson(x: Exchange): Promise<unknown> {
     }
   } finally {
     clearTimeout(timeout);
+    x.signal?.removeEventListener('abort', cancel);
   }
 }
 

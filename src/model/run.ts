@@ -92,8 +92,10 @@ export async function runCompletions<T extends RunItem>(
   };
   const failures: RunSummary['failures'] = [];
   const memo: ServerMemo = {};
+  // Aborted by the caller's signal or by the run itself (a fatal error, the sink failing).
   const stop = new AbortController();
-  const signal = o.signal ? AbortSignal.any([o.signal, stop.signal]) : stop.signal;
+  const signal = stop.signal;
+  const follow = () => stop.abort();
   let stopError: ModelError | null = null;
   // The sink's error (or the item source's): the run stops and rethrows it once all settled.
   let crash: { e: unknown } | null = null;
@@ -130,6 +132,8 @@ export async function runCompletions<T extends RunItem>(
     return summary();
   }
 
+  if (o.signal?.aborted) return summary();
+  o.signal?.addEventListener('abort', follow, { once: true });
   const limiter = new Limiter(concurrency);
   const source = Symbol.asyncIterator in items ? items[Symbol.asyncIterator]() : (items as Iterable<T>)[Symbol.iterator]();
   let pulled: Promise<T | undefined> = Promise.resolve(undefined);
@@ -188,6 +192,7 @@ export async function runCompletions<T extends RunItem>(
       stop.abort();
     });
   await Promise.all(Array.from({ length: concurrency }, guarded));
+  o.signal?.removeEventListener('abort', follow);
   if (!exhausted) await source.return?.();
   if (crash) throw (crash as { e: unknown }).e;
   return summary();

@@ -1,5 +1,6 @@
 // complete() against the fake OpenAI-compatible server: what is sent, what comes back, and
 // every failure a user meets (stalls, 500s, 429s, dropped connections, a server that is down).
+import { getEventListeners } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { complete, listModels, ModelError, type CompletionRequest, type RetryNotice, type ServerMemo } from '../../src/model/index.js';
 import { closedPort, deferred, quick, fakeServers, vectorPairs, vectorTexts } from './helpers.js';
@@ -302,6 +303,13 @@ describe('settings and cancelling', () => {
     const e = await failure(call);
     expect(e.code).toBe('aborted');
     expect(server.requests).toHaveLength(1);
+  });
+
+  it('leaves no listener on a long-lived signal after each call', async () => {
+    const { url } = await serve({ default: 'ok', faults: [{ fault: 'status', status: 500 }] });
+    const ctl = new AbortController();
+    for (let i = 0; i < 5; i++) await complete(settings(url), { signal: ctl.signal, backoff: quick });
+    expect(getEventListeners(ctl.signal, 'abort')).toHaveLength(0);
   });
 
   it('cancels a wait between retries', async () => {

@@ -1,6 +1,6 @@
 // runCompletions(): many prompts, a concurrency limit, answers handed over one by one,
 // stopping cleanly (Ctrl+C, a dead server, a failing sink) without losing an answer.
-import { EventEmitter } from 'node:events';
+import { EventEmitter, getEventListeners } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import {
   abortOnInterrupt,
@@ -101,6 +101,15 @@ describe('a run', () => {
     }
     expect(most).toBe(C);
   });
+  it('leaves nothing attached to the caller’s signal (a long run must not grow)', async () => {
+    const { url } = await serve({ default: 'ok', faults: [{ fault: 'status', status: 500, times: 3 }] });
+    const ctl = new AbortController();
+    const items = Array.from({ length: 30 }, (_, i) => ({ id: `i${i}`, prompt: `p${i}` }));
+    const summary = await runCompletions(items, { settings: settings(url), concurrency: 4, signal: ctl.signal, backoff: quick }, () => {});
+    expect(summary).toMatchObject({ answered: 30, retries: 3 });
+    expect(getEventListeners(ctl.signal, 'abort')).toHaveLength(0);
+  });
+
   it('counts completions that stopped at max tokens', async () => {
     const cut = JSON.stringify({ choices: [{ index: 0, text: '<|line_sep|><|arg_sep|>{"n": "1', finish_reason: 'length' }] });
     const { url } = await serve({ default: 'ok', faults: [{ fault: 'raw', body: cut, times: 2 }] });
