@@ -69,6 +69,8 @@ export interface RunOptions<T extends RunItem> {
   total?: number;
   onProgress?: (p: RunProgress) => void;
   onRetry?: (item: T, notice: RetryNotice) => void;
+  /** Told when an item fails for good (it stays unanswered; the run goes on unless fatal). */
+  onFailure?: (item: T, error: ModelError) => void;
   /** The run stops after this many items failed in a row. Default 10. */
   maxFailuresInARow?: number;
   backoff?: Partial<Backoff>;
@@ -181,6 +183,7 @@ export async function runCompletions<T extends RunItem>(
     s.inARow++;
     s.lastError = e;
     failures.push({ id: item.id, error: e });
+    o.onFailure?.(item, e);
     if (e.fatal) halt(e);
     else if (s.inARow >= maxInARow) halt(new ModelError(e.code, `stopped after ${s.inARow} failures in a row; the last: ${e.message}`, e.status));
     o.onProgress?.(progress());

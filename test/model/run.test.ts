@@ -240,8 +240,11 @@ describe('stopping', () => {
       answers: { [items[2].prompt]: { fault: 'status', status: 400, body: { error: { message: 'prompt too long' } } } },
     });
     const { answers, sink } = store();
-    const summary = await runCompletions(items, { settings: settings(url), concurrency: 1 }, sink);
+    const told: string[] = [];
+    const onFailure = (item: RunItem, e: Error) => told.push(`${item.id}: ${e.message}`);
+    const summary = await runCompletions(items, { settings: settings(url), concurrency: 1, onFailure }, sink);
     expect(summary).toMatchObject({ outcome: 'complete', answered: 5, failed: 1, unanswered: 1 });
+    expect(told).toEqual([`${items[2].id}: the server answered HTTP 400 for ${url}/v1/completions: prompt too long`]);
     expect(summary.failures.map((f) => [f.id, f.error.status])).toEqual([[items[2].id, 400]]);
     expect(answers.has(items[2].id)).toBe(false);
     expect(answers.get(items[3].id)).toEqual([items[3].target]);
