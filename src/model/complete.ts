@@ -61,18 +61,15 @@ export async function complete(req: CompletionRequest, o: CallOptions = {}): Pro
   const memo = o.memo ?? {};
   let requests = 0;
 
-  const ask = (n: number, seed: number | undefined): Promise<CompletionAnswer> =>
-    withRetry(
-      async () => {
-        const attempt = async () => {
-          requests++;
-          const body = completionBody(req, req.prompt, n, seed);
-          return readCompletion(await exchangeJson({ url, body, key, keyVar, timeoutMs: req.timeoutMs ?? DEFAULTS.timeoutMs, signal: o.signal }), url);
-        };
-        return o.limiter ? o.limiter.run(attempt) : attempt();
-      },
-      retryOptions(req, o),
-    );
+  // One request for n samples, retried; each attempt holds a slot of the limiter, waits do not.
+  const ask = (n: number, seed: number | undefined): Promise<CompletionAnswer> => {
+    const body = completionBody(req, req.prompt, n, seed);
+    const attempt = async () => {
+      requests++;
+      return readCompletion(await exchangeJson({ url, body, key, keyVar, timeoutMs: req.timeoutMs ?? DEFAULTS.timeoutMs, signal: o.signal }), url);
+    };
+    return withRetry(() => (o.limiter ? o.limiter.run(attempt) : attempt()), retryOptions(req, o));
+  };
   // Separate requests vary the seed so that seeded samples differ.
   const seedOf = (i: number) => (req.seed === undefined ? undefined : req.seed + i);
   const separately = (from: number, count: number) =>
