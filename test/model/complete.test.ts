@@ -123,9 +123,11 @@ describe('retries', () => {
     const { seen, onRetry } = notices();
     const c = await complete(settings(url, { prompt: one.prompt, timeoutMs: 300 }), { onRetry, backoff: quick });
     expect(c.texts).toEqual([one.target]);
-    expect(seen.map((n) => n.error.code)).toEqual(['timeout']);
+    // Only the first request stalls; on a loaded machine a retry may time out too.
+    expect(seen.length).toBeGreaterThanOrEqual(1);
+    expect(new Set(seen.map((n) => n.error.code))).toEqual(new Set(['timeout']));
     expect(seen[0].error.message).toMatch(/no answer from http:\/\/127\.0\.0\.1:\d+\/v1\/completions within 300 ms/);
-    expect(requests).toHaveLength(2);
+    expect(requests).toHaveLength(seen.length + 1);
   });
 
   it('retries 500s until the server recovers', async () => {
