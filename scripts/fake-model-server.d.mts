@@ -1,0 +1,40 @@
+// Types of scripts/fake-model-server.mjs for TypeScript callers (vitest, Playwright).
+export type Fault = {
+  fault: 'stall' | 'status' | 'drop' | 'reset' | 'raw' | 'delay';
+  status?: number;
+  retryAfter?: string | number;
+  body?: unknown;
+  ms?: number;
+  /** Applies only to prompts containing this text. */
+  match?: string;
+  /** For how many requests (default 1). */
+  times?: number;
+};
+export type Answer = string | string[] | Fault;
+export interface FakeOptions {
+  answer?: (q: { prompt: string; body: Record<string, any>; sample: number }) => Answer | Promise<Answer>;
+  answers?: Record<string, Answer>;
+  continuations?: string[];
+  default?: string;
+  faults?: Fault[];
+  models?: string[];
+  apiKey?: string;
+  ignoreN?: boolean;
+  refuseN?: boolean;
+  ignoreStop?: boolean;
+  port?: number;
+  host?: string;
+}
+export interface Recorded {
+  body: Record<string, any>;
+  authorization: string | undefined;
+}
+export interface FakeModelServer {
+  url: string;
+  port: number;
+  requests: Recorded[];
+  stats: { received: number; inFlight: number; maxInFlight: number };
+  addFaults(more: Fault[]): void;
+  close(): Promise<void>;
+}
+export function startFakeModelServer(o?: FakeOptions): Promise<FakeModelServer>;

@@ -1,0 +1,217 @@
+#!/usr/bin/env node
+// @ts-check
+/**
+ * A small OpenAI-compatible model server for tests and demos, on 127.0.0.1. It answers
+ * POST /v1/completions and GET /v1/models like vLLM does, from the ground truth it is given,
+ * and can misbehave on purpose: stall, answer 500 or 429 with Retry-After, drop the
+ * connection mid-answer, reset it, send garbage, refuse or ignore `n`.
+ *
+ * From code (vitest, Playwright):
+ *   const fake = await startFakeModelServer({ continuations: [fullTrajectoryText], faults: [{ fault: 'status', status: 500 }] });
+ *   … fake.url, fake.requests, fake.stats.maxInFlight …; await fake.close();
+ * From a shell (try `stepscope predict` without a GPU):
+ *   node scripts/fake-model-server.mjs --answers answers.json [--port 8001] [--host 127.0.0.1]
+ *   prints "fake model server listening on http://127.0.0.1:PORT" once ready. The answers
+ *   file holds the options below as JSON (everything but `answer`).
+ *
+ * How a prompt is answered, first match wins:
+ *   1. `answer({ prompt, body, sample })` when given: a string, or a fault object;
+ *   2. `answers[prompt]`: a string (every sample), a list (sample i gets list[i % length]), or a fault;
+ *   3. `continuations`: the rest of the first text that starts with the prompt (give full
+ *      serialized trajectories and any prefix is answered with its true next state);
+ *   4. `default` when set; otherwise HTTP 400 "no answer for this prompt" (a test bug, said loudly).
+ * Like a real server, the text is cut at the first of the request's `stop` strings
+ * (unless `ignoreStop`).
+ *
+ * Faults ({ fault, … }): 'stall' (never answers), 'status' (`status`, optional `retryAfter`
+ * header and `body`), 'drop' (half the answer, then the connection is destroyed), 'reset'
+ * (connection destroyed before any answer), 'raw' (`body` text with `status`, default 200),
+ * 'delay' (answers normally after `ms`). `faults` is a queue: each completion request takes
+ * the first queued fault whose `match` (a substring of the prompt) fits or that has none;
+ * `times` (default 1) says for how many requests it stays.
+ */
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { pathToFileURL } from 'node:url';
+
+/**
+ * @typedef {{ fault: 'stall' | 'status' | 'drop' | 'reset' | 'raw' | 'delay', status?: number,
+ *   retryAfter?: string | number, body?: unknown, ms?: number, match?: string, times?: number }} Fault
+ * @typedef {string | string[] | Fault} Answer
+ * @typedef {{
+ *   answer?: (q: { prompt: string, body: Record<string, any>, sample: number }) => Answer | Promise<Answer>,
+ *   answers?: Record<string, Answer>, continuations?: string[], default?: string,
+ *   faults?: Fault[], models?: string[], apiKey?: string,
+ *   ignoreN?: boolean, refuseN?: boolean, ignoreStop?: boolean, port?: number, host?: string,
+ * }} FakeOptions
+ * @typedef {{ body: Record<string, any>, authorization: string | undefined }} Recorded
+ */
+
+const json = (res, status, value, headers = {}) => {
+  const text = JSON.stringify(value);
+  res.writeHead(status, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text), ...headers });
+  res.end(text);
+};
+const error = (res, status, message, headers = {}) => json(res, status, { error: { message, type: 'fake_error', code: status } }, headers);
+const isFault = (a) => typeof a === 'object' && a !== null && !Array.isArray(a) && typeof a.fault === 'string';
+
+/** @param {FakeOptions} o */
+export async function startFakeModelServer(o = {}) {
+  const models = o.models ?? ['fake-model'];
+  const faults = (o.faults ?? []).map((f) => ({ ...f, left: f.times ?? 1 }));
+  /** @type {Recorded[]} */
+  const requests = [];
+  const stats = { received: 0, inFlight: 0, maxInFlight: 0 };
+  const handedOut = new Map(); // prompt → samples answered so far
+
+  const takeFault = (prompt) => {
+    const i = faults.findIndex((f) => f.left > 0 && (f.match === undefined || prompt.includes(f.match)));
+    if (i < 0) return undefined;
+    faults[i].left--;
+    return faults[i];
+  };
+  const answerFor = async (prompt, body, sample) => {
+    if (o.answer) return o.answer({ prompt, body, sample });
+    const given = o.answers?.[prompt];
+    if (given !== undefined) return Array.isArray(given) ? given[sample % given.length] : given;
+    const whole = o.continuations?.find((t) => t.startsWith(prompt) && t.length > prompt.length);
+    if (whole !== undefined) return whole.slice(prompt.length);
+    return o.default;
+  };
+  const cut = (text, stop) => {
+    if (o.ignoreStop || !Array.isArray(stop)) return text;
+    const at = stop.map((s) => text.indexOf(s)).filter((i) => i >= 0);
+    return at.length ? text.slice(0, Math.min(...at)) : text;
+  };
+
+  /** Misbehaves as `fault` says; `text` is the answer a 'drop' cuts in half. */
+  const misbehave = (fault, req, res, text = '{"choices": [{"text": "unfinished') => {
+    if (fault.fault === 'stall') return; // the client times out, or close() ends it
+    if (fault.fault === 'reset') return req.socket.destroy();
+    if (fault.fault === 'status') {
+      const headers = fault.retryAfter === undefined ? {} : { 'Retry-After': String(fault.retryAfter) };
+      if (fault.body !== undefined) return json(res, fault.status ?? 500, fault.body, headers);
+      return error(res, fault.status ?? 500, `fake server: HTTP ${fault.status ?? 500} on purpose`, headers);
+    }
+    if (fault.fault === 'raw') {
+      res.writeHead(fault.status ?? 200, { 'Content-Type': 'application/json' });
+      return res.end(String(fault.body ?? ''));
+    }
+    if (fault.fault === 'drop') {
+      res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text) });
+      res.write(text.slice(0, Math.floor(text.length / 2)));
+      return setImmediate(() => res.socket?.destroy());
+    }
+    return error(res, 500, `fake server: unknown fault ${JSON.stringify(fault.fault)}`);
+  };
+
+  const completions = async (req, res, body) => {
+    const prompt = String(body.prompt ?? '');
+    let fault = takeFault(prompt);
+    if (fault?.fault === 'delay') {
+      await new Promise((r) => setTimeout(r, fault?.ms ?? 0));
+      fault = undefined;
+    }
+    if (fault && fault.fault !== 'drop') return misbehave(fault, req, res);
+    if (o.models && !models.includes(body.model)) return error(res, 404, `The model \`${body.model}\` does not exist.`);
+    let n = Number.isInteger(body.n) && body.n > 0 ? body.n : 1;
+    if (n > 1 && o.refuseN) return error(res, 400, 'Only one completion choice is allowed');
+    if (o.ignoreN) n = 1;
+    const choices = [];
+    for (let index = 0; index < n; index++) {
+      const sample = handedOut.get(prompt) ?? 0;
+      handedOut.set(prompt, sample + 1);
+      const a = await answerFor(prompt, body, sample);
+      if (isFault(a)) return misbehave(a, req, res);
+      if (typeof a !== 'string') return error(res, 400, `fake server: no answer for the prompt ending in ${JSON.stringify(prompt.slice(-80))}`);
+      choices.push({ index, text: cut(a, body.stop), finish_reason: 'stop', logprobs: null });
+    }
+    const answer = {
+      id: `cmpl-fake-${stats.received}`, object: 'text_completion', created: Math.floor(Date.now() / 1000), model: body.model,
+      choices,
+      usage: { prompt_tokens: Math.ceil(prompt.length / 4), completion_tokens: choices.reduce((s, c) => s + Math.ceil(c.text.length / 4), 0) },
+    };
+    if (fault) return misbehave(fault, req, res, JSON.stringify(answer));
+    json(res, 200, answer);
+  };
+
+  const server = createServer((req, res) => {
+    let raw = '';
+    req.setEncoding('utf8');
+    req.on('data', (c) => (raw += c));
+    req.on('end', async () => {
+      const path = (req.url ?? '').split('?')[0];
+      if (o.apiKey && req.headers.authorization !== `Bearer ${o.apiKey}`) {
+        // Echoes what was sent, as some servers do: the client must keep it out of its messages.
+        return error(res, 401, `Incorrect API key provided: ${req.headers.authorization ?? 'none'}`);
+      }
+      if (req.method === 'GET' && path === '/v1/models') {
+        return json(res, 200, { object: 'list', data: models.map((id) => ({ id, object: 'model', owned_by: 'stepscope-fake' })) });
+      }
+      if (req.method !== 'POST' || path !== '/v1/completions') return json(res, 404, { detail: 'Not Found' });
+      /** @type {Record<string, any>} */
+      let body;
+      try {
+        body = JSON.parse(raw);
+      } catch {
+        return error(res, 400, 'fake server: the request body is not JSON');
+      }
+      stats.received++;
+      stats.inFlight++;
+      stats.maxInFlight = Math.max(stats.maxInFlight, stats.inFlight);
+      res.on('close', () => stats.inFlight--);
+      requests.push({ body, authorization: req.headers.authorization });
+      completions(req, res, body).catch((e) => {
+        if (res.headersSent) res.destroy();
+        else error(res, 500, `fake server bug: ${e?.message ?? e}`);
+      });
+    });
+  });
+
+  await new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(o.port ?? 0, o.host ?? '127.0.0.1', () => resolve(undefined));
+  });
+  const address = /** @type {import('node:net').AddressInfo} */ (server.address());
+  const url = `http://${address.address}:${address.port}`;
+  return {
+    url,
+    port: address.port,
+    /** Every completion request received, in order. */
+    requests,
+    /** received, inFlight, maxInFlight (completion requests). */
+    stats,
+    /** Queues more faults (same rules as the `faults` option). */
+    addFaults: (/** @type {Fault[]} */ more) => faults.push(...more.map((f) => ({ ...f, left: f.times ?? 1 }))),
+    close: () =>
+      new Promise((resolve) => {
+        server.close(() => resolve(undefined));
+        server.closeAllConnections();
+      }),
+  };
+}
+
+async function main(argv) {
+  const arg = (name) => {
+    const i = argv.indexOf(name);
+    return i >= 0 ? argv[i + 1] : undefined;
+  };
+  if (argv.includes('--help')) {
+    console.log('Usage: node scripts/fake-model-server.mjs [--answers FILE.json] [--port N] [--host 127.0.0.1]');
+    return;
+  }
+  const file = arg('--answers');
+  const options = file ? JSON.parse(readFileSync(file, 'utf8')) : {};
+  const fake = await startFakeModelServer({ ...options, port: Number(arg('--port') ?? options.port ?? 0), host: arg('--host') ?? options.host });
+  console.log(`fake model server listening on ${fake.url}`);
+  const stop = () => fake.close().then(() => process.exit(0));
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  main(process.argv.slice(2)).catch((e) => {
+    console.error(`fake-model-server: ${e?.message ?? e}`);
+    process.exit(1);
+  });
+}
