@@ -1,7 +1,7 @@
 // Page objects and the source of truth for e2e tests: expected values are read from the
 // running server's API (the same corpus the page shows), never hard-coded.
 import { expect, type APIRequestContext, type Page } from '@playwright/test';
-import type { Method, Params, Results } from '../src/api/contract.js';
+import type { Method, Params, Results } from '../src/api/contract/index.js';
 
 export async function truth<M extends Method>(request: APIRequestContext, method: M, params: Params<M>): Promise<Results[M]> {
   const r = await request.post(`api/${method}`, { data: params, headers: { 'Content-Type': 'application/json' } });

@@ -1,6 +1,6 @@
 /**
  * Reading events of one trace by seq window. WINDOW_SQL is a range scan of the events
- * primary key (trace_id, seq); test/store/query-plan.test.ts asserts that plan.
+ * primary key (trace_id, seq); test/store/query.test.ts asserts that plan.
  */
 import type Database from 'better-sqlite3';
 import type { EventKind, TraceEvent } from '../../trace/types.js';

@@ -1,9 +1,11 @@
 /**
- * Reading and writing the trajectories tables (schema: src/store/migrations/002-trajectories.ts)
- * through a corpus's connection. Node side only; the semantics stay pure.
+ * The trajectories tables (schema: migrations/002-trajectories.ts): trajectories sampled or
+ * saved over stored traces, one row per step. The store takes them ready-made (states as
+ * seqs, each step's target computed by the semantics, see src/trajectories/); it only reads
+ * and writes rows.
  */
 import type Database from 'better-sqlite3';
-import { formatAction, stateKind, stateSeqs, type Action, type Direction, type ExitKind, type Trajectory, type TreeIndex } from '../semantics/index.js';
+import type { Action, Direction, ExitKind, StateKind } from '../../semantics/types.js';
 
 export interface StoredTrajectory {
   id: number;
@@ -24,53 +26,62 @@ export interface StoredTrajectory {
   created: string;
 }
 
+/** A trajectory to store, in the columns' terms. */
 export interface NewTrajectory {
   traceId: number;
-  trajectory: Trajectory;
+  direction: Direction;
+  entry: number;
+  actions: Action[];
+  states: number[];
+  lineCalls: number[];
+  exit: ExitKind | null;
   text: string;
-  seed?: number | null;
-  sampler?: unknown;
-  /** Identifies a sampled trajectory; inserting the same key again is skipped. */
-  sampleKey?: string | null;
+  /** Both null for a trajectory made by hand. */
+  seed: number | null;
+  sampler: unknown;
+  /** Identifies a sampled trajectory; storing the same key again is skipped. Null for hand-made ones. */
+  sampleKey: string | null;
+  /** Per action, where it leads: a state (its seq and shown kind) or, for the last, the exit. */
+  targets: { seq: number | null; kind: StateKind | ExitKind }[];
 }
 
-/** Prepared statements for inserting many trajectories; call inside a transaction. */
-export function trajectoryWriter(db: Database.Database, index: () => TreeIndex) {
+/**
+ * Stores each trajectory with its steps; per item the new id, or null when its sample key
+ * exists. Items are taken one at a time (a generator keeps one text in memory). Call inside
+ * a transaction.
+ */
+export function insertTrajectories(db: Database.Database, items: Iterable<NewTrajectory>): (number | null)[] {
   const ins = db.prepare(`INSERT OR IGNORE INTO trajectories
     (trace_id, direction, entry, actions, states, line_calls, exit, steps, text, seed, sampler, sample_key, created)
     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
   const step = db.prepare('INSERT INTO trajectory_steps (trajectory_id, step, action, src, target_seq, target_kind) VALUES (?, ?, ?, ?, ?, ?)');
   const created = new Date().toISOString();
-  /** Returns the new id, or null when a trajectory with the same sample key exists. */
-  return (n: NewTrajectory): number | null => {
-    const t = n.trajectory;
-    const ix = index();
-    const seqs = stateSeqs(t);
-    const lineCalls = t.direction === 'inverse' ? t.states.flatMap((id, k) => (id & 1 ? [k] : [])) : [];
+  const ids: (number | null)[] = [];
+  for (const n of items) {
     const r = ins.run(
       n.traceId,
-      t.direction,
-      t.entry,
-      JSON.stringify(t.actions),
-      JSON.stringify(seqs),
-      JSON.stringify(lineCalls),
-      t.exit,
-      t.actions.length,
+      n.direction,
+      n.entry,
+      JSON.stringify(n.actions),
+      JSON.stringify(n.states),
+      JSON.stringify(n.lineCalls),
+      n.exit,
+      n.actions.length,
       n.text,
-      n.seed ?? null,
-      n.sampler === undefined ? null : JSON.stringify(n.sampler),
-      n.sampleKey ?? null,
+      n.seed,
+      n.sampler === null || n.sampler === undefined ? null : JSON.stringify(n.sampler),
+      n.sampleKey,
       created,
     );
-    if (r.changes === 0) return null;
+    if (r.changes === 0) {
+      ids.push(null);
+      continue;
+    }
     const id = Number(r.lastInsertRowid);
-    t.actions.forEach((a, k) => {
-      const target = t.states[k + 1];
-      if (target === undefined) step.run(id, k, a.action, a.action === 'breakpoint' ? a.src : null, null, t.exit);
-      else step.run(id, k, a.action, a.action === 'breakpoint' ? a.src : null, seqs[k + 1], stateKind(ix, t.direction, target));
-    });
-    return id;
-  };
+    n.actions.forEach((a, k) => step.run(id, k, a.action, a.action === 'breakpoint' ? a.src : null, n.targets[k].seq, n.targets[k].kind));
+    ids.push(id);
+  }
+  return ids;
 }
 
 interface Row {
@@ -110,7 +121,7 @@ function fromRow(r: Row): StoredTrajectory {
   };
 }
 
-/** Trajectories in id order, optionally of one trace, one at a time (constant memory). */
+/** Trajectories in id order, optionally of one trace, one at a time (constant memory; see events.ts for the iterator rule). */
 export function* iterateTrajectories(db: Database.Database, traceId?: number): Generator<StoredTrajectory> {
   const stmt =
     traceId === undefined ? db.prepare(`${SELECT} ORDER BY j.id`) : db.prepare(`${SELECT} WHERE j.trace_id = ? ORDER BY j.id`);
@@ -118,8 +129,8 @@ export function* iterateTrajectories(db: Database.Database, traceId?: number): G
   for (const r of it) yield fromRow(r);
 }
 
-/** One page of a trace's trajectories, for the explorer. */
-export function listTrajectories(db: Database.Database, traceId: number, offset = 0, limit = 100): { total: number; rows: StoredTrajectory[] } {
+/** One page of a trace's trajectories, in id order. */
+export function listTrajectories(db: Database.Database, traceId: number, offset: number, limit: number): { total: number; rows: StoredTrajectory[] } {
   const total = db.prepare('SELECT count(*) FROM trajectories WHERE trace_id = ?').pluck().get(traceId) as number;
   const rows = db.prepare(`${SELECT} WHERE j.trace_id = ? ORDER BY j.id LIMIT ? OFFSET ?`).all(traceId, limit, offset) as Row[];
   return { total, rows: rows.map(fromRow) };
@@ -128,28 +139,4 @@ export function listTrajectories(db: Database.Database, traceId: number, offset 
 export function getTrajectory(db: Database.Database, id: number): StoredTrajectory | undefined {
   const r = db.prepare(`${SELECT} WHERE j.id = ?`).get(id) as Row | undefined;
   return r && fromRow(r);
-}
-
-/** The shape of the API's TrajectoryRow (actions as `step_into` / `breakpoint <src>`). */
-export function trajectoryRow(t: StoredTrajectory) {
-  return { id: t.id, traceId: t.traceId, direction: t.direction, entry: t.entry, actions: t.actions.map(formatAction), exit: t.exit, states: t.states.length };
-}
-
-/** The JSON object `stepscope trajectories --json` prints per trajectory. */
-export function trajectoryJson(t: StoredTrajectory) {
-  return {
-    id: t.id,
-    trace: t.traceId,
-    name: t.name,
-    direction: t.direction,
-    entry: t.entry,
-    actions: t.actions,
-    states: t.states,
-    line_calls: t.lineCalls,
-    exit: t.exit,
-    text: t.text,
-    seed: t.seed,
-    sampler: t.sampler,
-    created: t.created,
-  };
 }
