@@ -40,7 +40,7 @@ export interface SampleOptions {
 
 /** Checks a policy (e.g. one read from a file): weights non-negative, each table with a positive weight. */
 export function validatePolicy(p: Policy): void {
-  for (const dir of ['forward', 'inverse'] as const) {
+  for (const dir of DIRECTIONS) {
     const d = p[dir];
     if (!(d && d.mix >= 0 && d.mix <= 1)) throw new UserError(`policy.${dir}.mix: expected a number from 0 to 1`, 'bad-input');
     for (const part of ['first', 'second'] as const) {
@@ -98,7 +98,7 @@ export interface TraceSampleOptions extends SampleOptions {
 export type SampledTrajectory = Trajectory & { k: number };
 
 export function sampleTrace(index: Scope['index'], opts: TraceSampleOptions): SampledTrajectory[] {
-  const dirs: Direction[] = opts.direction === 'both' ? ['forward', 'inverse'] : [opts.direction ?? 'forward'];
+  const dirs: readonly Direction[] = opts.direction === 'both' ? DIRECTIONS : [opts.direction ?? 'forward'];
   const choice = opts.entry ?? 'root';
   const calls: number[] = [];
   if (choice !== 'root') for (let i = 0; i < index.count; i++) if (index.kind[i] === CALL) calls.push(i);

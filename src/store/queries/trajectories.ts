@@ -7,11 +7,9 @@
 import type Database from 'better-sqlite3';
 import type { Action, Direction, ExitKind, StateKind } from '../../semantics/types.js';
 
-export interface StoredTrajectory {
-  id: number;
+/** What a stored trajectory holds, and what one to store gives. */
+interface TrajectoryFields {
   traceId: number;
-  /** The trace's name. */
-  name: string;
   direction: Direction;
   entry: number;
   actions: Action[];
@@ -21,24 +19,20 @@ export interface StoredTrajectory {
   lineCalls: number[];
   exit: ExitKind | null;
   text: string;
+  /** Seed and sampler settings; both null for a trajectory made by hand. */
   seed: number | null;
   sampler: unknown;
+}
+
+export interface StoredTrajectory extends TrajectoryFields {
+  id: number;
+  /** The trace's name. */
+  name: string;
   created: string;
 }
 
 /** A trajectory to store, in the columns' terms. */
-export interface NewTrajectory {
-  traceId: number;
-  direction: Direction;
-  entry: number;
-  actions: Action[];
-  states: number[];
-  lineCalls: number[];
-  exit: ExitKind | null;
-  text: string;
-  /** Both null for a trajectory made by hand. */
-  seed: number | null;
-  sampler: unknown;
+export interface NewTrajectory extends TrajectoryFields {
   /** Identifies a sampled trajectory; storing the same key again is skipped. Null for hand-made ones. */
   sampleKey: string | null;
   /** Per action, where it leads: a state (its seq and shown kind) or, for the last, the exit. */
