@@ -1,7 +1,7 @@
 // Child process of bench/ingest.mjs, so each measurement starts from a clean heap.
-//   node ingest-child.mjs baseline COUNT DB   bare insert of COUNT prebuilt rows, one row per run()
-//   node ingest-child.mjs multi COUNT DB      the same, 16 rows per run() (as ingest does)
-//   node ingest-child.mjs ingest FILE DB      stepscope ingest of FILE
+//   node _ingest-child.mjs baseline COUNT DB   bare insert of COUNT prebuilt rows, one row per run()
+//   node _ingest-child.mjs multi COUNT DB      the same, 16 rows per run() (as ingest does)
+//   node _ingest-child.mjs ingest FILE DB      stepscope ingest of FILE
 // Prints {ms, rows, maxRssMb} as JSON.
 import { join } from 'node:path';
 import { rows } from './_ingest-data.mjs';

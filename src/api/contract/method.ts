@@ -1,7 +1,7 @@
 /**
  * One API method in the contract: whether it only reads the corpus or writes to it, and
  * the validator of its params (the runtime half; the result type is the static half).
- * Handlers of read methods get a ReadCorpus, so a read cannot write (handlers/index.ts);
+ * Handlers of read methods get a ReadCorpus, so a read cannot write (src/api/handlers/index.ts);
  * a transport that must not write (e.g. over a read-only corpus) can tell by `access`.
  */
 import type { Validator } from './validate.js';

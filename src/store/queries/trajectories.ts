@@ -1,5 +1,5 @@
 /**
- * The trajectories tables (schema: migrations/002-trajectories.ts): trajectories sampled or
+ * The trajectories tables (schema: src/store/migrations/002-trajectories.ts): trajectories sampled or
  * saved over stored traces, one row per step. The store takes them ready-made (states as
  * seqs, each step's target computed by the semantics, see src/trajectories/); it only reads
  * and writes rows.
