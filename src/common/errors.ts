@@ -47,7 +47,3 @@ export class UserError extends Error {
     this.name = new.target.name;
   }
 }
-
-export function isErrorCode(v: unknown): v is ErrorCode {
-  return typeof v === 'string' && (ERROR_CODES as readonly string[]).includes(v);
-}

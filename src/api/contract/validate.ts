@@ -32,7 +32,7 @@ function bad(path: string, expected: string, v: unknown): never {
 }
 
 /** `a`, `a or b`, `a, b or c`. */
-export function orList(values: readonly string[]): string {
+function orList(values: readonly string[]): string {
   return values.length < 2 ? values.join('') : `${values.slice(0, -1).join(', ')} or ${values[values.length - 1]}`;
 }
 
