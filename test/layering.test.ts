@@ -82,14 +82,14 @@ function specifiers(text: string): string[] {
   return patterns.flatMap((re) => [...text.matchAll(re)].map((m) => m[1]));
 }
 
-export interface Violation {
+interface Violation {
   file: string;
   imports: string;
   why: string;
 }
 
 /** Every import that breaks the rules, for the files given (repo-relative paths). */
-export function violations(files: string[], read = (f: string) => readFileSync(join(root, f), 'utf8')): Violation[] {
+function violations(files: string[], read = (f: string) => readFileSync(join(root, f), 'utf8')): Violation[] {
   const out: Violation[] = [];
   for (const file of files) {
     const from = layerOf(file);
