@@ -17,11 +17,18 @@ export async function traceId(request: APIRequestContext, name: string): Promise
   return row.id;
 }
 
-export async function openTrace(page: Page, name: string): Promise<void> {
+/**
+ * Types `name` into the name filter and waits until the list shows only matching rows: the
+ * list filters after a short debounce, and a click before then may land on a row the
+ * filtered list is about to replace.
+ */
+export async function filterByName(page: Page, name: string): Promise<void> {
   await page.getByTestId('search-name').fill(name);
-  // The list filters after a short debounce: wait until it has, or the click may land on a
-  // row the filtered list is about to replace.
   await expect.poll(async () => (await page.getByTestId('trace-row').locator('.name').allInnerTexts()).every((t) => t.includes(name))).toBe(true);
+}
+
+export async function openTrace(page: Page, name: string): Promise<void> {
+  await filterByName(page, name);
   const row = page.getByTestId('trace-row').filter({ has: page.locator('.name', { hasText: new RegExp(`^${name.replace('.', '\\.')}$`) }) });
   await row.first().click();
   await expect(page.getByTestId('history-pos')).toHaveText('0/0');
