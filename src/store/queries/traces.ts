@@ -1,8 +1,9 @@
 /**
  * Traces: the corpus browser's listing, one trace's record, every id, the counts. The
  * listing filters and sorts in SQLite with bound parameters; the only string spliced into
- * SQL is a column chosen from a fixed map. Cost: name/exit filters use indexes; `code` scans programs (deduplicated, small);
- * `value` scans the events of the traces left by the other filters (see docs/schema.md).
+ * SQL is a column chosen from a fixed map. Cost: name/exit filters use indexes; `code`
+ * scans programs (deduplicated, small); `value` scans the events of the traces left by the
+ * other filters (see docs/schema.md).
  */
 import type Database from 'better-sqlite3';
 import { pyJson } from '../../semantics/json.js';
