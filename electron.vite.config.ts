@@ -3,9 +3,20 @@
 // as static files by `stepscope serve` in web mode).
 import { resolve } from 'node:path';
 import { defineConfig } from 'electron-vite';
+import type { Plugin } from 'vite';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
+import { CSP_META } from './src/api/contract/transport.ts';
 
 const root = import.meta.dirname;
+
+/** index.html's CSP <meta> is the one policy of src/api/contract/transport.ts, written in at build time. */
+const cspMeta: Plugin = {
+  name: 'stepscope-csp-meta',
+  transformIndexHtml(html) {
+    if (!html.includes('%STEPSCOPE_CSP%')) throw new Error('renderer/index.html: expected the %STEPSCOPE_CSP% placeholder');
+    return html.replace('%STEPSCOPE_CSP%', CSP_META);
+  },
+};
 
 export default defineConfig({
   main: {
@@ -33,6 +44,6 @@ export default defineConfig({
       outDir: resolve(root, 'out/renderer'),
       rollupOptions: { input: { index: resolve(root, 'renderer/index.html') } },
     },
-    plugins: [svelte({ configFile: resolve(root, 'renderer/svelte.config.js') })],
+    plugins: [svelte({ configFile: resolve(root, 'renderer/svelte.config.js') }), cspMeta],
   },
 });

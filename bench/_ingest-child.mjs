@@ -1,7 +1,7 @@
 // Child process of bench/ingest.mjs, so each measurement starts from a clean heap.
-//   node ingest-child.mjs baseline COUNT DB   bare insert of COUNT prebuilt rows, one row per run()
-//   node ingest-child.mjs multi COUNT DB      the same, 16 rows per run() (as ingest does)
-//   node ingest-child.mjs ingest FILE DB      stepscope ingest of FILE
+//   node _ingest-child.mjs baseline COUNT DB   bare insert of COUNT prebuilt rows, one row per run()
+//   node _ingest-child.mjs multi COUNT DB      the same, 16 rows per run() (as ingest does)
+//   node _ingest-child.mjs ingest FILE DB      stepscope ingest of FILE
 // Prints {ms, rows, maxRssMb} as JSON.
 import { join } from 'node:path';
 import { rows } from './_ingest-data.mjs';
@@ -9,12 +9,13 @@ import { rows } from './_ingest-data.mjs';
 const [mode, what, dbPath] = process.argv.slice(2);
 const root = new URL('..', import.meta.url).pathname;
 const { openCorpus } = await import(join(root, 'dist/store/corpus.js'));
+const { connectionOf } = await import(join(root, 'dist/store/connection.js'));
 const c = openCorpus(dbPath, { create: true });
 let ms;
 let count;
 if (mode === 'baseline' || mode === 'multi') {
   const data = rows(Number(what));
-  const db = c.db;
+  const db = connectionOf(c);
   db.prepare("INSERT INTO programs (id, hash, filename, source, context_forward, context_inverse) VALUES (1, 'h', 'f', 's', 'c', 'c')").run();
   db.prepare("INSERT INTO traces (id, program_id, name, mode, python, hashseed, limits, meta, exit, events, seconds, hash, created) VALUES (1, 1, 'b', 'call', '3', 0, '{}', '{}', 'normal', 0, 0, 'h', 'now')").run();
   const ins = db.prepare('INSERT INTO events (trace_id, seq, event, frame, func, line, src, locals, arg, parent, cut) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');

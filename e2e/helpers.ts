@@ -1,7 +1,7 @@
 // Page objects and the source of truth for e2e tests: expected values are read from the
 // running server's API (the same corpus the page shows), never hard-coded.
 import { expect, type APIRequestContext, type Page } from '@playwright/test';
-import type { Method, Params, Results } from '../src/api/contract.js';
+import type { Method, Params, Results } from '../src/api/contract/index.js';
 
 export async function truth<M extends Method>(request: APIRequestContext, method: M, params: Params<M>): Promise<Results[M]> {
   const r = await request.post(`api/${method}`, { data: params, headers: { 'Content-Type': 'application/json' } });
@@ -17,8 +17,18 @@ export async function traceId(request: APIRequestContext, name: string): Promise
   return row.id;
 }
 
-export async function openTrace(page: Page, name: string): Promise<void> {
+/**
+ * Types `name` into the name filter and waits until the list shows only matching rows: the
+ * list filters after a short debounce, and a click before then may land on a row the
+ * filtered list is about to replace.
+ */
+export async function filterByName(page: Page, name: string): Promise<void> {
   await page.getByTestId('search-name').fill(name);
+  await expect.poll(async () => (await page.getByTestId('trace-row').locator('.name').allInnerTexts()).every((t) => t.includes(name))).toBe(true);
+}
+
+export async function openTrace(page: Page, name: string): Promise<void> {
+  await filterByName(page, name);
   const row = page.getByTestId('trace-row').filter({ has: page.locator('.name', { hasText: new RegExp(`^${name.replace('.', '\\.')}$`) }) });
   await row.first().click();
   await expect(page.getByTestId('history-pos')).toHaveText('0/0');

@@ -2,7 +2,7 @@
 import { expect, test } from '@playwright/test';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { openTrace, press, traceId, truth } from './helpers.js';
+import { filterByName, openTrace, press, traceId, truth } from './helpers.js';
 
 const shots = join(import.meta.dirname, 'screenshots');
 
@@ -92,7 +92,7 @@ test('two traces opened quickly: the one clicked last is shown, however the answ
   });
   await page.goto('./');
   await page.locator(`[data-testid="trace-row"][data-trace-id="${slow}"]`).click();
-  await page.getByTestId('search-name').fill('sample_0');
+  await filterByName(page, 'sample_0');
   await page.locator(`[data-testid="trace-row"][data-trace-id="${fast}"]`).click();
   await expect(page.getByTestId('code-view')).toContainText('sample_0');
   const answered = page.waitForResponse((r) => r.url().endsWith('/api/getSkeleton'));

@@ -13,10 +13,8 @@
  */
 import { app, BrowserWindow, dialog, Menu, session } from 'electron';
 import { join } from 'node:path';
-import type { Api } from '../src/api/contract.js';
-import { createApi } from '../src/api/handlers.js';
-import { CSP } from '../src/server/headers.js';
-import { openCorpus, type Corpus } from '../src/store/corpus.js';
+import { CSP } from '../src/api/contract/transport.js';
+import { openApi, type OpenApi } from '../src/api/handlers/index.js';
 import { serveIpc } from './ipc.js';
 import { buildMenu } from './menu.js';
 import { RecentCorpora } from './recent.js';
@@ -24,8 +22,7 @@ import { RecentCorpora } from './recent.js';
 const rendererFile = join(import.meta.dirname, '../renderer/index.html');
 const preloadFile = join(import.meta.dirname, '../preload/index.cjs');
 
-let corpus: Corpus | null = null;
-let api: Api | null = null;
+let served: OpenApi | null = null;
 let win: BrowserWindow | null = null;
 let recent: RecentCorpora;
 
@@ -37,10 +34,9 @@ const sqliteBinding = arg('--sqlite-binding');
 
 function openPath(path: string): void {
   try {
-    const next = openCorpus(path, { nativeBinding: sqliteBinding });
-    corpus?.close();
-    corpus = next;
-    api = createApi(next);
+    const next = openApi(path, { nativeBinding: sqliteBinding });
+    served?.close();
+    served = next;
     recent.add(path);
     Menu.setApplicationMenu(buildMenu(menuActions));
     win?.setTitle(`Stepscope — ${path}`);
@@ -75,7 +71,7 @@ app.whenReady().then(() => {
   // The renderer is a file:// page: the CSP also rides on its <meta>, this covers any response.
   session.defaultSession.webRequest.onHeadersReceived((d, cb) => cb({ responseHeaders: { ...d.responseHeaders, 'Content-Security-Policy': [CSP] } }));
   session.defaultSession.setPermissionRequestHandler((_wc, _perm, cb) => cb(false));
-  serveIpc(() => api, rendererFile);
+  serveIpc(() => served?.api ?? null, rendererFile);
   Menu.setApplicationMenu(buildMenu(menuActions));
   createWindow();
   const first = arg('--db') ?? recent.list()[0];
@@ -83,6 +79,6 @@ app.whenReady().then(() => {
 });
 
 app.on('window-all-closed', () => {
-  corpus?.close();
+  served?.close();
   app.quit();
 });

@@ -42,7 +42,7 @@ function run(cmd, argv, what) {
 // 1. Builds, only when the sources are newer than the output.
 const build = !args.includes('--no-build');
 if (build && newest(join(root, 'src')) > newest(join(root, 'dist'))) run('npm', ['run', '--silent', 'build:core'], 'building the core (npm run build:core)');
-const uiSources = Math.max(newest(join(root, 'renderer')), newest(join(root, 'main')), newest(join(root, 'src/api')), newest(join(root, 'src/semantics')), newest(join(root, 'electron.vite.config.ts')));
+const uiSources = Math.max(...['renderer', 'main', 'src/api', 'src/semantics', 'src/trace', 'src/common', 'src/store', 'src/trajectories', 'electron.vite.config.ts'].map((p) => newest(join(root, p))));
 if (build && uiSources > newest(join(root, 'out'))) run(join(root, 'node_modules/.bin/electron-vite'), ['build'], 'building the app (npm run build)');
 
 // 2. The workspace corpus, seeded from the demo programs on first run.

@@ -1,6 +1,6 @@
-"""The recorder reproduces the traces behind the byte-exact vectors of
-../shared/docs/examples/trajectories.json (neural-debugger.md §9): for every state a
-vector shows, the event at its seq has the same kind, src, arg and (shown) locals."""
+"""The recorder reproduces the traces behind the byte-exact trajectory vectors of the
+semantics' worked examples (test data, not in the repository): for every state a vector
+shows, the event at its seq has the same kind, src, arg and (shown) locals."""
 import json
 import os
 import re

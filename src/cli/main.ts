@@ -1,4 +1,5 @@
 /** Entry point of the `stepscope` command line. */
+import { UserError } from '../common/errors.js';
 import { CliError, parseCommandArgs, type Command } from './command.js';
 
 // Each subcommand in its own module; keep this list sorted by the order a user meets them.
@@ -58,9 +59,10 @@ export async function main(argv: string[]): Promise<number> {
     }
     return await command.run(values, positionals);
   } catch (e) {
-    if (e instanceof CliError) {
+    // A person can act on a UserError: one line, no stack. Anything else is a bug.
+    if (e instanceof UserError) {
       console.error(`stepscope: ${e.message}`);
-      return e.code;
+      return e instanceof CliError ? e.exitCode : 1;
     }
     throw e;
   }

@@ -1,19 +1,23 @@
 /**
- * What the corpus commands (ingest, traces, events, demo, sql) share: opening the corpus
- * named by --db, and turning store errors into one-line CliErrors.
+ * What the corpus commands share: opening the corpus named by --db (read-only when they
+ * only read), output helpers. Store errors are UserErrors: main.ts prints them as is.
  */
-import { CorpusError, IngestError, openCorpus, type Corpus, type OpenOptions } from '../store/corpus.js';
-import { CliError, requireString } from './command.js';
+import { openCorpus, type Corpus, type OpenOptions, type ReadCorpus } from '../store/corpus.js';
+import { requireString } from './command.js';
 
-/** Store errors a person can act on become CliErrors; anything else is a bug and propagates. */
-export function toCliError(e: unknown): unknown {
-  if (e instanceof CorpusError || e instanceof IngestError) return new CliError(e.message);
-  const code = (e as { code?: unknown })?.code;
-  if (e instanceof Error && e.name === 'SqliteError' && typeof code === 'string') return new CliError(e.message);
-  return e;
-}
-
-/** Opens --db, runs `f`, closes; store errors become CliErrors. */
+/** Opens --db, runs `f`, closes. A read-only open gives `f` the read-only type. */
+export function withCorpus<T>(
+  values: Record<string, unknown>,
+  cmd: string,
+  opts: OpenOptions & { readonly: true },
+  f: (c: ReadCorpus, path: string) => T | Promise<T>,
+): Promise<T>;
+export function withCorpus<T>(
+  values: Record<string, unknown>,
+  cmd: string,
+  opts: OpenOptions & { readonly?: false },
+  f: (c: Corpus, path: string) => T | Promise<T>,
+): Promise<T>;
 export async function withCorpus<T>(
   values: Record<string, unknown>,
   cmd: string,
@@ -21,16 +25,10 @@ export async function withCorpus<T>(
   f: (c: Corpus, path: string) => T | Promise<T>,
 ): Promise<T> {
   const path = requireString(values, 'db', cmd);
-  let corpus: Corpus;
-  try {
-    corpus = openCorpus(path, opts);
-  } catch (e) {
-    throw toCliError(e);
-  }
+  // The overloads above give `f` the type its open allows; the object is a Corpus either way.
+  const corpus = openCorpus(path, opts) as Corpus;
   try {
     return await f(corpus, path);
-  } catch (e) {
-    throw toCliError(e);
   } finally {
     corpus.close();
   }

@@ -6,19 +6,20 @@
  *   `breakpoint=<src>`. Inside the list a literal comma is written `\,` and a literal
  *   backslash `\\`; any other backslash is kept as is, so `print("a\n")` needs no escaping.
  */
-import { FORWARD_ACTIONS, INVERSE_ACTIONS, type Action, type ActionName } from './types.js';
+import { UserError } from '../common/errors.js';
+import { ACTION_NAMES, type Action, type ActionName } from './types.js';
 
-const NAMES = new Set<string>([...FORWARD_ACTIONS, ...INVERSE_ACTIONS]);
+const NAMES = new Set<string>(ACTION_NAMES);
 
 export function formatAction(a: Action): string {
   return a.action === 'breakpoint' ? `breakpoint ${a.src}` : a.action;
 }
 
-/** Parses `step_into` or `breakpoint <src>`; throws a RangeError naming what was expected. */
+/** Parses `step_into` or `breakpoint <src>`; a bad one is a bad-input UserError naming what was expected. */
 export function parseAction(s: string): Action {
   if (s.startsWith('breakpoint ')) return { action: 'breakpoint', src: s.slice('breakpoint '.length) };
   if (s !== 'breakpoint' && NAMES.has(s)) return { action: s as Exclude<ActionName, 'breakpoint'> };
-  throw new RangeError(`expected an action (${[...NAMES].filter((n) => n !== 'breakpoint').join(', ')} or 'breakpoint <src>'), got ${JSON.stringify(s)}`);
+  throw new UserError(`expected an action (${[...NAMES].filter((n) => n !== 'breakpoint').join(', ')} or 'breakpoint <src>'), got ${JSON.stringify(s)}`, 'bad-input');
 }
 
 /** Splits a CLI action list on unescaped commas and parses each item. */
@@ -41,7 +42,7 @@ export function parseActionList(s: string): Action[] {
     try {
       return parseAction(item.trim());
     } catch (e) {
-      throw new RangeError(`action ${k + 1}: ${(e as Error).message.replace("'breakpoint <src>'", "'breakpoint=<src>'")}`);
+      throw new UserError(`action ${k + 1}: ${(e as Error).message.replace("'breakpoint <src>'", "'breakpoint=<src>'")}`, 'bad-input');
     }
   });
 }

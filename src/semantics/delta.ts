@@ -1,5 +1,5 @@
 /**
- * Locals as the model sees them (neural-debugger.md §6, "Locals are shown as a delta").
+ * Locals as the model sees them (docs/semantics.md §6).
  * The result is a plain object in the order of the shown state's locals, with the
  * marker `"..": ".."` first when any name was left out.
  */

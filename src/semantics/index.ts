@@ -1,7 +1,7 @@
 /**
  * Debugger semantics of Stepscope: forward and inverse state trees, the eight debugger
  * actions, trajectories, their serialized text, its parser, and the sampler
- * (neural-debugger.md §3–§7). Pure TypeScript: no Node and no DOM imports, so the renderer
+ * (docs/semantics.md §3–§7). Pure TypeScript: no Node and no DOM imports, so the renderer
  * can use it as well as the CLI and server.
  *
  * Typical use:
@@ -15,7 +15,7 @@
  * Trees: see nav.ts for children / parent / pre-order; Scope.apply for one action.
  */
 export * from './types.js';
-export { buildTraceIndex, buildTreeIndex, TraceShapeError, KIND_NAMES, type TreeIndex, type TreeColumns } from './tree.js';
+export { buildTraceIndex, buildTreeIndex, TraceShapeError, type TreeIndex, type TreeColumns } from './tree.js';
 export { Scope } from './scope.js';
 export * from './nav.js';
 export { localsDelta, ELIDED_KEY, type Locals } from './delta.js';

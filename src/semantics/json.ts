@@ -1,7 +1,7 @@
 /**
  * JSON text byte-identical to Python's `json.dumps(obj)` with default arguments
- * (ensure_ascii=True, separators ", " and ": "). Only the shapes the serialized text needs:
- * strings, null, and flat objects of strings.
+ * (ensure_ascii=True, separators ", " and ": "): the one encoder for the serialized text,
+ * the trace files' canonical form (src/store/serialize.ts) and the explorer's display.
  *
  * Python escapes every UTF-16 code unit outside the printable ASCII range ' '..'~' — that
  * includes DEL (0x7f), every non-ASCII character (astral characters come out as their two
@@ -51,6 +51,21 @@ export function pyJsonString(s: string): string {
 /** `json.dumps(v)` for a string or None. */
 export function pyJsonValue(v: string | null): string {
   return v === null ? 'null' : pyJsonString(v);
+}
+
+/**
+ * `json.dumps(v)` for any JSON data, keys in insertion order. Numbers are printed as
+ * JavaScript prints them, which differs from Python for some floats (e.g. 1e16 vs 1e+16).
+ */
+export function pyJson(v: unknown): string {
+  if (typeof v === 'string') return pyJsonString(v);
+  if (v === null || typeof v !== 'object') return JSON.stringify(v) ?? 'null';
+  if (Array.isArray(v)) return `[${v.map(pyJson).join(', ')}]`;
+  let out = '';
+  for (const k in v as Record<string, unknown>) {
+    out += `${out ? ', ' : ''}${pyJsonString(k)}: ${pyJson((v as Record<string, unknown>)[k])}`;
+  }
+  return `{${out}}`;
 }
 
 /** `json.dumps(d)` for a dict of strings, in the given key order. */

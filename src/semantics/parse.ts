@@ -1,5 +1,5 @@
 /**
- * Reading serialized text back (neural-debugger.md §6): a whole trajectory into its context,
+ * Reading serialized text back (docs/semantics.md §6): a whole trajectory into its context,
  * shown states, actions and exit; or one predicted target state (what a model emits after a
  * prompt). Whitespace is tolerated between tokens (the paper prints line breaks for display),
  * but not inside src or context, where it is content; a src field ends at the next special
@@ -14,7 +14,7 @@
 import type { Locals } from './delta.js';
 import { readJson, type JsonValue } from './json-parse.js';
 import type { ShownState } from './state.js';
-import { EXITS, FORWARD_ACTIONS, INVERSE_ACTIONS, STATE_KINDS, type Action, type ActionName, type ExitKind, type StateKind } from './types.js';
+import { ACTION_NAMES, EXIT_KINDS, STATE_KINDS, type Action, type ActionName, type ExitKind, type StateKind } from './types.js';
 
 export interface ParseError {
   offset: number;
@@ -45,8 +45,8 @@ export interface Prediction {
 }
 
 const STATE_OF = new Map<string, StateKind>(STATE_KINDS.map((k) => [`${k}_sep`, k]));
-const EXIT_OF = new Set<string>(EXITS);
-const ACTION_OF = new Set<string>([...FORWARD_ACTIONS, ...INVERSE_ACTIONS]);
+const EXIT_OF = new Set<string>(EXIT_KINDS);
+const ACTION_OF = new Set<string>(ACTION_NAMES);
 const STRUCTURE = new Set(['begin_of_text', 'trace_context_start', 'frame_sep', 'action_sep', 'trace_end', 'end_of_text', 'src_sep', 'arg_sep']);
 const isKnown = (name: string) => STRUCTURE.has(name) || STATE_OF.has(name) || EXIT_OF.has(name) || ACTION_OF.has(name);
 const TOKEN = /<\|([a-z_]+)\|>/y;

@@ -1,5 +1,5 @@
 /**
- * The trajectory sampler (neural-debugger.md §7). At each step, with probability `mix`
+ * The trajectory sampler (docs/semantics.md §7). At each step, with probability `mix`
  * an action is drawn from `first`, else from `second`. Defaults are the paper's policy:
  * forward first = step_into .35, step_over .10, step_return .20, breakpoint .10, continue .05
  * (normalised), second = step_into .5, step_over .5; inverse first = the three inverse
@@ -7,10 +7,12 @@
  * A breakpoint's src is drawn uniformly from the distinct src of `line` events in the scope;
  * in a scope without any `line` the breakpoint weight counts as 0.
  */
+import { UserError } from '../common/errors.js';
 import { mulberry32, pickWeighted, seedFrom, type Rng } from './prng.js';
 import { Scope } from './scope.js';
+import { CALL } from './tree.js';
 import { advance, type Trajectory } from './trajectory.js';
-import type { Action, Direction, ForwardActionName, InverseActionName } from './types.js';
+import { DIRECTIONS, type Action, type Direction, type ForwardActionName, type InverseActionName } from './types.js';
 
 export interface Policy {
   forward: { mix: number; first: Partial<Record<ForwardActionName, number>>; second: Partial<Record<ForwardActionName, number>> };
@@ -38,13 +40,13 @@ export interface SampleOptions {
 
 /** Checks a policy (e.g. one read from a file): weights non-negative, each table with a positive weight. */
 export function validatePolicy(p: Policy): void {
-  for (const dir of ['forward', 'inverse'] as const) {
+  for (const dir of DIRECTIONS) {
     const d = p[dir];
-    if (!(d && d.mix >= 0 && d.mix <= 1)) throw new RangeError(`policy.${dir}.mix: expected a number from 0 to 1`);
+    if (!(d && d.mix >= 0 && d.mix <= 1)) throw new UserError(`policy.${dir}.mix: expected a number from 0 to 1`, 'bad-input');
     for (const part of ['first', 'second'] as const) {
       const w = Object.values(d[part] ?? {});
-      if (w.some((x) => typeof x !== 'number' || !(x >= 0))) throw new RangeError(`policy.${dir}.${part}: expected non-negative weights`);
-      if (d.mix !== (part === 'first' ? 0 : 1) && !w.some((x) => x > 0)) throw new RangeError(`policy.${dir}.${part}: expected a positive weight`);
+      if (w.some((x) => typeof x !== 'number' || !(x >= 0))) throw new UserError(`policy.${dir}.${part}: expected non-negative weights`, 'bad-input');
+      if (d.mix !== (part === 'first' ? 0 : 1) && !w.some((x) => x > 0)) throw new UserError(`policy.${dir}.${part}: expected a positive weight`, 'bad-input');
     }
   }
 }
@@ -70,8 +72,11 @@ export function sampleTrajectory(scope: Scope, direction: Direction, rng: Rng, o
   return t;
 }
 
-export type EntryChoice = 'root' | 'calls' | 'random';
-export type DirectionChoice = Direction | 'both';
+/** Where sampled trajectories start: the root only, every call, or a random call each. */
+export const ENTRY_CHOICES = ['root', 'calls', 'random'] as const;
+export type EntryChoice = (typeof ENTRY_CHOICES)[number];
+export const DIRECTION_CHOICES = [...DIRECTIONS, 'both'] as const;
+export type DirectionChoice = (typeof DIRECTION_CHOICES)[number];
 
 export interface TraceSampleOptions extends SampleOptions {
   seed: number;
@@ -93,10 +98,10 @@ export interface TraceSampleOptions extends SampleOptions {
 export type SampledTrajectory = Trajectory & { k: number };
 
 export function sampleTrace(index: Scope['index'], opts: TraceSampleOptions): SampledTrajectory[] {
-  const dirs: Direction[] = opts.direction === 'both' ? ['forward', 'inverse'] : [opts.direction ?? 'forward'];
+  const dirs: readonly Direction[] = opts.direction === 'both' ? DIRECTIONS : [opts.direction ?? 'forward'];
   const choice = opts.entry ?? 'root';
   const calls: number[] = [];
-  if (choice !== 'root') for (let i = 0; i < index.count; i++) if (index.kind[i] === 0) calls.push(i);
+  if (choice !== 'root') for (let i = 0; i < index.count; i++) if (index.kind[i] === CALL) calls.push(i);
   const scopes = new Map<number, Scope>();
   const scopeFor = (e: number) => {
     let s = scopes.get(e);

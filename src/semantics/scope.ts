@@ -1,13 +1,13 @@
 /**
- * An entry scope and the debugger actions on it (neural-debugger.md §5).
+ * An entry scope and the debugger actions on it (docs/semantics.md §5).
  *
  * Entry: `0` means the root, i.e. the top level of the whole trace (seq 0's segment, plus
  * any segment with no traced ancestor, which the recorder also puts at the top level).
  * Any other entry must be the seq of a `call` event: the scope is that segment's events at
  * top level with everything under them, which is the contiguous seq range [lo, hi].
  *
- * Forward nodes are seqs, inverse nodes are inverse ids (tree.ts). Decisions where the spec
- * leaves room (documented in the report too):
+ * Forward nodes are seqs, inverse nodes are inverse ids (tree.ts). Decisions where the paper
+ * leaves room (docs/semantics.md, "Stepscope's own rules"):
  * - Leaving the scope forward gives the entry's exit: `exit_normal` when its last top-level
  *   node is a `return` with a value, `exit_error` when that return has a null arg, and
  *   `exit_never` when the entry has no return (the trace was cut inside it).
@@ -19,7 +19,8 @@
  *   inverse tree (the inverse of its last recorded event), since there is no inv_return.
  */
 import { CALL, LINE, RETURN, TraceShapeError, type TreeIndex } from './tree.js';
-import type { TraceEvent } from '../trace/types.js';
+import { UserError } from '../common/errors.js';
+import { EVENT_KINDS, type TraceEvent } from '../trace/types.js';
 import type { Action, Direction, ExitKind, Target } from './types.js';
 
 export class Scope {
@@ -45,7 +46,7 @@ export class Scope {
       this.hi = n - 1;
     } else {
       if (index.kind[entry] !== CALL) {
-        throw new TraceShapeError(`entry ${entry}: expected the seq of a call event, got a ${['call', 'line', 'return', 'exception'][index.kind[entry]]} event`, entry);
+        throw new TraceShapeError(`entry ${entry}: expected the seq of a call event, got a ${EVENT_KINDS[index.kind[entry]]} event`, entry);
       }
       this.lo = entry;
       this.hi = index.subtreeEnd[index.segLast[index.seg[entry]]];
@@ -183,7 +184,7 @@ export class Scope {
           return this.invStepCall(node);
       }
     }
-    throw new RangeError(`${a.action} is not a ${direction} action`);
+    throw new UserError(`${a.action} is not a ${direction} action`, 'bad-input');
   }
 }
 

@@ -1,12 +1,13 @@
 /**
- * One state as shown in a trajectory (neural-debugger.md §6): which event it is shown as,
+ * One state as shown in a trajectory (docs/semantics.md §6): which event it is shown as,
  * its src, its locals (as a delta, see delta.ts) or its value, and its token layout.
  */
 import { localsDelta, type Locals } from './delta.js';
 import { pyJsonString, pyJsonValue } from './json.js';
 import { requireEvents } from './scope.js';
 import { ARG, SRC, stateToken } from './tokens.js';
-import { CALL, KIND_NAMES, type TreeIndex } from './tree.js';
+import { EVENT_KINDS } from '../trace/types.js';
+import { CALL, type TreeIndex } from './tree.js';
 import type { Direction, StateKind } from './types.js';
 
 /** A state's shown fields. `locals` for call/line/inv_call/inv_line; `arg` for return/exception forms. */
@@ -22,9 +23,9 @@ export const seqOf = (direction: Direction, node: number) => (direction === 'for
 
 /** The name a node is shown under: `line`, `inv_line`, `inv_line_call` … */
 export function stateKind(index: TreeIndex, direction: Direction, node: number): StateKind {
-  if (direction === 'forward') return KIND_NAMES[index.kind[node]];
+  if (direction === 'forward') return EVENT_KINDS[index.kind[node]];
   if (node & 1) return 'inv_line_call';
-  return `inv_${KIND_NAMES[index.kind[node >> 1]]}` as StateKind;
+  return `inv_${EVENT_KINDS[index.kind[node >> 1]]}` as StateKind;
 }
 
 export function hasLocals(kind: StateKind): boolean {

@@ -1,4 +1,4 @@
-/** The special tokens of the serialized text (neural-debugger.md §6). */
+/** The special tokens of the serialized text (docs/semantics.md §6). */
 import type { Action, ExitKind, StateKind } from './types.js';
 
 export const BEGIN = '<|begin_of_text|>';

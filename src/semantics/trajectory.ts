@@ -1,10 +1,11 @@
 /**
  * Trajectories: a direction, an entry, the states shown (node ids of that direction's tree),
- * the actions between them and how it ended (neural-debugger.md §5, §6).
+ * the actions between them and how it ended (docs/semantics.md §5, §6).
  *
  * Invariant: `actions.length === states.length` when `exit` is set (the last action led out
  * of the scope), `states.length - 1` when the trajectory was cut (exit null).
  */
+import { UserError } from '../common/errors.js';
 import type { Scope } from './scope.js';
 import { seqOf, showState, stateText, type ShownState } from './state.js';
 import { ACTION, BEGIN, CONTEXT, END, FRAME, TRACE_END, actionText, exitToken } from './tokens.js';
@@ -22,13 +23,12 @@ export interface Trajectory {
 }
 
 /** An action list that cannot be walked; `step` is the index of the offending action. */
-export class WalkError extends Error {
+export class WalkError extends UserError {
   constructor(
     message: string,
     readonly step: number,
   ) {
-    super(message);
-    this.name = 'WalkError';
+    super(message, 'bad-input');
   }
 }
 

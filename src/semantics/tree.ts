@@ -1,5 +1,5 @@
 /**
- * The whole-trace index behind both state trees (neural-debugger.md §3, §4), built once per
+ * The whole-trace index behind both state trees (docs/semantics.md §3, §4), built once per
  * trace in time and memory linear in the events, with flat typed arrays and no recursion,
  * so a 1,000,000-event trace is fine.
  *
@@ -11,14 +11,15 @@
  * Every entry scope (see scope.ts) is a contiguous range of this forward pre-order (= time
  * order) and a contiguous range of the inverse pre-order, so one index serves every entry.
  */
-import type { EventKind, TraceEvent } from '../trace/types.js';
+import { UserError } from '../common/errors.js';
+import { EVENT_KINDS, type TraceEvent } from '../trace/types.js';
 
+/** Kind numbers: indices into EVENT_KINDS. */
 export const CALL = 0;
 export const LINE = 1;
 export const RETURN = 2;
 export const EXCEPTION = 3;
-export const KIND_NAMES: readonly EventKind[] = ['call', 'line', 'return', 'exception'];
-const KIND_CODE: Record<string, number> = { call: CALL, line: LINE, return: RETURN, exception: EXCEPTION };
+const KIND_CODE = new Map<string, number>(EVENT_KINDS.map((k, i) => [k, i]));
 
 /** The columns the trees need: what the store's skeleton holds (parent -1 = top level). */
 export interface TreeColumns {
@@ -28,14 +29,13 @@ export interface TreeColumns {
   frame: ArrayLike<number>;
 }
 
-/** A trace whose shape cannot be a state tree; names the event and what was expected. */
-export class TraceShapeError extends Error {
+/** A trace whose shape cannot be a state tree, or an entry that is not a call; names the event and what was expected. */
+export class TraceShapeError extends UserError {
   constructor(
     message: string,
     readonly seq: number,
   ) {
-    super(message);
-    this.name = 'TraceShapeError';
+    super(message, 'bad-input');
   }
 }
 
@@ -72,7 +72,7 @@ export function buildTraceIndex(events: readonly TraceEvent[]): TreeIndex {
   for (let i = 0; i < n; i++) {
     const e = events[i];
     if (e.seq !== i) throw new TraceShapeError(`event ${i}: expected seq ${i}, got ${String(e.seq)}`, i);
-    const k = KIND_CODE[e.event];
+    const k = KIND_CODE.get(e.event);
     if (k === undefined) throw new TraceShapeError(`event ${i}: expected event call, line, return or exception, got ${JSON.stringify(e.event)}`, i);
     kind[i] = k;
     parent[i] = e.parent === null ? -1 : e.parent;

@@ -1,22 +1,31 @@
 /**
- * A walked trajectory in the shape the explorer shows (the API's `Walk`): per state the
- * event behind it and the name it is shown under, the locals as the model sees them, and the
- * text. Structurally equal to `Walk` in src/api/contract.ts (kept free of that import so the
- * semantics stay a leaf module).
+ * A walked trajectory in the shape the explorer shows (the API's `walk` answer): per state
+ * the event behind it and the name it is shown under, the locals as the model sees them, and
+ * the text.
  */
 import { Scope } from './scope.js';
 import { renderState, type ShownState } from './state.js';
 import { joinParts, showStates, walk, type Trajectory } from './trajectory.js';
 import { BEGIN, CONTEXT, actionText, exitToken } from './tokens.js';
 import type { TreeIndex } from './tree.js';
-import type { Action, Direction } from './types.js';
+import type { Action, Direction, ExitKind, StateKind } from './types.js';
 
-export interface WalkView {
+/** One state shown in a trajectory: the event behind it and the name it is shown under. */
+export interface WalkState {
+  seq: number;
+  /** call, line, return, exception, or inv_call, inv_line, inv_return, inv_exception, inv_line_call. */
+  event: StateKind;
+}
+
+/** The result of walking a list of actions from an entry: the states shown and the text. */
+export interface Walk {
   direction: Direction;
   entry: number;
-  states: { seq: number; event: string }[];
-  exit: string | null;
+  states: WalkState[];
+  /** The exit token's name, or null while the trajectory is inside its entry's scope. */
+  exit: ExitKind | null;
   text: string;
+  /** Per state, the locals as the model sees them (the delta of docs/semantics.md §6), null for states without locals. */
   shown: (Record<string, string> | null)[];
 }
 
@@ -27,11 +36,11 @@ export function walkView(
   direction: Direction,
   entry: number,
   actions: readonly Action[],
-): WalkView {
+): Walk {
   return viewOf(index, header, walk(new Scope(index, entry), direction, actions));
 }
 
-export function viewOf(index: TreeIndex, header: { context_forward: string; context_inverse: string }, t: Trajectory): WalkView {
+function viewOf(index: TreeIndex, header: { context_forward: string; context_inverse: string }, t: Trajectory): Walk {
   const shown: ShownState[] = showStates(index, t);
   const text = joinParts({
     head: BEGIN + CONTEXT + (t.direction === 'forward' ? header.context_forward : header.context_inverse),

@@ -1,22 +1,9 @@
 /**
- * Security headers for every response of the web mode. The CSP allows only our own scripts
- * (no inline script, no eval); inline styles are allowed because CodeMirror and D3 set
- * style attributes. The same policy is set by the Electron main process (main/csp.ts).
+ * Security headers for every response of the web mode. The content security policy is the
+ * explorer's one policy (src/api/contract/transport.ts), also set by the Electron main process.
  */
 import type { ServerResponse } from 'node:http';
-
-export const CSP = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data:",
-  "font-src 'self'",
-  "connect-src 'self'",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'none'",
-].join('; ');
+import { CSP } from '../api/contract/transport.js';
 
 export function setSecurityHeaders(res: ServerResponse): void {
   res.setHeader('Content-Security-Policy', CSP);

@@ -5,8 +5,8 @@
 import { existsSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { createApi } from '../api/handlers.js';
-import { openCorpus, type Corpus } from '../store/corpus.js';
+import { openApi } from '../api/handlers/index.js';
+import { UserError } from '../common/errors.js';
 import { createExplorerServer } from './server.js';
 
 /** Where `npm run build` puts the renderer, relative to this compiled file (dist/server/). */
@@ -29,31 +29,31 @@ export interface Running {
   /** The URL to open in a browser (with the token in its fragment when there is one). */
   openUrl: string;
   uiBuilt: boolean;
-  corpus: Corpus;
   close(): Promise<void>;
 }
 
-export class ServeError extends Error {}
+/** Why the server cannot start: `forbidden` (a public host without a token) or `unavailable` (the port). */
+export class ServeError extends UserError {}
 
 export async function startServer(o: ServeOptions): Promise<Running> {
   const host = o.host ?? '127.0.0.1';
   if (!isLoopback(host) && !o.token) {
-    throw new ServeError(`refusing to listen on ${host} without --token: anyone on the network could read the corpus. Add --token <secret>, or use --host 127.0.0.1.`);
+    throw new ServeError(`refusing to listen on ${host} without --token: anyone on the network could read the corpus. Add --token <secret>, or use --host 127.0.0.1.`, 'forbidden');
   }
   const uiDir = o.uiDir ?? DEFAULT_UI_DIR;
   const uiBuilt = existsSync(`${uiDir}/index.html`);
-  const corpus = openCorpus(o.db);
-  const server = createExplorerServer({ api: createApi(corpus), staticDir: uiBuilt ? uiDir : null, token: o.token });
+  const served = openApi(o.db);
+  const server = createExplorerServer({ api: served.api, staticDir: uiBuilt ? uiDir : null, token: o.token });
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(o.port ?? 0, host, () => resolve());
     });
   } catch (e) {
-    corpus.close();
+    served.close();
     const err = e as NodeJS.ErrnoException;
-    if (err.code === 'EADDRINUSE') throw new ServeError(`port ${o.port} on ${host} is already in use; pick another with --port, or --port 0 for any free port.`);
-    throw new ServeError(`cannot listen on ${host}:${o.port}: ${err.message}`);
+    if (err.code === 'EADDRINUSE') throw new ServeError(`port ${o.port} on ${host} is already in use; pick another with --port, or --port 0 for any free port.`, 'unavailable');
+    throw new ServeError(`cannot listen on ${host}:${o.port}: ${err.message}`, 'unavailable');
   }
   const port = (server.address() as AddressInfo).port;
   const shown = host.includes(':') ? `[${host}]` : host;
@@ -62,12 +62,11 @@ export async function startServer(o: ServeOptions): Promise<Running> {
     url,
     openUrl: o.token ? `${url}#token=${encodeURIComponent(o.token)}` : url,
     uiBuilt,
-    corpus,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
         server.close(() => {
-          corpus.close();
+          served.close();
           resolve();
         });
       }),

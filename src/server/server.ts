@@ -1,7 +1,8 @@
 /**
  * The web mode's HTTP server: the built renderer as static files, and `POST /api/<method>`
  * with a JSON body of params answering an ApiResult as JSON (always HTTP 200 for handled
- * calls, so the client reads one shape; 401/403/404/405/413/415 for transport problems).
+ * calls, so the client reads one shape; 401/403/404/405/413/415 for transport problems,
+ * with the same failure shape and an error code).
  *
  * Access rules:
  * - with a token, every API call needs `Authorization: Bearer <token>`; the UI reads the
@@ -13,8 +14,10 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { timingSafeEqual } from 'node:crypto';
-import type { Api } from '../api/contract.js';
-import { dispatch } from '../api/dispatch.js';
+import type { Api } from '../api/contract/index.js';
+import { fail } from '../api/contract/result.js';
+import { dispatch } from '../api/handlers/index.js';
+import type { ErrorCode } from '../common/errors.js';
 import { setSecurityHeaders } from './headers.js';
 import { serveStatic } from './static.js';
 
@@ -32,7 +35,7 @@ export function createExplorerServer(opts: ServerOptions): Server {
   return createServer((req, res) => {
     setSecurityHeaders(res);
     handle(opts, req, res).catch((e) => {
-      if (!res.headersSent) sendJson(res, 500, { ok: false, error: { message: `internal error: ${(e as Error).message}` } });
+      if (!res.headersSent) sendFail(res, 500, 'internal', `internal error: ${(e as Error).message}`);
       else res.destroy();
     });
   });
@@ -41,29 +44,29 @@ export function createExplorerServer(opts: ServerOptions): Server {
 async function handle(opts: ServerOptions, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const url = new URL(req.url ?? '/', 'http://x');
   if (!opts.token && !LOOPBACK_HOST.test(req.headers.host ?? '')) {
-    return sendJson(res, 403, { ok: false, error: { message: 'forbidden host' } });
+    return sendFail(res, 403, 'forbidden', 'forbidden host');
   }
   if (url.pathname.startsWith('/api/')) {
-    if (req.method !== 'POST') return sendJson(res, 405, { ok: false, error: { message: 'API calls use POST' } });
+    if (req.method !== 'POST') return sendFail(res, 405, 'bad-input', 'API calls use POST');
     if (opts.token && !tokenMatches(req.headers.authorization, opts.token)) {
-      return sendJson(res, 401, { ok: false, error: { message: 'missing or wrong token' } });
+      return sendFail(res, 401, 'forbidden', 'missing or wrong token');
     }
     if (!/^application\/json\b/i.test(req.headers['content-type'] ?? '')) {
-      return sendJson(res, 415, { ok: false, error: { message: 'API calls need Content-Type: application/json' } });
+      return sendFail(res, 415, 'bad-input', 'API calls need Content-Type: application/json');
     }
     const body = await readBody(req);
-    if (body === null) return sendJson(res, 413, { ok: false, error: { message: `request body over ${MAX_BODY} bytes` } });
+    if (body === null) return sendFail(res, 413, 'bad-input', `request body over ${MAX_BODY} bytes`);
     let params: unknown;
     try {
       params = body.length ? JSON.parse(body) : {};
     } catch (e) {
-      return sendJson(res, 200, { ok: false, error: { message: `request body is not JSON: ${(e as Error).message}` } });
+      return sendFail(res, 200, 'bad-input', `request body is not JSON: ${(e as Error).message}`);
     }
     const method = decodeURIComponent(url.pathname.slice('/api/'.length));
     return sendJson(res, 200, await dispatch(opts.api, method, params));
   }
-  if (req.method !== 'GET' && req.method !== 'HEAD') return sendJson(res, 405, { ok: false, error: { message: 'method not allowed' } });
-  if (!opts.staticDir) return sendJson(res, 404, { ok: false, error: { message: 'no UI built' } });
+  if (req.method !== 'GET' && req.method !== 'HEAD') return sendFail(res, 405, 'bad-input', 'method not allowed');
+  if (!opts.staticDir) return sendFail(res, 404, 'not-found', 'no UI built');
   serveStatic(opts.staticDir, req, res);
 }
 
@@ -89,6 +92,10 @@ function readBody(req: IncomingMessage): Promise<string | null> {
     req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
     req.on('error', reject);
   });
+}
+
+function sendFail(res: ServerResponse, status: number, code: ErrorCode, message: string): void {
+  sendJson(res, status, fail(code, message));
 }
 
 function sendJson(res: ServerResponse, status: number, body: unknown): void {

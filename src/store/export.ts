@@ -7,6 +7,7 @@
 import type Database from 'better-sqlite3';
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
+import { UserError } from '../common/errors.js';
 import { getEvents } from './queries/events.js';
 import { getTrace } from './queries/traces.js';
 import { endLine, eventLine, headerLine } from './serialize.js';
@@ -21,7 +22,7 @@ export async function exportTraces(db: Database.Database, ids: Iterable<number>,
   let events = 0;
   for (const id of ids) {
     const t = getTrace(db, id);
-    if (!t) throw new RangeError(`no trace with id ${id}`);
+    if (!t) throw new UserError(`no trace with id ${id}`, 'not-found');
     await write(headerLine(t) + '\n');
     for (let from = 0; from < t.events; from += PAGE) {
       let chunk = '';

@@ -19,7 +19,8 @@ import type { TraceHeader } from '../trace/types.js';
 import { explainSqliteError, IngestError } from './errors.js';
 import { DEFAULT_MAX_LINE_BYTES, forEachLine } from './lines.js';
 import { FAST_PREFIX, fastEvent, ROW_WIDTH, type EventRows } from './fast-event.js';
-import { endLine, eventLine, headerLine, pyJson } from './serialize.js';
+import { pyJson } from '../semantics/json.js';
+import { endLine, eventLine, headerLine } from './serialize.js';
 import { RecordChecker } from './validate.js';
 
 export interface IngestOptions {

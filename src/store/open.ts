@@ -8,7 +8,7 @@ import Database from 'better-sqlite3';
 import { closeSync, existsSync, openSync, readSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { basename, resolve } from 'node:path';
-import { CorpusError, explainSqliteError } from './errors.js';
+import { CorpusError, explainSqliteError, readOnlyError } from './errors.js';
 import { APPLICATION_ID, latestVersion, migrate, userVersion } from './migrate.js';
 import { MIGRATIONS, type Migration } from './migrations/index.js';
 
@@ -150,7 +150,7 @@ export function openDatabase(path: string, opts: OpenOptions = {}): Database.Dat
 function explainOpenError(e: unknown, path: string, readonly: boolean): unknown {
   const code = (e as { code?: unknown })?.code;
   if (code === 'SQLITE_READONLY_DIRECTORY' || (code === 'SQLITE_CANTOPEN' && existsSync(path))) {
-    if (!readonly) return new CorpusError(`${path} is read-only: cannot write to it (check the file and folder permissions).`, 'readonly');
+    if (!readonly) return readOnlyError(path);
     return new CorpusError(
       `cannot read ${path}: its folder is not writable, and SQLite must create ${basename(path)}-shm beside a corpus in WAL mode to read it. ` +
         'Make the folder writable, or copy the file into a writable folder.',

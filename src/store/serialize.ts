@@ -7,22 +7,8 @@
  * no re-encoding), stores `locals` in it, and export writes it, so a trace exported and
  * ingested again is recognised as already stored.
  */
+import { pyJson } from '../semantics/json.js';
 import { TRACE_FORMAT, TRACE_FORMAT_VERSION, type TraceEnd, type TraceEvent, type TraceHeader } from '../trace/types.js';
-
-const NON_ASCII = /[\u007f-\uffff]/g;
-const escapeChar = (c: string) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
-
-/** Python's json.dumps(value) for JSON data (floats aside: JS and Python print some differently). */
-export function pyJson(v: unknown): string {
-  if (typeof v === 'string') return JSON.stringify(v).replace(NON_ASCII, escapeChar);
-  if (v === null || typeof v !== 'object') return JSON.stringify(v) ?? 'null';
-  if (Array.isArray(v)) return `[${v.map(pyJson).join(', ')}]`;
-  let out = '';
-  for (const k in v as Record<string, unknown>) {
-    out += `${out ? ', ' : ''}${pyJson(k)}: ${pyJson((v as Record<string, unknown>)[k])}`;
-  }
-  return `{${out}}`;
-}
 
 export function headerLine(h: TraceHeader): string {
   const l = h.limits;

@@ -4,7 +4,7 @@
  * `traces.jsonl:12: expected "seq": 5, got 7`. The event check runs once per recorded
  * state, so it avoids allocation: plain typeof tests and one pass over the keys.
  */
-import { TRACE_FORMAT, TRACE_FORMAT_VERSION, type TraceEnd, type TraceEvent, type TraceHeader } from '../trace/types.js';
+import { EVENT_KINDS as KINDS, TRACE_EXITS, TRACE_FORMAT, TRACE_FORMAT_VERSION, type TraceEnd, type TraceEvent, type TraceHeader } from '../trace/types.js';
 import { IngestError } from './errors.js';
 
 type Rec = Record<string, unknown>;
@@ -13,8 +13,8 @@ const HEADER_FIELDS = new Set(['type', 'format', 'version', 'name', 'mode', 'pyt
 const EVENT_FIELDS = new Set(['type', 'seq', 'event', 'frame', 'func', 'line', 'src', 'locals', 'arg', 'parent', 'cut']);
 const END_FIELDS = new Set(['type', 'exit', 'reason', 'events', 'seconds', 'stdout_bytes']);
 const LIMIT_FIELDS = ['events', 'seconds', 'memory_mb', 'repr_chars'] as const;
-const EVENT_KINDS = new Set(['call', 'line', 'return', 'exception']);
-const EXITS = new Set(['normal', 'error', 'never']);
+const EVENT_KINDS = new Set<string>(KINDS);
+const EXITS = new Set<string>(TRACE_EXITS);
 
 /** A short rendering of a bad value for messages. */
 export function show(v: unknown): string {

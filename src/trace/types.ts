@@ -1,11 +1,15 @@
 /**
  * The trace data model shared by every part of Stepscope (store, semantics, API, UI).
  * It mirrors docs/trace-format.md; keep the two in step.
- * Pure types: this module must stay importable from Node and from the renderer.
+ * Pure: this module must stay importable from Node and from the renderer.
  */
 
-export type EventKind = 'call' | 'line' | 'return' | 'exception';
-export type ExitStatus = 'normal' | 'error' | 'never';
+/** The recorded event kinds; a kind's index is its number in columnar form (the skeleton). */
+export const EVENT_KINDS = ['call', 'line', 'return', 'exception'] as const;
+export type EventKind = (typeof EVENT_KINDS)[number];
+/** How a trace ended (its `end` record): not to be confused with the exit tokens of a trajectory. */
+export const TRACE_EXITS = ['normal', 'error', 'never'] as const;
+export type ExitStatus = (typeof TRACE_EXITS)[number];
 export type TraceMode = 'script' | 'call';
 
 export const TRACE_FORMAT = 'stepscope-trace';

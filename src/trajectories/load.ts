@@ -1,6 +1,7 @@
 /** Loads a stored trace with its semantics index (Node side). */
-import type { Corpus, TraceRecord } from '../store/corpus.js';
+import { UserError } from '../common/errors.js';
 import { buildTraceIndex, type TreeIndex } from '../semantics/index.js';
+import type { ReadCorpus, TraceRecord } from '../store/corpus.js';
 import type { TraceEvent } from '../trace/types.js';
 
 export interface LoadedTrace {
@@ -9,10 +10,10 @@ export interface LoadedTrace {
   index: TreeIndex;
 }
 
-/** Throws a RangeError naming the id when the corpus has no such trace. */
-export function loadTrace(corpus: Corpus, traceId: number): LoadedTrace {
+/** A not-found UserError naming the corpus and the id when there is no such trace. */
+export function loadTrace(corpus: ReadCorpus, traceId: number): LoadedTrace {
   const record = corpus.getTrace(traceId);
-  if (!record) throw new RangeError(`${corpus.path} has no trace with id ${traceId}`);
+  if (!record) throw new UserError(`${corpus.path} has no trace with id ${traceId}`, 'not-found');
   const events = corpus.getEvents(traceId);
   return { record, events, index: buildTraceIndex(events) };
 }

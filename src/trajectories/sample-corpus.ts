@@ -2,10 +2,21 @@
  * Samples trajectories over the traces of a corpus and stores them, one transaction per
  * trace (a failure leaves earlier traces' trajectories stored and nothing half-written).
  */
-import type { Corpus } from '../store/corpus.js';
-import { PAPER_POLICY, contextFor, sampleTrace, serialize, type DirectionChoice, type EntryChoice, type Policy } from '../semantics/index.js';
+import {
+  PAPER_POLICY,
+  contextFor,
+  sampleTrace,
+  serialize,
+  stateKind,
+  stateSeqs,
+  type DirectionChoice,
+  type EntryChoice,
+  type Policy,
+  type Trajectory,
+  type TreeIndex,
+} from '../semantics/index.js';
+import type { Corpus, NewTrajectory } from '../store/corpus.js';
 import { loadTrace } from './load.js';
-import { trajectoryWriter } from './store.js';
 
 export interface CorpusSampleOptions {
   seed: number;
@@ -28,31 +39,49 @@ export interface CorpusSampleResult {
 }
 
 export function sampleCorpus(corpus: Corpus, o: CorpusSampleOptions): CorpusSampleResult {
-  const db = corpus.db;
-  const ids =
-    o.traceId === undefined
-      ? (db.prepare('SELECT id FROM traces ORDER BY id').pluck().all() as number[])
-      : [o.traceId];
+  const ids = o.traceId === undefined ? corpus.traceIds() : [o.traceId];
   const policy = o.policy ?? PAPER_POLICY;
   const res: CorpusSampleResult = { traces: 0, sampled: 0, stored: 0, skipped: 0, textBytes: 0 };
   for (const id of ids) {
     const tr = loadTrace(corpus, id);
     // Keyed by trace name, so re-ingesting the same trace samples the same trajectories.
     const ts = sampleTrace(tr.index, { seed: o.seed, traceKey: tr.record.name, perTrace: o.perTrace, entry: o.entry, direction: o.direction, maxSteps: o.maxSteps, policy });
-    const write = trajectoryWriter(db, () => tr.index);
-    db.transaction(() => {
+    // A generator: the store takes one trajectory's text at a time, inside its transaction.
+    const rows = function* () {
       for (const t of ts) {
         const text = serialize(tr.index, t, contextFor(t.direction, tr.record));
         const sampler = { policy, entry: o.entry, max_steps: o.maxSteps ?? null, k: t.k };
-        const key = JSON.stringify([id, o.seed, sampler, t.entry, t.direction]);
-        const got = write({ traceId: id, trajectory: t, text, seed: o.seed, sampler, sampleKey: key });
-        res.sampled++;
         res.textBytes += Buffer.byteLength(text);
-        if (got === null) res.skipped++;
-        else res.stored++;
+        yield toStored(tr.index, id, t, text, o.seed, sampler, JSON.stringify([id, o.seed, sampler, t.entry, t.direction]));
       }
-    })();
+    };
+    for (const got of corpus.saveTrajectories(rows())) {
+      res.sampled++;
+      if (got === null) res.skipped++;
+      else res.stored++;
+    }
     res.traces++;
   }
   return res;
+}
+
+/** A trajectory in the store's terms: states as seqs, and where each action leads. */
+function toStored(index: TreeIndex, traceId: number, t: Trajectory, text: string, seed: number | null, sampler: unknown, sampleKey: string | null): NewTrajectory {
+  const seqs = stateSeqs(t);
+  return {
+    traceId,
+    direction: t.direction,
+    entry: t.entry,
+    actions: t.actions,
+    states: seqs,
+    lineCalls: t.direction === 'inverse' ? t.states.flatMap((id, k) => (id & 1 ? [k] : [])) : [],
+    exit: t.exit,
+    text,
+    seed,
+    sampler,
+    sampleKey,
+    targets: t.actions.map((_, k) =>
+      t.states[k + 1] === undefined ? { seq: null, kind: t.exit! } : { seq: seqs[k + 1], kind: stateKind(index, t.direction, t.states[k + 1]) },
+    ),
+  };
 }

@@ -2,9 +2,8 @@
 // answers checked against the corpus and the semantics.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
-import { createApi } from '../../src/api/handlers.js';
-import { dispatch } from '../../src/api/dispatch.js';
-import type { Api } from '../../src/api/contract.js';
+import { createApi, dispatch } from '../../src/api/handlers/index.js';
+import type { Api } from '../../src/api/contract/index.js';
 import { openCorpus, type Corpus } from '../../src/store/corpus.js';
 import { tempDir, writeTraces } from '../store/fixtures.js';
 
@@ -24,7 +23,7 @@ const call = (m: string, p: unknown) => dispatch(api, m, p);
 
 describe('validation at the boundary', () => {
   it('refuses unknown methods, wrong types and unknown fields with a message naming them', async () => {
-    expect(await call('dropAll', {})).toEqual({ ok: false, error: { message: 'unknown API method "dropAll"' } });
+    expect(await call('dropAll', {})).toEqual({ ok: false, error: { code: 'bad-input', message: 'unknown API method "dropAll"' } });
     const wrong = await call('getEvents', { traceId: '1', from: 0, to: 1 });
     expect(wrong.ok).toBe(false);
     expect(!wrong.ok && wrong.error.message).toMatch(/^getEvents\.traceId: expected an integer/);

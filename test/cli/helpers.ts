@@ -10,7 +10,7 @@ export const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 /** Builds dist/ when any store or corpus-CLI source is newer than its output. */
 export function ensureBuilt(): void {
   const sources = [
-    ...['src/store'].flatMap((d) => walk(join(repoRoot, d))),
+    ...['src/store', 'src/common', 'src/trace', 'src/api/contract'].flatMap((d) => walk(join(repoRoot, d))),
     ...['main', 'open-corpus', 'progress', 'commands/ingest', 'commands/traces', 'commands/events', 'commands/demo', 'commands/sql', 'commands/export'].map((m) =>
       join(repoRoot, 'src/cli', `${m}.ts`),
     ),

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { formatActionList, parseTrajectory } from '../../src/semantics/index.js';
+import { connectionOf } from '../../src/store/connection.js';
 import { openCorpus } from '../../src/store/corpus.js';
 import { MIGRATIONS } from '../../src/store/migrations/index.js';
 import { openDatabase } from '../../src/store/open.js';
@@ -33,7 +34,7 @@ function recordTo(out: string, source: string, call: string, extra: string[] = [
 }
 
 beforeAll(async () => {
-  const mine = ['cli/main', 'cli/commands/sample', 'cli/commands/trajectories', 'cli/commands/replay', 'trajectories/store', 'trajectories/sample-corpus', 'semantics/index', 'semantics/scope', 'semantics/sample', 'store/migrations/index'];
+  const mine = ['cli/main', 'cli/commands/sample', 'cli/commands/trajectories', 'cli/commands/replay', 'store/queries/trajectories', 'trajectories/sample-corpus', 'semantics/index', 'semantics/scope', 'semantics/sample', 'store/migrations/index'];
   const stale = mine.some((m) => {
     const out = join(repoRoot, 'dist', `${m}.js`);
     return !existsSync(out) || statSync(out).mtimeMs < statSync(join(repoRoot, 'src', `${m}.ts`)).mtimeMs;
@@ -170,9 +171,9 @@ describe('migration 002 (trajectories)', () => {
     await c1.ingest(join(tmp, 'a.jsonl'));
     c1.close();
     const c = openCorpus(path);
-    expect(c.db.pragma('user_version', { simple: true })).toBeGreaterThanOrEqual(2);
+    expect(connectionOf(c).pragma('user_version', { simple: true })).toBeGreaterThanOrEqual(2);
     expect(c.counts().traces).toBe(1);
-    const cols = c.db.prepare("SELECT name FROM pragma_table_info('trajectories')").pluck().all();
+    const cols = connectionOf(c).prepare("SELECT name FROM pragma_table_info('trajectories')").pluck().all();
     expect(cols).toEqual(expect.arrayContaining(['trace_id', 'direction', 'entry', 'actions', 'states', 'line_calls', 'exit', 'text', 'seed', 'sampler', 'created']));
     c.close();
     const r = cli('sample', '--db', path, '--seed', '1');

@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { connectionOf } from '../../src/store/connection.js';
 import { CorpusError, openCorpus } from '../../src/store/corpus.js';
 import { snapshot, tempDir, writeTraces, cleanTempDirs } from './fixtures.js';
 
@@ -17,15 +18,15 @@ describe('locked and read-only corpora', () => {
     const other = new Database(path);
     other.exec("BEGIN IMMEDIATE; UPDATE traces SET name = 'renamed'");
     const corpus = openCorpus(path, { busyTimeoutMs: 50 });
-    const before = snapshot(corpus.db); // readers are not blocked in WAL mode
+    const before = snapshot(connectionOf(corpus)); // readers are not blocked in WAL mode
     const err = await corpus.ingest(writeTraces(dir, 'new.jsonl', [{ name: 'new', n: 3 }])).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(CorpusError);
     expect((err as CorpusError).kind).toBe('locked');
     expect((err as CorpusError).message).toBe(`${path} is locked: another program is writing to it. Try again when it has finished.`);
     other.exec('ROLLBACK');
     other.close();
-    expect(snapshot(corpus.db)).toBe(before);
-    expect(corpus.db.inTransaction).toBe(false);
+    expect(snapshot(connectionOf(corpus))).toBe(before);
+    expect(connectionOf(corpus).inTransaction).toBe(false);
     // Once the lock is gone the same corpus takes the file.
     expect(await corpus.ingest(join(dir, 'new.jsonl'))).toMatchObject({ inserted: 1 });
     corpus.close();
@@ -53,15 +54,15 @@ describe('locked and read-only corpora', () => {
     await writer.ingest(writeTraces(dir, 'a.jsonl', [{ name: 'a', n: 2 }]));
     const reader = openCorpus(path, { readonly: true });
     expect(reader.readonly).toBe(true);
-    writer.db.exec('BEGIN IMMEDIATE');
-    writer.db.prepare("UPDATE traces SET name = 'b'").run();
+    connectionOf(writer).exec('BEGIN IMMEDIATE');
+    connectionOf(writer).prepare("UPDATE traces SET name = 'b'").run();
     expect(reader.listTraces().rows.map((r) => r.name)).toEqual(['a']);
-    writer.db.exec('COMMIT');
-    const before = snapshot(reader.db);
+    connectionOf(writer).exec('COMMIT');
+    const before = snapshot(connectionOf(reader));
     const err = await reader.ingest(writeTraces(dir, 'c.jsonl', [{ name: 'c', n: 1 }])).catch((e: unknown) => e);
     expect((err as CorpusError).kind).toBe('readonly');
     expect((err as Error).message).toBe(`${path} is read-only: cannot write to it (check the file and folder permissions).`);
-    expect(snapshot(reader.db)).toBe(before);
+    expect(snapshot(connectionOf(reader))).toBe(before);
     reader.close();
     writer.close();
   });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fastEvent } from '../../src/store/fast-event.js';
-import { pyJson } from '../../src/store/serialize.js';
+import { pyJson } from '../../src/semantics/json.js';
 import { jsonl, traceRecords } from './fixtures.js';
 
 /** The row the slow path (JSON.parse + canonical re-encoding) would store. */

@@ -2,6 +2,7 @@ import { createReadStream, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
+import { connectionOf } from '../../src/store/connection.js';
 import { IngestError, openCorpus, type Corpus } from '../../src/store/corpus.js';
 import { jsonl, pyDumps, snapshot, tempDir, traceRecords, writeTraces, type Rec, cleanTempDirs } from './fixtures.js';
 
@@ -77,12 +78,12 @@ describe('ingest: idempotency', () => {
     const { dir, corpus } = fresh();
     const file = writeTraces(dir, 't.jsonl', [{ name: 'a', n: 2 }, { name: 'b', n: 3 }]);
     expect(await corpus.ingest(file)).toMatchObject({ inserted: 2, skipped: 0 });
-    const before = snapshot(corpus.db);
+    const before = snapshot(connectionOf(corpus));
     expect(await corpus.ingest(file)).toMatchObject({ traces: 2, inserted: 0, skipped: 2 });
     const rerun = writeTraces(dir, 'rerun.jsonl', [{ name: 'a', n: 2, seconds: 7.5 }, { name: 'a', n: 4 }]);
     expect(await corpus.ingest(rerun)).toMatchObject({ traces: 2, inserted: 1, skipped: 1 });
     expect(corpus.counts().traces).toBe(3);
-    expect(snapshot(corpus.db)).not.toBe(before);
+    expect(snapshot(connectionOf(corpus))).not.toBe(before);
     corpus.close();
   });
 
@@ -92,16 +93,16 @@ describe('ingest: idempotency', () => {
     const file = join(dir, 'py.jsonl');
     writeFileSync(file, jsonl(recs));
     expect(await corpus.ingest(file)).toMatchObject({ inserted: 1 });
-    const before = snapshot(corpus.db);
+    const before = snapshot(connectionOf(corpus));
     const reordered = recs.map((r) => Object.fromEntries(Object.entries(r).reverse()));
     const compact = join(dir, 'compact.jsonl');
     writeFileSync(compact, reordered.map((r) => JSON.stringify(r) + '\n').join(''));
     expect(await corpus.ingest(compact)).toMatchObject({ traces: 1, inserted: 0, skipped: 1 });
-    expect(snapshot(corpus.db)).toBe(before);
+    expect(snapshot(connectionOf(corpus))).toBe(before);
     // Stored the same either way: a fresh corpus fed the compact file holds equal rows.
     const other = openCorpus(join(dir, 'o.db'), { create: true });
     await other.ingest(compact);
-    const rows = (c: Corpus) => c.db.prepare('SELECT seq, event, frame, func, line, src, locals, arg, parent, cut FROM events ORDER BY seq').all();
+    const rows = (c: Corpus) => connectionOf(c).prepare('SELECT seq, event, frame, func, line, src, locals, arg, parent, cut FROM events ORDER BY seq').all();
     expect(rows(other)).toEqual(rows(corpus));
     other.close();
     corpus.close();
@@ -111,9 +112,9 @@ describe('ingest: idempotency', () => {
     const { dir, corpus } = fresh();
     const file = writeTraces(dir, 'long.jsonl', [{ name: 'long', n: 200 }, { name: 'long', n: 200 }]);
     expect(await corpus.ingest(file, { bufferEvents: 16 })).toMatchObject({ traces: 2, inserted: 1, skipped: 1 });
-    const before = snapshot(corpus.db);
+    const before = snapshot(connectionOf(corpus));
     expect(await corpus.ingest(file, { bufferEvents: 16 })).toMatchObject({ inserted: 0, skipped: 2 });
-    expect(snapshot(corpus.db)).toBe(before);
+    expect(snapshot(connectionOf(corpus))).toBe(before);
     expect(corpus.counts()).toEqual({ programs: 1, traces: 1, events: 406 });
     corpus.close();
   });
@@ -258,7 +259,7 @@ describe('ingest: bad input is reported with file and line, and changes nothing'
     it(c.what, async () => {
       const { dir, corpus } = fresh();
       await corpus.ingest(writeTraces(dir, 'seed.jsonl', [{ name: 'seed', n: 4 }]));
-      const before = snapshot(corpus.db);
+      const before = snapshot(connectionOf(corpus));
       const counts = corpus.counts();
       // A good trace first: it must be rolled back along with the bad one.
       const other = jsonl(traceRecords({ name: 'first', n: 1 }));
@@ -275,9 +276,9 @@ describe('ingest: bad input is reported with file and line, and changes nothing'
       const message = c.message.replace('{start}', String(1 + firstLines));
       const prefix = `${file}:${line}: ${message}`;
       expect((err as IngestError).message.slice(0, prefix.length)).toBe(prefix);
-      expect(snapshot(corpus.db)).toBe(before);
+      expect(snapshot(connectionOf(corpus))).toBe(before);
       expect(corpus.counts()).toEqual(counts);
-      expect(corpus.db.inTransaction).toBe(false);
+      expect(connectionOf(corpus).inTransaction).toBe(false);
       corpus.close();
     });
   }

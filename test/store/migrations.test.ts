@@ -2,6 +2,7 @@ import Database from 'better-sqlite3';
 import { existsSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { connectionOf } from '../../src/store/connection.js';
 import { CorpusError, openCorpus } from '../../src/store/corpus.js';
 import { APPLICATION_ID, latestVersion, migrate, userVersion } from '../../src/store/migrate.js';
 import { checkOrder, MIGRATIONS, type Migration } from '../../src/store/migrations/index.js';
@@ -24,12 +25,12 @@ describe('opening and creating a corpus', () => {
   it('creates a fresh corpus at the latest schema, in WAL mode with foreign keys on', () => {
     const path = join(tempDir(), 'c.db');
     const c = openCorpus(path, { create: true });
-    expect(userVersion(c.db)).toBe(latestVersion());
-    expect(c.db.pragma('application_id', { simple: true })).toBe(APPLICATION_ID);
-    expect(c.db.pragma('journal_mode', { simple: true })).toBe('wal');
-    expect(c.db.pragma('foreign_keys', { simple: true })).toBe(1);
-    expect(c.db.pragma('busy_timeout', { simple: true })).toBeGreaterThanOrEqual(1000);
-    const tables = c.db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table'").pluck().all();
+    expect(userVersion(connectionOf(c))).toBe(latestVersion());
+    expect(connectionOf(c).pragma('application_id', { simple: true })).toBe(APPLICATION_ID);
+    expect(connectionOf(c).pragma('journal_mode', { simple: true })).toBe('wal');
+    expect(connectionOf(c).pragma('foreign_keys', { simple: true })).toBe(1);
+    expect(connectionOf(c).pragma('busy_timeout', { simple: true })).toBeGreaterThanOrEqual(1000);
+    const tables = connectionOf(c).prepare("SELECT name FROM sqlite_schema WHERE type = 'table'").pluck().all();
     expect(tables).toEqual(expect.arrayContaining(['programs', 'traces', 'events']));
     c.close();
   });
@@ -43,7 +44,7 @@ describe('opening and creating a corpus', () => {
     c.close();
     const again = openCorpus(path);
     expect(again.counts()).toEqual(before);
-    expect(userVersion(again.db)).toBe(latestVersion());
+    expect(userVersion(connectionOf(again))).toBe(latestVersion());
     again.close();
   });
 
@@ -137,7 +138,7 @@ describe('upgrading real corpora', () => {
       await ingestFile(seedDb, writeTraces(dir, 'seed.jsonl', [{ name: 'kept', n: 3 }]));
       seedDb.close();
       const c = openCorpus(path);
-      expect(userVersion(c.db)).toBe(latestVersion());
+      expect(userVersion(connectionOf(c))).toBe(latestVersion());
       expect(c.listTraces().rows.map((r) => [r.name, r.events])).toEqual([['kept', 12]]);
       expect(c.getEvents(c.listTraces().rows[0].id).length).toBe(12);
       c.close();

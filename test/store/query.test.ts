@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectionOf } from '../../src/store/connection.js';
 import { openCorpus, type Corpus } from '../../src/store/corpus.js';
 import { WINDOW_SQL } from '../../src/store/queries/events.js';
 import { tempDir, writeTraces, cleanTempDirs } from './fixtures.js';
@@ -82,15 +83,15 @@ describe('events by window', () => {
   });
 
   it('is a range scan of the events primary key (EXPLAIN QUERY PLAN)', () => {
-    const plan = corpus.db.prepare(`EXPLAIN QUERY PLAN ${WINDOW_SQL}`).all(1, 0, 10) as { detail: string }[];
+    const plan = connectionOf(corpus).prepare(`EXPLAIN QUERY PLAN ${WINDOW_SQL}`).all(1, 0, 10) as { detail: string }[];
     expect(plan).toHaveLength(1);
     expect(plan[0].detail).toMatch(/^SEARCH events USING PRIMARY KEY \(trace_id=\? AND seq>\? AND seq<\?\)$/);
   });
 
   it('the exit filter and the name sort use their indexes', () => {
-    const exitPlan = corpus.db.prepare("EXPLAIN QUERY PLAN SELECT id FROM traces t WHERE t.exit = ? ORDER BY t.name").all('error') as { detail: string }[];
+    const exitPlan = connectionOf(corpus).prepare("EXPLAIN QUERY PLAN SELECT id FROM traces t WHERE t.exit = ? ORDER BY t.name").all('error') as { detail: string }[];
     expect(exitPlan.map((p) => p.detail).join('\n')).toMatch(/USING (COVERING )?INDEX traces_exit/);
-    const namePlan = corpus.db.prepare('EXPLAIN QUERY PLAN SELECT id FROM traces t ORDER BY t.name, t.id LIMIT 50').all() as { detail: string }[];
+    const namePlan = connectionOf(corpus).prepare('EXPLAIN QUERY PLAN SELECT id FROM traces t ORDER BY t.name, t.id LIMIT 50').all() as { detail: string }[];
     expect(namePlan.map((p) => p.detail).join('\n')).toMatch(/traces_name/);
   });
 });

@@ -5,7 +5,7 @@ import {
   FOLD_HEAD, FOLD_MIN, FOLD_TAIL, foldAt, foldLabel, foldPlan, forwardTree, inverseTree, treeIndex, visibleRows,
   type Layout, type Tree,
 } from '../../renderer/src/lib/treeModel.js';
-import type { Skeleton } from '../../src/api/contract.js';
+import type { Skeleton } from '../../src/api/contract/index.js';
 
 // Lines of the synthetic program (as in bench/_ui-long.py, optionally with a call in the body):
 //  1 def g(x):          4 def run(n):         6     for i in range(n):

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { forwardTree, inverseTree, treeIndex, visibleRows, eventName, nodeOf } from '../../renderer/src/lib/treeModel.js';
 import { buildTraceIndex, walkView } from '../../src/semantics/index.js';
-import type { Skeleton } from '../../src/api/contract.js';
+import type { Skeleton } from '../../src/api/contract/index.js';
 import { cruxevalTraces } from '../semantics/helpers.js';
 
 const KINDS: Record<string, number> = { call: 0, line: 1, return: 2, exception: 3 };

@@ -1,10 +1,10 @@
 /**
  * The renderer's API client, typed from the contract: `api('getTrace', {id})` is checked
- * against src/api/contract.ts. The transport is Electron's preload bridge when present
+ * against src/api/contract/. The transport is Electron's preload bridge when present
  * (window.stepscope), otherwise HTTP to the `stepscope serve` that served this page.
  */
-import type { Method, Params, Results } from '../../../src/api/contract.js';
-import type { ApiResult } from '../../../src/api/result.js';
+import type { ApiResult, Method, Params, Results } from '../../../src/api/contract/index.js';
+import { UserError } from '../../../src/common/errors.js';
 
 export interface Bridge {
   invoke(method: string, params: unknown): Promise<ApiResult<unknown>>;
@@ -30,7 +30,7 @@ const httpBridge: Bridge = {
     if (token) headers.Authorization = `Bearer ${token}`;
     const res = await fetch(`api/${encodeURIComponent(method)}`, { method: 'POST', headers, body: JSON.stringify(params) });
     const ct = res.headers.get('content-type') ?? '';
-    if (!ct.includes('application/json')) return { ok: false, error: { message: `server answered HTTP ${res.status}` } };
+    if (!ct.includes('application/json')) return { ok: false, error: { code: 'unavailable', message: `server answered HTTP ${res.status}` } };
     return (await res.json()) as ApiResult<unknown>;
   },
 };
@@ -38,10 +38,11 @@ const httpBridge: Bridge = {
 export const transportName = window.stepscope ? 'electron' : 'http';
 const bridge: Bridge = window.stepscope ?? httpBridge;
 
-export class ApiCallError extends Error {}
+/** A failed call: `code` says what kind of failure (src/common/errors.ts), `message` what to show. */
+export class ApiCallError extends UserError {}
 
 export async function api<M extends Method>(method: M, params: Params<M>): Promise<Results[M]> {
   const r = await bridge.invoke(method, params);
-  if (!r.ok) throw new ApiCallError(r.error.message);
+  if (!r.ok) throw new ApiCallError(r.error.message, r.error.code);
   return r.value as Results[M];
 }

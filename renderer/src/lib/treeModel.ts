@@ -9,10 +9,12 @@
  * long loops folded).
  * Which node an action leads to is decided by the semantics through the `walk` API.
  */
-import type { Skeleton } from '../../../src/api/contract.js';
+import type { Skeleton } from '../../../src/api/contract/index.js';
 import { buildTreeIndex, type TreeIndex } from '../../../src/semantics/tree.js';
+import { EVENT_KINDS } from '../../../src/trace/types.js';
 
-export const KIND_NAMES = ['call', 'line', 'return', 'exception', 'line_call'] as const;
+/** What a tree node shows: the event kinds, then (inverse tree only) line_call. */
+export const KIND_NAMES = [...EVENT_KINDS, 'line_call'] as const;
 
 export interface Tree {
   inverse: boolean;

@@ -2,7 +2,9 @@
  * The corpus browser's query and its rows, fetched from SQLite through the API a page at a
  * time as the virtual list scrolls. A new query drops the cache; stale answers are ignored.
  */
-import type { TraceRow } from '../../../src/api/contract.js';
+import type { TraceRow } from '../../../src/api/contract/index.js';
+import type { TraceSort } from '../../../src/trace/listing.js';
+import type { ExitStatus } from '../../../src/trace/types.js';
 import { api } from '../lib/api.js';
 
 export const PAGE = 100;
@@ -11,8 +13,8 @@ export class CorpusQuery {
   name = $state('');
   code = $state('');
   value = $state('');
-  exit = $state<'' | 'normal' | 'error' | 'never'>('');
-  sort = $state<'id' | 'name' | 'events'>('id');
+  exit = $state<'' | ExitStatus>('');
+  sort = $state<TraceSort>('id');
   desc = $state(false);
 
   total = $state(0);

@@ -3,13 +3,15 @@
  * (direction, entry, action history, cursor) and the state being inspected. Views read it;
  * only its methods change it. Big payloads are $state.raw (never proxied).
  */
-import type { Direction, Skeleton, TraceInfo, Walk } from '../../../src/api/contract.js';
+import type { Direction, Skeleton, TraceInfo, Walk } from '../../../src/api/contract/index.js';
+import { FORWARD_ACTIONS as ALL_FORWARD, INVERSE_ACTIONS } from '../../../src/semantics/types.js';
 import type { TraceEvent } from '../../../src/trace/types.js';
 import { api } from '../lib/api.js';
 import { forwardTree, inverseTree, treeIndex, type Tree } from '../lib/treeModel.js';
 
-export const FORWARD_ACTIONS = ['step_into', 'step_over', 'step_return', 'continue'] as const;
-export const INVERSE_ACTIONS = ['inv_step_into', 'inv_step_over', 'inv_step_call'] as const;
+/** The forward actions with a button of their own (breakpoint has its line picker). */
+export const FORWARD_ACTIONS = ALL_FORWARD.filter((a) => a !== 'breakpoint');
+export { INVERSE_ACTIONS };
 
 export interface StateRef {
   seq: number;

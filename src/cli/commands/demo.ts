@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runRecorder } from '../../recorder/python.js';
-import { CliError, type Command } from '../command.js';
+import { CliError, requireString, type Command } from '../command.js';
 import { table, withCorpus } from '../open-corpus.js';
 
 /** <repo>/resources/demo, from src/cli/commands or dist/cli/commands alike. */
@@ -24,12 +24,12 @@ Options:
   -h, --help  show this help`,
   options: { db: { type: 'string' } },
   async run(values) {
-    if (typeof values.db !== 'string' || values.db === '') throw new CliError('demo: --db is required', 2);
+    requireString(values, 'db', 'demo');
     const dir = mkdtempSync(join(tmpdir(), 'stepscope-demo-'));
     try {
       const file = join(dir, 'demo.jsonl');
       const code = await runRecorder(['record-demo', demoDir, '-o', file]).catch((e: Error) => {
-        throw new CliError(`demo: ${e.message}`);
+        throw new CliError(`demo: ${e.message}`, 1, 'unavailable');
       });
       if (code !== 0) throw new CliError(`demo: the recorder failed (exit ${code}); nothing was stored`);
       await withCorpus(values, 'demo', { create: true }, async (corpus, db) => {

@@ -1,6 +1,8 @@
 /** `stepscope events`: print a window of one trace's events. */
 import type { TraceEvent } from '../../trace/types.js';
-import { CliError, intOption, type Command } from '../command.js';
+import { recordId } from '../../api/contract/traces.js';
+import { int } from '../../api/contract/validate.js';
+import { CliError, checkedOption, intOption, type Command } from '../command.js';
 import { quietOnClosedStdout, withCorpus } from '../open-corpus.js';
 
 export const command: Command = {
@@ -26,14 +28,13 @@ Options:
     json: { type: 'boolean' },
   },
   async run(values) {
-    const id = intOption(values, 'trace', 'events');
-    const from = intOption(values, 'from', 'events', 0);
-    const to = values.to === undefined ? Infinity : intOption(values, 'to', 'events');
-    if (from < 0) throw new CliError('events: --from must be 0 or more', 2);
+    const id = intOption(values, 'trace', 'events', undefined, recordId);
+    const from = intOption(values, 'from', 'events', 0, int(0));
+    const to = checkedOption(values, 'to', 'events', int(0), Number) ?? Infinity;
     quietOnClosedStdout();
     await withCorpus(values, 'events', { readonly: true }, (corpus, db) => {
       const t = corpus.getTrace(id);
-      if (!t) throw new CliError(`events: no trace with id ${id} in ${db} (see 'stepscope traces --db ${db}')`);
+      if (!t) throw new CliError(`events: no trace with id ${id} in ${db} (see 'stepscope traces --db ${db}')`, 1, 'not-found');
       const format = values.json ? (e: TraceEvent) => JSON.stringify(e) : human;
       let out = '';
       for (const e of corpus.iterateEvents(id, from, to)) {

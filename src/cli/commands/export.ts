@@ -3,8 +3,9 @@ import { createWriteStream, existsSync, renameSync, rmSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
-import type { ExitStatus } from '../../trace/types.js';
-import { CliError, type Command } from '../command.js';
+import { recordId } from '../../api/contract/traces.js';
+import { TRACE_EXITS } from '../../trace/types.js';
+import { choiceOption, CliError, intOptions, type Command } from '../command.js';
 import { quietOnClosedStdout, withCorpus } from '../open-corpus.js';
 
 export const command: Command = {
@@ -31,21 +32,15 @@ Options:
     output: { type: 'string', short: 'o' },
   },
   async run(values) {
-    const exit = values.exit as string | undefined;
-    if (exit !== undefined && !['normal', 'error', 'never'].includes(exit)) {
-      throw new CliError(`export: --exit expects normal, error or never, got '${exit}'`, 2);
-    }
-    const ids = ((values.trace as string[] | undefined) ?? []).map((t) => {
-      if (!/^\d+$/.test(t)) throw new CliError(`export: --trace expects an integer id, got '${t}'`, 2);
-      return Number(t);
-    });
+    const exit = choiceOption(values, 'exit', 'export', TRACE_EXITS);
+    const ids = intOptions(values, 'trace', 'export', recordId);
     const output = values.output as string | undefined;
     if (output && !existsSync(dirname(resolve(output)))) throw new CliError(`export: cannot write ${output}: the folder ${dirname(resolve(output))} does not exist`);
     await withCorpus(values, 'export', { readonly: true }, async (corpus, db) => {
-      for (const id of ids) if (!corpus.getTrace(id)) throw new CliError(`export: no trace with id ${id} in ${db}`);
+      for (const id of ids) if (!corpus.getTrace(id)) throw new CliError(`export: no trace with id ${id} in ${db}`, 1, 'not-found');
       const chosen = ids.length
         ? ids
-        : corpus.listTraces({ search: values.search as string | undefined, exit: exit as ExitStatus | undefined }).rows.map((r) => r.id);
+        : corpus.listTraces({ search: values.search as string | undefined, exit }).rows.map((r) => r.id);
       // Write beside the target and rename at the end: a failed export leaves no half file.
       if (!output) {
         quietOnClosedStdout();

@@ -1,7 +1,8 @@
 /** `stepscope ingest`: load trace files into a corpus (one transaction per file). */
 import { statSync, type Stats } from 'node:fs';
 import type { IngestResult } from '../../store/corpus.js';
-import { CliError, intOption, type Command } from '../command.js';
+import { int } from '../../api/contract/validate.js';
+import { CliError, intOption, usage, type Command } from '../command.js';
 import { withCorpus } from '../open-corpus.js';
 import { Progress } from '../progress.js';
 
@@ -29,14 +30,13 @@ Options:
   },
   positionals: true,
   async run(values, files) {
-    if (files.length === 0) throw new CliError("ingest: at least one trace file is required. Try 'stepscope ingest --help'.", 2);
-    const maxLineMb = intOption(values, 'max-line-mb', 'ingest', 32);
-    if (maxLineMb < 1 || maxLineMb > 1024) throw new CliError('ingest: --max-line-mb must be between 1 and 1024', 2);
+    if (files.length === 0) throw usage("ingest: at least one trace file is required. Try 'stepscope ingest --help'.");
+    const maxLineMb = intOption(values, 'max-line-mb', 'ingest', 32, int(1, 1024));
     // Check every input before opening (and maybe creating) the corpus.
     for (const file of files) {
       if (file === '-') continue;
       const st = statOf(file);
-      if (!st) throw new CliError(`${file}: no such file (nothing was stored)`);
+      if (!st) throw new CliError(`${file}: no such file (nothing was stored)`, 1, 'not-found');
       if (st.isDirectory()) throw new CliError(`${file}: is a folder, expected a trace file (.jsonl) (nothing was stored)`);
     }
     const total = { files: 0, traces: 0, inserted: 0, skipped: 0, events: 0 };

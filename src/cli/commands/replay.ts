@@ -1,8 +1,11 @@
 /** `stepscope replay`: walk a list of actions over a stored trace and print the text. */
-import { CliError, intOption, requireString, type Command } from '../command.js';
-import { withCorpus } from '../open-corpus.js';
-import { parseActionList, walkView, WalkError, TraceShapeError, type Direction } from '../../semantics/index.js';
+import { recordId } from '../../api/contract/traces.js';
+import { int } from '../../api/contract/validate.js';
+import { UserError } from '../../common/errors.js';
+import { DIRECTIONS, parseActionList, walkView } from '../../semantics/index.js';
 import { loadTrace } from '../../trajectories/load.js';
+import { choiceOption, CliError, intOption, requireString, usage, type Command } from '../command.js';
+import { withCorpus } from '../open-corpus.js';
 
 export const command: Command = {
   name: 'replay',
@@ -11,7 +14,7 @@ export const command: Command = {
     "Usage: stepscope replay --db CORPUS --trace ID --direction forward|inverse [--entry SEQ] --actions 'LIST' [--json]",
     '',
     'Starts at the entry (forward: its call; inverse: its inv_return), applies the actions in',
-    'order and prints the trajectory text (neural-debugger.md §6).',
+    'order and prints the trajectory text (docs/semantics.md §6).',
     '',
     '  --db CORPUS     corpus file',
     '  --trace ID      trace id',
@@ -33,27 +36,28 @@ export const command: Command = {
     json: { type: 'boolean' },
   },
   run(values) {
-    const traceId = intOption(values, 'trace', 'replay');
-    const direction = requireString(values, 'direction', 'replay');
-    if (direction !== 'forward' && direction !== 'inverse') throw new CliError(`replay: --direction expects forward or inverse, got '${direction}'`, 2);
-    const entry = intOption(values, 'entry', 'replay', 0);
+    const traceId = intOption(values, 'trace', 'replay', undefined, recordId);
+    requireString(values, 'direction', 'replay');
+    const direction = choiceOption(values, 'direction', 'replay', DIRECTIONS)!;
+    const entry = intOption(values, 'entry', 'replay', 0, int(0));
     const list = values.actions;
-    if (typeof list !== 'string') throw new CliError('replay: --actions is required', 2);
+    if (typeof list !== 'string') throw usage('replay: --actions is required');
     let actions;
     try {
       actions = parseActionList(list);
     } catch (e) {
-      throw new CliError(`replay: --actions: ${(e as Error).message}`, 2);
+      throw usage(`replay: --actions: ${(e as Error).message}`);
     }
     return withCorpus(values, 'replay', { readonly: true }, (corpus) => {
       try {
         const tr = loadTrace(corpus, traceId);
-        const v = walkView(tr.index, tr.record, direction as Direction, entry, actions);
+        const v = walkView(tr.index, tr.record, direction, entry, actions);
         if (values.json) console.log(JSON.stringify({ states: v.states, exit: v.exit, text: v.text }));
         else process.stdout.write(v.text + '\n');
         return 0;
       } catch (e) {
-        if (e instanceof WalkError || e instanceof TraceShapeError || e instanceof RangeError) throw new CliError(`replay: trace ${traceId}: ${e.message}`);
+        // No such trace, a bad entry, an action of the other direction or after the exit.
+        if (e instanceof UserError && (e.code === 'bad-input' || e.code === 'not-found')) throw new CliError(`replay: trace ${traceId}: ${e.message}`, 1, e.code);
         throw e;
       }
     });

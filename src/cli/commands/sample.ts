@@ -1,13 +1,12 @@
 /** `stepscope sample`: draw debugger trajectories over stored traces and store them. */
 import { readFileSync } from 'node:fs';
-import { CliError, intOption, type Command } from '../command.js';
-import { CorpusError } from '../../store/corpus.js';
-import { withCorpus } from '../open-corpus.js';
-import { PAPER_POLICY, validatePolicy, type DirectionChoice, type EntryChoice, type Policy } from '../../semantics/index.js';
+import { recordId } from '../../api/contract/traces.js';
+import { int } from '../../api/contract/validate.js';
+import { UserError } from '../../common/errors.js';
+import { DIRECTION_CHOICES, ENTRY_CHOICES, PAPER_POLICY, validatePolicy, type Policy } from '../../semantics/index.js';
 import { sampleCorpus } from '../../trajectories/sample-corpus.js';
-
-const DIRS = ['forward', 'inverse', 'both'];
-const ENTRIES = ['root', 'calls', 'random'];
+import { choiceOption, CliError, intOption, usage, type Command } from '../command.js';
+import { withCorpus } from '../open-corpus.js';
 
 export const command: Command = {
   name: 'sample',
@@ -16,7 +15,7 @@ export const command: Command = {
     'Usage: stepscope sample --db CORPUS [--per-trace N] [--seed S] [--direction forward|inverse|both]',
     '                        [--entry root|calls|random] [--max-steps K] [--trace ID] [--policy FILE]',
     '',
-    'Draws actions at random with the paper\'s policy (neural-debugger.md §7) and stores each',
+    'Draws actions at random with the paper\'s policy (docs/semantics.md §7) and stores each',
     'trajectory with its serialized text and one row per step. Reproducible: the same corpus,',
     'seed and options give the same trajectories, and running it again stores nothing new.',
     '',
@@ -43,16 +42,12 @@ export const command: Command = {
     policy: { type: 'string' },
   },
   run(values) {
-    const perTrace = intOption(values, 'per-trace', 'sample', 1);
-    if (perTrace < 1) throw new CliError(`sample: --per-trace expects 1 or more, got ${perTrace}`, 2);
+    const perTrace = intOption(values, 'per-trace', 'sample', 1, int(1));
     const seed = intOption(values, 'seed', 'sample', 0);
-    const direction = (values.direction as string | undefined) ?? 'forward';
-    if (!DIRS.includes(direction)) throw new CliError(`sample: --direction expects forward, inverse or both, got '${direction}'`, 2);
-    const entry = (values.entry as string | undefined) ?? 'root';
-    if (!ENTRIES.includes(entry)) throw new CliError(`sample: --entry expects root, calls or random, got '${entry}'`, 2);
-    const maxSteps = values['max-steps'] === undefined ? undefined : intOption(values, 'max-steps', 'sample');
-    if (maxSteps !== undefined && maxSteps < 1) throw new CliError(`sample: --max-steps expects 1 or more, got ${maxSteps}`, 2);
-    const traceId = values.trace === undefined ? undefined : intOption(values, 'trace', 'sample');
+    const direction = choiceOption(values, 'direction', 'sample', DIRECTION_CHOICES, 'forward')!;
+    const entry = choiceOption(values, 'entry', 'sample', ENTRY_CHOICES, 'root')!;
+    const maxSteps = values['max-steps'] === undefined ? undefined : intOption(values, 'max-steps', 'sample', undefined, int(1));
+    const traceId = values.trace === undefined ? undefined : intOption(values, 'trace', 'sample', undefined, recordId);
     let policy: Policy | undefined;
     if (values.policy !== undefined) {
       const file = values.policy as string;
@@ -60,7 +55,7 @@ export const command: Command = {
         policy = JSON.parse(readFileSync(file, 'utf8')) as Policy;
         validatePolicy(policy);
       } catch (e) {
-        throw new CliError(`sample: ${file}: ${(e as Error).message}`, 2);
+        throw usage(`sample: ${file}: ${(e as Error).message}`);
       }
     }
 
@@ -68,9 +63,9 @@ export const command: Command = {
       const started = performance.now();
       let r;
       try {
-        r = sampleCorpus(corpus, { seed, perTrace, direction: direction as DirectionChoice, entry: entry as EntryChoice, maxSteps, policy, traceId });
+        r = sampleCorpus(corpus, { seed, perTrace, direction, entry, maxSteps, policy, traceId });
       } catch (e) {
-        if (e instanceof RangeError || e instanceof CorpusError || (e as Error).name === 'TraceShapeError') throw new CliError(`sample: ${(e as Error).message}`);
+        if (e instanceof UserError) throw new CliError(`sample: ${e.message}`, 1, e.code);
         throw e;
       }
       const s = (performance.now() - started) / 1000;

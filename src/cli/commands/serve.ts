@@ -1,6 +1,8 @@
 /** `stepscope serve`: the explorer in a browser, over one corpus. */
-import { CliError, intOption, requireString, type Command } from '../command.js';
+import { int } from '../../api/contract/validate.js';
+import { UserError } from '../../common/errors.js';
 import { ServeError, startServer } from '../../server/listen.js';
+import { CliError, intOption, requireString, usage, type Command } from '../command.js';
 
 export const command: Command = {
   name: 'serve',
@@ -26,16 +28,16 @@ export const command: Command = {
   },
   async run(values) {
     const db = requireString(values, 'db', 'serve');
-    const port = intOption(values, 'port', 'serve', 7420);
-    if (port < 0 || port > 65535) throw new CliError(`serve: --port expects 0 to 65535, got ${port}`, 2);
+    const port = intOption(values, 'port', 'serve', 7420, int(0, 65535));
     const token = values.token as string | undefined;
-    if (token !== undefined && token.length < 8) throw new CliError('serve: --token must be at least 8 characters', 2);
+    if (token !== undefined && token.length < 8) throw usage('serve: --token must be at least 8 characters');
     let running;
     try {
       running = await startServer({ db, port, host: values.host as string | undefined, token, uiDir: values.ui as string | undefined });
     } catch (e) {
-      if (e instanceof ServeError) throw new CliError(`serve: ${e.message}`, 2);
-      throw new CliError(`serve: ${(e as Error).message}`);
+      if (e instanceof ServeError) throw new CliError(`serve: ${e.message}`, 2, e.code);
+      if (e instanceof UserError) throw new CliError(`serve: ${e.message}`, 1, e.code);
+      throw e;
     }
     if (!running.uiBuilt) console.error('stepscope: the UI is not built (run `npm run build`); serving the API only.');
     console.log(`Stepscope explorer on ${db}: ${running.openUrl}`);

@@ -1,5 +1,6 @@
 /** `stepscope sql`: run a read-only query against a corpus, rows as JSON lines. */
-import { CliError, type Command } from '../command.js';
+import { UserError } from '../../common/errors.js';
+import { CliError, usage, type Command } from '../command.js';
 import { quietOnClosedStdout, withCorpus } from '../open-corpus.js';
 
 export const command: Command = {
@@ -18,19 +19,20 @@ Options:
   positionals: true,
   async run(values, positionals) {
     if (positionals.length !== 1) {
-      throw new CliError(`sql: expected one query (quote it), got ${positionals.length} arguments. Try 'stepscope sql --help'.`, 2);
+      throw usage(`sql: expected one query (quote it), got ${positionals.length} arguments. Try 'stepscope sql --help'.`);
     }
     quietOnClosedStdout();
     await withCorpus(values, 'sql', { readonly: true }, (corpus) => {
-      let stmt;
+      let rows;
       try {
-        stmt = corpus.db.prepare(positionals[0]);
+        rows = corpus.query(positionals[0]);
       } catch (e) {
-        throw new CliError(`sql: ${(e as Error).message}`);
+        // The statement itself is wrong (syntax, not a query): name the command.
+        if (e instanceof UserError) throw new CliError(`sql: ${e.message}`, 1, e.code);
+        throw e;
       }
-      if (!stmt.reader) throw new CliError('sql: only queries that return rows can run here (the corpus is opened read-only)');
       let out = '';
-      for (const row of stmt.iterate()) {
+      for (const row of rows) {
         out += JSON.stringify(row, (_k, v) => (typeof v === 'bigint' ? v.toString() : v)) + '\n';
         if (out.length > 1 << 16) {
           process.stdout.write(out);

@@ -1,10 +1,9 @@
 /** `stepscope traces`: list the traces of a corpus, filtered and sorted in SQLite. */
-import type { ExitStatus } from '../../trace/types.js';
-import { CliError, intOption, type Command } from '../command.js';
+import { int } from '../../api/contract/validate.js';
+import { TRACE_SORTS } from '../../trace/listing.js';
+import { TRACE_EXITS } from '../../trace/types.js';
+import { choiceOption, intOption, type Command } from '../command.js';
 import { quietOnClosedStdout, table, withCorpus } from '../open-corpus.js';
-
-const EXITS = ['normal', 'error', 'never'];
-const SORTS = ['id', 'name', 'events'];
 
 export const command: Command = {
   name: 'traces',
@@ -37,21 +36,18 @@ Options:
     json: { type: 'boolean' },
   },
   async run(values) {
-    const exit = values.exit as string | undefined;
-    if (exit !== undefined && !EXITS.includes(exit)) throw new CliError(`traces: --exit expects normal, error or never, got '${exit}'`, 2);
-    const sort = (values.sort as string | undefined) ?? 'id';
-    if (!SORTS.includes(sort)) throw new CliError(`traces: --sort expects id, name or events, got '${sort}'`, 2);
-    const limit = values.limit === undefined ? undefined : intOption(values, 'limit', 'traces');
-    const offset = intOption(values, 'offset', 'traces', 0);
-    if ((limit !== undefined && limit < 0) || offset < 0) throw new CliError('traces: --limit and --offset must be 0 or more', 2);
+    const exit = choiceOption(values, 'exit', 'traces', TRACE_EXITS);
+    const sort = choiceOption(values, 'sort', 'traces', TRACE_SORTS, 'id');
+    const limit = values.limit === undefined ? undefined : intOption(values, 'limit', 'traces', undefined, int(0));
+    const offset = intOption(values, 'offset', 'traces', 0, int(0));
     quietOnClosedStdout();
     await withCorpus(values, 'traces', { readonly: true }, (corpus) => {
       const { total, rows } = corpus.listTraces({
         search: values.search as string | undefined,
         code: values.code as string | undefined,
         value: values.value as string | undefined,
-        exit: exit as ExitStatus | undefined,
-        sort: sort as 'id' | 'name' | 'events',
+        exit,
+        sort,
         desc: values.desc === true,
         limit,
         offset,

@@ -1,7 +1,27 @@
 /** `stepscope trajectories`: list stored trajectories. */
+import { recordId } from '../../api/contract/traces.js';
+import type { StoredTrajectory } from '../../store/corpus.js';
 import { intOption, type Command } from '../command.js';
 import { quietOnClosedStdout, withCorpus } from '../open-corpus.js';
-import { iterateTrajectories, trajectoryJson } from '../../trajectories/store.js';
+
+/** The JSON object printed per trajectory (the columns of docs/schema.md, actions as stored). */
+function trajectoryJson(t: StoredTrajectory) {
+  return {
+    id: t.id,
+    trace: t.traceId,
+    name: t.name,
+    direction: t.direction,
+    entry: t.entry,
+    actions: t.actions,
+    states: t.states,
+    line_calls: t.lineCalls,
+    exit: t.exit,
+    text: t.text,
+    seed: t.seed,
+    sampler: t.sampler,
+    created: t.created,
+  };
+}
 
 export const command: Command = {
   name: 'trajectories',
@@ -21,7 +41,7 @@ export const command: Command = {
   ].join('\n'),
   options: { db: { type: 'string' }, trace: { type: 'string' }, json: { type: 'boolean' } },
   run(values) {
-    const traceId = values.trace === undefined ? undefined : intOption(values, 'trace', 'trajectories');
+    const traceId = values.trace === undefined ? undefined : intOption(values, 'trace', 'trajectories', undefined, recordId);
     quietOnClosedStdout();
     return withCorpus(values, 'trajectories', { readonly: true }, (corpus) => {
       const out: string[] = [];
@@ -29,7 +49,7 @@ export const command: Command = {
         if (out.length) process.stdout.write(out.join('\n') + '\n');
         out.length = 0;
       };
-      for (const t of iterateTrajectories(corpus.db, traceId)) {
+      for (const t of corpus.iterateTrajectories(traceId)) {
         if (values.json) out.push(JSON.stringify(trajectoryJson(t)));
         else out.push([t.id, t.traceId, t.name, t.direction, t.entry, t.actions.length, t.exit ?? '(cut)'].join('\t'));
         if (out.length >= 1000) flush();

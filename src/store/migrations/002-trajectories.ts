@@ -1,7 +1,7 @@
 /**
  * Trajectories sampled (or saved) over stored traces, and one row per step so a model's
- * prediction can later attach to (trajectory, step). Owned by the semantics side
- * (src/trajectories/ reads and writes these tables).
+ * prediction can later attach to (trajectory, step). Read and written by
+ * src/store/queries/trajectories.ts; src/trajectories/ makes the rows from the semantics.
  *
  * trajectories: direction, entry (seq of the entry's call, 0 = root), actions as JSON
  *   [{"action": …, "src"?: …}], states as JSON [seq, …] (the event behind each state

@@ -1,8 +1,9 @@
 /**
  * The migration registry: every schema step, in order. To add one, create
  * `NNN-name.ts` exporting `migration` (see types.ts) and add one line below.
- * Numbers in use or planned: 001 initial (store), 002 trajectories (semantics);
- * predictions and annotations take the next free numbers.
+ * Numbers in use: 001 initial, 002 trajectories. Planned: 003 a recorder-integrity change
+ * (if it needs one), 004 predictions, 005 annotations; the queries of a new table go in
+ * src/store/queries/<domain>.ts (docs/architecture.md).
  */
 import type { Migration } from './types.js';
 import { migration as m001 } from './001-initial.js';

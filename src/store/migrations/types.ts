@@ -8,7 +8,7 @@ import type Database from 'better-sqlite3';
  * Rules for authors:
  * - Never edit a migration that has shipped: add a new file with the next number.
  * - Never drop or empty user-authored data (`annotations`): the runner refuses a migration
- *   that lowers the row count of a table in PROTECTED_TABLES (see migrate.ts).
+ *   that lowers the row count of a table in PROTECTED_TABLES (see src/store/migrate.ts).
  */
 export interface Migration {
   version: number;

@@ -1,26 +1,16 @@
 /**
  * Reading events of one trace by seq window. WINDOW_SQL is a range scan of the events
- * primary key (trace_id, seq); test/store/query-plan.test.ts asserts that plan.
+ * primary key (trace_id, seq); test/store/query.test.ts asserts that plan.
  */
 import type Database from 'better-sqlite3';
-import type { EventKind, TraceEvent } from '../../trace/types.js';
+import type { TraceEvent } from '../../trace/types.js';
 
 /** Half-open window: seq >= from AND seq < to. */
 export const WINDOW_SQL =
   'SELECT seq, event, frame, func, line, src, locals, arg, parent, cut FROM events WHERE trace_id = ? AND seq >= ? AND seq < ? ORDER BY seq';
 
-interface EventRow {
-  seq: number;
-  event: EventKind;
-  frame: number;
-  func: string;
-  line: number;
-  src: string;
-  locals: string;
-  arg: string | null;
-  parent: number | null;
-  cut: string | null;
-}
+/** A stored event: locals and cut as their JSON text. */
+type EventRow = Omit<TraceEvent, 'locals' | 'cut'> & { locals: string; cut: string | null };
 
 function toEvent(r: EventRow): TraceEvent {
   const e: TraceEvent = {

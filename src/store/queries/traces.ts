@@ -1,39 +1,15 @@
 /**
- * Trace listing and lookup for the corpus browser. Filters and sorting happen in SQLite
- * with bound parameters; the only string spliced into SQL is a column chosen from a fixed
- * map. Cost: name/exit filters use indexes; `code` scans programs (deduplicated, small);
- * `value` scans the events of the traces left by the other filters (see docs/schema.md).
+ * Traces: the corpus browser's listing, one trace's record, every id, the counts. The
+ * listing filters and sorts in SQLite with bound parameters; the only string spliced into
+ * SQL is a column chosen from a fixed map. Cost: name/exit filters use indexes; `code`
+ * scans programs (deduplicated, small); `value` scans the events of the traces left by the
+ * other filters (see docs/schema.md).
  */
 import type Database from 'better-sqlite3';
-import type { ExitStatus, TraceEnd, TraceHeader, TraceMode } from '../../trace/types.js';
-import { pyJson } from '../serialize.js';
+import { pyJson } from '../../semantics/json.js';
+import type { TraceQuery, TraceRow, TraceSort } from '../../trace/listing.js';
+import { TRACE_EXITS, type ExitStatus, type TraceEnd, type TraceHeader, type TraceMode } from '../../trace/types.js';
 import { containsPattern } from './like.js';
-
-export interface TraceQuery {
-  /** Substring of the trace name (ASCII case-insensitive). */
-  search?: string;
-  /** Substring of the program source. */
-  code?: string;
-  /** Substring of any locals repr of any event (ASCII case-insensitive). */
-  value?: string;
-  exit?: ExitStatus;
-  sort?: 'name' | 'events' | 'id';
-  desc?: boolean;
-  /** Default: all rows. */
-  limit?: number;
-  offset?: number;
-}
-
-export interface TraceRow {
-  id: number;
-  name: string;
-  mode: TraceMode;
-  exit: ExitStatus;
-  reason: string | null;
-  events: number;
-  python: string;
-  seconds: number;
-}
 
 /** One stored trace: its header and end fields, plus where and when it was ingested. */
 export interface TraceRecord extends TraceHeader, TraceEnd {
@@ -44,9 +20,13 @@ export interface TraceRecord extends TraceHeader, TraceEnd {
   created: string;
 }
 
-const SORT_COLUMNS = { name: 't.name', events: 't.events', id: 't.id' } as const;
-const EXITS = new Set(['normal', 'error', 'never']);
+const SORT_COLUMNS: Record<TraceSort, string> = { name: 't.name', events: 't.events', id: 't.id' };
+const EXITS = new Set<string>(TRACE_EXITS);
 
+/**
+ * Callers validate the query (the API contract's validators, the CLI's options); the checks
+ * here only keep a value the types forbid out of the SQL, so they throw RangeError (a bug).
+ */
 export function listTraces(db: Database.Database, q: TraceQuery = {}): { total: number; rows: TraceRow[] } {
   const where: string[] = [];
   const params: unknown[] = [];
@@ -74,7 +54,7 @@ export function listTraces(db: Database.Database, q: TraceQuery = {}): { total: 
     params.push(containsPattern(pyJson(q.value).slice(1, -1)), containsPattern(q.value));
   }
   const filter = where.length ? `WHERE ${where.join(' AND ')}` : '';
-  const col = SORT_COLUMNS[q.sort ?? 'id'];
+  const col = Object.hasOwn(SORT_COLUMNS, q.sort ?? 'id') ? SORT_COLUMNS[q.sort ?? 'id'] : undefined;
   if (!col) throw new RangeError(`sort must be name, events or id, got ${JSON.stringify(q.sort)}`);
   const dir = q.desc ? 'DESC' : 'ASC';
   const order = col === 't.id' ? `t.id ${dir}` : `${col} ${dir}, t.id ${dir}`;
@@ -150,4 +130,24 @@ export function getTrace(db: Database.Database, id: number): TraceRecord | undef
   };
   if (r.stdout_bytes !== null) rec.stdout_bytes = r.stdout_bytes;
   return rec;
+}
+
+/** Every trace id, in id order. */
+export function traceIds(db: Database.Database): number[] {
+  return db.prepare('SELECT id FROM traces ORDER BY id').pluck().all() as number[];
+}
+
+export interface CorpusCounts {
+  programs: number;
+  traces: number;
+  events: number;
+}
+
+export function counts(db: Database.Database): CorpusCounts {
+  const one = (sql: string) => db.prepare(sql).pluck().get() as number;
+  return {
+    programs: one('SELECT count(*) FROM programs'),
+    traces: one('SELECT count(*) FROM traces'),
+    events: one('SELECT count(*) FROM events'),
+  };
 }

@@ -1,11 +1,24 @@
 /**
- * Tiny hand-written validators for API params arriving from the renderer or the network.
- * A validator returns the typed value or throws ApiError naming the field and what was
- * expected. Pure: importable from Node and the renderer.
+ * Tiny hand-written validators for values arriving from the renderer, the network or the
+ * command line. A validator returns the typed value or throws InvalidValue, which names the
+ * field and what was expected; the API words it `path: expected X, got Y`, the CLI
+ * `--option expects X, got 'Y'`, so both accept the same values and say the same thing.
+ * Pure: importable from Node and the renderer.
  */
-import { ApiError } from './result.js';
+import { UserError } from '../../common/errors.js';
 
 export type Validator<T> = (v: unknown, path: string) => T;
+
+/** A value that is not what `expected` describes (`a string of at most 1000 characters`, `normal, error or never` …). */
+export class InvalidValue extends UserError {
+  constructor(
+    readonly path: string,
+    readonly expected: string,
+    readonly got: unknown,
+  ) {
+    super(`${path}: expected ${expected}, got ${describe(got)}`, 'bad-input');
+  }
+}
 
 function describe(v: unknown): string {
   if (v === null) return 'null';
@@ -15,7 +28,12 @@ function describe(v: unknown): string {
 }
 
 function bad(path: string, expected: string, v: unknown): never {
-  throw new ApiError(`${path}: expected ${expected}, got ${describe(v)}`);
+  throw new InvalidValue(path, expected, v);
+}
+
+/** `a`, `a or b`, `a, b or c`. */
+function orList(values: readonly string[]): string {
+  return values.length < 2 ? values.join('') : `${values.slice(0, -1).join(', ')} or ${values[values.length - 1]}`;
 }
 
 export const str =
@@ -25,13 +43,16 @@ export const str =
 
 export const int =
   (min = 0, max = Number.MAX_SAFE_INTEGER): Validator<number> =>
-  (v, p) =>
-    typeof v === 'number' && Number.isInteger(v) && v >= min && v <= max ? v : bad(p, `an integer in [${min}, ${max}]`, v);
+  (v, p) => {
+    if (typeof v !== 'number' || !Number.isInteger(v)) bad(p, 'an integer', v);
+    if (v < min || v > max) bad(p, max === Number.MAX_SAFE_INTEGER ? `an integer, ${min} or more` : `an integer from ${min} to ${max}`, v);
+    return v;
+  };
 
 export const bool: Validator<boolean> = (v, p) => (typeof v === 'boolean' ? v : bad(p, 'true or false', v));
 
 export function oneOf<const T extends readonly string[]>(values: T): Validator<T[number]> {
-  return (v, p) => ((values as readonly unknown[]).includes(v) ? (v as T[number]) : bad(p, `one of ${values.join(', ')}`, v));
+  return (v, p) => ((values as readonly unknown[]).includes(v) ? (v as T[number]) : bad(p, orList(values), v));
 }
 
 export function optional<T>(inner: Validator<T>): Validator<T | undefined> {
@@ -57,7 +78,7 @@ export function object<S extends Shape>(shape: S): Validator<FromShape<S>> {
   return (v, p) => {
     if (typeof v !== 'object' || v === null || Array.isArray(v)) bad(p, 'an object', v);
     const o = v as Record<string, unknown>;
-    for (const k of Object.keys(o)) if (!(k in shape)) throw new ApiError(`${p}: unknown field '${k}'`);
+    for (const k of Object.keys(o)) if (!(k in shape)) throw new UserError(`${p}: unknown field '${k}'`, 'bad-input');
     const out: Record<string, unknown> = {};
     for (const [k, val] of Object.entries(shape)) {
       const r = val(o[k], `${p}.${k}`);

@@ -1,0 +1,43 @@
+/**
+ * THE API contract of the explorer: method name -> access (read or write), params (validated
+ * on arrival) -> result. Each domain declares its methods in its own file here (traces.ts,
+ * trajectories.ts, …) and this file assembles them. Both transports serve exactly this:
+ * Electron IPC (main/ipc.ts) and HTTP (src/server/). The renderer's client
+ * (renderer/src/lib/api.ts) is typed from `Api` below, so a call is checked end to end.
+ * Pure: no Node imports, importable from the renderer.
+ */
+import type { Access, MethodSpec } from './method.js';
+import { traceMethods, type TraceResults } from './traces.js';
+import { trajectoryMethods, type TrajectoryResults } from './trajectories.js';
+
+export type { Access } from './method.js';
+export type { ApiFailure, ApiResult } from './result.js';
+export type { TraceRow } from '../../trace/listing.js';
+export type { Direction } from '../../semantics/types.js';
+export type { Walk, WalkState } from '../../semantics/walk-view.js';
+export { MAX_EVENT_WINDOW, type Skeleton, type TraceInfo } from './traces.js';
+export type { TrajectoryRow } from './trajectories.js';
+
+/** Every method, by name: its access and its params validator. */
+export const methods = { ...traceMethods, ...trajectoryMethods } satisfies Record<string, MethodSpec>;
+
+export type Method = keyof typeof methods;
+export type Params<M extends Method> = ReturnType<(typeof methods)[M]['params']>;
+
+/** Result types, one per method: the static half of the contract. */
+export interface Results extends TraceResults, TrajectoryResults {}
+
+export type Api = { [M in Method]: (p: Params<M>) => Results[M] | Promise<Results[M]> };
+
+/** The methods that only read; their handlers get a ReadCorpus. */
+export type ReadMethod = { [M in Method]: (typeof methods)[M]['access'] extends 'read' ? M : never }[Method];
+
+export const METHODS = Object.keys(methods) as Method[];
+
+export function isMethod(name: unknown): name is Method {
+  return typeof name === 'string' && Object.prototype.hasOwnProperty.call(methods, name);
+}
+
+export function accessOf(m: Method): Access {
+  return methods[m].access;
+}

@@ -1,0 +1,36 @@
+/**
+ * The API's handlers, one file per domain (traces.ts, trajectories.ts, …), assembled over one
+ * corpus; both transports (HTTP server, Electron IPC) serve the result through dispatch().
+ * Read methods get a ReadCorpus, so they cannot write; a domain with write methods takes
+ * a Corpus for those (docs/architecture.md).
+ */
+import { openCorpus, type ReadCorpus } from '../../store/corpus.js';
+import type { Api, ReadMethod } from '../contract/index.js';
+import { TraceCache } from './trace-cache.js';
+import { traceHandlers } from './traces.js';
+import { trajectoryHandlers } from './trajectories.js';
+
+export { dispatch } from './dispatch.js';
+
+/** Every method, as it reads a corpus. */
+export function createApi(corpus: ReadCorpus): Api {
+  const cache = new TraceCache(corpus);
+  const reads: Pick<Api, ReadMethod> = { ...traceHandlers(corpus, cache), ...trajectoryHandlers(corpus, cache) };
+  return reads;
+}
+
+export interface OpenApi {
+  api: Api;
+  /** The corpus file it serves. */
+  path: string;
+  close(): void;
+}
+
+/**
+ * Opens a corpus (upgrading an older schema) and the API over it: how the server and the
+ * desktop app reach a corpus without touching the store. `nativeBinding`: see OpenOptions.
+ */
+export function openApi(path: string, opts: { nativeBinding?: string } = {}): OpenApi {
+  const corpus = openCorpus(path, { nativeBinding: opts.nativeBinding });
+  return { api: createApi(corpus), path, close: () => corpus.close() };
+}

@@ -1,0 +1,68 @@
+/**
+ * Errors cross the API as {ok: false, error: {code, message}}: a UserError keeps its code,
+ * anything else is `internal` with its message only; the server's own refusals use the same
+ * shape.
+ */
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Api } from '../../src/api/contract/index.js';
+import { createApi, dispatch } from '../../src/api/handlers/index.js';
+import { startServer, type Running } from '../../src/server/listen.js';
+import { openCorpus, type Corpus } from '../../src/store/corpus.js';
+import { cleanTempDirs, tempDir, writeTraces } from '../store/fixtures.js';
+
+let corpus: Corpus;
+let api: Api;
+let db: string;
+
+beforeAll(async () => {
+  const dir = tempDir('stepscope-api-errors-');
+  db = join(dir, 'c.db');
+  corpus = openCorpus(db, { create: true });
+  await corpus.ingest(writeTraces(dir, 't.jsonl', [{ name: 'sum_3', n: 3 }]));
+  api = createApi(corpus);
+});
+afterAll(() => {
+  corpus.close();
+  cleanTempDirs();
+});
+
+describe('error codes over the API', () => {
+  it('names the kind of each user error', async () => {
+    const code = async (m: string, p: unknown) => {
+      const r = await dispatch(api, m, p);
+      return r.ok ? 'ok' : r.error.code;
+    };
+    expect(await code('getTrace', { id: 999 })).toBe('not-found');
+    expect(await code('listTrajectories', { traceId: 999 })).toBe('not-found');
+    expect(await code('getTrajectory', { id: 5 })).toBe('not-found');
+    expect(await code('listTraces', { exit: 'crashed' })).toBe('bad-input');
+    expect(await code('walk', { traceId: 1, direction: 'forward', entry: 1, actions: [] })).toBe('bad-input');
+    expect(await code('walk', { traceId: 1, direction: 'forward', actions: ['continue', 'step_into'] })).toBe('bad-input');
+    expect(await code('nosuch', {})).toBe('bad-input');
+    expect(await code('getTrace', { id: 1 })).toBe('ok');
+  });
+
+  it('gives an unexpected error the internal code and its message, no stack', async () => {
+    const broken = { ...api, getTrace: () => { throw new TypeError('cannot read x of undefined'); } } as Api;
+    expect(await dispatch(broken, 'getTrace', { id: 1 })).toEqual({
+      ok: false,
+      error: { code: 'internal', message: 'getTrace failed: cannot read x of undefined' },
+    });
+  });
+
+  it('the server refuses with the same shape and a code', async () => {
+    const running: Running = await startServer({ db, port: 0, uiDir: join(db, 'no-ui'), token: 'a-long-token-1' });
+    try {
+      const post = (headers: Record<string, string>) =>
+        fetch(`${running.url}api/listTraces`, { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body: '{}' });
+      const refused = await post({});
+      expect(refused.status).toBe(401);
+      expect(await refused.json()).toEqual({ ok: false, error: { code: 'forbidden', message: 'missing or wrong token' } });
+      const badJson = await fetch(`${running.url}api/listTraces`, { method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: 'Bearer a-long-token-1' }, body: '{' });
+      expect((await badJson.json()).error.code).toBe('bad-input');
+    } finally {
+      await running.close();
+    }
+  });
+});

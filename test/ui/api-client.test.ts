@@ -1,0 +1,26 @@
+// @vitest-environment happy-dom
+/** The renderer's API client keeps an error's code, so a view can react to the kind of failure. */
+import { describe, expect, it } from 'vitest';
+import type { ApiResult } from '../../src/api/contract/index.js';
+
+describe('renderer API client', () => {
+  it('throws ApiCallError with the code and message the API answered', async () => {
+    const answers: ApiResult<unknown>[] = [
+      { ok: false, error: { code: 'not-found', message: 'no trace with id 9' } },
+      { ok: true, value: { total: 0, rows: [] } },
+    ];
+    const calls: [string, unknown][] = [];
+    window.stepscope = {
+      invoke: async (method, params) => {
+        calls.push([method, params]);
+        return answers.shift()!;
+      },
+    };
+    const { api, ApiCallError } = await import('../../renderer/src/lib/api.js');
+    const err = await api('getTrace', { id: 9 }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ApiCallError);
+    expect(err).toMatchObject({ code: 'not-found', message: 'no trace with id 9' });
+    expect(await api('listTraces', {})).toEqual({ total: 0, rows: [] });
+    expect(calls).toEqual([['getTrace', { id: 9 }], ['listTraces', {}]]);
+  });
+});
