@@ -1,15 +1,15 @@
 /**
  * The explorer's shared state: the open trace, its two trees, the trajectory being walked
  * (direction, entry, action history, cursor) and the state being inspected. Views read it;
- * only its methods change it. Big payloads are $state.raw (never proxied).
+ * only its methods change it (views never assign its fields). Big payloads are $state.raw
+ * (never proxied). It reads through the DataSource it is given (context.ts).
  */
-import type { Direction, Skeleton, TraceInfo, Walk } from '../../../src/api/contract.js';
+import type { Direction, Skeleton, TraceInfo, TrajectoryRow, Walk } from '../../../src/api/contract.js';
 import type { TraceEvent } from '../../../src/trace/types.js';
-import { api } from '../lib/api.js';
-import { forwardTree, inverseTree, treeIndex, type Tree } from '../lib/treeModel.js';
-
-export const FORWARD_ACTIONS = ['step_into', 'step_over', 'step_return', 'continue'] as const;
-export const INVERSE_ACTIONS = ['inv_step_into', 'inv_step_over', 'inv_step_call'] as const;
+import { CALL } from '../lib/tree/kinds.js';
+import { Newest } from '../lib/newest.js';
+import type { DataSource } from '../lib/source.js';
+import { forwardTree, inverseTree, treeIndex, type Tree } from '../lib/tree/build.js';
 
 export interface StateRef {
   seq: number;
@@ -46,18 +46,21 @@ export class Explorer {
   current = $derived(this.walk ? this.walk.states[this.walk.states.length - 1] ?? null : null);
   ended = $derived(this.walk?.exit != null);
 
-  #openToken = 0;
-  #walkToken = 0;
-  #selectToken = 0;
+  // Only the newest request of each kind lands: a big trace clicked first must not replace
+  // one clicked after, nor a slow walk or event the ones asked for after them.
+  #opens = new Newest();
+  #walks = new Newest();
+  #selects = new Newest();
+
+  constructor(private readonly source: DataSource) {}
 
   async open(id: number): Promise<void> {
-    // Only the newest open lands: a big trace clicked first must not replace one clicked after.
-    const token = ++this.#openToken;
+    const live = this.#opens.next();
     this.loading = true;
     this.error = null;
     try {
-      const [info, skeleton] = await Promise.all([api('getTrace', { id }), api('getSkeleton', { traceId: id })]);
-      if (token !== this.#openToken) return;
+      const [info, skeleton] = await Promise.all([this.source.call('getTrace', { id }), this.source.call('getSkeleton', { traceId: id })]);
+      if (!live()) return;
       this.traceId = id;
       this.info = info;
       this.skeleton = skeleton;
@@ -78,9 +81,9 @@ export class Explorer {
       this.trajectoryId = null;
       await this.restart('forward', 0);
     } catch (e) {
-      if (token === this.#openToken) this.error = (e as Error).message;
+      if (live()) this.error = (e as Error).message;
     } finally {
-      if (token === this.#openToken) this.loading = false;
+      if (live()) this.loading = false;
     }
   }
 
@@ -142,35 +145,35 @@ export class Explorer {
   /** Recomputes the walk for actions[0..cursor) through the API; only the newest request lands. */
   async refresh(): Promise<void> {
     if (this.traceId === null) return;
-    const token = ++this.#walkToken;
+    const live = this.#walks.next();
     try {
-      const walk = await api('walk', {
+      const walk = await this.source.call('walk', {
         traceId: this.traceId,
         direction: this.direction,
         entry: this.entry,
         actions: this.actions.slice(0, this.cursor),
       });
-      if (token !== this.#walkToken) return;
+      if (!live()) return;
       this.walk = walk;
       this.error = null;
       const cur = walk.states[walk.states.length - 1];
       if (cur) await this.select(cur);
     } catch (e) {
-      if (token === this.#walkToken) this.error = (e as Error).message;
+      if (live()) this.error = (e as Error).message;
     }
   }
 
   /** Shows a state in the inspector and code view (does not move the trajectory). */
   async select(ref: StateRef): Promise<void> {
     if (this.traceId === null) return;
-    const token = ++this.#selectToken;
+    const live = this.#selects.next();
     this.selected = ref;
     const prevSeq = this.prevInFrame[ref.seq] ?? -1;
     const [cur, prev] = await Promise.all([
-      api('getEvents', { traceId: this.traceId, from: ref.seq, to: ref.seq + 1 }),
-      prevSeq >= 0 ? api('getEvents', { traceId: this.traceId, from: prevSeq, to: prevSeq + 1 }) : Promise.resolve([]),
+      this.source.call('getEvents', { traceId: this.traceId, from: ref.seq, to: ref.seq + 1 }),
+      prevSeq >= 0 ? this.source.call('getEvents', { traceId: this.traceId, from: prevSeq, to: prevSeq + 1 }) : Promise.resolve([]),
     ]);
-    if (token !== this.#selectToken) return;
+    if (!live()) return;
     this.selectedEvent = cur[0] ?? null;
     this.previousEvent = prev[0] ?? null;
   }
@@ -179,8 +182,18 @@ export class Explorer {
   segmentCall(seq: number): number {
     const sk = this.skeleton;
     if (!sk) return 0;
-    for (let s = seq; s >= 0; s--) if (sk.frame[s] === sk.frame[seq] && sk.kind[s] === 0) return s;
+    for (let s = seq; s >= 0; s--) if (sk.frame[s] === sk.frame[seq] && sk.kind[s] === CALL) return s;
     return 0;
+  }
+
+  /**
+   * Opens a saved trajectory: a new trajectory at its direction and entry whose redo history is
+   * its actions, cursor at the start, so the user steps through it with Forward.
+   */
+  async openTrajectory(t: TrajectoryRow): Promise<void> {
+    await this.restart(t.direction, t.entry, []);
+    this.actions = t.actions;
+    this.trajectoryId = t.id;
   }
 
   /** Index of the current state within the walk (for the "shown" delta). */
@@ -198,4 +211,3 @@ export class Explorer {
   }
 }
 
-export const explorer = new Explorer();
