@@ -109,6 +109,7 @@ export const params = {
   }),
   listTrajectories: object({ traceId: id, offset: optional(int(0)), limit: optional(int(1, 1000)) }),
   getTrajectory: object({ id }),
+  findInTrace: object({ traceId: id, text: str(1000), limit: optional(int(1, 10_000)) }),
 } satisfies Record<string, Validator<unknown>>;
 
 export type Method = keyof typeof params;
@@ -123,6 +124,8 @@ export interface Results {
   walk: Walk;
   listTrajectories: { total: number; rows: TrajectoryRow[] };
   getTrajectory: TrajectoryRow;
+  /** Seqs (time order, the first `limit`) of the states whose src, locals or value hold `text`. */
+  findInTrace: { total: number; seqs: number[] };
 }
 
 export type Api = { [M in Method]: (p: Params<M>) => Results[M] | Promise<Results[M]> };

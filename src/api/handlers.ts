@@ -9,6 +9,7 @@ import { MAX_EVENT_WINDOW, type Api, type TraceInfo } from './contract.js';
 import { ApiError } from './result.js';
 import { TraceCache } from './trace-cache.js';
 import { trajectoryApi } from './trajectories.js';
+import { findApi } from './find.js';
 
 export function createApi(corpus: Corpus): Api {
   const cache = new TraceCache(() => corpus);
@@ -60,5 +61,6 @@ export function createApi(corpus: Corpus): Api {
     },
 
     ...trajectoryApi(corpus),
+    ...findApi(cache),
   };
 }

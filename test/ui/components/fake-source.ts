@@ -104,6 +104,11 @@ export class FakeSource implements DataSource {
         const offset = q.offset ?? 0;
         return { total: mine.length, rows: mine.slice(offset, offset + (q.limit ?? 100)) };
       }
+      case 'findInTrace': {
+        const q = p as Params<'findInTrace'>;
+        const hits = this.#trace(q.traceId).events.filter((e) => e.src.includes(q.text) || (e.arg ?? '').includes(q.text) || Object.values(e.locals).some((v) => v.includes(q.text)));
+        return { total: hits.length, seqs: hits.slice(0, q.limit ?? 1000).map((e) => e.seq) };
+      }
       case 'getTrajectory': {
         const t = this.trajectories.find((x) => x.id === (p as Params<'getTrajectory'>).id);
         if (!t) throw new ApiCallError('no such trajectory');

@@ -254,7 +254,12 @@ export function rowDepth(t: Tree, layout: Layout, r: number): number {
   return v < 0 ? layout.folds[-v - 1].depth : t.depth[v];
 }
 
-/** The text of a fold row. */
+/** The text drawn on a fold row (short enough for a narrow pane; foldLabel is its tooltip). */
+export function foldShortLabel(f: FoldRow): string {
+  return foldLabel(f).replace(/ — click to .*$/, '');
+}
+
+/** The full text of a fold row: what it stands for and what a click does. */
 export function foldLabel(f: FoldRow): string {
   const num = (x: number) => x.toLocaleString('en-US');
   const what = f.iterations > 0 ? `${num(f.iterations)} iteration${f.iterations === 1 ? '' : 's'}` : `${num(f.nodes)} states`;
