@@ -7,7 +7,9 @@ import { currentNode, openTrace, press, traceId, truth } from './helpers.js';
 const last = <T>(a: T[]) => a[a.length - 1];
 async function allEvents(request: Parameters<typeof truth>[0], id: number) {
   const info = await truth(request, 'getTrace', { id });
-  return truth(request, 'getEvents', { traceId: id, from: 0, to: info.end.events });
+  const out = [];
+  for (let from = 0; from < info.end.events; from += 5000) out.push(...(await truth(request, 'getEvents', { traceId: id, from, to: Math.min(info.end.events, from + 5000) })));
+  return out;
 }
 const transformOf = (page: Page, which: string) =>
   page.getByTestId(`${which}-svg`).locator(':scope > g').evaluate((g) => {
@@ -128,13 +130,17 @@ test('the wheel scrolls a tree, Ctrl+wheel zooms; selecting a node brings its tw
   await page.mouse.wheel(0, -100);
   await page.keyboard.up('Control');
   await expect.poll(async () => (await transformOf(page, 'forward')).k).toBeGreaterThan(t0.k);
-  // A node far down the forward tree: its twin in the inverse tree is scrolled into view.
-  await page.getByTestId('forward-fit').click();
-  await page.getByTestId('forward-tree').getByTestId('fold').click();
-  const node = page.getByTestId('forward-tree').locator('[data-seq]').last();
-  const seq = await node.getAttribute('data-seq');
-  await node.click({ force: true });
-  await expect(page.getByTestId('inverse-tree').locator(`.twin[data-seq="${seq}"]`).first()).toBeInViewport();
+  // A state far down (inside the folded loop), selected by a search: it is drawn and scrolled
+  // into view in the forward tree, and its twin in the inverse tree.
+  const id = await traceId(request, 'long_loop.py');
+  const ev = await allEvents(request, id);
+  const far = ev.find((e) => e.event === 'line' && e.src.includes('total += note(i)'))!;
+  expect(far.seq).toBeGreaterThan(1000);
+  await page.getByTestId('trace-search').fill('total += note(i)');
+  await page.getByTestId('trace-search').press('Enter');
+  await expect(page.getByTestId('inspector')).toHaveAttribute('data-seq', String(far.seq));
+  await expect(page.getByTestId('forward-tree').locator(`.selected[data-seq="${far.seq}"]`)).toBeInViewport();
+  await expect(page.getByTestId('inverse-tree').locator(`.twin[data-seq="${far.seq}"][data-event="inv_line"]`)).toBeInViewport();
 });
 
 test('serialized text: special tokens marked, lengths, prompt/target at the selected state, copy', async ({ page, request, context }) => {

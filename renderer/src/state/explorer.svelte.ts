@@ -56,6 +56,14 @@ export class Explorer {
   current = $derived(this.walk ? this.walk.states[this.walk.states.length - 1] ?? null : null);
   ended = $derived(this.walk?.exit != null);
   lines = $derived((this.info?.header.context_forward ?? '').split('\n'));
+  /** Index in the walk of the selected state (its latest visit), or -1 when the walk does not show it. */
+  selectedIndex = $derived.by(() => {
+    const w = this.walk;
+    const sel = this.selected;
+    if (!w || !sel) return -1;
+    for (let j = w.states.length - 1; j >= 0; j--) if (w.states[j].seq === sel.seq && w.states[j].event === sel.event) return j;
+    return -1;
+  });
 
   readonly events: EventCache;
   // Only the newest request of each kind lands: a big trace clicked first must not replace
@@ -322,11 +330,6 @@ export class Explorer {
     if (!this.inv) return;
     await this.restart('inverse', this.segmentCall(seq));
     await this.runTo('inverse', this.inv.plainOf[seq]);
-  }
-
-  /** Index of the current state within the walk (for the "shown" delta). */
-  get currentIndex(): number {
-    return this.walk ? this.walk.states.length - 1 : -1;
   }
 
   close(): void {
