@@ -1,11 +1,36 @@
+import { svelte } from '@sveltejs/vite-plugin-svelte';
+import { svelteTesting } from '@testing-library/svelte/vite';
+import { resolve } from 'node:path';
 import { defineConfig } from 'vitest/config';
+
+const root = import.meta.dirname;
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
-    testTimeout: 60_000,
-    hookTimeout: 120_000,
-    // better-sqlite3 is native: forks keep each file in its own process.
-    pool: 'forks',
+    projects: [
+      {
+        test: {
+          name: 'node',
+          include: ['test/**/*.test.ts'],
+          exclude: ['test/ui/components/**'],
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+          // better-sqlite3 is native: forks keep each file in its own process.
+          pool: 'forks',
+        },
+      },
+      {
+        // Svelte components of the renderer in happy-dom (CodeMirror needs its layout APIs),
+        // mounted with a fake data source (test/ui/components/fake-source.ts).
+        plugins: [svelte({ configFile: resolve(root, 'renderer/svelte.config.js') }), svelteTesting()],
+        test: {
+          name: 'components',
+          include: ['test/ui/components/**/*.test.ts'],
+          environment: 'happy-dom',
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+        },
+      },
+    ],
   },
 });

@@ -30,7 +30,11 @@ export async function filterByName(page: Page, name: string): Promise<void> {
 export async function openTrace(page: Page, name: string): Promise<void> {
   await filterByName(page, name);
   const row = page.getByTestId('trace-row').filter({ has: page.locator('.name', { hasText: new RegExp(`^${name.replace('.', '\\.')}$`) }) });
-  await row.first().click();
+  // The list reloads while the search settles; a click on a row being refilled opens nothing.
+  await expect(async () => {
+    await row.first().click();
+    await expect(page.getByTestId('code-view')).toContainText(name, { timeout: 2000 });
+  }).toPass();
   await expect(page.getByTestId('history-pos')).toHaveText('0/0');
   await expect(page.locator('[data-current="true"]')).toHaveCount(1);
 }

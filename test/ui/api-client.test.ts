@@ -16,11 +16,12 @@ describe('renderer API client', () => {
         return answers.shift()!;
       },
     };
-    const { api, ApiCallError } = await import('../../renderer/src/lib/api.js');
-    const err = await api('getTrace', { id: 9 }).catch((e: unknown) => e);
+    const { apiSource, ApiCallError } = await import('../../renderer/src/lib/source.js');
+    const source = apiSource();
+    const err = await source.call('getTrace', { id: 9 }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ApiCallError);
     expect(err).toMatchObject({ code: 'not-found', message: 'no trace with id 9' });
-    expect(await api('listTraces', {})).toEqual({ total: 0, rows: [] });
+    expect(await source.call('listTraces', {})).toEqual({ total: 0, rows: [] });
     expect(calls).toEqual([['getTrace', { id: 9 }], ['listTraces', {}]]);
   });
 });

@@ -1,10 +1,8 @@
-// Folding of long loops in the drawing trees (treeModel's visible rows): a synthetic loop of
+// Folding of long loops in the drawing trees (renderer/src/lib/tree/fold.ts): a synthetic loop of
 // many iterations, folded to its first and last iterations and one fold row, in both trees.
 import { describe, expect, it } from 'vitest';
-import {
-  FOLD_HEAD, FOLD_MIN, FOLD_TAIL, foldAt, foldLabel, foldPlan, forwardTree, inverseTree, treeIndex, visibleRows,
-  type Layout, type Tree,
-} from '../../renderer/src/lib/treeModel.js';
+import { forwardTree, inverseTree, treeIndex, type Tree } from '../../renderer/src/lib/tree/build.js';
+import { FOLD_HEAD, FOLD_MIN, FOLD_TAIL, foldAt, foldLabel, foldPlan, visibleRows, type Layout } from '../../renderer/src/lib/tree/fold.js';
 import type { Skeleton } from '../../src/api/contract/index.js';
 
 // Lines of the synthetic program (as in bench/_ui-long.py, optionally with a call in the body):

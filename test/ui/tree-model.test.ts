@@ -1,7 +1,8 @@
 // The explorer's drawing trees against the semantics: the inverse tree's pre-order must be
 // exactly what inv_step_into walks, and collapsing hides exactly a node's subtree.
 import { describe, expect, it } from 'vitest';
-import { forwardTree, inverseTree, treeIndex, visibleRows, eventName, nodeOf } from '../../renderer/src/lib/treeModel.js';
+import { forwardTree, inverseTree, treeIndex, eventName, nodeOf } from '../../renderer/src/lib/tree/build.js';
+import { visibleRows } from '../../renderer/src/lib/tree/fold.js';
 import { buildTraceIndex, walkView } from '../../src/semantics/index.js';
 import type { Skeleton } from '../../src/api/contract/index.js';
 import { cruxevalTraces } from '../semantics/helpers.js';

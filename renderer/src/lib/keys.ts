@@ -1,7 +1,8 @@
 /**
  * Debugger key bindings (as in common IDEs): F11 step into, F10 step over, Shift+F11 step
- * out (step_return), F5 continue; the inverse actions add Alt: Alt+F11, Alt+F10,
- * Alt+Shift+F11 (inv_step_call). Alt+Left / Alt+Right move back and forward in history.
+ * out (step_return), F5 continue (to the next breakpoint set, else to the exit); the inverse
+ * actions add Alt: Alt+F11, Alt+F10, Alt+Shift+F11 (inv_step_call). Alt+Left / Alt+Right move
+ * back and forward in history. They work wherever the focus is except where text is typed.
  */
 export type KeyAction = string | 'back' | 'forward';
 
@@ -33,4 +34,13 @@ export function keyToAction(e: KeyboardEvent): KeyAction | null {
       return alt ? 'forward' : null;
   }
   return null;
+}
+
+const TEXT_INPUTS = new Set(['text', 'search', 'number', 'email', 'url', 'password', 'tel']);
+
+/** True where keys type text (a text input, a textarea, an editable element): debugger keys stay out. */
+export function typesText(t: EventTarget | null): boolean {
+  if (!(t instanceof HTMLElement)) return false;
+  if (t.isContentEditable || t.tagName === 'TEXTAREA') return true;
+  return t.tagName === 'INPUT' && TEXT_INPUTS.has((t as HTMLInputElement).type);
 }

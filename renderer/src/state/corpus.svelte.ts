@@ -3,9 +3,8 @@
  * time as the virtual list scrolls. A new query drops the cache; stale answers are ignored.
  */
 import type { TraceRow } from '../../../src/api/contract/index.js';
-import type { TraceSort } from '../../../src/trace/listing.js';
-import type { ExitStatus } from '../../../src/trace/types.js';
-import { api } from '../lib/api.js';
+import { Newest } from '../lib/newest.js';
+import type { DataSource } from '../lib/source.js';
 
 export const PAGE = 100;
 
@@ -13,16 +12,19 @@ export class CorpusQuery {
   name = $state('');
   code = $state('');
   value = $state('');
-  exit = $state<'' | ExitStatus>('');
-  sort = $state<TraceSort>('id');
+  exit = $state<'' | 'normal' | 'error' | 'never'>('');
+  sort = $state<'id' | 'name' | 'events'>('id');
   desc = $state(false);
 
   total = $state(0);
   /** Row cache by position; a version bump tells the list to redraw. */
   rows = $state.raw<Map<number, TraceRow>>(new Map());
   error = $state<string | null>(null);
-  #generation = 0;
+  /** One generation per query: pages of an older query are dropped when they arrive. */
+  #queries = new Newest();
   #pending = new Set<number>();
+
+  constructor(private readonly source: DataSource) {}
 
   #query() {
     return {
@@ -36,7 +38,7 @@ export class CorpusQuery {
   }
 
   async reload(): Promise<void> {
-    this.#generation++;
+    this.#queries.drop();
     this.#pending.clear();
     this.rows = new Map();
     await this.ensure(0, PAGE);
@@ -44,7 +46,7 @@ export class CorpusQuery {
 
   /** Makes sure rows [from, to) are loaded (by whole pages). */
   async ensure(from: number, to: number): Promise<void> {
-    const gen = this.#generation;
+    const live = this.#queries.ticket();
     const first = Math.floor(from / PAGE);
     const last = Math.floor(Math.max(from, to - 1) / PAGE);
     const jobs: Promise<void>[] = [];
@@ -52,9 +54,9 @@ export class CorpusQuery {
       if (this.#pending.has(p) || this.rows.has(p * PAGE)) continue;
       this.#pending.add(p);
       jobs.push(
-        api('listTraces', { ...this.#query(), offset: p * PAGE, limit: PAGE })
+        this.source.call('listTraces', { ...this.#query(), offset: p * PAGE, limit: PAGE })
           .then((r) => {
-            if (gen !== this.#generation) return;
+            if (!live()) return;
             const next = new Map(this.rows);
             r.rows.forEach((row, i) => next.set(p * PAGE + i, row));
             this.rows = next;
@@ -62,13 +64,17 @@ export class CorpusQuery {
             this.error = null;
           })
           .catch((e) => {
-            if (gen === this.#generation) this.error = (e as Error).message;
+            if (live()) this.error = (e as Error).message;
           })
-          .finally(() => this.#pending.delete(p)),
+          .finally(() => live() && this.#pending.delete(p)),
       );
     }
     await Promise.all(jobs);
   }
-}
 
-export const corpus = new CorpusQuery();
+  /** Flips the sort order and reloads. */
+  reverse(): Promise<void> {
+    this.desc = !this.desc;
+    return this.reload();
+  }
+}

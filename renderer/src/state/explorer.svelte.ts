@@ -1,17 +1,18 @@
 /**
  * The explorer's shared state: the open trace, its two trees, the trajectory being walked
- * (direction, entry, action history, cursor) and the state being inspected. Views read it;
- * only its methods change it. Big payloads are $state.raw (never proxied).
+ * (direction, entry, action history, cursor), the breakpoints and the state being inspected.
+ * Views read it; only its methods change it (views never assign its fields). Big payloads
+ * are $state.raw (never proxied). It reads through the DataSource it is given (context.ts).
  */
-import type { Direction, Skeleton, TraceInfo, Walk } from '../../../src/api/contract/index.js';
-import { FORWARD_ACTIONS as ALL_FORWARD, INVERSE_ACTIONS } from '../../../src/semantics/types.js';
+import type { Direction, Skeleton, TraceInfo, TrajectoryRow, Walk } from '../../../src/api/contract/index.js';
 import type { TraceEvent } from '../../../src/trace/types.js';
-import { api } from '../lib/api.js';
-import { forwardTree, inverseTree, treeIndex, type Tree } from '../lib/treeModel.js';
-
-/** The forward actions with a button of their own (breakpoint has its line picker). */
-export const FORWARD_ACTIONS = ALL_FORWARD.filter((a) => a !== 'breakpoint');
-export { INVERSE_ACTIONS };
+import { hittableLines, sameTextLines } from '../lib/lines.js';
+import { Newest } from '../lib/newest.js';
+import type { DataSource } from '../lib/source.js';
+import { eventName, forwardTree, inverseTree, nodeOf, treeIndex, type Tree } from '../lib/tree/build.js';
+import { CALL } from '../lib/tree/kinds.js';
+import { pathTo } from '../lib/tree/path.js';
+import { EventCache } from './events.svelte.js';
 
 export interface StateRef {
   seq: number;
@@ -29,6 +30,10 @@ export class Explorer {
   prevInFrame = $state.raw<Int32Array>(new Int32Array(0));
   /** Lines the trace visited (line numbers into context_forward). */
   visited = $state.raw<Set<number>>(new Set());
+  /** Lines a breakpoint can stop at (lib/lines.ts). */
+  hittable = $state.raw<Set<number>>(new Set());
+  /** Lines with a breakpoint set (red dots in the gutter); F5 runs to the next one. */
+  breakpoints = $state.raw<Set<number>>(new Set());
 
   direction = $state<Direction>('forward');
   entry = $state(0);
@@ -40,29 +45,49 @@ export class Explorer {
   selectedEvent = $state.raw<TraceEvent | null>(null);
   previousEvent = $state.raw<TraceEvent | null>(null);
   error = $state<string | null>(null);
+  /** What the last action did that the user should know (cleared by the next move). */
   message = $state<string | null>(null);
+  /** Lines with the text of the line a breakpoint stopped elsewhere for (marked in the code). */
+  sameText = $state.raw<number[]>([]);
   loading = $state(false);
-  /** Name of the opened saved trajectory, if the walk came from one. */
+  /** Id of the opened saved trajectory while the history still follows it. */
   trajectoryId = $state<number | null>(null);
 
   current = $derived(this.walk ? this.walk.states[this.walk.states.length - 1] ?? null : null);
   ended = $derived(this.walk?.exit != null);
+  lines = $derived((this.info?.header.context_forward ?? '').split('\n'));
+  /** Index in the walk of the selected state (its latest visit), or -1 when the walk does not show it. */
+  selectedIndex = $derived.by(() => {
+    const w = this.walk;
+    const sel = this.selected;
+    if (!w || !sel) return -1;
+    for (let j = w.states.length - 1; j >= 0; j--) if (w.states[j].seq === sel.seq && w.states[j].event === sel.event) return j;
+    return -1;
+  });
 
-  #openToken = 0;
-  #walkToken = 0;
-  #selectToken = 0;
+  readonly events: EventCache;
+  // Only the newest request of each kind lands: a big trace clicked first must not replace
+  // one clicked after, nor a slow walk or event the ones asked for after them.
+  #opens = new Newest();
+  #walks = new Newest();
+  #selects = new Newest();
+
+  constructor(private readonly source: DataSource) {
+    this.events = new EventCache(source);
+  }
 
   async open(id: number): Promise<void> {
-    // Only the newest open lands: a big trace clicked first must not replace one clicked after.
-    const token = ++this.#openToken;
+    const live = this.#opens.next();
     this.loading = true;
     this.error = null;
     try {
-      const [info, skeleton] = await Promise.all([api('getTrace', { id }), api('getSkeleton', { traceId: id })]);
-      if (token !== this.#openToken) return;
+      const [info, skeleton] = await Promise.all([this.source.call('getTrace', { id }), this.source.call('getSkeleton', { traceId: id })]);
+      if (!live()) return;
       this.traceId = id;
       this.info = info;
+      this.selected = this.selectedEvent = this.previousEvent = null;
       this.skeleton = skeleton;
+      this.events.reset(id);
       const ix = treeIndex(skeleton);
       const fwd = forwardTree(ix);
       this.fwd = fwd;
@@ -77,12 +102,13 @@ export class Explorer {
       }
       this.prevInFrame = prev;
       this.visited = visited;
-      this.trajectoryId = null;
+      this.hittable = hittableLines(skeleton, info.header.context_forward.split('\n'));
+      this.breakpoints = new Set();
       await this.restart('forward', 0);
     } catch (e) {
-      if (token === this.#openToken) this.error = (e as Error).message;
+      if (live()) this.error = (e as Error).message;
     } finally {
-      if (token === this.#openToken) this.loading = false;
+      if (live()) this.loading = false;
     }
   }
 
@@ -92,30 +118,34 @@ export class Explorer {
     this.entry = entry;
     this.actions = actions;
     this.cursor = actions.length;
-    this.message = null;
+    this.#say(null);
+    this.trajectoryId = null;
     await this.refresh();
   }
 
   /**
-   * Applies one action (as text, e.g. `step_over` or `breakpoint <src>`), dropping any redo
-   * history. Actions are queued: each one is judged against the walk its predecessor produced,
-   * so a key held down cannot step past an exit before the exit has arrived from the API.
+   * Applies actions (as text, e.g. `step_over` or `breakpoint <src>`) after the cursor. An
+   * action equal to the next one of the redo history just moves forward (an opened saved
+   * trajectory stays opened); any other drops the redo history. Actions are queued: each one
+   * is judged against the walk its predecessor produced, so a key held down cannot step past
+   * an exit before the exit has arrived from the API.
    */
-  act(action: string): Promise<void> {
-    this.#queue = this.#queue.then(() => this.#act(action));
+  act(...actions: string[]): Promise<void> {
+    this.#queue = this.#queue.then(() => this.#act(actions));
     return this.#queue;
   }
 
   #queue: Promise<void> = Promise.resolve();
 
-  async #act(action: string): Promise<void> {
-    if (this.traceId === null) return;
-    const inverse = action.startsWith('inv_');
+  async #act(actions: string[]): Promise<void> {
+    if (this.traceId === null || !actions.length) return;
+    const inverse = actions[0].startsWith('inv_');
     if (inverse !== (this.direction === 'inverse')) {
       if (this.cursor === 0) {
         await this.restart(inverse ? 'inverse' : 'forward', this.entry);
       } else {
-        this.message = `${action} is ${inverse ? 'an inverse' : 'a forward'} action; this trajectory is ${this.direction}. Restart it ${inverse ? 'inverse' : 'forward'} first.`;
+        const a = actions[0];
+        this.message = `${a} is ${inverse ? 'an inverse' : 'a forward'} action; this trajectory is ${this.direction}. Restart it ${inverse ? 'inverse' : 'forward'} first.`;
         return;
       }
     }
@@ -123,56 +153,69 @@ export class Explorer {
       this.message = 'The trajectory has exited; go back or restart.';
       return;
     }
-    this.actions = [...this.actions.slice(0, this.cursor), action];
-    this.cursor++;
-    this.message = null;
+    const follows = actions.every((a, j) => this.actions[this.cursor + j] === a);
+    if (!follows) {
+      this.actions = [...this.actions.slice(0, this.cursor), ...actions];
+      this.trajectoryId = null;
+    }
+    this.cursor += actions.length;
+    this.#say(null);
     await this.refresh();
   }
 
   async back(): Promise<void> {
-    if (this.cursor === 0) return;
-    this.cursor--;
-    await this.refresh();
+    if (this.cursor > 0) await this.goTo(this.cursor - 1);
   }
 
   async forward(): Promise<void> {
-    if (this.cursor >= this.actions.length) return;
-    this.cursor++;
+    if (this.cursor < this.actions.length) await this.goTo(this.cursor + 1);
+  }
+
+  /** Moves the cursor to k actions applied (0 = the start), keeping the history. */
+  async goTo(k: number): Promise<void> {
+    if (k < 0 || k > this.actions.length) return;
+    this.cursor = k;
+    this.#say(null);
     await this.refresh();
+  }
+
+  #say(message: string | null, sameText: number[] = []): void {
+    this.message = message;
+    this.sameText = sameText;
   }
 
   /** Recomputes the walk for actions[0..cursor) through the API; only the newest request lands. */
   async refresh(): Promise<void> {
     if (this.traceId === null) return;
-    const token = ++this.#walkToken;
+    const live = this.#walks.next();
     try {
-      const walk = await api('walk', {
+      const walk = await this.source.call('walk', {
         traceId: this.traceId,
         direction: this.direction,
         entry: this.entry,
         actions: this.actions.slice(0, this.cursor),
       });
-      if (token !== this.#walkToken) return;
+      if (!live()) return;
       this.walk = walk;
       this.error = null;
       const cur = walk.states[walk.states.length - 1];
       if (cur) await this.select(cur);
     } catch (e) {
-      if (token === this.#walkToken) this.error = (e as Error).message;
+      if (live()) this.error = (e as Error).message;
     }
   }
 
   /** Shows a state in the inspector and code view (does not move the trajectory). */
   async select(ref: StateRef): Promise<void> {
     if (this.traceId === null) return;
-    const token = ++this.#selectToken;
+    const live = this.#selects.next();
     this.selected = ref;
     const prevSeq = this.prevInFrame[ref.seq] ?? -1;
     const [cur, prev] = await Promise.all([
-      api('getEvents', { traceId: this.traceId, from: ref.seq, to: ref.seq + 1 }),
-      prevSeq >= 0 ? api('getEvents', { traceId: this.traceId, from: prevSeq, to: prevSeq + 1 }) : Promise.resolve([]),
+      this.source.call('getEvents', { traceId: this.traceId, from: ref.seq, to: ref.seq + 1 }),
+      prevSeq >= 0 ? this.source.call('getEvents', { traceId: this.traceId, from: prevSeq, to: prevSeq + 1 }) : Promise.resolve([]),
     ]);
-    if (token !== this.#selectToken) return;
+    if (!live()) return;
     this.selectedEvent = cur[0] ?? null;
     this.previousEvent = prev[0] ?? null;
   }
@@ -181,13 +224,112 @@ export class Explorer {
   segmentCall(seq: number): number {
     const sk = this.skeleton;
     if (!sk) return 0;
-    for (let s = seq; s >= 0; s--) if (sk.frame[s] === sk.frame[seq] && sk.kind[s] === 0) return s;
+    for (let s = seq; s >= 0; s--) if (sk.frame[s] === sk.frame[seq] && sk.kind[s] === CALL) return s;
     return 0;
   }
 
-  /** Index of the current state within the walk (for the "shown" delta). */
-  get currentIndex(): number {
-    return this.walk ? this.walk.states.length - 1 : -1;
+  /**
+   * Opens a saved trajectory: a new trajectory at its direction and entry whose redo history is
+   * its actions, cursor at the start, so the user steps through it with Forward.
+   */
+  async openTrajectory(t: TrajectoryRow): Promise<void> {
+    await this.restart(t.direction, t.entry, []);
+    this.actions = t.actions;
+    this.trajectoryId = t.id;
+  }
+
+  // --- Breakpoints and running to a line ------------------------------------------------------
+
+  toggleBreakpoint(line: number): void {
+    if (!this.hittable.has(line)) return;
+    const next = new Set(this.breakpoints);
+    if (next.has(line)) next.delete(line);
+    else next.add(line);
+    this.breakpoints = next;
+  }
+
+  /**
+   * Runs to line n (a `breakpoint <its text>` action) and says what happened when that is not
+   * simply "stopped on line n": stopped on another line with the same text, or never reached.
+   */
+  async runToLine(n: number): Promise<void> {
+    if (!this.hittable.has(n)) return;
+    await this.act(`breakpoint ${this.lines[n - 1]}`);
+    this.#stopNote([n]);
+  }
+
+  /**
+   * F5: with breakpoints set, runs to the first of them the trajectory reaches (each is tried
+   * through the walk API; the earliest state in pre-order wins); with none set, or none
+   * reached, `continue` to the exit, saying so.
+   */
+  async continueToBreakpoint(): Promise<void> {
+    if (this.traceId === null || this.direction !== 'forward' || this.ended) return this.act('continue');
+    const srcs = [...new Set([...this.breakpoints].sort((a, b) => a - b).map((n) => this.lines[n - 1]))];
+    if (!srcs.length) return this.act('continue');
+    const base = this.actions.slice(0, this.cursor);
+    const probes = await Promise.all(
+      srcs.map((src) => this.source.call('walk', { traceId: this.traceId!, direction: 'forward', entry: this.entry, actions: [...base, `breakpoint ${src}`] })),
+    );
+    let best = -1;
+    probes.forEach((w, j) => {
+      if (w.exit === null && (best < 0 || w.states[w.states.length - 1].seq < probes[best].states[probes[best].states.length - 1].seq)) best = j;
+    });
+    if (best < 0) {
+      await this.act('continue');
+      this.message = `No breakpoint is reached from here (line ${[...this.breakpoints].sort((a, b) => a - b).join(', ')}); continued to the exit.`;
+      return;
+    }
+    await this.act(`breakpoint ${srcs[best]}`);
+    this.#stopNote([...this.breakpoints].filter((n) => this.lines[n - 1] === srcs[best]));
+  }
+
+  /** After a breakpoint action aimed at `lines` (same text): why it stopped elsewhere, if it did. */
+  #stopNote(lines: number[]): void {
+    const w = this.walk;
+    if (!w || !lines.length) return;
+    const label = lines.length === 1 ? `Line ${lines[0]}` : `Lines ${lines.join(', ')}`;
+    if (w.exit) return this.#say(`${label} (${this.lines[lines[0] - 1].trim()}) is not reached from here: the trajectory exited (${w.exit}).`);
+    const at = this.skeleton!.line[w.states[w.states.length - 1].seq];
+    if (lines.includes(at)) return;
+    const all = [lines[0], ...sameTextLines(this.lines, lines[0])].sort((a, b) => a - b);
+    this.#say(`Stopped at line ${at}, not ${lines.join('/')}: breakpoints match a line by its text, and lines ${all.join(', ')} have the same text.`, all);
+  }
+
+  // --- Jumps to any node ------------------------------------------------------------------------
+
+  /** Walks to `node` of the tree of `direction` (restarting or widening the entry if needed). */
+  async runTo(direction: Direction, node: number): Promise<void> {
+    const tree = direction === 'forward' ? this.fwd : this.inv;
+    if (!tree || this.traceId === null) return;
+    const at = (): number => (this.current && this.direction === direction && !this.ended ? nodeOf(tree, this.current.seq, this.current.event) : -1);
+    let path = pathTo(tree, at(), node);
+    if (!path) {
+      await this.restart(direction, this.entry);
+      path = pathTo(tree, at(), node);
+    }
+    if (!path && this.entry !== 0) {
+      await this.restart(direction, 0);
+      path = pathTo(tree, at(), node);
+    }
+    if (!path) {
+      this.message = `#${tree.seq[node]} ${eventName(tree, node)} cannot be reached ${direction} from this entry.`;
+      return;
+    }
+    if (path.length) await this.act(...path);
+    if (at() !== node) this.message = `#${tree.seq[node]} ${eventName(tree, node)} is outside the entry's scope; set the entry first.`;
+  }
+
+  /** A new trajectory whose entry is the segment holding `seq`. */
+  entryHere(seq: number, direction: Direction = this.direction): Promise<void> {
+    return this.restart(direction, this.segmentCall(seq));
+  }
+
+  /** An inverse trajectory from state `seq`: entry at its segment, walked back to its plain inverse copy. */
+  async inverseFrom(seq: number): Promise<void> {
+    if (!this.inv) return;
+    await this.restart('inverse', this.segmentCall(seq));
+    await this.runTo('inverse', this.inv.plainOf[seq]);
   }
 
   close(): void {
@@ -199,5 +341,3 @@ export class Explorer {
     this.selectedEvent = this.previousEvent = null;
   }
 }
-
-export const explorer = new Explorer();

@@ -26,6 +26,7 @@ export const traceMethods = {
   getTrace: read(object({ id: recordId })),
   getEvents: read(object({ traceId: recordId, from: int(0), to: int(0) })),
   getSkeleton: read(object({ traceId: recordId })),
+  findInTrace: read(object({ traceId: recordId, text: str(1000), limit: optional(int(1, 10_000)) })),
 };
 
 export interface TraceInfo {
@@ -54,4 +55,6 @@ export interface TraceResults {
   getTrace: TraceInfo;
   getEvents: TraceEvent[];
   getSkeleton: Skeleton;
+  /** Seqs (time order, the first `limit`) of the states whose src, locals or value hold `text`. */
+  findInTrace: { total: number; seqs: number[] };
 }

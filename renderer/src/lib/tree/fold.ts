@@ -1,117 +1,18 @@
 /**
- * Flat, array-based forward and inverse state trees for drawing (100k nodes must build in
- * a few tens of ms). Node i of a tree is its i-th node in pre-order; `seq` is the event behind
- * it and `kind` what it shows (0 call, 1 line, 2 return, 3 exception, 4 inv_line_call; the
- * inverse tree shows kinds 0-3 with the `inv_` prefix). The shapes follow the spec:
- * forward §3 (children of an event = events whose parent is it, in time order) and
- * inverse §4. The shapes come from the semantics' TreeIndex (src/semantics/tree.ts); this
- * file only adds what drawing needs (depth, subtree ends, rows with collapsed subtrees and
- * long loops folded).
- * Which node an action leads to is decided by the semantics through the `walk` API.
+ * Which rows a drawing tree shows: subtrees of collapsed nodes left out, and long loops folded.
+ *
+ * Folding of long loops. Python lines of one frame are siblings (§3), so a loop of 50,000
+ * iterations is 100,000 siblings under one node. A run of more than FOLD_MIN children of one
+ * node (in either tree) shows its first FOLD_HEAD and last FOLD_TAIL children with their
+ * subtrees and ONE fold row for the rest. The cuts move (at most ALIGN siblings) to a loop
+ * iteration boundary: the loop line is the line most often repeated among the siblings (ties:
+ * the smaller line number, i.e. the `for`/`while` header). Forward, an iteration starts at a node
+ * of that line; inverse (reversed order) it starts right after the plain copy of one.
+ * Pinned nodes (current state, selected state, twins) are never hidden: the fold splits around
+ * the iteration holding each, with PIN_CONTEXT iterations either side.
  */
-import type { Skeleton } from '../../../src/api/contract/index.js';
-import { buildTreeIndex, type TreeIndex } from '../../../src/semantics/tree.js';
-import { EVENT_KINDS } from '../../../src/trace/types.js';
-
-/** What a tree node shows: the event kinds, then (inverse tree only) line_call. */
-export const KIND_NAMES = [...EVENT_KINDS, 'line_call'] as const;
-
-export interface Tree {
-  inverse: boolean;
-  size: number;
-  seq: Int32Array;
-  kind: Uint8Array;
-  depth: Int32Array;
-  parent: Int32Array;
-  /** One past the last descendant, in pre-order: the subtree of i is [i, end[i]). */
-  end: Int32Array;
-  /** Node index of the plain copy of each seq, and (inverse only) of its inv_line_call or -1. */
-  plainOf: Int32Array;
-  lineCallOf: Int32Array;
-}
-
-export function eventName(tree: Tree, i: number): string {
-  const k = KIND_NAMES[tree.kind[i]];
-  return tree.inverse ? `inv_${k}` : k;
-}
-
-/** The semantics' index of both trees, built from the skeleton's columns. */
-export function treeIndex(sk: Skeleton): TreeIndex {
-  return buildTreeIndex({ count: sk.count, kind: sk.kind, parent: sk.parent, frame: sk.frame });
-}
-
-function alloc(n: number, inverse: boolean, events: number): Tree {
-  return {
-    inverse,
-    size: n,
-    seq: new Int32Array(n),
-    kind: new Uint8Array(n),
-    depth: new Int32Array(n),
-    parent: new Int32Array(n),
-    end: new Int32Array(n),
-    plainOf: new Int32Array(events).fill(-1),
-    lineCallOf: new Int32Array(events).fill(-1),
-  };
-}
-
-/** Forward tree: node i is seq i (pre-order equals time order). */
-export function forwardTree(ix: TreeIndex): Tree {
-  const n = ix.count;
-  const t = alloc(n, false, n);
-  for (let s = 0; s < n; s++) {
-    const p = ix.parent[s];
-    t.seq[s] = s;
-    t.kind[s] = ix.kind[s];
-    t.parent[s] = p;
-    t.depth[s] = p < 0 ? 0 : t.depth[p] + 1;
-    t.end[s] = ix.subtreeEnd[s] + 1;
-    t.plainOf[s] = s;
-  }
-  return t;
-}
-
-/** Inverse tree, in the semantics' inverse pre-order (ids 2*seq plain, 2*seq+1 inv_line_call). */
-export function inverseTree(ix: TreeIndex, fwd: Tree): Tree {
-  const n = ix.invOrder.length;
-  const t = alloc(n, true, ix.count);
-  for (let j = 0; j < n; j++) {
-    const id = ix.invOrder[j];
-    const s = id >> 1;
-    const lc = (id & 1) === 1;
-    const p = ix.parent[s];
-    t.seq[j] = s;
-    t.kind[j] = lc ? 4 : ix.kind[s];
-    t.depth[j] = fwd.depth[s];
-    t.parent[j] = p < 0 ? -1 : ix.invPos[2 * p + 1];
-    // An inv_line_call holds the inverse of the forward subtree below s: its nodes plus their line-call copies.
-    t.end[j] = lc ? j + 1 + (ix.subtreeEnd[s] - s) + (ix.lcBefore[ix.subtreeEnd[s] + 1] - ix.lcBefore[s + 1]) : j + 1;
-    if (lc) t.lineCallOf[s] = j;
-    else t.plainOf[s] = j;
-  }
-  return t;
-}
-
-/** Nodes that have children (what collapse applies to). */
-export function hasChildren(t: Tree, i: number): boolean {
-  return t.end[i] > i + 1;
-}
-
-/** Node of `seq` shown as `event` (inverse inv_line_call vs plain copy), or -1. */
-export function nodeOf(t: Tree, seq: number, event: string): number {
-  if (seq < 0 || seq >= t.plainOf.length) return -1;
-  return event === 'inv_line_call' ? t.lineCallOf[seq] : t.plainOf[seq];
-}
-
-// ---------------------------------------------------------------------------------------------
-// Folding of long loops. Python lines of one frame are siblings (§3), so a loop of 50,000
-// iterations is 100,000 siblings under one node. A run of more than FOLD_MIN children of one
-// node (in either tree) shows its first FOLD_HEAD and last FOLD_TAIL children with their
-// subtrees and ONE fold row for the rest. The cuts move (at most ALIGN siblings) to a loop
-// iteration boundary: the loop line is the line most often repeated among the siblings (ties:
-// the smaller line number, i.e. the `for`/`while` header). Forward, an iteration starts at a node
-// of that line; inverse (reversed order) it starts right after the plain copy of one.
-// Pinned nodes (current state, selected state, twins) are never hidden: the fold splits around
-// the iteration holding each, with PIN_CONTEXT iterations either side.
+import type { Tree } from './build.js';
+import { LINE_CALL } from './kinds.js';
 
 export const FOLD_MIN = 200;
 export const FOLD_HEAD = 12;
@@ -209,7 +110,7 @@ export function foldPlan(t: Tree, lineOfSeq?: ArrayLike<number>, min = FOLD_MIN)
     if (lineOfSeq) {
       const freq = new Map<number, number>();
       for (let j = 0; j < k; j++) {
-        if (t.kind[kids[j]] === 4) continue;
+        if (t.kind[kids[j]] === LINE_CALL) continue;
         const l = lineOfSeq[t.seq[kids[j]]];
         freq.set(l, (freq.get(l) ?? 0) + 1);
       }
@@ -219,7 +120,7 @@ export function foldPlan(t: Tree, lineOfSeq?: ArrayLike<number>, min = FOLD_MIN)
         start = new Uint8Array(k);
         for (let j = 0; j < k; j++) {
           const at = t.inverse ? j - 1 : j;
-          if (at >= 0 && t.kind[kids[at]] !== 4 && lineOfSeq[t.seq[kids[at]]] === line) start[j] = 1;
+          if (at >= 0 && t.kind[kids[at]] !== LINE_CALL && lineOfSeq[t.seq[kids[at]]] === line) start[j] = 1;
         }
       }
     }
@@ -353,7 +254,12 @@ export function rowDepth(t: Tree, layout: Layout, r: number): number {
   return v < 0 ? layout.folds[-v - 1].depth : t.depth[v];
 }
 
-/** The text of a fold row. */
+/** The text drawn on a fold row (short enough for a narrow pane; foldLabel is its tooltip). */
+export function foldShortLabel(f: FoldRow): string {
+  return foldLabel(f).replace(/ — click to .*$/, '');
+}
+
+/** The full text of a fold row: what it stands for and what a click does. */
 export function foldLabel(f: FoldRow): string {
   const num = (x: number) => x.toLocaleString('en-US');
   const what = f.iterations > 0 ? `${num(f.iterations)} iteration${f.iterations === 1 ? '' : 's'}` : `${num(f.nodes)} states`;

@@ -1,0 +1,49 @@
+/**
+ * How views reach the data source and the shared state: Svelte context, set once by App (or by
+ * a component test, with a fake source) and read by each view at creation. No module
+ * singletons, so two mounted apps (or two tests) never share state.
+ *
+ * In a component test: render(View, { context: contextFor(source) }) (test/ui/components/).
+ */
+import { getContext, setContext } from 'svelte';
+import { CorpusQuery } from '../state/corpus.svelte.js';
+import { Explorer } from '../state/explorer.svelte.js';
+import type { DataSource } from './source.js';
+
+const SOURCE = Symbol('data source');
+const EXPLORER = Symbol('explorer');
+const CORPUS = Symbol('corpus');
+
+export interface AppState {
+  source: DataSource;
+  explorer: Explorer;
+  corpus: CorpusQuery;
+}
+
+export function createAppState(source: DataSource): AppState {
+  return { source, explorer: new Explorer(source), corpus: new CorpusQuery(source) };
+}
+
+/** The context entries of an app state, e.g. for testing-library's `context` option. */
+export function contextMap(s: AppState): Map<symbol, unknown> {
+  return new Map<symbol, unknown>([
+    [SOURCE, s.source],
+    [EXPLORER, s.explorer],
+    [CORPUS, s.corpus],
+  ]);
+}
+
+/** Called by App during its creation. */
+export function provideAppState(s: AppState): void {
+  for (const [k, v] of contextMap(s)) setContext(k, v);
+}
+
+function need<T>(key: symbol, what: string): T {
+  const v = getContext<T | undefined>(key);
+  if (!v) throw new Error(`${what} is missing from the Svelte context (App provides it; tests pass contextMap(...))`);
+  return v;
+}
+
+export const useSource = () => need<DataSource>(SOURCE, 'the data source');
+export const useExplorer = () => need<Explorer>(EXPLORER, 'the explorer');
+export const useCorpus = () => need<CorpusQuery>(CORPUS, 'the corpus query');

@@ -1,0 +1,56 @@
+/**
+ * The data source the views read from: one typed call per API method, `source.call('getTrace',
+ * {id})`, checked against the contract (src/api/contract/). The real source talks to the
+ * Electron preload bridge when present (window.stepscope), otherwise HTTP to the
+ * `stepscope serve` that served this page. Views never import it: App creates it and hands
+ * it down through Svelte context (context.ts), so component tests pass a fake instead.
+ */
+import type { ApiResult, Method, Params, Results } from '../../../src/api/contract/index.js';
+import { UserError } from '../../../src/common/errors.js';
+
+export interface DataSource {
+  call<M extends Method>(method: M, params: Params<M>): Promise<Results[M]>;
+}
+
+export interface Bridge {
+  invoke(method: string, params: unknown): Promise<ApiResult<unknown>>;
+}
+
+declare global {
+  interface Window {
+    stepscope?: Bridge;
+  }
+}
+
+/** An API answer of `ok: false`: `code` says what kind of failure (src/common/errors.ts), `message` what to show. */
+export class ApiCallError extends UserError {}
+
+/** The token of a served UI comes in the URL fragment (#token=…), never in a request line. */
+function tokenFromFragment(): string | null {
+  const m = /(?:^#|&)token=([^&]+)/.exec(location.hash);
+  return m ? decodeURIComponent(m[1]) : null;
+}
+
+function httpBridge(token: string | null): Bridge {
+  return {
+    async invoke(method, params) {
+      const headers: Record<string, string> = { 'Content-Type': 'application/json' };
+      if (token) headers.Authorization = `Bearer ${token}`;
+      const res = await fetch(`api/${encodeURIComponent(method)}`, { method: 'POST', headers, body: JSON.stringify(params) });
+      const ct = res.headers.get('content-type') ?? '';
+      if (!ct.includes('application/json')) return { ok: false, error: { code: 'unavailable', message: `server answered HTTP ${res.status}` } };
+      return (await res.json()) as ApiResult<unknown>;
+    },
+  };
+}
+
+/** A data source over a bridge (default: Electron's, else HTTP to the serving origin). */
+export function apiSource(bridge: Bridge = window.stepscope ?? httpBridge(tokenFromFragment())): DataSource {
+  return {
+    async call(method, params) {
+      const r = await bridge.invoke(method, params);
+      if (!r.ok) throw new ApiCallError(r.error.message, r.error.code);
+      return r.value as Results[typeof method];
+    },
+  };
+}

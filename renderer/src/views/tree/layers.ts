@@ -1,0 +1,58 @@
+/**
+ * The layer interface of a tree pane. A pane (TreePane.svelte) owns the zoom, the collapsed
+ * nodes, the opened folds and the rows they leave (a Layout); everything drawn on top of that
+ * is a layer, drawn inside the zoomed group in tree coordinates (x = depth * COL_W,
+ * y = row * ROW_H):
+ *
+ * - RowsLayer: links, one <g data-seq data-event> per drawn node, fold rows (the e2e hooks).
+ * - TrailLayer: the trajectory walked so far, through the rows of its states.
+ * - marks (marks.ts): classes and data attributes put on node rows (current, selected, twin).
+ *
+ * A new layer is added without touching these, from the pane's owner (App):
+ * - to draw shapes (verdict badges, ghost nodes of a prediction, action edges), pass a snippet
+ *   `under` or `over` to TreePane; it gets this TreeGeometry and reads positions with `at`,
+ *   which answers for every node, folded or collapsed or not (a hidden node sits on the row
+ *   that hides it, with `hidden: true`), so an edge to a folded target still lands somewhere;
+ * - to mark rows (a verdict colour, "predicted here"), pass a RowMarker in `markers`; its
+ *   classes land on the node's <g> beside the built-in ones, so styles can key on them.
+ * Layers only read the geometry; they change the view through the callbacks they are given.
+ * Positions are cheap (typed-array reads); `drawn` tells which rows are on screen, so a layer
+ * with many shapes should draw only those.
+ */
+import type { Tree } from '../../lib/tree/build.js';
+import type { Layout } from '../../lib/tree/fold.js';
+
+export interface TreeGeometry {
+  which: 'forward' | 'inverse';
+  tree: Tree;
+  layout: Layout;
+  /** Rows on screen: [from, to), every `stride`-th drawn when zoomed far out. */
+  drawn: { from: number; to: number; stride: number };
+  /** Zoom scale, and the factor that keeps dots a visible size zoomed out (>= 1). */
+  k: number;
+  dot: number;
+  /** Where node i is drawn, in tree coordinates; hidden when a fold or collapsed ancestor stands for it. */
+  at(i: number): { x: number; y: number; hidden: boolean };
+}
+
+/** Classes (added to `node k-<kind>`) and data attributes for a node's row, or null. */
+export interface RowMark {
+  classes?: string[];
+  data?: Record<string, string>;
+}
+export type RowMarker = (node: number) => RowMark | null;
+
+/** Merges markers: classes add up, later data attributes win. */
+export function combineMarkers(markers: readonly RowMarker[]): (node: number) => { cls: string; data: Record<string, string> } {
+  return (node) => {
+    let cls = '';
+    const data: Record<string, string> = {};
+    for (const m of markers) {
+      const r = m(node);
+      if (!r) continue;
+      if (r.classes?.length) cls += ' ' + r.classes.join(' ');
+      if (r.data) Object.assign(data, r.data);
+    }
+    return { cls, data };
+  };
+}
