@@ -61,11 +61,11 @@ export function record(source: string, call: string | null, extra: string[] = []
 }
 
 /**
- * All 800 CRUXEval tasks recorded by the recorder. Recording takes about a minute, so the
- * file is kept in the temp dir under a key made of the recorder's sources and the data:
- * any change to either records afresh.
+ * The trace file of all 800 CRUXEval tasks recorded by the recorder. Recording takes a few
+ * minutes, so the file is kept in the temp dir under a key made of the recorder's sources
+ * and the data: any change to either records afresh.
  */
-export function cruxevalTraces(): Trace[] {
+export function cruxevalRecording(): string {
   const h = createHash('sha256');
   const pkg = join(repoRoot, 'python/stepscope_recorder');
   for (const f of readdirSync(pkg).filter((f) => f.endsWith('.py')).sort()) h.update(f).update(readFileSync(join(pkg, f)));
@@ -76,5 +76,10 @@ export function cruxevalTraces(): Trace[] {
     recorder(['record-cruxeval', cruxevalPath, '-o', tmp, '--jobs', '2']);
     renameSync(tmp, path);
   }
-  return readTraces(path);
+  return path;
+}
+
+/** All 800 CRUXEval tasks recorded by the recorder (see cruxevalRecording). */
+export function cruxevalTraces(): Trace[] {
+  return readTraces(cruxevalRecording());
 }
