@@ -9,7 +9,7 @@
  */
 import { UserError } from '../common/errors.js';
 import { isCruxevalTask } from '../semantics/index.js';
-import { IngestError, type Corpus, type NewPrediction, type RunRecord, type StoredItem } from '../store/corpus.js';
+import { type Corpus, type NewPrediction, type RunRecord, type StoredItem } from '../store/corpus.js';
 import { readPredictionsFile } from './read-file.js';
 import { requireSet } from './views.js';
 import { newPrediction } from './verdicts.js';
@@ -31,11 +31,11 @@ export interface ImportResult {
 export function importPredictions(corpus: Corpus, o: ImportOptions): ImportResult {
   const set = requireSet(corpus, o.set);
   const { byId, byKey } = corpus.itemIds(set.id);
-  const file = readPredictionsFile(o.file, (id) => (typeof id === 'number' ? (byId.has(id) ? id : undefined) : byKey.get(id)));
+  const refused = isCruxevalTask(set.task)
+    ? null
+    : `a CRUXEval generations file fits a CRUXEval set (cruxeval-output, cruxeval-output-breakpoint, cruxeval-input); ${JSON.stringify(set.name)} is a ${set.task} set`;
+  const file = readPredictionsFile(o.file, (id) => (typeof id === 'number' ? (byId.has(id) ? id : undefined) : byKey.get(id)), refused);
   const format = file.format === 'state' ? 'state' : 'cruxeval';
-  if (format === 'cruxeval' && !isCruxevalTask(set.task)) {
-    throw new IngestError(o.file, 0, `a CRUXEval generations file fits a CRUXEval set (cruxeval-output, cruxeval-output-breakpoint, cruxeval-input); ${JSON.stringify(set.name)} is a ${set.task} set`);
-  }
   const existing = corpus.getRun(set.id, o.label);
   if (existing && existing.sourceHash === file.hash) return { run: existing, outcome: 'unchanged' };
   if (existing && !o.replace) {

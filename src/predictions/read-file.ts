@@ -26,7 +26,11 @@ export interface PredictionsFile {
 /** Item id or key as written in the file → the item's id, or undefined when the set has none. */
 export type ResolveItem = (id: number | string) => number | undefined;
 
-export function readPredictionsFile(path: string, resolve: ResolveItem): PredictionsFile {
+/**
+ * Reads and checks the whole file. `cruxevalRefused`: why CRUXEval's own files do not fit
+ * the set (not a CRUXEval set), or null when they do.
+ */
+export function readPredictionsFile(path: string, resolve: ResolveItem, cruxevalRefused: string | null = null): PredictionsFile {
   let bytes: Buffer;
   try {
     bytes = readFileSync(path);
@@ -36,8 +40,11 @@ export function readPredictionsFile(path: string, resolve: ResolveItem): Predict
   const hash = createHash('sha256').update(bytes).digest('hex');
   const text = bytes.toString('utf8');
   const whole = wholeObject(path, text);
-  if (whole && !Object.hasOwn(whole, 'id')) {
-    const scored = Object.hasOwn(whole, 'raw_generations');
+  const scored = whole !== null && Object.hasOwn(whole, 'raw_generations');
+  // One object on one line may be a JSON Lines record: it names an item or a completion.
+  const record = whole !== null && ['id', 'completion', 'completions'].some((k) => Object.hasOwn(whole, k));
+  if (whole && !record) {
+    if (cruxevalRefused) throw new IngestError(path, 0, cruxevalRefused);
     const gens = scored ? whole.raw_generations : whole;
     return { format: scored ? 'scored' : 'generations', byItem: generations(path, text, gens, scored, resolve), hash };
   }
