@@ -56,6 +56,9 @@ export function runParams(s: ModelSettings, samples: number) {
 
 export async function predict(corpus: Corpus, o: PredictOptions): Promise<PredictResult> {
   const set = requireSet(corpus, o.set);
+  // Settings, endpoint and key variable are checked before anything is stored (no items: nothing is sent).
+  const dry = await runCompletions([], { settings: o.settings, concurrency: o.concurrency, env: o.env }, () => {});
+  if (dry.error) throw new UserError(dry.error.message, 'bad-input');
   const label = o.label ?? o.settings.model;
   const samples = o.samples ?? 1;
   const params = runParams(o.settings, samples);
