@@ -211,7 +211,7 @@ export function verdictRows(db: Database.Database, runId: number): VerdictRow[] 
   const rows = db
     .prepare(`SELECT p.item_id, i.action, i.direction, i.horizon, p.format_error, p.em_event, p.em_src, p.em_locals, p.em_arg, p.em_all,
       p.exec_pass, p.alt_pass, p.correct, (p.exec_status = 'pending' OR p.alt_status = 'pending') AS pending
-      FROM predictions p JOIN evalset_items i ON i.id = p.item_id WHERE p.run_id = ? ORDER BY i.ord, p.sample`)
+      FROM predictions p JOIN evalset_items i ON i.id = p.item_id WHERE p.run_id = ? ORDER BY p.item_id, p.sample`)
     .raw()
     .all(runId) as (string | number | null)[][];
   return rows.map(([itemId, action, direction, horizon, fe, ev, src, loc, arg, all, exec, alt, correct, pending]) => ({
