@@ -126,7 +126,8 @@ describe('opening and creating a corpus', () => {
 
 describe('upgrading real corpora', () => {
   it('a corpus at each earlier schema keeps its traces and events when opened by this version', async () => {
-    for (let v = 1; v < latestVersion(); v++) {
+    // Every shipped version but the last (numbers may skip: 003 is reserved).
+    for (const v of MIGRATIONS.slice(0, -1).map((m) => m.version)) {
       const dir = tempDir();
       const path = join(dir, `v${v}.db`);
       const old = openDatabase(path, { create: true, migrations: MIGRATIONS.filter((m) => m.version <= v) });
