@@ -54,15 +54,17 @@ export interface PendingCheck {
   completion: string;
   exec: boolean;
   alt: boolean;
+  /** Whether the predicted locals equal the target's (a call's true arguments need no run). */
+  emLocals: boolean | null;
 }
 
 /** Predictions of a run with a pending check, in id order. */
 export function pendingChecks(db: Database.Database, runId: number): PendingCheck[] {
   const rows = db
-    .prepare(`SELECT id, item_id, completion, exec_status = 'pending' AS exec, alt_status = 'pending' AS alt FROM predictions
+    .prepare(`SELECT id, item_id, completion, exec_status = 'pending' AS exec, alt_status = 'pending' AS alt, em_locals FROM predictions
       WHERE run_id = ? AND (exec_status = 'pending' OR alt_status = 'pending') ORDER BY id`)
-    .all(runId) as { id: number; item_id: number; completion: string; exec: number; alt: number }[];
-  return rows.map((r) => ({ id: r.id, itemId: r.item_id, completion: r.completion, exec: r.exec === 1, alt: r.alt === 1 }));
+    .all(runId) as { id: number; item_id: number; completion: string; exec: number; alt: number; em_locals: number | null }[];
+  return rows.map((r) => ({ id: r.id, itemId: r.item_id, completion: r.completion, exec: r.exec === 1, alt: r.alt === 1, emLocals: r.em_locals === null ? null : r.em_locals === 1 }));
 }
 
 export interface CheckVerdict {
