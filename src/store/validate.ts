@@ -6,6 +6,7 @@
  */
 import { TRACE_FORMAT, TRACE_FORMAT_VERSION, type TraceEnd, type TraceEvent, type TraceHeader } from '../trace/types.js';
 import { IngestError } from './errors.js';
+import { checkJsonShape, mayHoldSurrogates, wellFormed } from './json-guard.js';
 
 type Rec = Record<string, unknown>;
 
@@ -33,6 +34,8 @@ export class RecordChecker {
   /** Parses one line into a record object and returns its "type". */
   parse(text: string, line: number, terminated: boolean): Rec {
     if (text.length === 0 || (text.length < 3 && text.trim() === '')) this.fail(line, 'expected a JSON record, got an empty line');
+    const shape = checkJsonShape(text);
+    if (shape !== null) this.fail(line, shape);
     let v: unknown;
     try {
       v = JSON.parse(text);
@@ -40,6 +43,7 @@ export class RecordChecker {
       if (!terminated) this.fail(line, 'the last line is cut off (no newline at the end and not complete JSON): the file looks truncated');
       this.fail(line, `expected a JSON object, got invalid JSON (${(e as Error).message})`);
     }
+    if (mayHoldSurrogates(text)) v = wellFormed(v);
     if (typeof v !== 'object' || v === null || Array.isArray(v)) this.fail(line, `expected a JSON object, got ${show(v)}`);
     return v as Rec;
   }
@@ -112,6 +116,7 @@ export class RecordChecker {
     if (cut !== undefined && !(Array.isArray(cut) && cut.every((c) => typeof c === 'string'))) {
       this.fail(line, `expected "cut" to be a list of names, got ${show(cut)}`);
     }
+    if (cut !== undefined && (cut as string[]).length === 0) delete rec.cut; // nothing cut: same as no list
     this.unexpected(rec, EVENT_FIELDS, what, line);
     return rec as unknown as TraceEvent;
   }

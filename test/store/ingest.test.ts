@@ -246,6 +246,48 @@ describe('ingest: bad input is reported with file and line, and changes nothing'
       message: 'expected a JSON record, got an empty line',
     },
     {
+      what: 'a local named twice (recorder layout, so the fast path sees it first)',
+      text: () => jsonl(good()).replace('"locals": {"n": "3", "acc": "0", "i": "0"}', '"locals": {"n": "3", "acc": "0", "n": "4"}'),
+      line: 7,
+      message: 'duplicate key "n" in "locals": expected each key once',
+    },
+    {
+      what: 'a local named twice, once through an escape',
+      text: () => jsonl(good()).replace('"locals": {"n": "3", "acc": "0", "i": "0"}', '"locals": {"n": "3", "acc": "0", "\\u006e": "4"}'),
+      line: 7,
+      message: 'duplicate key "n" in "locals": expected each key once',
+    },
+    {
+      what: 'a record field given twice',
+      text: () => jsonl(good()).replace('{"type": "event", "seq": 2,', '{"type": "event", "seq": 2, "seq": 2,'),
+      line: 4,
+      message: 'duplicate key "seq" in the record: expected each key once',
+    },
+    {
+      what: 'a meta key given twice in the header',
+      text: () => jsonl(good()).replace('"meta": {"task": "test",', '"meta": {"task": "test", "task": "other",'),
+      line: 1,
+      message: 'duplicate key "task" in "meta": expected each key once',
+    },
+    {
+      what: 'JSON nested 2,500 deep in the header meta',
+      text: () => jsonl(good()).replace('"meta": {', `"meta": {"deep": ${'['.repeat(2500)}${']'.repeat(2500)}, `),
+      line: 1,
+      message: 'JSON nested deeper than 100 levels: expected at most 100',
+    },
+    {
+      what: 'JSON nested 100,000 deep in an event',
+      text: () => jsonl(good()).replace('"arg": null, "parent": 1}', `"arg": ${'{"a": '.repeat(100000)}null${'}'.repeat(100000)}, "parent": 1}`),
+      line: 4,
+      message: 'JSON nested deeper than 100 levels: expected at most 100',
+    },
+    {
+      what: 'an unterminated deep line at the end of the file',
+      text: () => jsonl(good()) + '['.repeat(5000),
+      line: 15,
+      message: 'JSON nested deeper than 100 levels: expected at most 100',
+    },
+    {
       what: 'a line longer than the limit',
       text: () => jsonl(good().map((r) => (r.seq === 4 ? { ...r, locals: { big: 'x'.repeat(5000) } } : r))),
       line: 6,
