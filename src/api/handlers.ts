@@ -34,6 +34,7 @@ export function createApi(corpus: Corpus): Api {
       };
       const end: TraceEnd = { exit: r.exit, reason: r.reason, events: r.events, seconds: r.seconds };
       if (r.stdout_bytes !== undefined) end.stdout_bytes = r.stdout_bytes;
+      if (r.tampered !== undefined) end.tampered = r.tampered;
       return { id: r.id, header, end };
     },
 

@@ -12,7 +12,7 @@ type Rec = Record<string, unknown>;
 
 const HEADER_FIELDS = new Set(['type', 'format', 'version', 'name', 'mode', 'python', 'hashseed', 'filename', 'source', 'call', 'context_forward', 'context_inverse', 'limits', 'meta']);
 const EVENT_FIELDS = new Set(['type', 'seq', 'event', 'frame', 'func', 'line', 'src', 'locals', 'arg', 'parent', 'cut']);
-const END_FIELDS = new Set(['type', 'exit', 'reason', 'events', 'seconds', 'stdout_bytes']);
+const END_FIELDS = new Set(['type', 'exit', 'reason', 'events', 'seconds', 'stdout_bytes', 'tampered']);
 const LIMIT_FIELDS = ['events', 'seconds', 'memory_mb', 'repr_chars'] as const;
 const EVENT_KINDS = new Set(['call', 'line', 'return', 'exception']);
 const EXITS = new Set(['normal', 'error', 'never']);
@@ -130,6 +130,7 @@ export class RecordChecker {
     if (rec.events !== count) this.fail(line, `expected "events": ${count} (the number of event records in this trace), got ${show(rec.events)}`);
     this.field(rec, 'seconds', 'number', what, line);
     if (rec.stdout_bytes !== undefined) this.field(rec, 'stdout_bytes', 'int', what, line);
+    if (rec.tampered !== undefined) this.field(rec, 'tampered', 'string', what, line);
     return rec as unknown as TraceEnd;
   }
 }

@@ -360,3 +360,40 @@ describe('ingest from a stream', () => {
     corpus.close();
   });
 });
+
+describe('tampered traces', () => {
+  const tampered = (recs: Rec[], text = 'a message the recorder did not send (no token), after 9 events') =>
+    recs.map((r) => (r.type === 'end' ? { ...r, exit: 'never', reason: 'trace tampered with', tampered: text } : r));
+
+  it('keep their mark through ingest, the API record and export, and are not the unmarked trace', async () => {
+    const { dir, corpus } = fresh();
+    const base = traceRecords({ name: 'forged', n: 3, exit: 'never' });
+    const marked = tampered(base);
+    writeFileSync(join(dir, 'marked.jsonl'), jsonl(marked));
+    writeFileSync(join(dir, 'plain.jsonl'), jsonl(base.map((r) => (r.type === 'end' ? { ...r, reason: 'trace tampered with' } : r))));
+    expect(await corpus.ingest(join(dir, 'marked.jsonl'))).toMatchObject({ inserted: 1 });
+    expect(await corpus.ingest(join(dir, 'plain.jsonl'))).toMatchObject({ inserted: 1 });
+    const [a, b] = corpus.db.prepare('SELECT id, tampered FROM traces ORDER BY id').all() as Array<{ id: number; tampered: string | null }>;
+    expect([a.tampered, b.tampered]).toEqual(['a message the recorder did not send (no token), after 9 events', null]);
+    expect(corpus.getTrace(a.id)!.tampered).toBe(a.tampered);
+    expect(corpus.getTrace(b.id)!.tampered).toBeUndefined();
+
+    const sink = new PassThrough();
+    const parts: Buffer[] = [];
+    sink.on('data', (c: Buffer) => parts.push(c));
+    await corpus.export([a.id], sink);
+    const lines = Buffer.concat(parts).toString().trimEnd().split('\n');
+    expect(lines.at(-1)).toBe(pyDumps({ ...marked.at(-1), seconds: 0.001 }));
+    writeFileSync(join(dir, 'export.jsonl'), lines.join('\n') + '\n');
+    expect(await corpus.ingest(join(dir, 'export.jsonl'))).toMatchObject({ inserted: 0, skipped: 1 });
+    corpus.close();
+  });
+
+  it('a mark that is not a string is refused', async () => {
+    const { dir, corpus } = fresh();
+    writeFileSync(join(dir, 'bad.jsonl'), jsonl(tampered(traceRecords({ n: 1 })).map((r) => (r.type === 'end' ? { ...r, tampered: true } : r))));
+    await expect(corpus.ingest(join(dir, 'bad.jsonl'))).rejects.toThrow(`${join(dir, 'bad.jsonl')}:10: expected "tampered" to be a string, got true`);
+    expect(corpus.counts().traces).toBe(0);
+    corpus.close();
+  });
+});
