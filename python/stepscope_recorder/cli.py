@@ -198,8 +198,8 @@ def main(argv=None):
     except runner.Stopped as e:
         return _say("stopped by %s; nothing written" % e, 128 + e.signum)
     except OSError as e:
-        where = " %s:" % e.filename if e.filename else ""
-        return _say("cannot write%s %s; nothing written" % (where, e.strerror or e), 1)
+        where = "%s: " % e.filename if e.filename else ""
+        return _say("%s%s; nothing written" % (where, e.strerror or e), 1)
     except Exception as e:  # a recorder bug: one line, not a traceback
         return _say("recorder error: %r; nothing written" % e, 1)
     return _say(runner.summary(results, time.monotonic() - started), 0, prefix="")

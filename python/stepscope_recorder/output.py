@@ -36,6 +36,8 @@ class Output:
                 self.partial = self._named_copy()
             os.replace(self.partial, self.name, src_dir_fd=self._dir, dst_dir_fd=self._dir)
             self.partial = None
+        except OSError as e:  # e.g. the folder was removed meanwhile: name the output
+            raise OSError(e.errno, e.strerror, self.path) from None
         finally:
             self.discard()
 

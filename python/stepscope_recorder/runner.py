@@ -133,6 +133,9 @@ def _run_child(spec, child_sock, receiver, env, kill_after):
     spec_r, spec_w = os.pipe()
     try:
         proc = _spawn(spec_r, child_sock, env)
+    except BaseException:
+        os.close(spec_w)
+        raise
     finally:
         os.close(spec_r)
         child_sock.close()

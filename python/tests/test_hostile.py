@@ -312,6 +312,15 @@ class Hostile(unittest.TestCase):
         self.mine.discard("prog.py")  # deleted by the program
         self.no_files_left("out.jsonl", "out.jsonl.partial")  # that one is the program's own
 
+    def test_a_program_removing_the_output_folder_gets_one_line_and_no_traceback(self):
+        out_dir = os.path.join(self.tmp, "out")
+        os.mkdir(out_dir)
+        prog = self.program("prog.py", "import shutil\nshutil.rmtree(%r)\n" % out_dir)
+        r = self.recorder("record", prog, "-o", os.path.join(out_dir, "t.jsonl"))
+        self.assertEqual((r.returncode, r.stderr), (1, "stepscope_recorder: %s: No such file or directory; "
+                                                       "nothing written\n" % os.path.join(out_dir, "t.jsonl")))
+        self.no_files_left()
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -5,7 +5,7 @@ import unittest
 
 from stepscope_recorder.values import Values
 
-from .helpers import record_source
+from .helpers import record_one, record_source
 
 
 class Meta(type):
@@ -64,78 +64,44 @@ class Surrogates(unittest.TestCase):
         self.assertEqual(v.repr("\ud800"), ("'\\ud800'", False))  # repr of a str escapes it already
 
 
-RECORDED = '''\
-class Bad:
-    def __repr__(self):
-        raise SystemExit("no repr")
-
-
-class Lone:
-    def __repr__(self):
-        return "a\\ud800b"
-
-
-def near(k):
-    short = "x" * (k - 1)
-    exact = "x" * k
-    over = "x" * (k + 1)
-    bad = Bad()
-    lone = Lone()
-    return exact
-
-
-def fails(k):
-    raise ValueError("y" * k)
-
-
-def main_(k):
-    a = near(k - 2)
-    try:
-        fails(k)
-    except ValueError:
-        pass
-    b = near(k - 1)
-    return lone_arg(Lone())
-
-
-def lone_arg(x):
-    return x
-'''
-
-
 class Recorded(unittest.TestCase):
-    """The same rules through the tracer's fast and careful paths, in a real recording."""
+    """The same rules through the tracer's fast and careful paths, in a real recording of
+    programs/repr_boundaries.py (also a golden trace; these checks say what matters in it)."""
 
     @classmethod
     def setUpClass(cls):
-        # --max-repr 10: "x" * 8 has a 10-character repr.
-        cls.header, cls.events, cls.end = record_source(RECORDED, "main_(10)", "--max-repr", "10")
+        # --max-repr 10: "x" * 8 has a 10-character repr, E("yyyyy") too.
+        cls.header, cls.events, cls.end = record_one("repr_boundaries.py", "--call", "near(8)", "--max-repr", "10")
+
+    def returns(self, func):
+        return [e for e in self.events if e["func"] == func and e["event"] == "return"]
 
     def test_the_run_is_not_broken_by_a_repr_raising_system_exit(self):
         self.assertEqual((self.end["exit"], self.end["reason"]), ("normal", None))
 
     def test_locals_at_the_boundary(self):
-        ret = [e for e in self.events if e["func"] == "near" and e["event"] == "return"][0]
+        [ret] = self.returns("near")
         self.assertEqual(ret["locals"]["short"], "'xxxxxxx'")
         self.assertEqual(ret["locals"]["exact"], "'xxxxxxxx'")
         self.assertEqual(ret["locals"]["over"], "'xxxxxxxxx\u2026<cut 1 chars>")
-        self.assertEqual(ret["locals"]["bad"], "<repr failed: Bad>")
-        self.assertEqual(ret["locals"]["lone"], "a\\ud800b")
+        self.assertEqual(ret["locals"]["bad"], "<repr failed: Bad>")  # a marker, never cut
         self.assertEqual(ret["cut"], ["over"])
         self.assertEqual(ret["arg"], "'xxxxxxxx'")
 
-    def test_return_and_exception_values_at_the_boundary(self):
-        rets = [e for e in self.events if e["func"] == "near" and e["event"] == "return"]
-        self.assertEqual((rets[1]["arg"], rets[1]["cut"]), ("'xxxxxxxxx\u2026<cut 1 chars>", ["exact", "over", "<arg>"]))
-        self.assertEqual(rets[1]["locals"]["bad"], "<repr failed: Bad>")  # a marker, not cut
-        exc = [e for e in self.events if e["func"] == "fails" and e["event"] == "exception"][0]
-        self.assertEqual(exc["arg"], "ValueError\u2026<cut 14 chars>")  # ValueError('yyyyyyyyyy'): 24
-        self.assertEqual(exc["cut"], ["<arg>"])
+    def test_return_values_at_the_boundary(self):
+        short, over = self.returns("echo")
+        self.assertEqual((short["arg"], short.get("cut")), ("'xxxxxxx'", None))
+        self.assertEqual((over["arg"], over["cut"]), ("'xxxxxxxxx\u2026<cut 1 chars>", ["v", "<arg>"]))
+
+    def test_exceptions_at_the_boundary(self):
+        raised = [(e["arg"], e.get("cut")) for e in self.events if e["func"] == "fails" and e["event"] == "exception"]
+        self.assertEqual(raised, [("E('yyyy')", None), ("E('yyyyy')", None),
+                                  ("E('yyyyyy'\u2026<cut 1 chars>", ["<arg>"])])
 
     def test_a_lone_surrogate_is_written_as_text(self):
-        last = self.events[-1]
-        self.assertEqual((last["func"], last["arg"]), ("main", "a\\ud800b"))
-        self.assertIn('"arg": "a\\\\ud800b"', json.dumps(last))
+        [ret] = self.returns("near")
+        self.assertEqual(ret["locals"]["lone"], "a\\ud800b")
+        self.assertIn('"lone": "a\\\\ud800b"', json.dumps(ret))
 
 
 class EventLimit(unittest.TestCase):
