@@ -19,7 +19,6 @@ isolation within one process; docs/trace-format.md says what `tampered` does and
 promise."""
 import io
 import os
-import socket
 
 TOKEN_BYTES = 16
 DATA = b"D"
@@ -32,6 +31,7 @@ PREFIX = TOKEN_BYTES + 1
 
 def socket_pair():
     """(parent end, child end); only the child end is inheritable."""
+    import socket  # parent side only: the child writes with os.writev, sparing the import
     parent, child = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
     child.set_inheritable(True)
     try:  # room for a few MB in flight, so the tracer seldom waits for the parent to read
@@ -50,8 +50,8 @@ class Sender(io.RawIOBase):
 
     def __init__(self, fd, token):
         super().__init__()
-        self._sock = socket.socket(fileno=fd)
-        self._sock.set_inheritable(False)  # an exec'd program does not get it either
+        self._fd = fd
+        os.set_inheritable(fd, False)  # an exec'd program does not get it either
         self._token = token
         self._pid = os.getpid()
         self._live = True
@@ -63,7 +63,8 @@ class Sender(io.RawIOBase):
         if not self._live or os.getpid() != self._pid:
             return
         for i in range(0, len(payload), MAX_PAYLOAD):
-            self._sock.sendmsg([self._token, kind, payload[i:i + MAX_PAYLOAD]])
+            # On a SOCK_SEQPACKET socket one writev is one message, sent whole or not at all.
+            os.writev(self._fd, [self._token, kind, payload[i:i + MAX_PAYLOAD]])
 
     def write(self, b):
         view = memoryview(b)
@@ -78,7 +79,7 @@ class Sender(io.RawIOBase):
         """In a forked copy: drop everything from now on and close this copy's socket."""
         self._live = False
         try:
-            os.close(self._sock.detach())
+            os.close(self._fd)
         except OSError:
             pass
 
@@ -102,6 +103,7 @@ class Receiver:
 
     def stop(self):
         """Makes run() return (from another thread): no more is read or written."""
+        import socket
         self._stopped = True
         try:
             self._sock.shutdown(socket.SHUT_RDWR)
@@ -112,6 +114,7 @@ class Receiver:
         self.tampered = "%s, after %d events" % (what, self.lines)
 
     def run(self):
+        import socket
         sock = self._sock
         token = self._token
         size = MAX_PAYLOAD + PREFIX

@@ -1,7 +1,8 @@
 """Keeping every process a traced program starts inside its task (Linux, no root needed;
 elsewhere these calls do nothing and the recorder falls back to killing process groups).
 
-- The child runs as a *subreaper* (PR_SET_CHILD_SUBREAPER): a process the program starts
+- The child runs as a *subreaper* (PR_SET_CHILD_SUBREAPER, set between fork and exec by
+  contain_child, so the child's interpreter never loads ctypes): a process the program starts
   and abandons (fork, setsid, the middle process exits: a daemon) is re-parented to the
   child instead of init. So "the child has no children" means "nothing of this task is
   left", and before the child exits it kills and reaps them all (kill_descendants).
@@ -40,6 +41,23 @@ def prctl(option, value):
     """Linux prctl(option, value); False where it is missing or fails."""
     f = _function()
     return bool(f) and f(option, value, 0, 0, 0) == 0
+
+
+def contain_child(parent_pid):
+    """A Popen preexec_fn: the new process (before exec, so the interpreter starting there
+    pays nothing for ctypes) dies with `parent_pid` and is a subreaper. Both settings
+    survive exec. The call is a plain system call through an already-loaded function: safe
+    in the forked copy of a process with threads."""
+    f = _function()
+    if not f:
+        return None
+
+    def preexec():
+        f(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        f(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+        if os.getppid() != parent_pid:
+            os._exit(1)
+    return preexec
 
 
 def die_with_parent(parent_pid):

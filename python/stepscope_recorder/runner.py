@@ -118,7 +118,8 @@ def _spawn(spec_r, child_sock, env):
             raise Stopped()
         proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                                 stderr=subprocess.STDOUT, env=env, start_new_session=True,
-                                pass_fds=(spec_r, child_sock.fileno()))
+                                pass_fds=(spec_r, child_sock.fileno()),
+                                preexec_fn=procs.contain_child(os.getpid()))
         _live[proc.pid] = proc
     return proc
 
