@@ -43,6 +43,7 @@ def socket_pair():
 
 class Sender(io.RawIOBase):
     """Child side: a raw stream (wrap it in io.BufferedWriter) that sends DATA messages.
+    Each send first checks that the descriptor still names the socket it was given.
 
     A process forked from the child (os.fork in the traced program, or libc fork through
     ctypes, which skips Python's fork hooks) must never send: the pid check drops its
@@ -52,6 +53,7 @@ class Sender(io.RawIOBase):
         super().__init__()
         self._fd = fd
         os.set_inheritable(fd, False)  # an exec'd program does not get it either
+        self._inode = self._identity()
         self._token = token
         self._pid = os.getpid()
         self._live = True
@@ -59,8 +61,17 @@ class Sender(io.RawIOBase):
     def writable(self):
         return True
 
+    def _identity(self):
+        st = os.fstat(self._fd)
+        return st.st_dev, st.st_ino
+
     def _send(self, kind, payload):
         if not self._live or os.getpid() != self._pid:
+            return
+        if self._identity() != self._inode:
+            # The program closed this descriptor and its number now names one of its own
+            # files: never write trace data there. The parent sees the channel end early.
+            self._live = False
             return
         for i in range(0, len(payload), MAX_PAYLOAD):
             # On a SOCK_SEQPACKET socket one writev is one message, sent whole or not at all.

@@ -89,8 +89,11 @@ class Child:
             # events still buffered are lost; the parent counts what arrived.
             pass
         if self.sender is not None:
-            self.sender.send_end(json.dumps({"exit": exit, "reason": reason, "seconds": seconds,
-                                             "code": code & 0xFF}).encode("ascii"))
+            try:
+                self.sender.send_end(json.dumps({"exit": exit, "reason": reason, "seconds": seconds,
+                                                 "code": code & 0xFF}).encode("ascii"))
+            except OSError:
+                pass  # the channel is gone (the program closed it, the parent died)
 
     def hard_exit(self, exit, reason, code=0):
         code = code if isinstance(code, int) else 1
@@ -100,14 +103,16 @@ class Child:
             signal.setitimer(signal.ITIMER_REAL, 0)
         except BaseException:
             pass
-        for stream in (sys.stdout, sys.stderr):
-            try:
-                stream.flush()
-            except BaseException:
-                pass
-        procs.kill_descendants()  # nothing the program started outlives its task
-        self.end(exit, reason, code)
-        self._real_exit(code)
+        try:
+            for stream in (sys.stdout, sys.stderr):
+                try:
+                    stream.flush()
+                except BaseException:
+                    pass
+            procs.kill_descendants()  # nothing the program started outlives its task
+            self.end(exit, reason, code)
+        finally:
+            self._real_exit(code)
 
     def on_limit(self, reason):
         self.hard_exit("never", reason, 0)
@@ -253,8 +258,9 @@ def _read_spec(fd):
 
 def main(argv):
     spec_fd, channel_fd, parent = int(argv[1]), int(argv[2]), int(argv[3])
-    if os.getppid() != parent:  # the parent-death signal and subreaper are set (runner.py)
+    if os.getppid() != parent:
         os._exit(1)
+    procs.contain_on_demand(parent)
     task = _read_spec(spec_fd)
     sender = Sender(channel_fd, bytes.fromhex(task.pop("token")))
     out = io.TextIOWrapper(io.BufferedWriter(sender, 1 << 20), encoding="utf-8", newline="\n")

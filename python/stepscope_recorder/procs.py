@@ -1,13 +1,15 @@
 """Keeping every process a traced program starts inside its task (Linux, no root needed;
 elsewhere these calls do nothing and the recorder falls back to killing process groups).
 
-- The child runs as a *subreaper* (PR_SET_CHILD_SUBREAPER, set between fork and exec by
-  contain_child, so the child's interpreter never loads ctypes): a process the program starts
+- The child runs as a *subreaper* (PR_SET_CHILD_SUBREAPER, set when the program first could
+  start a process, see contain_on_demand): a process the program starts
   and abandons (fork, setsid, the middle process exits: a daemon) is re-parented to the
   child instead of init. So "the child has no children" means "nothing of this task is
   left", and before the child exits it kills and reaps them all (kill_descendants).
-- The child dies with the recorder (PR_SET_PDEATHSIG = SIGKILL), and so does every copy
-  the program forks with os.fork (the child's fork hook sets it in the copy).
+- The child dies with the recorder (PR_SET_PDEATHSIG = SIGKILL, set at the same moment, and
+  before any os.kill: a program that kills the recorder goes with it), and so does every
+  copy the program forks with os.fork (the child's fork hook sets it in the copy). A
+  program that does none of this stops at its own time limit if the recorder dies.
 - The recorder is a subreaper too: the descendants of a child that died without cleaning
   up (a signal, a limit) are re-parented to it, and it kills them (sweep_orphans).
 - The recorder is not dumpable (PR_SET_DUMPABLE 0): a traced program runs as the same
@@ -17,6 +19,7 @@ What no scheme without namespaces or root can prevent: a program that kills the 
 (same user) and has also started a program through exec, which then outlives both."""
 import os
 import signal
+import sys
 import time
 
 PR_SET_PDEATHSIG = 1
@@ -43,21 +46,37 @@ def prctl(option, value):
     return bool(f) and f(option, value, 0, 0, 0) == 0
 
 
-def contain_child(parent_pid):
-    """A Popen preexec_fn: the new process (before exec, so the interpreter starting there
-    pays nothing for ctypes) dies with `parent_pid` and is a subreaper. Both settings
-    survive exec. The call is a plain system call through an already-loaded function: safe
-    in the forked copy of a process with threads."""
-    f = _function()
-    if not f:
-        return None
+# What a program does before it can start or signal another process: these audit events,
+# or importing the modules that fork without one (_posixsubprocess) or call C (_ctypes).
+SPAWN_EVENTS = frozenset((
+    "os.fork", "os.forkpty", "os.posix_spawn", "os.spawn", "os.system", "os.exec",
+    "subprocess.Popen", "ctypes.dlopen", "os.kill", "os.killpg", "signal.pthread_kill"))
+SPAWN_MODULES = frozenset(("_posixsubprocess", "_ctypes"))
 
-    def preexec():
-        f(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
-        f(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
-        if os.getppid() != parent_pid:
-            os._exit(1)
-    return preexec
+
+def contain_on_demand(parent_pid):
+    """Makes this process a subreaper that dies with `parent_pid`, the first time the
+    program could start or signal a process (an audit hook; Python cannot remove one).
+    Lazily, because loading ctypes costs more than the start-up of a small task, and a
+    program that starts nothing needs neither setting: its own limits end it. Forked
+    copies get their setting from the child's fork hook instead."""
+    owner = os.getpid()
+    done = []
+
+    def contain():
+        done.append(True)  # first: loading ctypes raises audit events of its own
+        die_with_parent(parent_pid)
+        prctl(PR_SET_CHILD_SUBREAPER, 1)
+
+    def hook(event, args):
+        if done or os.getpid() != owner:
+            return
+        if event in SPAWN_EVENTS or (event == "import" and args[0] in SPAWN_MODULES):
+            contain()
+
+    if any(m in sys.modules for m in SPAWN_MODULES):
+        contain()
+    sys.addaudithook(hook)
 
 
 def die_with_parent(parent_pid):

@@ -118,8 +118,7 @@ def _spawn(spec_r, child_sock, env):
             raise Stopped()
         proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                                 stderr=subprocess.STDOUT, env=env, start_new_session=True,
-                                pass_fds=(spec_r, child_sock.fileno()),
-                                preexec_fn=procs.contain_child(os.getpid()))
+                                pass_fds=(spec_r, child_sock.fileno()))
         _live[proc.pid] = proc
     return proc
 
@@ -182,11 +181,13 @@ def _run_child(spec, child_sock, receiver, env, kill_after):
     timer.cancel()
     proc.returncode = os.waitstatus_to_exitcode(status)
     _kill_group(proc.pid)  # whatever the program left running in its process group
+    if os.WIFEXITED(status):
+        receiving.join(1.0)  # the end record, if sent, is in the socket already
     with _lock:
         del _live[proc.pid]
         # The child kills what the program started before it sends its end record and
         # exits; if it was killed instead, those processes are now this process's children.
-        if receiver.end is None or not os.WIFEXITED(status):
+        if receiving.is_alive() or receiver.end is None or not os.WIFEXITED(status):
             procs.sweep_orphans(_live)
     receiving.join(10.0)
     if receiving.is_alive():  # a copy of the channel survived somewhere: stop listening

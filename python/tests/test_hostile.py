@@ -270,6 +270,24 @@ class Hostile(unittest.TestCase):
         self.assertEqual((end2["exit"], ev2[-1]["arg"], end2.get("tampered")), ("normal", "3", None))
         self.assertIn("1 marked tampered", self.last_stderr)
 
+    def test_a_program_closing_every_descriptor_and_reusing_the_numbers_gets_no_trace_data(self):
+        header, events, end = self.record('''
+        import os
+        def f():
+            os.closerange(3, 1024)
+            files = [open(os.path.join(%r, "own%%d" %% i), "w") for i in range(8)]
+            for i in range(3000):   # enough events to flush the recorder's buffer
+                pass
+            for g in files:
+                g.close()
+            return sum(os.path.getsize(g.name) for g in files)
+        ''' % self.tmp, "f()")
+        self.assertEqual((end["exit"], end["reason"]), ("never", "recorder child exited with status 0 before the end"))
+        self.assertEqual([e["seq"] for e in events], list(range(len(events))))
+        sizes = [os.path.getsize(os.path.join(self.tmp, "own%d" % i)) for i in range(8)]
+        self.assertEqual(sizes, [0] * 8)
+        self.mine.update("own%d" % i for i in range(8))
+
     def test_a_program_that_fakes_an_end_and_kills_itself_is_never_normal(self):
         header, events, end = self.record('''
         import os, signal, sys
