@@ -68,9 +68,13 @@ class Sender(io.RawIOBase):
     def _send(self, kind, payload):
         if not self._live or os.getpid() != self._pid:
             return
-        if self._identity() != self._inode:
-            # The program closed this descriptor and its number now names one of its own
-            # files: never write trace data there. The parent sees the channel end early.
+        try:
+            same = self._identity() == self._inode
+        except OSError:
+            same = False
+        if not same:
+            # The program closed this descriptor (and its number may now name one of its own
+            # files): never write trace data there. The parent sees the channel end early.
             self._live = False
             return
         for i in range(0, len(payload), MAX_PAYLOAD):
