@@ -1,12 +1,15 @@
-"""The child process: runs ONE task under the tracer and appends its events (and its own
-`end` record) to the trace file the parent already started with the header.
+"""The child process: runs ONE task under the tracer and sends its events (and its own end
+record) to the parent over the trace channel (channel.py).
 
-    python3 -m stepscope_recorder.child TASK.json TRACE.jsonl
+    python3 -m stepscope_recorder.child SPEC_FD CHANNEL_FD PARENT_PID
 
-TASK.json: {"mode", "filename", "context", "call", "argv", "limits"} (see runner.py).
-The parent rewrites the `end` record (true event count, output bytes) and writes one
-itself when this process dies without finishing. Exit codes are informational only."""
+SPEC_FD: a pipe holding the task as JSON ({"mode", "filename", "path", "context", "call",
+"argv", "limits", "token"}, see runner.py), read to the end and closed before the program
+runs. No file path of the recorder's appears in this process's arguments or environment.
+The parent decides how the trace ends (runner.py): this end record is only a claim, taken
+when the process then exits by itself with the status the record names."""
 import builtins
+import io
 import json
 import os
 import signal
@@ -14,75 +17,122 @@ import sys
 import time
 import types
 
+from . import procs
+from .channel import Sender
 from .tracer import Tracer
-from .values import Values
+from .values import Values, type_name
 
 # The real interpreter limit is this much above the program's, so that the tracer (which
 # runs on top of the program's stack) always has room; see Tracer._recursion_error.
 RECURSION_HEADROOM = 200
 
 
-def _set_memory_limit(mb):
+def _set_limit(name, want, soft_too=True):
+    """Lowers resource limit `name` to `want` (never raises it past the hard limit)."""
     try:
         import resource
-        soft, hard = resource.getrlimit(resource.RLIMIT_AS)
-        want = mb * 1024 * 1024
+        which = getattr(resource, name)
+        soft, hard = resource.getrlimit(which)
         if hard != resource.RLIM_INFINITY:
             want = min(want, hard)
-        resource.setrlimit(resource.RLIMIT_AS, (want, hard))
-    except (ImportError, ValueError, OSError):
+        resource.setrlimit(which, (want, want if soft_too else hard))
+    except (ImportError, AttributeError, ValueError, OSError):
         pass
 
 
+def _set_limits(limits):
+    # Allocations beyond the memory limit raise MemoryError in the program.
+    _set_limit("RLIMIT_AS", int(limits["memory_mb"]) * 1024 * 1024, soft_too=False)
+    # A backstop the kernel enforces on this process and everything it starts (inherited
+    # across fork and exec): SIGKILL after this much CPU time. The time limit itself is
+    # wall time and ends the task far earlier; this only stops a process that somehow
+    # outlived its task (see procs.py) from spinning on without a limit.
+    _set_limit("RLIMIT_CPU", int(2 * float(limits["seconds"])) + 30)
+
+
 class Child:
-    def __init__(self, task, trace_path):
+    """`out`: a text stream for event lines; `sender`: the channel it writes to, which
+    also takes the end record (None in tests: no end record)."""
+
+    def __init__(self, task, out, sender=None):
         self.task = task
         limits = task["limits"]
         self.limits = limits
-        self.out = open(trace_path, "a", encoding="utf-8", buffering=1 << 20)
+        self.out = out
+        self.sender = sender
         self.values = Values(limits["repr_chars"])
         self.started = time.monotonic()
         self.ended = False
+        self.pid = os.getpid()
         self.time_reason = "time limit %gs" % limits["seconds"]
         self.tracer = None
+        self._real_exit = os._exit
 
     # -- ending ---------------------------------------------------------------------------
-    def end(self, exit, reason):
-        """Writes the end record once and flushes; safe to call from a signal handler."""
-        if self.ended:
+    def forked_copy(self):
+        """True in a process forked from the child: it runs on untraced and never writes."""
+        return os.getpid() != self.pid
+
+    def end(self, exit, reason, code):
+        """Sends the end record once (flushing events first); safe from a signal handler."""
+        if self.ended or self.forked_copy():
             return
         self.ended = True
         sys.settrace(None)
         seconds = round(time.monotonic() - self.started, 6)
-        events = self.tracer.seq if self.tracer else 0
         if exit != "never" and self.tracer is not None and self.tracer.failed:
             exit, reason = "never", self.tracer.failed
-        self.out.write(json.dumps({"type": "end", "exit": exit, "reason": reason,
-                                   "events": events, "seconds": seconds}) + "\n")
-        self.out.flush()
+        try:
+            self.out.flush()
+        except BaseException:
+            # E.g. a signal handler interrupting a write of the buffer (re-entry): the
+            # events still buffered are lost; the parent counts what arrived.
+            pass
+        if self.sender is not None:
+            try:
+                self.sender.send_end(json.dumps({"exit": exit, "reason": reason, "seconds": seconds,
+                                                 "code": code & 0xFF}).encode("ascii"))
+            except OSError:
+                pass  # the channel is gone (the program closed it, the parent died)
 
     def hard_exit(self, exit, reason, code=0):
+        code = code if isinstance(code, int) else 1
+        if self.forked_copy():
+            self._real_exit(code)
         try:
             signal.setitimer(signal.ITIMER_REAL, 0)
         except BaseException:
             pass
-        self.end(exit, reason)
-        for stream in (sys.stdout, sys.stderr):
-            try:
-                stream.flush()
-            except BaseException:
-                pass
-        self._real_exit(code)
+        try:
+            for stream in (sys.stdout, sys.stderr):
+                try:
+                    stream.flush()
+                except BaseException:
+                    pass
+            procs.kill_descendants()  # nothing the program started outlives its task
+            self.end(exit, reason, code)
+        finally:
+            self._real_exit(code)
 
     def on_limit(self, reason):
         self.hard_exit("never", reason, 0)
 
     # -- isolation hooks --------------------------------------------------------------------
+    def after_fork(self):
+        """Runs in every copy the program forks with os.fork (not in exec'd programs)."""
+        sys.settrace(None)
+        if self.sender is not None:
+            self.sender.disable()
+        procs.die_with_parent(self.pid)
+
     def install_hooks(self):
-        self._real_exit = real_exit = os._exit
+        real_exit = self._real_exit
         child = self
+        os.register_at_fork(after_in_child=self.after_fork)
 
         def _exit(n):
+            if child.forked_copy():
+                real_exit(n)
             child.hard_exit("never", "os._exit(%r)" % (n,), n if isinstance(n, int) else 1)
         os._exit = _exit
 
@@ -91,7 +141,8 @@ class Child:
         def flushing(fn):
             def wrapper(*args, **kwargs):
                 try:
-                    child.out.flush()
+                    if not child.forked_copy():
+                        child.out.flush()
                 except BaseException:
                     pass
                 return fn(*args, **kwargs)
@@ -120,7 +171,7 @@ class Child:
         signal.signal(signal.SIGALRM, on_alarm)
         signal.signal(signal.SIGTERM, on_alarm)  # the parent's timeout, before its SIGKILL
         signal.setitimer(signal.ITIMER_REAL, float(self.limits["seconds"]))
-        _set_memory_limit(int(self.limits["memory_mb"]))
+        _set_limits(self.limits)
 
     # -- running --------------------------------------------------------------------------
     def run(self):
@@ -137,7 +188,7 @@ class Child:
         if task["mode"] == "call":
             self.run_call(filename, context)
         else:
-            self.run_script(filename, context, task.get("argv") or [])
+            self.run_script(filename, task.get("path") or filename, context, task.get("argv") or [])
         self.hard_exit(*self.status)
 
     def _outcome(self, run):
@@ -148,7 +199,7 @@ class Child:
             run()
             self.status = ("normal", None)
         except BaseException as e:  # SystemExit and KeyboardInterrupt leave the program too
-            self.status = ("error", self.values.normalise(_safe_repr(e)))
+            self.status = ("error", self.values.text(_safe_repr(e)))
         finally:
             lost = sys.gettrace() is not self.tracer.global_trace
             sys.settrace(previous)
@@ -167,20 +218,22 @@ class Child:
             entry = module.__dict__["main"]
         except BaseException as e:
             # Nothing was traced; the trace is empty and says why.
-            self.status = ("error", self.values.normalise(_safe_repr(e)))
+            self.status = ("error", self.values.text(_safe_repr(e)))
             return
         self._outcome(entry)
 
-    def run_script(self, filename, context, argv):
+    def run_script(self, filename, path, context, argv):
+        """`filename`: what the code is compiled as (the header's, spelt as text); `path`:
+        the file on disk, for __file__, sys.argv[0] and sys.path[0]."""
         module = types.ModuleType("__main__")
-        module.__dict__.update({"__builtins__": builtins, "__file__": filename})
+        module.__dict__.update({"__builtins__": builtins, "__file__": path})
         sys.modules["__main__"] = module
-        sys.argv = [filename] + list(argv)
-        sys.path[0] = os.path.dirname(os.path.abspath(filename))
+        sys.argv = [path] + list(argv)
+        sys.path[0] = os.path.dirname(os.path.abspath(path))
         try:
             code = compile(context, filename, "exec")
         except BaseException as e:
-            self.status = ("error", self.values.normalise(_safe_repr(e)))
+            self.status = ("error", self.values.text(_safe_repr(e)))
             return
         self._outcome(lambda: exec(code, module.__dict__))
 
@@ -189,13 +242,29 @@ def _safe_repr(value):
     try:
         return repr(value)
     except BaseException:
-        return "<repr failed: %s>" % type(value).__name__
+        return "<repr failed: %s>" % type_name(value)
+
+
+def _read_spec(fd):
+    chunks = []
+    while True:
+        chunk = os.read(fd, 1 << 16)
+        if not chunk:
+            break
+        chunks.append(chunk)
+    os.close(fd)
+    return json.loads(b"".join(chunks))
 
 
 def main(argv):
-    with open(argv[1], encoding="utf-8") as f:
-        task = json.load(f)
-    Child(task, argv[2]).run()
+    spec_fd, channel_fd, parent = int(argv[1]), int(argv[2]), int(argv[3])
+    if os.getppid() != parent:
+        os._exit(1)
+    procs.contain_on_demand(parent)
+    task = _read_spec(spec_fd)
+    sender = Sender(channel_fd, bytes.fromhex(task.pop("token")))
+    out = io.TextIOWrapper(io.BufferedWriter(sender, 1 << 20), encoding="utf-8", newline="\n")
+    Child(task, out, sender).run()
 
 
 if __name__ == "__main__":

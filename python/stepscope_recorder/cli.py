@@ -2,6 +2,7 @@
 import argparse
 import json
 import os
+import signal
 import sys
 import time
 
@@ -182,6 +183,8 @@ def main(argv=None):
         parser.error("arguments after -- are only for 'record'")
     args.args = script_args
     started = time.monotonic()
+    for sig in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sig, _stop)
     try:
         tasks = COMMANDS[args.command](args)
         jobs = getattr(args, "jobs", 1)
@@ -189,10 +192,27 @@ def main(argv=None):
             raise UsageError("--jobs must be at least 1")
         results = runner.record_all(tasks, args.output, jobs)
     except (UsageError, TaskError) as e:
-        print("stepscope_recorder: %s" % e, file=sys.stderr)
-        return 2
+        return _say(str(e), 2)
     except KeyboardInterrupt:
-        print("stepscope_recorder: interrupted; nothing written", file=sys.stderr)
-        return 130
-    print(runner.summary(results, time.monotonic() - started), file=sys.stderr)
-    return 0
+        return _say("interrupted; nothing written", 130)
+    except runner.Stopped as e:
+        return _say("stopped by %s; nothing written" % e, 128 + e.signum)
+    except OSError as e:
+        where = "%s: " % e.filename if e.filename else ""
+        return _say("%s%s; nothing written" % (where, e.strerror or e), 1)
+    except Exception as e:  # a recorder bug: one line, not a traceback
+        return _say("recorder error: %r; nothing written" % e, 1)
+    return _say(runner.summary(results, time.monotonic() - started), 0, prefix="")
+
+
+def _stop(signum, frame):
+    raise runner.Stopped(signum)
+
+
+def _say(line, status, prefix="stepscope_recorder: "):
+    """Every way the recorder ends says why, in one line on stderr."""
+    try:
+        print(prefix + line, file=sys.stderr)
+    except (OSError, ValueError):
+        pass
+    return status

@@ -1,5 +1,14 @@
-"""Parent side: one child process per task, limits enforced from outside, and the
-trace file always left well-formed (header, complete event lines, one end record)."""
+"""Parent side: one child process per task, limits enforced from outside, and the trace
+always left well-formed (header, complete event lines, one end record).
+
+Trust: the child runs the traced program, so nothing it says is taken on faith.
+- Its records arrive over the channel (channel.py) into an unnamed temporary file
+  (O_TMPFILE: no path exists, and this process is not dumpable, so /proc/PID/fd is closed
+  to the program too); what arrives without the task's token marks the trace `tampered`.
+- How the trace ends is decided here (`decide_end`): from the process's wait status, the
+  parent's own timer and rusage; the child's end record is taken only when the process then
+  exits by itself with the status that record names. A killed child is never `normal`.
+- The event count is counted here, from the lines received."""
 import json
 import os
 import signal
@@ -8,7 +17,12 @@ import sys
 import tempfile
 import threading
 import time
+from collections import deque
 from concurrent.futures import ThreadPoolExecutor
+
+from . import procs
+from .channel import Receiver, TOKEN_BYTES, socket_pair
+from .output import Output
 
 PYTHON_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # The child checks its own clock; the parent kills it this long after the time limit
@@ -16,6 +30,25 @@ PYTHON_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 GRACE_SECONDS = 5.0
 TERM_SECONDS = 1.0  # between the parent's SIGTERM and its SIGKILL
 _CHUNK = 1 << 20
+EXITS = ("normal", "error", "never")
+
+# Live task children (pid -> Popen): a stray child of this process that is not one of them
+# was left by a task that ended, and is killed. Spawning and sweeping hold the lock, so a
+# child is never mistaken for a stray between its fork and its registration.
+_live = {}
+_lock = threading.Lock()
+_stopping = threading.Event()
+
+
+class Stopped(Exception):
+    """The recorder was told to stop by signal `signum`; nothing is written."""
+
+    def __init__(self, signum=signal.SIGTERM):
+        super().__init__(signum)
+        self.signum = int(signum)
+
+    def __str__(self):
+        return signal.Signals(self.signum).name
 
 
 class Result:
@@ -44,30 +77,68 @@ def child_env(hashseed):
     return env
 
 
-def record_task(task, trace_path, workdir):
-    """Records one task into trace_path (created/overwritten). Returns a Result."""
-    with open(trace_path, "w", encoding="utf-8") as f:
-        f.write(task.header_line())
-    spec_path = trace_path + ".task.json"
-    with open(spec_path, "w", encoding="utf-8") as f:
-        json.dump(task.child_spec(), f)
-    limits = task.header["limits"]
-    started = time.monotonic()
-    status, rusage, timed_out, out_bytes = _run_child(
-        [sys.executable, "-m", "stepscope_recorder.child", spec_path, trace_path],
-        child_env(task.header["hashseed"]), float(limits["seconds"]) + GRACE_SECONDS)
-    wall = time.monotonic() - started
-    os.unlink(spec_path)
-    end = _finish_file(trace_path, status, rusage, timed_out, limits, wall)
-    end["stdout_bytes"] = out_bytes
-    with open(trace_path, "a", encoding="utf-8") as f:
-        f.write(json.dumps(end) + "\n")
-    return Result(task.name, end)
+def record_task(task):
+    """Records one task. Returns (Result, trace) where trace is an unnamed binary file,
+    positioned at 0, holding the complete trace (header, events, end record)."""
+    trace = tempfile.TemporaryFile()
+    try:
+        header = task.header_line().encode("utf-8")
+        trace.write(header)
+        token = os.urandom(TOKEN_BYTES)
+        spec = dict(task.child_spec(), token=token.hex())
+        limits = task.header["limits"]
+        parent_sock, child_sock = socket_pair()
+        receiver = Receiver(parent_sock, token, trace, len(header))
+        started = time.monotonic()
+        try:
+            status, rusage, timed_out, out_bytes = _run_child(
+                spec, child_sock, receiver, child_env(task.header["hashseed"]),
+                float(limits["seconds"]) + GRACE_SECONDS)
+        finally:
+            parent_sock.close()
+        end = decide_end(receiver, status, rusage, timed_out, limits, time.monotonic() - started)
+        end["stdout_bytes"] = out_bytes
+        if receiver.tampered is not None:
+            end["tampered"] = receiver.tampered
+        trace.truncate(receiver.last_newline + 1)  # a line cut off by the child's death
+        trace.seek(0, os.SEEK_END)
+        trace.write((json.dumps(end) + "\n").encode("utf-8"))
+        trace.seek(0)
+        return Result(task.name, end), trace
+    except BaseException:
+        trace.close()
+        raise
 
 
-def _run_child(cmd, env, kill_after):
-    proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                            stderr=subprocess.STDOUT, env=env, start_new_session=True)
+def _spawn(spec_r, child_sock, env):
+    cmd = [sys.executable, "-m", "stepscope_recorder.child", str(spec_r),
+           str(child_sock.fileno()), str(os.getpid())]
+    with _lock:
+        if _stopping.is_set():
+            raise Stopped()
+        proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                stderr=subprocess.STDOUT, env=env, start_new_session=True,
+                                pass_fds=(spec_r, child_sock.fileno()))
+        _live[proc.pid] = proc
+    return proc
+
+
+def _thread(target):
+    t = threading.Thread(target=target, daemon=True)
+    t.start()
+    return t
+
+
+def _run_child(spec, child_sock, receiver, env, kill_after):
+    spec_r, spec_w = os.pipe()
+    try:
+        proc = _spawn(spec_r, child_sock, env)
+    except BaseException:
+        os.close(spec_w)
+        raise
+    finally:
+        os.close(spec_r)
+        child_sock.close()
     counted = [0]
 
     def drain():  # the program's output is counted and dropped, never stored
@@ -81,12 +152,18 @@ def _run_child(cmd, env, kill_after):
         except OSError:
             return
 
-    reader = threading.Thread(target=drain, daemon=True)
-    reader.start()
+    reader = _thread(drain)
+    receiving = _thread(receiver.run)
+    try:
+        with os.fdopen(spec_w, "wb") as f:
+            f.write(json.dumps(spec).encode("utf-8"))
+    except OSError:
+        pass  # the child died before reading it; its wait status says how
     timed_out = threading.Event()
+    exited = threading.Event()
 
     def kill():
-        # First ask (the child's SIGTERM handler flushes its events and writes the end
+        # First ask (the child's SIGTERM handler flushes its events and sends its end
         # record); code stuck in C never runs that handler, so then force.
         timed_out.set()
         try:
@@ -96,18 +173,38 @@ def _run_child(cmd, env, kill_after):
         if not exited.wait(TERM_SECONDS):
             _kill_group(proc.pid)
 
-    exited = threading.Event()
     timer = threading.Timer(kill_after, kill)
     timer.daemon = True
     timer.start()
-    _, status, rusage = os.wait4(proc.pid, 0)
+    _, status, rusage = _wait(proc.pid)
     exited.set()
     timer.cancel()
     proc.returncode = os.waitstatus_to_exitcode(status)
-    _kill_group(proc.pid)  # whatever the program left running in its session
+    _kill_group(proc.pid)  # whatever the program left running in its process group
+    if os.WIFEXITED(status):
+        receiving.join(1.0)  # the end record, if sent, is in the socket already
+    with _lock:
+        del _live[proc.pid]
+        # The child kills what the program started before it sends its end record and
+        # exits; if it was killed instead, those processes are now this process's children.
+        if receiving.is_alive() or receiver.end is None or not os.WIFEXITED(status):
+            procs.sweep_orphans(_live)
+    receiving.join(10.0)
+    if receiving.is_alive():  # a copy of the channel survived somewhere: stop listening
+        receiver.stop()
+        receiving.join()
+        receiver.tampered = receiver.tampered or "the channel stayed open after the child ended"
     reader.join(2.0)
     proc.stdout.close()
     return status, rusage, timed_out.is_set(), counted[0]
+
+
+def _wait(pid):
+    while True:
+        try:
+            return os.wait4(pid, 0)
+        except InterruptedError:
+            continue
 
 
 def _kill_group(pid):
@@ -117,94 +214,94 @@ def _kill_group(pid):
         pass
 
 
-def _finish_file(path, status, rusage, timed_out, limits, wall):
-    """Drops a partial last line and the child's own end record; returns the end record
-    to append (its `events` counted from the file, not trusted from the child)."""
-    child_end = None
-    with open(path, "r+b") as f:
-        size = f.seek(0, os.SEEK_END)
-        last_nl = _rfind_newline(f, size)
-        if last_nl + 1 != size:  # the child died mid-line
-            f.truncate(last_nl + 1)
-        prev_nl = _rfind_newline(f, last_nl)
-        f.seek(prev_nl + 1)
-        if f.read(15) == b'{"type": "end",':
-            f.seek(prev_nl + 1)
-            child_end = json.loads(f.read(last_nl - prev_nl))
-            f.truncate(prev_nl + 1)
-        f.seek(0)
-        lines = 0
-        while True:
-            chunk = f.read(_CHUNK)
-            if not chunk:
-                break
-            lines += chunk.count(b"\n")
-    events = lines - 1  # minus the header
-    if child_end is not None:
-        return {"type": "end", "exit": child_end["exit"], "reason": child_end["reason"],
-                "events": events, "seconds": child_end["seconds"]}
-    if timed_out:
-        reason = "time limit %gs" % float(limits["seconds"])
+def _claim(receiver):
+    """The child's own end record as a dict, or None (marking the trace when malformed)."""
+    if receiver.end is None or receiver.tampered is not None:
+        return None
+    try:
+        claim = json.loads(receiver.end)
+        if (claim["exit"] in EXITS and isinstance(claim["reason"], (str, type(None)))
+                and isinstance(claim["code"], int) and isinstance(claim["seconds"], (int, float))):
+            return claim
+    except (ValueError, KeyError, TypeError):
+        pass
+    receiver.tampered = "a malformed end record, after %d events" % receiver.lines
+    return None
+
+
+def decide_end(receiver, status, rusage, timed_out, limits, wall):
+    """The end record, from what this process observed (module docstring)."""
+    end = {"type": "end", "exit": "never", "reason": None, "events": receiver.lines,
+           "seconds": round(wall, 6)}
+    claim = _claim(receiver)
+    if receiver.tampered is not None:
+        end["reason"] = "trace tampered with"
+    elif timed_out:
+        end["reason"] = "time limit %gs" % float(limits["seconds"])
     elif os.WIFSIGNALED(status):
         sig = os.WTERMSIG(status)
         # RLIMIT_AS makes allocations fail (MemoryError); a child killed while near the
         # limit is reported as the memory limit rather than a bare signal.
         if sig in (signal.SIGKILL, signal.SIGSEGV, signal.SIGABRT) and \
                 rusage.ru_maxrss * 1024 >= 0.9 * limits["memory_mb"] * 1024 * 1024:
-            reason = "memory limit %d MB" % limits["memory_mb"]
+            end["reason"] = "memory limit %d MB" % limits["memory_mb"]
         else:
-            reason = "killed by signal %d" % sig
+            end["reason"] = "killed by signal %d" % sig
+    elif claim is not None and claim["code"] == os.WEXITSTATUS(status):
+        end.update(exit=claim["exit"], reason=claim["reason"], seconds=claim["seconds"])
     else:
-        reason = "recorder child exited with status %d before the end" % os.waitstatus_to_exitcode(status)
-    return {"type": "end", "exit": "never", "reason": reason, "events": events,
-            "seconds": round(wall, 6)}
+        end["reason"] = "recorder child exited with status %d before the end" % os.WEXITSTATUS(status)
+    return end
 
 
-def _rfind_newline(f, before):
-    """Offset of the last b'\\n' strictly before `before`, or -1."""
-    pos = before
-    while pos > 0:
-        start = max(0, pos - (1 << 16))
-        f.seek(start)
-        i = f.read(pos - start).rfind(b"\n")
-        if i >= 0:
-            return start + i
-        pos = start
-    return -1
+def stop_all():
+    """Kills every live child (and what they started); no new child starts afterwards."""
+    _stopping.set()
+    with _lock:
+        for pid in list(_live):
+            _kill_group(pid)
+            procs._kill([pid] + procs.descendants(pid))
 
 
 def record_all(tasks, out_path, jobs=1, on_result=None):
     """Records tasks (jobs at a time) into out_path in input order. The file appears only
-    when complete (written as OUT.partial, then renamed). Returns the Results."""
-    partial = out_path + ".partial"
+    when complete: until then it is an unnamed file (output.py). Returns the Results."""
+    procs.prctl(procs.PR_SET_CHILD_SUBREAPER, 1)
+    procs.prctl(procs.PR_SET_DUMPABLE, 0)
+    _stopping.clear()
+    jobs = max(1, jobs)
     results = []
-    futures = []
-    with tempfile.TemporaryDirectory(prefix="stepscope-rec-") as tmp, \
-            ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-        try:
-            with open(partial, "wb") as out:
-                for i, task in enumerate(tasks):
-                    path = os.path.join(tmp, "%06d.jsonl" % i)
-                    futures.append((path, pool.submit(record_task, task, path, tmp)))
-                for path, fut in futures:  # in input order, whatever order they finish in
-                    result = fut.result()
-                    with open(path, "rb") as f:
-                        while True:
-                            chunk = f.read(_CHUNK)
-                            if not chunk:
-                                break
-                            out.write(chunk)
-                    os.unlink(path)
-                    results.append(result)
-                    if on_result:
-                        on_result(result)
-            os.replace(partial, out_path)
-        except BaseException:
-            for _, fut in futures:
-                fut.cancel()
-            if os.path.exists(partial):
-                os.unlink(partial)
-            raise
+    out = Output(out_path)
+    pool = ThreadPoolExecutor(max_workers=jobs)
+    pending = deque()  # futures in input order; a bounded window keeps few files open
+    try:
+        it = iter(tasks)
+        while True:
+            while len(pending) < 4 * jobs:
+                task = next(it, None)
+                if task is None:
+                    break
+                pending.append(pool.submit(record_task, task))
+            if not pending:
+                break
+            result, trace = pending.popleft().result()
+            with trace:
+                out.append(trace)
+            results.append(result)
+            if on_result:
+                on_result(result)
+        out.commit()
+    except BaseException:
+        stop_all()
+        for fut in pending:
+            fut.cancel()
+        out.discard()
+        raise
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+        for fut in pending:
+            if fut.done() and not fut.cancelled() and fut.exception() is None:
+                fut.result()[1].close()
     return results
 
 
@@ -212,6 +309,7 @@ def summary(results, seconds):
     exits = {"normal": 0, "error": 0, "never": 0}
     for r in results:
         exits[r.exit] = exits.get(r.exit, 0) + 1
-    return "recorded %d traces, %d events; exits: normal %d, error %d, never %d (%.1fs)" % (
+    tampered = sum(1 for r in results if "tampered" in r.end)
+    return "recorded %d traces, %d events; exits: normal %d, error %d, never %d%s (%.1fs)" % (
         len(results), sum(r.events for r in results), exits["normal"], exits["error"],
-        exits["never"], seconds)
+        exits["never"], "; %d marked tampered" % tampered if tampered else "", seconds)

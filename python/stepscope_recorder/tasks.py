@@ -5,6 +5,7 @@ import platform
 import tokenize
 
 from . import FORMAT, VERSION
+from .values import well_formed
 
 DEFAULT_LIMITS = {"events": 1_000_000, "seconds": 10.0, "memory_mb": 1024, "repr_chars": 10_000}
 CALL_FILENAME = "<program>"
@@ -22,10 +23,25 @@ def normalise_source(text):
     return "\n".join(lines) + "\n"
 
 
+def _text(value):
+    """A JSON value with every string (keys too) spelt as text (values.well_formed)."""
+    if isinstance(value, str):
+        return well_formed(value)
+    if isinstance(value, dict):
+        return {_text(k): _text(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_text(v) for v in value]
+    return value
+
+
 class Task:
-    def __init__(self, header, argv=()):
+    """`path`: the script file on disk (script mode); header["filename"] is the same name
+    spelt as text, which differs for a file name that is not valid UTF-8."""
+
+    def __init__(self, header, argv=(), path=None):
         self.header = header
         self.argv = list(argv)
+        self.path = path
 
     @property
     def name(self):
@@ -36,17 +52,18 @@ class Task:
 
     def child_spec(self):
         h = self.header
-        return {"mode": h["mode"], "filename": h["filename"], "context": h["context_forward"],
-                "call": h["call"], "argv": self.argv, "limits": h["limits"]}
+        return {"mode": h["mode"], "filename": h["filename"], "path": self.path,
+                "context": h["context_forward"], "call": h["call"], "argv": self.argv,
+                "limits": h["limits"]}
 
 
 def _header(name, mode, filename, source, call, forward, inverse, limits, hashseed, meta):
-    return {
+    return _text({
         "type": "trace", "format": FORMAT, "version": VERSION, "name": name, "mode": mode,
         "python": platform.python_version(), "hashseed": hashseed, "filename": filename,
         "source": source, "call": call, "context_forward": forward, "context_inverse": inverse,
         "limits": dict(limits), "meta": dict(meta or {}),
-    }
+    })
 
 
 def call_task(name, source, call, limits, hashseed, meta=None):
@@ -71,7 +88,7 @@ def script_task(path, argv, limits, hashseed, meta=None, name=None):
     source = normalise_source(text)
     filename = os.path.abspath(path)
     return Task(_header(name or os.path.basename(path), "script", filename, source, None,
-                        source, source, limits, hashseed, meta), argv)
+                        source, source, limits, hashseed, meta), argv, filename)
 
 
 def source_file_task(path, call, limits, hashseed, meta=None, name=None):

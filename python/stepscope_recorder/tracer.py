@@ -9,7 +9,7 @@ import json
 import sys
 import time
 
-from .values import Values
+from .values import well_formed
 
 # Instructions whose 'return' event is a real return or yield. Any other instruction at
 # f_lasti means the frame is being left by an exception (checked on 3.11: RAISE_VARARGS,
@@ -45,7 +45,7 @@ class Tracer:
         self.values = values
         self.recursion_limit = recursion_limit
         self.failed = None  # set when the tracer itself broke (the trace is then cut)
-        self._src = ['""'] + [json.dumps(line) for line in context.split("\n")]
+        self._src = ['""'] + [json.dumps(well_formed(line)) for line in context.split("\n")]
         self._codes = {}   # code -> (func_json, co_code, is_generator, is_module)
         # frame -> [number, segment parent, last seq, depth, last event, code info]
         self._active = {}
@@ -60,7 +60,7 @@ class Tracer:
         info = self._codes.get(code)
         if info is None:
             info = self._codes[code] = (
-                json.dumps(code.co_name), code.co_code,
+                json.dumps(well_formed(code.co_name)), code.co_code,
                 bool(code.co_flags & _GENERATOR_FLAGS), code.co_name == "<module>")
         return info
 
@@ -116,9 +116,11 @@ class Tracer:
             else:
                 try:
                     loc = dumps({k: repr(v) for k, v in loc.items()})
-                    if len(loc) > limit or " at 0x" in loc:
+                    # Long reprs, addresses, and `\ud…` (a lone surrogate, or a pair,
+                    # or a backslash before "ud") take the careful path.
+                    if len(loc) > limit or " at 0x" in loc or "\\ud" in loc:
                         raise ValueError
-                except Exception:
+                except BaseException:  # a __repr__ raising anything, SystemExit included
                     loc, cut = slow_locals(frame.f_locals, False)
             if arg_cut:
                 cut = (cut or []) + ["<arg>"]

@@ -20,6 +20,8 @@ GOLDEN = {
     "deep_recursion": [],
     "crash": [],
     "long_repr": ["--call", "build(30)", "--max-repr", "20"],
+    "exits": [],
+    "repr_boundaries": ["--call", "near(8)", "--max-repr", "10"],
 }
 
 

@@ -12,9 +12,10 @@ PROGRAMS = os.path.join(TESTS, "programs")
 SHARED = os.path.abspath(os.path.join(REPO, "..", "shared"))
 
 
-def run_recorder(*args, timeout=600):
-    """Runs `python3 -m stepscope_recorder ARGS`; returns the CompletedProcess."""
-    env = dict(os.environ, PYTHONPATH=PYTHON_DIR)
+def run_recorder(*args, timeout=600, env=None):
+    """Runs `python3 -m stepscope_recorder ARGS` (with `env` added to the environment);
+    returns the CompletedProcess."""
+    env = dict(os.environ, PYTHONPATH=PYTHON_DIR, **(env or {}))
     return subprocess.run([sys.executable, "-m", "stepscope_recorder", *args], env=env,
                           capture_output=True, text=True, timeout=timeout)
 

@@ -1,9 +1,8 @@
 """Event details the goldens do not pin down: return vs. exception exits of generators,
 and the trace function of the recording process being restored."""
+import io
 import json
-import os
 import sys
-import tempfile
 import unittest
 
 from stepscope_recorder.child import Child
@@ -66,10 +65,8 @@ class RestoresTraceFunction(unittest.TestCase):
 
     def run_in_process(self, source, call):
         task = call_task("t", source, call, DEFAULT_LIMITS, 0)
-        fd, path = tempfile.mkstemp()
-        os.close(fd)
-        self.addCleanup(os.unlink, path)
-        child = Child(task.child_spec(), path)
+        out = io.StringIO()
+        child = Child(task.child_spec(), out)
         spec = task.child_spec()
         child.tracer = Tracer(spec["filename"], spec["context"], child.out.write, child.values,
                               1000, child.started + 10, "time", child.on_limit, 900)
@@ -83,9 +80,7 @@ class RestoresTraceFunction(unittest.TestCase):
             after = sys.gettrace()
         finally:
             sys.settrace(None)
-        child.out.close()
-        with open(path) as f:
-            events = [json.loads(line) for line in f]
+        events = [json.loads(line) for line in out.getvalue().splitlines()]
         return after is previous, child.status, events
 
     def test_after_a_normal_return(self):

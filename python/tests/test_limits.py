@@ -1,11 +1,8 @@
 """Isolation and limits: what a user sees when a program misbehaves."""
 import json
 import os
-import signal
 import tempfile
 import unittest
-
-from stepscope_recorder import runner
 
 from .helpers import read_traces, record_one, record_source, run_recorder
 
@@ -70,34 +67,3 @@ class Limits(unittest.TestCase):
         self.assertEqual(traces[1][2]["exit"], "normal")
         self.assertEqual(traces[1][1][-1]["arg"], "42")
         self.assertIn("exits: normal 1, error 0, never 1", r.stderr)
-
-
-class FinishFile(unittest.TestCase):
-    """A child that dies mid-line leaves only complete lines and a true event count."""
-
-    def write(self, text):
-        fd, path = tempfile.mkstemp(suffix=".jsonl")
-        with os.fdopen(fd, "w") as f:
-            f.write(text)
-        self.addCleanup(os.unlink, path)
-        return path
-
-    def test_partial_line_is_dropped(self):
-        ev = '{"type": "event", "seq": %d}\n'
-        path = self.write('{"type": "trace"}\n' + ev % 0 + ev % 1 + '{"type": "event", "se')
-        status = signal.SIGKILL  # a raw wait status for "killed by SIGKILL"
-        usage = type("R", (), {"ru_maxrss": 1000})()
-        end = runner._finish_file(path, status, usage, False, {"memory_mb": 1024, "seconds": 10}, 0.5)
-        self.assertEqual((end["exit"], end["reason"], end["events"]), ("never", "killed by signal 9", 2))
-        with open(path) as f:
-            self.assertEqual(f.read().count("\n"), 3)
-            f.seek(0)
-            self.assertTrue(f.read().endswith(ev % 1))
-
-    def test_child_end_record_is_replaced_with_counted_events(self):
-        path = self.write('{"type": "trace"}\n{"type": "event", "seq": 0}\n'
-                          '{"type": "end", "exit": "normal", "reason": null, "events": 7, "seconds": 0.1}\n')
-        end = runner._finish_file(path, 0, None, False, {"memory_mb": 1024, "seconds": 10}, 0.5)
-        self.assertEqual((end["exit"], end["events"], end["seconds"]), ("normal", 1, 0.1))
-        with open(path) as f:
-            self.assertNotIn('"end"', f.read())

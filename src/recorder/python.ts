@@ -4,6 +4,7 @@
  * process. These helpers spawn it with PYTHONPATH set and pass arguments through.
  */
 import { spawn, spawnSync } from 'node:child_process';
+import { constants as osConstants } from 'node:os';
 import { fileURLToPath } from 'node:url';
 
 /** <repo>/python, from src/recorder or dist/recorder alike. */
@@ -19,12 +20,20 @@ function env(): NodeJS.ProcessEnv {
   return { ...process.env, PYTHONPATH: old ? `${pythonDir}:${old}` : pythonDir };
 }
 
-/** Runs `python3 -m stepscope_recorder ARGS` with inherited stdio; resolves to its exit code. */
+/**
+ * Runs `python3 -m stepscope_recorder ARGS` with inherited stdio; resolves to its exit code.
+ * The recorder says in one line how it ended, except when a signal it cannot catch (a
+ * traced program may SIGKILL it) ends it: then this says it, as 128 + the signal number.
+ */
 export function runRecorder(args: string[]): Promise<number> {
   return new Promise((resolve, reject) => {
     const child = spawn(pythonExecutable(), ['-m', 'stepscope_recorder', ...args], { stdio: 'inherit', env: env() });
     child.on('error', (e) => reject(new Error(`cannot start ${pythonExecutable()}: ${e.message}`)));
-    child.on('exit', (code, signal) => resolve(code ?? (signal ? 128 : 1)));
+    child.on('exit', (code, signal) => {
+      if (code !== null) return resolve(code);
+      process.stderr.write(`stepscope: the recorder was killed by ${signal} before it finished; nothing was written\n`);
+      resolve(128 + (signal ? (osConstants.signals[signal] ?? 0) : 0));
+    });
   });
 }
 

@@ -15,7 +15,7 @@
 import type Database from 'better-sqlite3';
 import { createHash, type Hash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import type { TraceHeader } from '../trace/types.js';
+import type { TraceEnd, TraceHeader } from '../trace/types.js';
 import { explainSqliteError, IngestError } from './errors.js';
 import { DEFAULT_MAX_LINE_BYTES, forEachLine } from './lines.js';
 import { FAST_PREFIX, fastEvent, ROW_WIDTH, type EventRows } from './fast-event.js';
@@ -80,6 +80,11 @@ function statements(db: Database.Database) {
     // Several rows per statement: each run() has a fixed cost (N-API call, reset) that one
     // row would otherwise pay alone.
     events: db.prepare(`${INSERT_EVENTS} ${Array(ROWS_PER_INSERT).fill(ROW).join(', ')}`),
+    // Prepared on first use: a corpus pinned at an older schema can still take untampered traces.
+    tampered: (() => {
+      let st: Database.Statement | undefined;
+      return (text: string, id: number) => (st ??= db.prepare('UPDATE traces SET tampered = ? WHERE id = ?')).run(text, id);
+    })(),
     dropEvents: db.prepare('DELETE FROM events WHERE trace_id = ?'),
     dropTrace: db.prepare('DELETE FROM traces WHERE id = ?'),
   };
@@ -121,7 +126,7 @@ export async function ingestStream(
   let lastLine = 0;
   let provisional = 0;
 
-  const insertTrace = (t: Open, end?: { exit: string; reason: string | null; events: number; seconds: number; stdout_bytes?: number }, hash?: string) => {
+  const insertTrace = (t: Open, end?: TraceEnd, hash?: string) => {
     const h = t.header;
     const limits = h.limits;
     const info = s.trace.run(
@@ -199,6 +204,7 @@ export async function ingestStream(
       } else {
         if (cur.traceId === null) insertTrace(cur, end, hash);
         else s.finish.run(end.exit, end.reason, end.events, end.seconds, end.stdout_bytes ?? null, hash, cur.traceId);
+        if (end.tampered !== undefined) s.tampered(end.tampered, cur.traceId!);
         flush(cur);
         result.inserted++;
       }

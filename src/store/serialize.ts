@@ -35,5 +35,6 @@ export function endLine(e: TraceEnd, withSeconds = true): string {
   const rec: Record<string, unknown> = { type: 'end', exit: e.exit, reason: e.reason, events: e.events };
   if (withSeconds) rec.seconds = e.seconds;
   if (e.stdout_bytes !== undefined && e.stdout_bytes !== null) rec.stdout_bytes = e.stdout_bytes;
+  if (e.tampered !== undefined) rec.tampered = e.tampered;
   return pyJson(rec);
 }

@@ -6,12 +6,13 @@
  */
 import { EVENT_KINDS as KINDS, TRACE_EXITS, TRACE_FORMAT, TRACE_FORMAT_VERSION, type TraceEnd, type TraceEvent, type TraceHeader } from '../trace/types.js';
 import { IngestError } from './errors.js';
+import { checkJsonShape, mayHoldSurrogates, wellFormed } from './json-guard.js';
 
 type Rec = Record<string, unknown>;
 
 const HEADER_FIELDS = new Set(['type', 'format', 'version', 'name', 'mode', 'python', 'hashseed', 'filename', 'source', 'call', 'context_forward', 'context_inverse', 'limits', 'meta']);
 const EVENT_FIELDS = new Set(['type', 'seq', 'event', 'frame', 'func', 'line', 'src', 'locals', 'arg', 'parent', 'cut']);
-const END_FIELDS = new Set(['type', 'exit', 'reason', 'events', 'seconds', 'stdout_bytes']);
+const END_FIELDS = new Set(['type', 'exit', 'reason', 'events', 'seconds', 'stdout_bytes', 'tampered']);
 const LIMIT_FIELDS = ['events', 'seconds', 'memory_mb', 'repr_chars'] as const;
 const EVENT_KINDS = new Set<string>(KINDS);
 const EXITS = new Set<string>(TRACE_EXITS);
@@ -33,6 +34,8 @@ export class RecordChecker {
   /** Parses one line into a record object and returns its "type". */
   parse(text: string, line: number, terminated: boolean): Rec {
     if (text.length === 0 || (text.length < 3 && text.trim() === '')) this.fail(line, 'expected a JSON record, got an empty line');
+    const shape = checkJsonShape(text);
+    if (shape !== null) this.fail(line, shape);
     let v: unknown;
     try {
       v = JSON.parse(text);
@@ -40,6 +43,7 @@ export class RecordChecker {
       if (!terminated) this.fail(line, 'the last line is cut off (no newline at the end and not complete JSON): the file looks truncated');
       this.fail(line, `expected a JSON object, got invalid JSON (${(e as Error).message})`);
     }
+    if (mayHoldSurrogates(text)) v = wellFormed(v);
     if (typeof v !== 'object' || v === null || Array.isArray(v)) this.fail(line, `expected a JSON object, got ${show(v)}`);
     return v as Rec;
   }
@@ -112,6 +116,7 @@ export class RecordChecker {
     if (cut !== undefined && !(Array.isArray(cut) && cut.every((c) => typeof c === 'string'))) {
       this.fail(line, `expected "cut" to be a list of names, got ${show(cut)}`);
     }
+    if (cut !== undefined && (cut as string[]).length === 0) delete rec.cut; // nothing cut: same as no list
     this.unexpected(rec, EVENT_FIELDS, what, line);
     return rec as unknown as TraceEvent;
   }
@@ -125,6 +130,7 @@ export class RecordChecker {
     if (rec.events !== count) this.fail(line, `expected "events": ${count} (the number of event records in this trace), got ${show(rec.events)}`);
     this.field(rec, 'seconds', 'number', what, line);
     if (rec.stdout_bytes !== undefined) this.field(rec, 'stdout_bytes', 'int', what, line);
+    if (rec.tampered !== undefined) this.field(rec, 'tampered', 'string', what, line);
     return rec as unknown as TraceEnd;
   }
 }

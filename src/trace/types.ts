@@ -62,4 +62,6 @@ export interface TraceEnd {
   events: number;
   seconds: number;
   stdout_bytes?: number;
+  /** Present when the recorder saw records it did not write (see docs/trace-format.md). */
+  tampered?: string;
 }

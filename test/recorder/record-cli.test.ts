@@ -1,7 +1,7 @@
 // The `stepscope record` / `record-cruxeval` wrappers run the Python recorder as a user
 // would reach it: through bin/stepscope.js.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync, existsSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -89,3 +89,55 @@ describe('stepscope record-cruxeval', () => {
     expect(existsSync(join(tmp, 'bad-out.jsonl'))).toBe(false);
   });
 });
+
+describe('what a traced program cannot break', () => {
+  const record = (name: string, source: string, call: string) => {
+    const prog = join(tmp, `${name}.py`);
+    writeFileSync(prog, source);
+    const out = join(tmp, `${name}.jsonl`);
+    const r = cli('record', prog, '-o', out, '--call', call);
+    expect(r.status, r.stderr).toBe(0);
+    return out;
+  };
+
+  it('a lone surrogate round-trips record, ingest, export and ingest byte for byte, as valid UTF-8', () => {
+    const out = record('lone', 'class L:\n    def __repr__(self):\n        return "a\\ud800b"\n\ndef f():\n    x = L()\n    return x\n', 'f()');
+    const recorded = readFileSync(out);
+    expect(recorded.toString()).toContain('"arg": "a\\\\ud800b"');
+    const db = join(tmp, 'lone.db');
+    expect(cli('ingest', out, '--db', db).status).toBe(0);
+    const arg = cli('sql', '--db', db, "SELECT hex(arg) AS h FROM events WHERE arg IS NOT NULL LIMIT 1");
+    expect(JSON.parse(arg.stdout).h).toBe(Buffer.from('a\\ud800b').toString('hex').toUpperCase());
+    const exported = join(tmp, 'lone-export.jsonl');
+    expect(cli('export', '--db', db, '-o', exported).status).toBe(0);
+    const events = (b: Buffer) => b.toString().split('\n').filter((l) => l.startsWith('{"type": "event"'));
+    expect(events(readFileSync(exported))).toEqual(events(recorded));
+    const again = cli('ingest', exported, '--db', db);
+    expect(again.stderr + again.stdout).toContain('0 new, 1 already stored');
+  });
+
+  it('a program writing into the recorder\'s channel gets its trace marked, and the mark reaches the corpus', () => {
+    const out = record(
+      'forger',
+      'import os\n\ndef f():\n    for fd in os.listdir("/proc/self/fd"):\n        try:\n            os.write(int(fd), b\'{"type": "end"}\\n\')\n        except OSError:\n            pass\n    return 1\n',
+      'f()',
+    );
+    const end = lines(out).at(-1);
+    expect(end).toMatchObject({ exit: 'never', reason: 'trace tampered with' });
+    expect(end.tampered).toMatch(/^a message the recorder did not send/);
+    const db = join(tmp, 'forger.db');
+    expect(cli('ingest', out, '--db', db).status).toBe(0);
+    expect(JSON.parse(cli('sql', '--db', db, 'SELECT tampered FROM traces').stdout).tampered).toBe(end.tampered);
+  });
+
+  it('a program that kills the recorder: the command says so in one line and leaves no file', () => {
+    const prog = join(tmp, 'killer.py');
+    writeFileSync(prog, 'import os, signal\nos.kill(os.getppid(), signal.SIGKILL)\n');
+    const out = join(tmp, 'killer.jsonl');
+    const r = cli('record', prog, '-o', out);
+    expect(r.status).toBe(128 + 9);
+    expect(r.stderr).toBe('stepscope: the recorder was killed by SIGKILL before it finished; nothing was written\n');
+    expect(readdirSync(tmp).filter((n) => n.startsWith('killer'))).toEqual(['killer.py']);
+  });
+});
+

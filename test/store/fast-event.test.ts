@@ -37,5 +37,50 @@ describe('the canonical event fast path', () => {
     reject(line.replace('"n": "3"', '"n": 3')); // a repr must be a string
     reject(`${line.slice(0, -1)}, "extra": 1}`); // an unknown field
     reject(line + ' ');
+    // Spellings that are valid JSON but not canonical: the slow path re-encodes them, so
+    // the content hash sees one form.
+    reject(line.replace('"frame": 1', '"frame": -0'));
+    reject(line.replace('"func": "f"', '"func": "\\u0009f"')); // canonical: \t
+    reject(line.replace('"func": "f"', '"func": "\\u000af"')); // canonical: \n
+    reject(line.replace('"func": "f"', '"func": "\\ud800f"')); // a lone surrogate: spelt out
+    reject(line.replace('"func": "f"', '"func": "\\udc00f"'));
+    reject(line.replace('"func": "f"', '"func": "\\ude00\\ud83d"')); // a pair the wrong way round
+    reject(line.replace('"parent": 1', '"parent": 1, "cut": []'));
+    reject(line.replace('"locals": {"n": "3"}', '"locals": {"n": "3", "n": "4"}')); // a name twice
+  });
+
+  it('takes surrogate pairs, a backslash before "ud", and distinct names that share a prefix', () => {
+    const [, , , line] = jsonl(traceRecords({ n: 3 })).split('\n');
+    for (const text of [
+      line.replace('"func": "f"', '"func": "\\ud83d\\ude00"'),
+      line.replace('"func": "f"', '"func": "\\\\ud800"'), // an escaped backslash, then text
+      line.replace('"locals": {"n": "3"}', '"locals": {"n": "3", "n2": "4", "m": "n"}'),
+      line.replace('"locals": {"n": "3"}', '"locals": {"n": "a\\", \\"n\\": \\"b", "x": "1"}'),
+    ]) {
+      const out: unknown[] = [];
+      expect(fastEvent(text, 2, out), text).toBe(true);
+      expect(out).toEqual(slowRow(text));
+    }
+  });
+});
+
+describe('duplicate names in canonical locals', () => {
+  const [, , , line] = jsonl(traceRecords({ n: 3 })).split('\n');
+  const withLocals = (names: string[]) =>
+    line.replace('"locals": {"n": "3"}', `"locals": {${names.map((n, i) => `"${n}": "${i}"`).join(', ')}}`);
+  const many = Array.from({ length: 40 }, (_, i) => `v${i}`);
+
+  it('takes many distinct names', () => {
+    const out: unknown[] = [];
+    expect(fastEvent(withLocals(many), 2, out)).toBe(true);
+    expect(out).toEqual(slowRow(withLocals(many)));
+  });
+
+  it('refuses a repeated name wherever the two copies sit', () => {
+    for (const [a, b] of [[0, 1], [0, 5], [4, 5], [5, 6], [0, 39], [6, 7], [30, 39], [2, 20]]) {
+      const names = many.slice();
+      names[b] = names[a];
+      expect(fastEvent(withLocals(names), 2, []), `${a} and ${b}`).toBe(false);
+    }
   });
 });

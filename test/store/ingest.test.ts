@@ -247,6 +247,48 @@ describe('ingest: bad input is reported with file and line, and changes nothing'
       message: 'expected a JSON record, got an empty line',
     },
     {
+      what: 'a local named twice (recorder layout, so the fast path sees it first)',
+      text: () => jsonl(good()).replace('"locals": {"n": "3", "acc": "0", "i": "0"}', '"locals": {"n": "3", "acc": "0", "n": "4"}'),
+      line: 7,
+      message: 'duplicate key "n" in "locals": expected each key once',
+    },
+    {
+      what: 'a local named twice, once through an escape',
+      text: () => jsonl(good()).replace('"locals": {"n": "3", "acc": "0", "i": "0"}', '"locals": {"n": "3", "acc": "0", "\\u006e": "4"}'),
+      line: 7,
+      message: 'duplicate key "n" in "locals": expected each key once',
+    },
+    {
+      what: 'a record field given twice',
+      text: () => jsonl(good()).replace('{"type": "event", "seq": 2,', '{"type": "event", "seq": 2, "seq": 2,'),
+      line: 4,
+      message: 'duplicate key "seq" in the record: expected each key once',
+    },
+    {
+      what: 'a meta key given twice in the header',
+      text: () => jsonl(good()).replace('"meta": {"task": "test",', '"meta": {"task": "test", "task": "other",'),
+      line: 1,
+      message: 'duplicate key "task" in "meta": expected each key once',
+    },
+    {
+      what: 'JSON nested 2,500 deep in the header meta',
+      text: () => jsonl(good()).replace('"meta": {', `"meta": {"deep": ${'['.repeat(2500)}${']'.repeat(2500)}, `),
+      line: 1,
+      message: 'JSON nested deeper than 100 levels: expected at most 100',
+    },
+    {
+      what: 'JSON nested 100,000 deep in an event',
+      text: () => jsonl(good()).replace('"arg": null, "parent": 1}', `"arg": ${'{"a": '.repeat(100000)}null${'}'.repeat(100000)}, "parent": 1}`),
+      line: 4,
+      message: 'JSON nested deeper than 100 levels: expected at most 100',
+    },
+    {
+      what: 'an unterminated deep line at the end of the file',
+      text: () => jsonl(good()) + '['.repeat(5000),
+      line: 15,
+      message: 'JSON nested deeper than 100 levels: expected at most 100',
+    },
+    {
       what: 'a line longer than the limit',
       text: () => jsonl(good().map((r) => (r.seq === 4 ? { ...r, locals: { big: 'x'.repeat(5000) } } : r))),
       line: 6,
@@ -316,6 +358,43 @@ describe('ingest from a stream', () => {
     const file = writeTraces(dir, 't.jsonl', [{ n: 6 }]);
     const res = await corpus.ingestStream(createReadStream(file), 'stdin');
     expect(res).toMatchObject({ file: 'stdin', traces: 1, inserted: 1 });
+    corpus.close();
+  });
+});
+
+describe('tampered traces', () => {
+  const tampered = (recs: Rec[], text = 'a message the recorder did not send (no token), after 9 events') =>
+    recs.map((r) => (r.type === 'end' ? { ...r, exit: 'never', reason: 'trace tampered with', tampered: text } : r));
+
+  it('keep their mark through ingest, the API record and export, and are not the unmarked trace', async () => {
+    const { dir, corpus } = fresh();
+    const base = traceRecords({ name: 'forged', n: 3, exit: 'never' });
+    const marked = tampered(base);
+    writeFileSync(join(dir, 'marked.jsonl'), jsonl(marked));
+    writeFileSync(join(dir, 'plain.jsonl'), jsonl(base.map((r) => (r.type === 'end' ? { ...r, reason: 'trace tampered with' } : r))));
+    expect(await corpus.ingest(join(dir, 'marked.jsonl'))).toMatchObject({ inserted: 1 });
+    expect(await corpus.ingest(join(dir, 'plain.jsonl'))).toMatchObject({ inserted: 1 });
+    const [a, b] = corpus.db.prepare('SELECT id, tampered FROM traces ORDER BY id').all() as Array<{ id: number; tampered: string | null }>;
+    expect([a.tampered, b.tampered]).toEqual(['a message the recorder did not send (no token), after 9 events', null]);
+    expect(corpus.getTrace(a.id)!.tampered).toBe(a.tampered);
+    expect(corpus.getTrace(b.id)!.tampered).toBeUndefined();
+
+    const sink = new PassThrough();
+    const parts: Buffer[] = [];
+    sink.on('data', (c: Buffer) => parts.push(c));
+    await corpus.export([a.id], sink);
+    const lines = Buffer.concat(parts).toString().trimEnd().split('\n');
+    expect(lines.at(-1)).toBe(pyDumps({ ...marked.at(-1), seconds: 0.001 }));
+    writeFileSync(join(dir, 'export.jsonl'), lines.join('\n') + '\n');
+    expect(await corpus.ingest(join(dir, 'export.jsonl'))).toMatchObject({ inserted: 0, skipped: 1 });
+    corpus.close();
+  });
+
+  it('a mark that is not a string is refused', async () => {
+    const { dir, corpus } = fresh();
+    writeFileSync(join(dir, 'bad.jsonl'), jsonl(tampered(traceRecords({ n: 1 })).map((r) => (r.type === 'end' ? { ...r, tampered: true } : r))));
+    await expect(corpus.ingest(join(dir, 'bad.jsonl'))).rejects.toThrow(`${join(dir, 'bad.jsonl')}:10: expected "tampered" to be a string, got true`);
+    expect(corpus.counts().traces).toBe(0);
     corpus.close();
   });
 });

@@ -126,7 +126,7 @@ describe('opening and creating a corpus', () => {
 
 describe('upgrading real corpora', () => {
   it('a corpus at each earlier schema keeps its traces and events when opened by this version', async () => {
-    // Every shipped version but the last (numbers may skip: 003 is reserved).
+    // Every shipped version but the last.
     for (const v of MIGRATIONS.slice(0, -1).map((m) => m.version)) {
       const dir = tempDir();
       const path = join(dir, `v${v}.db`);

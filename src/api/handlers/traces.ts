@@ -28,6 +28,7 @@ export function traceHandlers(corpus: ReadCorpus, cache: TraceCache): Pick<Api, 
       };
       const end: TraceEnd = { exit: r.exit, reason: r.reason, events: r.events, seconds: r.seconds };
       if (r.stdout_bytes !== undefined) end.stdout_bytes = r.stdout_bytes;
+      if (r.tampered !== undefined) end.tampered = r.tampered;
       return { id: r.id, header, end };
     },
 

@@ -91,6 +91,7 @@ interface StoredTrace {
   events: number;
   seconds: number;
   stdout_bytes: number | null;
+  tampered: string | null;
   origin: string | null;
   created: string;
   filename: string;
@@ -103,7 +104,7 @@ export function getTrace(db: Database.Database, id: number): TraceRecord | undef
   const r = db
     .prepare(
       `SELECT t.id, t.name, t.mode, t.python, t.hashseed, t.call, t.limits, t.meta, t.exit, t.reason, t.events,
-              t.seconds, t.stdout_bytes, t.origin, t.created, p.filename, p.source, p.context_forward, p.context_inverse
+              t.seconds, t.stdout_bytes, t.tampered, t.origin, t.created, p.filename, p.source, p.context_forward, p.context_inverse
        FROM traces t JOIN programs p ON p.id = t.program_id WHERE t.id = ?`,
     )
     .get(id) as StoredTrace | undefined;
@@ -129,6 +130,7 @@ export function getTrace(db: Database.Database, id: number): TraceRecord | undef
     created: r.created,
   };
   if (r.stdout_bytes !== null) rec.stdout_bytes = r.stdout_bytes;
+  if (r.tampered !== null) rec.tampered = r.tampered;
   return rec;
 }
 
