@@ -1,6 +1,7 @@
 // Ingest is idempotent on the canonical form (docs/schema.md, "Idempotency"): what the
 // content hash sees is the trace's meaning, not the bytes that spelled it. And the header
 // is part of that meaning: the same events under another name, seed or meta are another trace.
+import { connectionOf } from '../../src/store/connection.js';
 import { isUtf8 } from 'node:buffer';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -12,7 +13,7 @@ import { cleanTempDirs, jsonl, snapshot, tempDir, traceRecords, type Rec } from 
 afterAll(cleanTempDirs);
 
 const rows = (c: Corpus) =>
-  c.db.prepare('SELECT seq, event, frame, func, line, src, locals, arg, parent, cut FROM events ORDER BY trace_id, seq').raw().all();
+  connectionOf(c).prepare('SELECT seq, event, frame, func, line, src, locals, arg, parent, cut FROM events ORDER BY trace_id, seq').raw().all();
 
 /** The recorder's own bytes for a trace whose reprs hold a tab, non-ASCII and an emoji. */
 const original = () => jsonl(traceRecords({ name: 'canon', n: 3, tag: ' \t é 😀 A' }));
@@ -43,9 +44,9 @@ describe('ingest: idempotent on the canonical form', () => {
       writeFileSync(join(dir, 'b.jsonl'), changed);
       const corpus = openCorpus(join(dir, 'c.db'), { create: true });
       expect(await corpus.ingest(join(dir, 'a.jsonl'))).toMatchObject({ inserted: 1 });
-      const before = snapshot(corpus.db);
+      const before = snapshot(connectionOf(corpus));
       expect(await corpus.ingest(join(dir, 'b.jsonl'))).toMatchObject({ traces: 1, inserted: 0, skipped: 1 });
-      expect(snapshot(corpus.db)).toBe(before);
+      expect(snapshot(connectionOf(corpus))).toBe(before);
       // A fresh corpus fed only the variant stores the very same rows.
       const other = openCorpus(join(dir, 'o.db'), { create: true });
       expect(await other.ingest(join(dir, 'b.jsonl'))).toMatchObject({ inserted: 1 });
@@ -86,8 +87,8 @@ describe('ingest: lone surrogates', () => {
   const storedTexts = (c: Corpus) => {
     const out: Buffer[] = [];
     for (const t of ['programs', 'traces', 'events']) {
-      const cols = (c.db.prepare(`PRAGMA table_info(${t})`).all() as Array<{ name: string }>).map((r) => r.name);
-      for (const row of c.db.prepare(`SELECT ${cols.map((n) => `CAST(${n} AS BLOB)`).join(', ')} FROM ${t}`).raw().all()) {
+      const cols = (connectionOf(c).prepare(`PRAGMA table_info(${t})`).all() as Array<{ name: string }>).map((r) => r.name);
+      for (const row of connectionOf(c).prepare(`SELECT ${cols.map((n) => `CAST(${n} AS BLOB)`).join(', ')} FROM ${t}`).raw().all()) {
         for (const v of row as unknown[]) if (Buffer.isBuffer(v)) out.push(v);
       }
     }
@@ -126,14 +127,14 @@ describe('ingest: lone surrogates', () => {
     expect(events.at(-1)!.func).toBe('f\\udc80');
     expect(events.at(-1)!.src).toBe('    return acc  # \\ud800');
     expect(events.at(-1)!.locals.acc).toBe('\\udbff3 \t é 😀 A'); // the emoji, a real pair, stays
-    expect(corpus.db.prepare("SELECT json_extract(locals, '$.acc') FROM events WHERE seq = ?").pluck().get(events.length - 1)).toBe('\\udbff3 \t é 😀 A');
+    expect(connectionOf(corpus).prepare("SELECT json_extract(locals, '$.acc') FROM events WHERE seq = ?").pluck().get(events.length - 1)).toBe('\\udbff3 \t é 😀 A');
 
     const out = await exported(corpus);
     expect(out).toContain('"arg": "\\\\ud83d"');
     writeFileSync(join(dir, 'export.jsonl'), out);
-    const before = snapshot(corpus.db);
+    const before = snapshot(connectionOf(corpus));
     expect(await corpus.ingest(join(dir, 'export.jsonl'))).toMatchObject({ inserted: 0, skipped: 1 });
-    expect(snapshot(corpus.db)).toBe(before);
+    expect(snapshot(connectionOf(corpus))).toBe(before);
     const other = openCorpus(join(dir, 'o.db'), { create: true });
     expect(await other.ingest(join(dir, 'export.jsonl'))).toMatchObject({ inserted: 1 });
     expect(rows(other)).toEqual(rows(corpus));

@@ -1,6 +1,7 @@
 // Hundreds of damaged trace files (seeded, so every run tries the same ones): each is either
 // stored or refused with `FILE:LINE: …`, and a refused file leaves the corpus byte-identical.
 // Never a RangeError, a TypeError or a SQLite message.
+import { connectionOf } from '../../src/store/connection.js';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -49,7 +50,7 @@ describe('ingest: damaged files', () => {
       for (let n = 1 + Math.floor(r() * 2); n > 0; n--) body = mutate(typeof body === 'string' ? body : body.toString('latin1'), r);
       const file = join(dir, `m${k}.jsonl`);
       writeFileSync(file, body);
-      const before = snapshot(corpus.db);
+      const before = snapshot(connectionOf(corpus));
       const err = await corpus.ingest(file).then(() => undefined, (e: unknown) => e);
       if (err === undefined) {
         seen.stored++;
@@ -58,8 +59,8 @@ describe('ingest: damaged files', () => {
       seen.refused++;
       expect(err, `${what} #${k}: ${String(err)}`).toBeInstanceOf(IngestError);
       expect((err as IngestError).message, `${what} #${k}`).toMatch(new RegExp(`^${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:\\d+: `));
-      expect(snapshot(corpus.db), `${what} #${k}`).toBe(before);
-      expect(corpus.db.inTransaction).toBe(false);
+      expect(snapshot(connectionOf(corpus)), `${what} #${k}`).toBe(before);
+      expect(connectionOf(corpus).inTransaction).toBe(false);
     }
     // Most damage is refused; some is harmless (e.g. a flipped bit inside a repr).
     expect(seen.refused).toBeGreaterThan(250);

@@ -374,7 +374,7 @@ describe('tampered traces', () => {
     writeFileSync(join(dir, 'plain.jsonl'), jsonl(base.map((r) => (r.type === 'end' ? { ...r, reason: 'trace tampered with' } : r))));
     expect(await corpus.ingest(join(dir, 'marked.jsonl'))).toMatchObject({ inserted: 1 });
     expect(await corpus.ingest(join(dir, 'plain.jsonl'))).toMatchObject({ inserted: 1 });
-    const [a, b] = corpus.db.prepare('SELECT id, tampered FROM traces ORDER BY id').all() as Array<{ id: number; tampered: string | null }>;
+    const [a, b] = connectionOf(corpus).prepare('SELECT id, tampered FROM traces ORDER BY id').all() as Array<{ id: number; tampered: string | null }>;
     expect([a.tampered, b.tampered]).toEqual(['a message the recorder did not send (no token), after 9 events', null]);
     expect(corpus.getTrace(a.id)!.tampered).toBe(a.tampered);
     expect(corpus.getTrace(b.id)!.tampered).toBeUndefined();
