@@ -22,7 +22,7 @@ beforeAll(async () => {
   ns = createEvalSet(corpus, { name: 'ns', task: 'next-state', perAction: 3 }).set;
   co = createEvalSet(corpus, { name: 'co', task: 'cruxeval-output' }).set;
   items = [...corpus.iterateItems(ns.id)];
-});
+}, 900_000); // the first run of the day records all of CRUXEval (see cruxevalRecording)
 afterAll(() => {
   corpus.close();
   cleanTempDirs();

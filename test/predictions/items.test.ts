@@ -33,7 +33,7 @@ beforeAll(async () => {
   recorded = vt.traces;
   corpus = (await corpusOf(vt.traces)).corpus;
   crux = (await corpusOf(cruxevalTraces(['sample_0', 'sample_146']))).corpus;
-});
+}, 900_000); // the first run of the day records all of CRUXEval (see cruxevalRecording)
 afterAll(() => {
   corpus.close();
   crux.close();

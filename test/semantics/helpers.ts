@@ -4,7 +4,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { TraceEnd, TraceEvent, TraceHeader } from '../../src/trace/types.js';
@@ -71,10 +71,26 @@ export function cruxevalRecording(): string {
   for (const f of readdirSync(pkg).filter((f) => f.endsWith('.py')).sort()) h.update(f).update(readFileSync(join(pkg, f)));
   h.update(readFileSync(cruxevalPath));
   const path = join(tmpdir(), `stepscope-cruxeval-${h.digest('hex').slice(0, 16)}.jsonl`);
-  if (!existsSync(path)) {
-    const tmp = `${path}.${process.pid}.tmp`;
-    recorder(['record-cruxeval', cruxevalPath, '-o', tmp, '--jobs', '2']);
-    renameSync(tmp, path);
+  // Test files run in parallel processes: one records, the others wait for its file.
+  const lock = `${path}.lock`;
+  const sleep = (ms: number) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+  while (!existsSync(path)) {
+    try {
+      mkdirSync(lock);
+    } catch {
+      // A lock older than any recording was left by a killed run; one that just went is fine.
+      const st = statSync(lock, { throwIfNoEntry: false });
+      if (st && Date.now() - st.mtimeMs > 20 * 60_000) rmSync(lock, { recursive: true, force: true });
+      sleep(500);
+      continue;
+    }
+    try {
+      const tmp = `${path}.${process.pid}.tmp`;
+      recorder(['record-cruxeval', cruxevalPath, '-o', tmp, '--jobs', '2']);
+      renameSync(tmp, path);
+    } finally {
+      rmSync(lock, { recursive: true, force: true });
+    }
   }
   return path;
 }
