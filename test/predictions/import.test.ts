@@ -147,4 +147,20 @@ describe('idempotency, --replace, deleting a run', () => {
     expect([...corpus.iterateItems(ns.id)]).toEqual(items);
     expect(corpus.listEvalSets().map((s) => s.name)).toEqual(['ns', 'co']);
   });
+
+  it('deleting a set deletes its items, runs and predictions; the traces stay', () => {
+    const tmp = createEvalSet(corpus, { name: 'tmp', task: 'cruxeval-input' }).set;
+    const key = [...corpus.iterateItems(tmp.id)][0].key;
+    const f = file(JSON.stringify({ [key]: ['f(1)'] }));
+    importPredictions(corpus, { file: f, set: 'tmp', label: 'x' });
+    const traces = corpus.traceIds();
+    const others = JSON.stringify([corpus.listRuns().filter((r) => r.setId !== tmp.id), corpus.countPredictions({ setId: ns.id })]);
+    corpus.deleteEvalSet(tmp.id);
+    expect(corpus.getEvalSet('tmp')).toBeUndefined();
+    expect(corpus.countItems(tmp.id)).toBe(0);
+    expect(corpus.countPredictions({ setId: tmp.id })).toBe(0);
+    expect(corpus.listRuns(tmp.id)).toEqual([]);
+    expect(corpus.traceIds()).toEqual(traces);
+    expect(JSON.stringify([corpus.listRuns(), corpus.countPredictions({ setId: ns.id })])).toBe(others);
+  });
 });

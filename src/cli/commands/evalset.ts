@@ -16,6 +16,7 @@ const HELP = `Usage: stepscope evalset create --db CORPUS --name NAME --task TAS
                                 [--direction forward|inverse|both] [--trace ID]... [--max-steps K]
        stepscope evalset list --db CORPUS [--json]
        stepscope evalset export --db CORPUS --name NAME [-o FILE]
+       stepscope evalset delete --db CORPUS --name NAME
 
 An evaluation set is a named list of items: a prompt (a trajectory's text up to and
 including an action and the <|frame_sep|> after it) and its target (the next state, or
@@ -40,6 +41,8 @@ entry, actions, action, horizon, prompt, target. Give each prompt to the model (
 template, stop at <|action_sep|> and <|trace_end|>) and import the answers with
 'stepscope predictions import'.
 
+delete removes a set with its items, runs and predictions (the traces stay).
+
 Options:
   --db CORPUS        the corpus file
   --name NAME        the set's name (unique in the corpus)
@@ -50,7 +53,7 @@ Options:
 
 export const command: Command = {
   name: 'evalset',
-  summary: 'Make, list and export evaluation sets (prompts and targets for a model)',
+  summary: 'Make, list, export and delete evaluation sets (prompts and targets for a model)',
   help: HELP,
   options: {
     db: { type: 'string' },
@@ -67,11 +70,12 @@ export const command: Command = {
   positionals: true,
   run(values, positionals) {
     const [sub, ...rest] = positionals;
-    if (rest.length || !['create', 'list', 'export'].includes(sub ?? '')) {
-      throw usage("evalset: expected 'create', 'list' or 'export'. Try 'stepscope evalset --help'.");
+    if (rest.length || !['create', 'list', 'export', 'delete'].includes(sub ?? '')) {
+      throw usage("evalset: expected 'create', 'list', 'export' or 'delete'. Try 'stepscope evalset --help'.");
     }
     if (sub === 'create') return create(values);
     if (sub === 'list') return list(values);
+    if (sub === 'delete') return remove(values);
     return exportSet(values);
   },
 };
@@ -122,6 +126,18 @@ function list(values: Record<string, unknown>): Promise<number> {
     }
     if (sets.length) console.log(table(['name', 'task', 'items', 'runs', 'options', 'created'], sets.map((s) => [s.name, s.task, s.items, s.runs.join(', '), JSON.stringify(s.options), s.created])));
     console.log(`${sets.length} evaluation set${sets.length === 1 ? '' : 's'}`);
+    return 0;
+  });
+}
+
+function remove(values: Record<string, unknown>): Promise<number> {
+  const name = checkedOption(values, 'name', 'evalset', recordName) ?? requireString(values, 'name', 'evalset');
+  return withCorpus(values, 'evalset', {}, (corpus) => {
+    const set = requireSet(corpus, name);
+    const runs = corpus.listRuns(set.id);
+    corpus.deleteEvalSet(set.id);
+    const preds = runs.reduce((n, r) => n + r.predictions, 0);
+    console.log(`deleted the evaluation set ${JSON.stringify(name)}: ${set.items} items, ${runs.length} runs, ${preds} predictions`);
     return 0;
   });
 }
