@@ -40,7 +40,7 @@ export interface SubmitOptions {
   signal?: AbortSignal;
 }
 
-/** More consecutive worker deaths than this, with no verdict between, fail the pool. */
+/** More consecutive deaths of workers that answered nothing fail the pool. */
 const MAX_CONSECUTIVE_DEATHS = 5;
 
 export class ExecPool {
@@ -92,7 +92,7 @@ export class ExecPool {
       };
       const ticket: Ticket = {
         job,
-        resolve: (v) => { done(); this.deaths = 0; resolve(v); },
+        resolve: (v) => { done(); resolve(v); },
         reject: (e) => { done(); reject(e); },
         signal: options.signal,
       };
@@ -203,12 +203,12 @@ export class ExecPool {
   }
 
   private onDeath(worker: ExecWorker, lost: Ticket[], why: string): void {
-    if (worker.startError || this.closed || this.broken || this.deaths >= MAX_CONSECUTIVE_DEATHS) {
+    if (worker.startError || this.closed || this.broken || (worker.answered === 0 && this.deaths >= MAX_CONSECUTIVE_DEATHS)) {
       const e = worker.startError ?? this.broken ?? new Error(`the execution worker died (${why})`);
       for (const t of lost) t.reject(e);
       return this.fail(e);
     }
-    this.deaths++;
+    this.deaths = worker.answered > 0 ? 1 : this.deaths + 1;
     const running = lost.shift();
     running?.resolve({ id: running.job.id, status: 'error', error: `the execution worker died while running this job (${why})`, seconds: 0 });
     this.waiting.unshift(...lost);

@@ -44,6 +44,8 @@ export class ExecWorker {
   private readonly proc: ChildProcessWithoutNullStreams;
   private readonly inflight: Ticket[] = [];
   private hello: WorkerHello | null = null;
+  /** Verdicts this worker has given. */
+  answered = 0;
   /** Set when the process ended before its hello line (it never ran a job). */
   startError: Error | null = null;
   private pending = '';
@@ -139,6 +141,7 @@ export class ExecWorker {
     }
     const ticket = this.inflight.shift();
     if (!ticket) return;
+    this.answered++;
     if (typeof msg.bad_job === 'string') ticket.reject(new Error(`bad execution job ${JSON.stringify(ticket.job.id)}: ${msg.bad_job}`));
     else ticket.resolve({ ...(msg as unknown as Verdict), id: ticket.job.id });
   }

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { ExecPool, withExecPool } from '../../src/scoring/pool.js';
 import type { Progress } from '../../src/scoring/progress.js';
 import type { CruxevalJob, Job } from '../../src/scoring/types.js';
+import { alive } from './helpers.js';
 
 const code = 'def f(x):\n    return x * 2';
 /** An input-prediction job that passes, or fails with `wrong`; `extra` is evaluated first. */
@@ -11,14 +12,6 @@ const job = (i: number, extra = 'None', wrong = false): CruxevalJob => ({
 });
 const slow = "__import__('time').sleep(0.5)";
 const forever = "__import__('time').sleep(30)";
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 describe('ExecPool', () => {
   it('streams verdicts in input order, or all of them as they finish', async () => {

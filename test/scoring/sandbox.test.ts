@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ExecPool } from '../../src/scoring/pool.js';
 import type { CallArgsJob, CruxevalJob } from '../../src/scoring/types.js';
 import { cleanTempDirs, tempDir } from '../store/fixtures.js';
+import { alive } from './helpers.js';
 
 let pool: ExecPool;
 beforeAll(() => {
@@ -25,14 +26,6 @@ const call = (body: string, extra: Partial<CallArgsJob> = {}): CallArgsJob => ({
   id: body, kind: 'call-args', source: `import os, sys, time\ndef run():\n${body.split('\n').map((l) => '    ' + l).join('\n')}\n`,
   function: 'run', args: {}, expected_repr: 'None', ...extra,
 });
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 describe('the sandbox', () => {
   it('times out a generation that loops forever, at the limit', async () => {
