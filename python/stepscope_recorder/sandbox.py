@@ -39,7 +39,8 @@ class Sandbox:
         self.memory_mb = memory_mb
         self.prctl = _prctl()
         self.subreaper = bool(self.prctl) and self.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0
-        self.children_file = "/proc/self/task/%d/children" % os.getpid()
+        self.pid = os.getpid()
+        self.children_file = "/proc/self/task/%d/children" % self.pid
         self.current = None  # pid of the running child, for the worker's SIGTERM handler
         self.devnull = os.open(os.devnull, os.O_RDWR)
         self.base = os.path.realpath(os.environ.get("TMPDIR") or "/tmp")
@@ -55,7 +56,13 @@ class Sandbox:
         os.mkdir(workdir, 0o700)
         r, w = os.pipe()
         started = time.monotonic()
-        pid = os.fork()
+        try:
+            pid = os.fork()
+        except OSError as e:  # e.g. no more processes: this run cannot be judged
+            for fd in (r, w):
+                os.close(fd)
+            _remove_tree(workdir)
+            return {"status": "error", "error": "cannot fork: %s" % e, "seconds": 0.0}
         if pid == 0:  # the child never returns from here
             os.close(r)
             try:
@@ -83,7 +90,12 @@ class Sandbox:
         if line is None:
             return {"status": "error", "error": "the run ended without a verdict (%s)"
                     % _describe(status), "seconds": elapsed}
-        verdict = json.loads(line)
+        try:
+            verdict = json.loads(line)
+            if not isinstance(verdict, dict) or "status" not in verdict:
+                raise ValueError(line[:200])
+        except ValueError as e:  # the run wrote into its verdict pipe itself
+            verdict = {"status": "error", "error": "unreadable verdict: %s" % cut(str(e), 200)}
         verdict["seconds"] = elapsed
         return verdict
 
@@ -121,6 +133,8 @@ class Sandbox:
         os.setpgid(0, 0)
         if self.prctl is not None:
             self.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+            if os.getppid() != self.pid:  # the worker died before that took effect
+                os._exit(1)
         for fd in (0, 1, 2):  # the worker talks through raw fds: no buffered data to leak
             os.dup2(self.devnull, fd)
         os.chdir(workdir)
