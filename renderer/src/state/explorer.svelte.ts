@@ -12,6 +12,7 @@ import type { DataSource } from '../lib/source.js';
 import { eventName, forwardTree, inverseTree, nodeOf, treeIndex, type Tree } from '../lib/tree/build.js';
 import { CALL } from '../lib/tree/kinds.js';
 import { pathTo } from '../lib/tree/path.js';
+import { probeActions, type ActionTarget } from './action-targets.js';
 import { EventCache } from './events.svelte.js';
 
 export interface StateRef {
@@ -50,6 +51,10 @@ export class Explorer {
   /** Lines with the text of the line a breakpoint stopped elsewhere for (marked in the code). */
   sameText = $state.raw<number[]>([]);
   loading = $state(false);
+  /** The line "Run to line" runs to; the breakpoint edge of the trees leads there. */
+  chosenLine = $state(0);
+  /** Where each action leads from the current state (action-targets.ts), for the edges drawn. */
+  targets = $state.raw<ActionTarget[]>([]);
   /** Id of the opened saved trajectory while the history still follows it. */
   trajectoryId = $state<number | null>(null);
 
@@ -71,6 +76,7 @@ export class Explorer {
   #opens = new Newest();
   #walks = new Newest();
   #selects = new Newest();
+  #probes = new Newest();
 
   constructor(private readonly source: DataSource) {
     this.events = new EventCache(source);
@@ -198,11 +204,42 @@ export class Explorer {
       if (!live()) return;
       this.walk = walk;
       this.error = null;
+      this.targets = []; // they were from the state before
+      void this.probe();
       const cur = walk.states[walk.states.length - 1];
       if (cur) await this.select(cur);
     } catch (e) {
       if (live()) this.error = (e as Error).message;
     }
+  }
+
+  /** Recomputes where each action leads from the current state (none once exited). */
+  async probe(): Promise<void> {
+    const live = this.#probes.next();
+    if (this.traceId === null || !this.walk || this.walk.exit) return void (this.targets = []);
+    const n = this.chosenLine;
+    const targets = await probeActions(this.source, {
+      traceId: this.traceId,
+      direction: this.direction,
+      entry: this.entry,
+      history: this.actions.slice(0, this.cursor),
+      line: n > 0 && this.hittable.has(n) ? { n, src: this.lines[n - 1] } : null,
+    }).catch(() => []);
+    if (live()) this.targets = targets;
+  }
+
+  /** Chooses the line "Run to line" (and the breakpoint edge) aims at. */
+  chooseLine(n: number): void {
+    if (n === this.chosenLine) return;
+    this.chosenLine = n;
+    void this.probe();
+  }
+
+  /** Performs the action of an edge (a breakpoint edge runs to its line, saying where it stopped). */
+  async perform(t: ActionTarget): Promise<void> {
+    const m = /^breakpoint L(\d+)$/.exec(t.label);
+    if (m) await this.runToLine(Number(m[1]));
+    else await this.act(t.action);
   }
 
   /** Shows a state in the inspector and code view (does not move the trajectory). */
@@ -337,6 +374,7 @@ export class Explorer {
     this.info = null;
     this.skeleton = this.fwd = this.inv = null;
     this.walk = null;
+    this.targets = [];
     this.selected = null;
     this.selectedEvent = this.previousEvent = null;
   }

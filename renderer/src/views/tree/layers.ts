@@ -1,11 +1,16 @@
 /**
  * The layer interface of a tree pane. A pane (TreePane.svelte) owns the zoom, the collapsed
  * nodes, the opened folds and the rows they leave (a Layout); everything drawn on top of that
- * is a layer, drawn inside the zoomed group in tree coordinates (x = depth * COL_W,
- * y = row * ROW_H):
+ * is a layer, drawn inside the zoomed group in tree coordinates. A pane has two shapes: the
+ * indented layout ('rows': x = depth * COL_W, y = row * ROW_H) and the node-link graph
+ * ('graph', lib/tree/graph.ts: x = slot * SLOT_W, y = depth * LEVEL_H). Layers that only use
+ * `at` and `end` draw right in both.
  *
- * - RowsLayer: links, one <g data-seq data-event> per drawn node, fold rows (the e2e hooks).
- * - TrailLayer: the trajectory walked so far, through the rows of its states.
+ * - RowsLayer / GraphLayer: links, one <g data-seq data-event> per drawn node, fold rows (the
+ *   e2e hooks), in the pane's shape.
+ * - TrailLayer: the trajectory walked so far, through the positions of its states.
+ * - EdgesLayer: labeled arrows from the current node to where each action leads (Edge.svelte
+ *   draws one edge, to a node, an exit marker or a free "ghost" position).
  * - marks (marks.ts): classes and data attributes put on node rows (current, selected, twin).
  *
  * A new layer is added without touching these, from the pane's owner (App):
@@ -21,13 +26,22 @@
  */
 import type { Tree } from '../../lib/tree/build.js';
 import type { Layout } from '../../lib/tree/fold.js';
+import type { GraphPlace } from '../../lib/tree/graph.js';
+
+export type Shape = 'rows' | 'graph';
 
 export interface TreeGeometry {
   which: 'forward' | 'inverse';
+  shape: Shape;
   tree: Tree;
   layout: Layout;
-  /** Rows on screen: [from, to), every `stride`-th drawn when zoomed far out. */
+  /** Rows on screen (indented layout): [from, to), every `stride`-th drawn when zoomed far out. */
   drawn: { from: number; to: number; stride: number };
+  /** The graph layout's placement and the rows it draws (on screen, LOD-picked); null / empty in the indented one. */
+  graph: GraphPlace | null;
+  shown: Int32Array;
+  /** Where something past the end of the tree goes (an exit marker), in tree coordinates. */
+  end: { x: number; y: number };
   /** Zoom scale, and the factor that keeps dots a visible size zoomed out (>= 1). */
   k: number;
   dot: number;
