@@ -1,7 +1,7 @@
 // Regression tests of the explorer's second pass (issue 10, "Bugs"), each checked against the
 // API's truth. Numbers refer to the issue's list.
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { currentNode, openTrace, press, traceId, truth } from './helpers.js';
+import { currentNode, openTrace, press, skeleton, traceId, truth } from './helpers.js';
 
 const last = <T>(a: T[]) => a[a.length - 1];
 const lineNumber = (page: Page, n: number) => page.getByTestId('code-view').locator('.cm-lineNumbers .cm-gutterElement', { hasText: new RegExp(`^${n}$`) });
@@ -14,7 +14,7 @@ async function bpGutter(page: Page, n: number): Promise<Locator> {
 
 test('1: stepping into a collapsed call expands the path to the current node', async ({ page, request }) => {
   const id = await traceId(request, 'calls.py');
-  const skel = await truth(request, 'getSkeleton', { traceId: id });
+  const skel = await skeleton(request, id);
   const caller = skel.parent.find((p) => p > 0)!;
   await page.goto('./');
   await openTrace(page, 'calls.py');

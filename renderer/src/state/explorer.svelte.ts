@@ -4,7 +4,7 @@
  * Views read it; only its methods change it (views never assign its fields). Big payloads
  * are $state.raw (never proxied). It reads through the DataSource it is given (context.ts).
  */
-import type { Direction, Skeleton, TraceInfo, TrajectoryRow, Walk } from '../../../src/api/contract/index.js';
+import { decodeSkeleton, type Direction, type Skeleton, type TraceInfo, type TrajectoryRow, type Walk } from '../../../src/api/contract/index.js';
 import type { TraceEvent } from '../../../src/trace/types.js';
 import { hittableLines, sameTextLines } from '../lib/lines.js';
 import { Newest } from '../lib/newest.js';
@@ -87,8 +87,9 @@ export class Explorer {
     this.loading = true;
     this.error = null;
     try {
-      const [info, skeleton] = await Promise.all([this.source.call('getTrace', { id }), this.source.call('getSkeleton', { traceId: id })]);
+      const [info, wire] = await Promise.all([this.source.call('getTrace', { id }), this.source.call('getSkeleton', { traceId: id })]);
       if (!live()) return;
+      const skeleton = decodeSkeleton(wire);
       this.traceId = id;
       this.info = info;
       this.selected = this.selectedEvent = this.previousEvent = null;

@@ -30,6 +30,9 @@ import type { GraphPlace } from '../../lib/tree/graph.js';
 
 export type Shape = 'rows' | 'graph';
 
+/** Zoomed out so far that fewer than one row in this many would be drawn: nodes give way to a depth profile. */
+export const PROFILE_STRIDE = 3;
+
 export interface TreeGeometry {
   which: 'forward' | 'inverse';
   shape: Shape;
@@ -40,6 +43,8 @@ export interface TreeGeometry {
   /** The graph layout's placement and the rows it draws (on screen, LOD-picked); null / empty in the indented one. */
   graph: GraphPlace | null;
   shown: Int32Array;
+  /** Every stride-th row drawn (either shape); past PROFILE_STRIDE the pane shows its depth profile instead (ProfileLayer). */
+  stride: number;
   /** Where something past the end of the tree goes (an exit marker), in tree coordinates. */
   end: { x: number; y: number };
   /** Zoom scale, and the factor that keeps dots a visible size zoomed out (>= 1). */
