@@ -4,12 +4,14 @@
  * Views read it; only its methods change it (views never assign its fields). Big payloads
  * are $state.raw (never proxied). It reads through the DataSource it is given (context.ts).
  */
-import { decodeSkeleton, type Direction, type Skeleton, type TraceInfo, type TrajectoryRow, type Walk } from '../../../src/api/contract/index.js';
+import { type Direction, type Skeleton, type TraceInfo, type TrajectoryRow, type Walk } from '../../../src/api/contract/index.js';
 import type { TraceEvent } from '../../../src/trace/types.js';
 import { hittableLines, sameTextLines } from '../lib/lines.js';
 import { Newest } from '../lib/newest.js';
 import type { DataSource } from '../lib/source.js';
-import { eventName, forwardTree, inverseTree, nodeOf, treeIndex, type Tree } from '../lib/tree/build.js';
+import { eventName, nodeOf, type Tree } from '../lib/tree/build.js';
+import { buildOffThread } from '../lib/tree/built.js';
+import type { FoldPlan } from '../lib/tree/fold.js';
 import { CALL } from '../lib/tree/kinds.js';
 import { pathTo } from '../lib/tree/path.js';
 import { probeActions, type ActionTarget } from './action-targets.js';
@@ -27,6 +29,9 @@ export class Explorer {
   skeleton = $state.raw<Skeleton | null>(null);
   fwd = $state.raw<Tree | null>(null);
   inv = $state.raw<Tree | null>(null);
+  /** Long sibling runs (loops) of each tree and where they fold (lib/tree/fold.ts). */
+  fwdPlan = $state.raw<FoldPlan | null>(null);
+  invPlan = $state.raw<FoldPlan | null>(null);
   /** For each seq, the previous seq of the same frame (-1): what "changed" is measured against. */
   prevInFrame = $state.raw<Int32Array>(new Int32Array(0));
   /** Lines the trace visited (line numbers into context_forward). */
@@ -89,26 +94,21 @@ export class Explorer {
     try {
       const [info, wire] = await Promise.all([this.source.call('getTrace', { id }), this.source.call('getSkeleton', { traceId: id })]);
       if (!live()) return;
-      const skeleton = decodeSkeleton(wire);
+      // Unpacking the skeleton and building both trees and their fold plans happen in a worker.
+      const built = await buildOffThread(wire);
+      if (!live()) return;
+      const skeleton = built.skeleton;
       this.traceId = id;
       this.info = info;
       this.selected = this.selectedEvent = this.previousEvent = null;
       this.skeleton = skeleton;
       this.events.reset(id);
-      const ix = treeIndex(skeleton);
-      const fwd = forwardTree(ix);
-      this.fwd = fwd;
-      this.inv = inverseTree(ix, fwd);
-      const prev = new Int32Array(skeleton.count);
-      const last = new Map<number, number>();
-      const visited = new Set<number>();
-      for (let s = 0; s < skeleton.count; s++) {
-        prev[s] = last.get(skeleton.frame[s]) ?? -1;
-        last.set(skeleton.frame[s], s);
-        visited.add(skeleton.line[s]);
-      }
-      this.prevInFrame = prev;
-      this.visited = visited;
+      this.fwdPlan = built.fwdPlan;
+      this.invPlan = built.invPlan;
+      this.fwd = built.fwd;
+      this.inv = built.inv;
+      this.prevInFrame = built.prevInFrame;
+      this.visited = new Set(built.visited);
       this.hittable = hittableLines(skeleton, info.header.context_forward.split('\n'));
       this.breakpoints = new Set();
       await this.restart('forward', 0);
@@ -373,7 +373,7 @@ export class Explorer {
   close(): void {
     this.traceId = null;
     this.info = null;
-    this.skeleton = this.fwd = this.inv = null;
+    this.skeleton = this.fwd = this.inv = this.fwdPlan = this.invPlan = null;
     this.walk = null;
     this.targets = [];
     this.selected = null;
