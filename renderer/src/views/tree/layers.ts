@@ -45,6 +45,8 @@ export interface TreeGeometry {
   shown: Int32Array;
   /** Every stride-th row drawn (either shape); past PROFILE_STRIDE the pane shows its depth profile instead (ProfileLayer). */
   stride: number;
+  /** The part of the tree on screen, in tree coordinates (e.g. to keep a label inside it). */
+  view: { x0: number; x1: number; y0: number; y1: number };
   /** Where something past the end of the tree goes (an exit marker), in tree coordinates. */
   end: { x: number; y: number };
   /** Zoom scale, and the factor that keeps dots a visible size zoomed out (>= 1). */
