@@ -32,7 +32,9 @@ test('1: stepping into a collapsed call expands the path to the current node', a
   await expect(currentNode(page, 'forward')).toBeInViewport();
 });
 
-test('2: opening a loop fold keeps the opened rows where the fold was', async ({ page, request }) => {
+test('2: opening a loop fold keeps the opened rows where the fold was', async ({ page, request }, info) => {
+  // Its set-up scrolls rows vertically; the graph shape has its own check (graph.spec.ts).
+  test.skip(info.project.name === 'graph', 'indented rows only');
   await traceId(request, 'long_loop.py');
   await page.goto('./');
   await openTrace(page, 'long_loop.py');
@@ -182,7 +184,9 @@ async function expectUsable(el: Locator, what: string) {
 }
 
 for (const [w, h] of [[1280, 720], [1920, 1080]] as const) {
-  test(`8: at ${w}×${h} every button, the tree tooltip and the fold label fit`, async ({ page, request }) => {
+  test(`8: at ${w}×${h} every button, the tree tooltip and the fold label fit`, async ({ page, request }, info) => {
+    // Row widths and the fold label's end are the indented layout's (the graph is wider than its pane).
+    test.skip(info.project.name === 'graph', 'indented rows only');
     await traceId(request, 'long_loop.py');
     await page.setViewportSize({ width: w, height: h });
     await page.goto('./');

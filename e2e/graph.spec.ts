@@ -40,6 +40,7 @@ async function expectEdgesTrue(page: Page, request: Parameters<typeof truth>[0],
 }
 
 test('graph shape: same current node as the API walk at each step, drawn top-down by depth, the choice remembered', async ({ page, request }) => {
+  test.setTimeout(120_000);
   const id = await traceId(request, 'calls.py');
   await page.goto('./');
   await openTrace(page, 'calls.py');
@@ -63,6 +64,17 @@ test('graph shape: same current node as the API walk at each step, drawn top-dow
   const byDepth = [...ys].sort((a, b) => a[0] - b[0]);
   expect(byDepth.length).toBeGreaterThan(1);
   for (let j = 1; j < byDepth.length; j++) expect(byDepth[j][1]).toBeGreaterThan(byDepth[j - 1][1]);
+  // Opening a loop's fold keeps its place: the "fold again" mark lands where the fold was.
+  await openTrace(page, 'long_loop.py');
+  const fold = fwd.getByTestId('fold');
+  await page.getByTestId('forward-fit').click();
+  const before = (await fold.boundingBox())!;
+  await fold.click();
+  await expect(fwd.getByTestId('refold')).toHaveCount(1);
+  const after = (await fwd.getByTestId('refold').boundingBox())!;
+  expect(Math.abs(after.x + after.width / 2 - (before.x + before.width / 2))).toBeLessThan(2);
+  expect(Math.abs(after.y - before.y)).toBeLessThan(2);
+  await openTrace(page, 'calls.py');
   // The persisted choice survives a reload.
   await page.reload();
   await openTrace(page, 'calls.py');

@@ -25,7 +25,7 @@
  * with many shapes should draw only those.
  */
 import type { Tree } from '../../lib/tree/build.js';
-import type { Layout } from '../../lib/tree/fold.js';
+import type { FoldRow, Layout } from '../../lib/tree/fold.js';
 import type { GraphPlace } from '../../lib/tree/graph.js';
 
 export type Shape = 'rows' | 'graph';
@@ -54,6 +54,20 @@ export interface TreeGeometry {
   dot: number;
   /** Where node i is drawn, in tree coordinates; hidden when a fold or collapsed ancestor stands for it. */
   at(i: number): { x: number; y: number; hidden: boolean };
+}
+
+/** What the pane hands the layer that draws its nodes (RowsLayer or GraphLayer). */
+export interface NodeLayerProps {
+  geo: TreeGeometry;
+  /** Nodes drawn even when the level of detail skips their rows (current, selected, twins). */
+  pinned: readonly number[];
+  collapsed: ReadonlySet<number>;
+  mark: (i: number) => { cls: string; data: Record<string, string> };
+  label: (i: number) => string;
+  onselect: (i: number) => void;
+  ontoggle: (i: number) => void;
+  onfold: (f: FoldRow) => void;
+  ontip: (e: MouseEvent | null, text: string) => void;
 }
 
 /** Classes (added to `node k-<kind>`) and data attributes for a node's row, or null. */
