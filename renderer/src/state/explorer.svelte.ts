@@ -56,7 +56,7 @@ export class Explorer {
   /** Lines with the text of the line a breakpoint stopped elsewhere for (marked in the code). */
   sameText = $state.raw<number[]>([]);
   loading = $state(false);
-  /** The line "Run to line" runs to; the breakpoint edge of the trees leads there. */
+  /** The line the user chose in "Run to line" (0: none yet); the breakpoint edge of the trees leads there. */
   chosenLine = $state(0);
   /** Where each action leads from the current state (action-targets.ts), for the edges drawn. */
   targets = $state.raw<ActionTarget[]>([]);
@@ -92,6 +92,9 @@ export class Explorer {
     this.loading = true;
     this.error = null;
     try {
+      // The first walk is asked for with the skeleton: it is ready when the trees are.
+      const first = this.source.call('walk', { traceId: id, direction: 'forward', entry: 0, actions: [] });
+      first.catch(() => undefined); // an error surfaces where it is awaited
       const [info, wire] = await Promise.all([this.source.call('getTrace', { id }), this.source.call('getSkeleton', { traceId: id })]);
       if (!live()) return;
       // Unpacking the skeleton and building both trees and their fold plans happen in a worker.
@@ -111,7 +114,8 @@ export class Explorer {
       this.visited = new Set(built.visited);
       this.hittable = hittableLines(skeleton, info.header.context_forward.split('\n'));
       this.breakpoints = new Set();
-      await this.restart('forward', 0);
+      this.chosenLine = 0;
+      await this.restart('forward', 0, [], first);
     } catch (e) {
       if (live()) this.error = (e as Error).message;
     } finally {
@@ -120,14 +124,14 @@ export class Explorer {
   }
 
   /** Starts a new trajectory (history cleared) at `entry` (seq of a call) in `direction`. */
-  async restart(direction: Direction, entry = this.entry, actions: string[] = []): Promise<void> {
+  async restart(direction: Direction, entry = this.entry, actions: string[] = [], prefetched?: Promise<Walk>): Promise<void> {
     this.direction = direction;
     this.entry = entry;
     this.actions = actions;
     this.cursor = actions.length;
     this.#say(null);
     this.trajectoryId = null;
-    await this.refresh();
+    await this.refresh(prefetched);
   }
 
   /**
@@ -191,17 +195,17 @@ export class Explorer {
     this.sameText = sameText;
   }
 
-  /** Recomputes the walk for actions[0..cursor) through the API; only the newest request lands. */
-  async refresh(): Promise<void> {
+  /** Recomputes the walk for actions[0..cursor) through the API (or takes the one already asked for); only the newest request lands. */
+  async refresh(prefetched?: Promise<Walk>): Promise<void> {
     if (this.traceId === null) return;
     const live = this.#walks.next();
     try {
-      const walk = await this.source.call('walk', {
+      const walk = await (prefetched ?? this.source.call('walk', {
         traceId: this.traceId,
         direction: this.direction,
         entry: this.entry,
         actions: this.actions.slice(0, this.cursor),
-      });
+      }));
       if (!live()) return;
       this.walk = walk;
       this.error = null;
