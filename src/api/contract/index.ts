@@ -15,7 +15,8 @@ export type { ApiFailure, ApiResult } from './result.js';
 export type { TraceRow } from '../../trace/listing.js';
 export type { Direction } from '../../semantics/types.js';
 export type { Walk, WalkState } from '../../semantics/walk-view.js';
-export { MAX_EVENT_WINDOW, type Skeleton, type TraceInfo } from './traces.js';
+export { MAX_EVENT_WINDOW, type TraceInfo } from './traces.js';
+export { decodeSkeleton, encodeSkeleton, type Skeleton, type SkeletonWire } from './skeleton.js';
 export type { TrajectoryRow } from './trajectories.js';
 
 /** Every method, by name: its access and its params validator. */
