@@ -80,8 +80,8 @@ describe('getTrace', () => {
       const info = await value('getTrace', { id: await idOf(name) });
       const { type: _t, format: _f, version: _v, ...header } = recs[0];
       const { type: _e, ...end } = recs.at(-1)!;
-      expect(info.header, name).toEqual(header);
-      expect(info.end, name).toEqual(end);
+      expect(info.header, name).toStrictEqual(header);
+      expect(info.end, name).toStrictEqual(end);
       expect(Object.keys(info.header)).toEqual(Object.keys(header));
     }
   });
