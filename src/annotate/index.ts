@@ -12,3 +12,8 @@ export type { PrelabelInput, EventFacts, Suggestion } from './prelabel/input.js'
 export { RULES } from './prelabel/rules.js';
 export type { Rule, Finding } from './prelabel/rule.js';
 export { fieldDiff, type FieldDiff, type LocalDiff } from './prelabel/diff.js';
+export { cohenKappa, type KappaResult } from './stats/kappa.js';
+export { krippendorffAlpha, type AlphaResult } from './stats/alpha.js';
+export { confusionTable, type Confusion } from './stats/confusion.js';
+export * from './stats/agreement.js';
+export * from './stats/rule-agreement.js';

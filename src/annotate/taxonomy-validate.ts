@@ -1,5 +1,5 @@
 /**
- * Reading a taxonomy document (JSON, the shape of `Taxonomy`), as `stepscope taxonomy
+ * Reading a taxonomy file (JSON in the shape of `Taxonomy`), as `stepscope taxonomy
  * --import FILE` will. Every problem is collected, not only the first, each as
  * `FILE: path: expected X, got Y` (`taxonomy.json: labels[3].key: expected 1-9, got 12`), so
  * one round of fixes is enough. Unknown fields are refused (a typo would otherwise be lost).
