@@ -31,8 +31,11 @@ export interface TaxonomyDiff {
 
 const FIELDS: LabelField[] = ['group', 'key', 'name', 'description', 'example'];
 
+/** The example compared field by field: key order in a file does not matter. */
+const exampleText = (l: TaxonomyLabel) => JSON.stringify(Object.entries(l.example).sort(([a], [b]) => (a < b ? -1 : 1)));
+
 function same(a: TaxonomyLabel, b: TaxonomyLabel, f: LabelField): boolean {
-  return f === 'example' ? JSON.stringify(a.example) === JSON.stringify(b.example) : a[f] === b[f];
+  return f === 'example' ? exampleText(a) === exampleText(b) : a[f] === b[f];
 }
 
 export function diffTaxonomies(from: Taxonomy, to: Taxonomy): TaxonomyDiff {
@@ -85,7 +88,7 @@ export interface TaxonomyUpdateCheck {
 export function checkTaxonomyUpdate(from: Taxonomy, to: Taxonomy, usage: ReadonlyMap<string, number>): TaxonomyUpdateCheck {
   const diff = diffTaxonomies(from, to);
   const problems: string[] = [];
-  const changed = !isEmptyDiff(diff) || to.name !== from.name || JSON.stringify(to.groups) !== JSON.stringify(from.groups);
+  const changed = !isEmptyDiff(diff) || to.name !== from.name || JSON.stringify(to.groups.map((g) => [g.id, g.name, g.description])) !== JSON.stringify(from.groups.map((g) => [g.id, g.name, g.description]));
   if (to.version < from.version) problems.push(`version ${to.version} is older than the corpus's taxonomy (version ${from.version})`);
   else if (changed && to.version === from.version) problems.push(`the taxonomy changed but is still version ${to.version}: give it version ${from.version + 1}`);
   for (const [id, n] of [...usage].sort(([a], [b]) => a.localeCompare(b))) {

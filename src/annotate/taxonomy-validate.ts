@@ -152,11 +152,13 @@ export function validateTaxonomy(v: unknown, file = 'taxonomy'): Taxonomy {
   const name = c.text(o.name, 'name');
   const groups = (c.array(o.groups, 'groups') ?? []).map((g, i) => group(c, g, `groups[${i}]`));
   if (Array.isArray(o.groups) && o.groups.length === 0) c.bad('groups', 'at least one group', o.groups);
+  // A group with a valid id counts even if its other fields are wrong: its labels are not at fault.
   const groupIds = new Set<string>();
-  groups.forEach((g, i) => {
-    if (!g) return;
-    if (groupIds.has(g.id)) c.bad(`groups[${i}].id`, 'a group id not used by an earlier group', g.id);
-    groupIds.add(g.id);
+  (Array.isArray(o.groups) ? o.groups : []).forEach((g: unknown, i) => {
+    const id = (g as { id?: unknown } | null)?.id;
+    if (typeof id !== 'string' || !GROUP_ID.test(id)) return;
+    if (groupIds.has(id)) c.bad(`groups[${i}].id`, 'a group id not used by an earlier group', id);
+    groupIds.add(id);
   });
   const labels = (c.array(o.labels, 'labels') ?? []).map((l, i) => label(c, l, `labels[${i}]`, groupIds));
   crossCheck(c, labels);

@@ -46,11 +46,13 @@ export function splitTop(text: string, sep: string, lenient = false): string[] |
 
 /** The elements of a list, tuple, set or dict repr (dict: `k: v` items), or undefined. */
 export function elements(repr: string): string[] | undefined {
-  const r = repr.trim();
-  const inner = /^(?:frozenset\(|set\()?([[({])([\s\S]*)([\])}])\)?$/.exec(r);
-  if (!inner || OPEN[inner[1]] !== inner[3]) return undefined;
-  if (inner[2].trim() === '') return [];
-  const parts = splitTop(inner[2], ',');
+  let r = repr.trim();
+  const wrapped = /^(?:frozenset|set)\(([\s\S]*)\)$/.exec(r);
+  if (wrapped) r = wrapped[1];
+  if (r.length < 2 || OPEN[r[0]] !== r[r.length - 1]) return undefined;
+  const inner = r.slice(1, -1);
+  if (inner.trim() === '') return [];
+  const parts = splitTop(inner, ',');
   if (!parts) return undefined;
   return parts[parts.length - 1] === '' ? parts.slice(0, -1) : parts;
 }
