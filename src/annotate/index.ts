@@ -9,6 +9,7 @@ export * from './taxonomy-diff.js';
 export { DEFAULT_TAXONOMY } from './default-taxonomy.js';
 export { prelabel, type PrelabelOptions } from './prelabel/prelabel.js';
 export type { PrelabelInput, EventFacts, Suggestion } from './prelabel/input.js';
+export { readCompletion, type CompletionForm } from './prelabel/completion-form.js';
 export { RULES } from './prelabel/rules.js';
 export type { Rule, Finding } from './prelabel/rule.js';
 export { fieldDiff, type FieldDiff, type LocalDiff } from './prelabel/diff.js';

@@ -3,9 +3,10 @@
  * the field diff, the program's outline, the line numbers of the true, predicted and previous
  * states, the full true and previous locals, and a verdict per differing local.
  */
-import { parsePrediction, type Parsed, type Prediction } from '../../semantics/parse.js';
+import type { Parsed, Prediction } from '../../semantics/parse.js';
 import { ELIDED_KEY } from '../../semantics/delta.js';
 import { boundNames } from './bindings.js';
+import { readCompletion } from './completion-form.js';
 import { fieldDiff, type FieldDiff, type LocalDiff } from './diff.js';
 import type { PrelabelInput } from './input.js';
 import { Outline } from './outline.js';
@@ -39,7 +40,7 @@ export class RuleContext {
   readonly covered = new Set<string>();
 
   constructor(readonly input: PrelabelInput) {
-    this.parsed = parsePrediction(input.completion);
+    this.parsed = readCompletion(input.completion, input.completionForm ?? 'state', input.truth);
     if (this.parsed.ok) {
       this.pred = this.parsed.value;
       this.diff = fieldDiff(this.pred, input.truth);

@@ -5,6 +5,7 @@
  */
 import type { Prediction } from '../../semantics/parse.js';
 import type { ActionName, Direction } from '../../semantics/types.js';
+import type { CompletionForm } from './completion-form.js';
 
 /** A recorded state (a trace event, docs/semantics.md §2) as far as the rules need it. */
 export interface EventFacts {
@@ -22,6 +23,11 @@ export interface EventFacts {
 export interface PrelabelInput {
   /** The completion as the model wrote it. */
   completion: string;
+  /**
+   * How the completion is written: a serialized state (default); or, for CRUXEval's own
+   * generation files, a bare value (`value`, output prediction) or a call (`call`, input).
+   */
+  completionForm?: CompletionForm;
   /** Why generation stopped, as the server said (`length`: the token limit). */
   finishReason?: string | null;
   /** The true target, read by parsePrediction from the item's target text. */

@@ -2,7 +2,7 @@
  * Automatic pre-labels for one prediction: the rules of rules.ts run in order over the
  * structural diff of the prediction and the truth. Deterministic: the same input gives the
  * same suggestions in the same order. A correct prediction (every applicable field matches)
- * gets none.
+ * gets none, and neither does a forward CRUXEval value that passes by execution.
  */
 import { findLabel, type Taxonomy } from '../taxonomy.js';
 import { RuleContext } from './context.js';
@@ -17,6 +17,8 @@ export interface PrelabelOptions {
 export function prelabel(input: PrelabelInput, options: PrelabelOptions = {}): Suggestion[] {
   const ctx = new RuleContext(input);
   if (ctx.diff?.all) return [];
+  // A value or call written as CRUXEval writes it is judged by running it: text may differ ("a" for 'a').
+  if (input.execution === 'pass' && input.direction === 'forward' && (input.completionForm ?? 'state') !== 'state') return [];
   const out: Suggestion[] = [];
   for (const rule of RULES) {
     if (rule.needsParse && !ctx.pred) break;
