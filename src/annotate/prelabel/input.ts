@@ -10,6 +10,8 @@ import type { CompletionForm } from './completion-form.js';
 /** A recorded state (a trace event, docs/semantics.md §2) as far as the rules need it. */
 export interface EventFacts {
   seq?: number;
+  /** `call`, `line`, `return` or `exception`. */
+  event?: string;
   /** Frame instance number; two states of one activation share it. */
   frame?: number;
   line: number;

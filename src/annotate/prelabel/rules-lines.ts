@@ -54,22 +54,27 @@ const otherVisit: Rule = {
     if (!events || !shown.length || p.src === undefined || (d.src !== false && d.locals !== false) || ctx.isCovered('src')) return undefined;
     const te = ctx.input.trueEvent;
     const full = ctx.trueLocals() ?? {};
-    const visits = events.filter((e) => e.src === p.src && (te?.frame === undefined || e.frame === undefined || e.frame === te.frame));
+    const kind = p.event.replace(/^inv_/, '');
+    const visits = events.filter((e) => e.src === p.src && (e.event ?? kind) === kind && (te?.frame === undefined || e.frame === undefined || e.frame === te.frame));
     if (visits.length < 2) return undefined;
-    if (d.src === true && shown.every(([k, v]) => full[k] === v)) return undefined;
     const match = visits.find((e) => e.seq !== te?.seq && shown.every(([k, v]) => e.locals[k] === v));
     if (!match) return undefined;
-    // A counter can equal another iteration's by chance: ask for two differing names, or a loop variable.
+    // A counter can equal another iteration's by chance: ask for two differing names, or a loop
+    // variable. A name the prediction leaves out counts when it claims to show every name (no
+    // ".." marker) and the matched visit lacks it too (a loop variable before the first iteration).
     const differing = shown.filter(([k, v]) => full[k] !== v).map(([k]) => k);
+    if (!Object.prototype.hasOwnProperty.call(p.locals ?? {}, '..')) {
+      for (const k of Object.keys(full)) if (!(k in (p.locals ?? {})) && !(k in match.locals)) differing.push(k);
+    }
     const o = ctx.outline();
     const line = ctx.predLine();
     const loopVars = o && line !== undefined ? o.enclosing(line).filter((b) => b.kind === 'for').flatMap((b) => [...boundNames(o.lineText(b.header))]) : [];
-    if (differing.length < 2 && !differing.some((n) => loopVars.includes(n))) return undefined;
+    if (!differing.length || (differing.length < 2 && !differing.some((n) => loopVars.includes(n)))) return undefined;
     const k = visits.indexOf(match) + 1;
     let reason = `the prediction is the state of \`${p.src.trim()}\` at its ${ordinal(k)} visit${match.seq !== undefined ? ` (seq ${match.seq})` : ''}`;
     const tk = te && te.src === p.src ? visits.findIndex((e) => e.seq === te.seq) + 1 : 0;
     if (tk > 0) reason += `; the truth is its ${ordinal(tk)}: ${Math.abs(tk - k)} iteration${Math.abs(tk - k) === 1 ? '' : 's'} ${k < tk ? 'behind' : 'ahead'}`;
-    return { reason, covers: ['src', ...shown.map(([n]) => `local:${n}`)] };
+    return { reason, covers: ['src', ...shown.map(([n]) => `local:${n}`), ...differing.map((n) => `local:${n}`)] };
   },
 };
 
