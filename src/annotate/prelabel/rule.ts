@@ -21,6 +21,11 @@ export interface Rule {
   apply(ctx: RuleContext): Finding | undefined;
 }
 
+/** A rule on parsed predictions. */
+export function parsedRule(id: string, label: string, when: string, apply: (ctx: RuleContext) => Finding | undefined): Rule {
+  return { id, label, when, needsParse: true, apply };
+}
+
 /** Shortens a repr or src for a reason text. */
 export function clip(s: string | undefined, n = 40): string {
   if (s === undefined) return '(absent)';

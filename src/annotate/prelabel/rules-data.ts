@@ -5,7 +5,7 @@
  */
 import type { LocalKind, LocalVerdict, RuleContext } from './context.js';
 import { reprType } from './repr.js';
-import { clip, type Rule } from './rule.js';
+import { clip, parsedRule, type Rule } from './rule.js';
 
 const VALUE_EVENTS = new Set(['return', 'inv_return', 'exception', 'inv_exception']);
 
@@ -15,16 +15,10 @@ function open(ctx: RuleContext, kind: LocalKind): LocalVerdict[] {
 }
 
 function localRule(id: string, label: string, kind: LocalKind, when: string, say: (v: LocalVerdict) => string): Rule {
-  return {
-    id,
-    label,
-    when,
-    needsParse: true,
-    apply(ctx) {
-      const hits = open(ctx, kind);
-      return hits.length ? { reason: hits.map(say).join('; '), covers: hits.map((v) => `local:${v.name}`) } : undefined;
-    },
-  };
+  return parsedRule(id, label, when, (ctx) => {
+    const hits = open(ctx, kind);
+    return hits.length ? { reason: hits.map(say).join('; '), covers: hits.map((v) => `local:${v.name}`) } : undefined;
+  });
 }
 
 const argText = (v: unknown) => (typeof v === 'string' ? v : JSON.stringify(v));

@@ -6,27 +6,21 @@
 import { boundNames } from './bindings.js';
 import type { RuleContext } from './context.js';
 import type { Block, Outline } from './outline.js';
-import { clip, type Finding, type Rule } from './rule.js';
+import { clip, parsedRule, type Finding, type Rule } from './rule.js';
 
 const ordinal = (n: number) => `${n}${n % 10 === 1 && n % 100 !== 11 ? 'st' : n % 10 === 2 && n % 100 !== 12 ? 'nd' : n % 10 === 3 && n % 100 !== 13 ? 'rd' : 'th'}`;
 
 /** Applies `f` to a prediction at the wrong line, with both line numbers and the outline known. */
 function lineRule(id: string, label: string, when: string, f: (ctx: RuleContext, o: Outline, t: number, p: number) => string | undefined): Rule {
-  return {
-    id,
-    label,
-    when,
-    needsParse: true,
-    apply(ctx) {
-      if (ctx.diff!.src !== false || ctx.isCovered('src')) return undefined;
-      const o = ctx.outline();
-      const t = ctx.trueLine();
-      const p = ctx.predLine();
-      if (!o || t === undefined || p === undefined) return undefined;
-      const reason = f(ctx, o, t, p);
-      return reason === undefined ? undefined : { reason, covers: ['src'] };
-    },
-  };
+  return parsedRule(id, label, when, (ctx) => {
+    if (ctx.diff!.src !== false || ctx.isCovered('src')) return undefined;
+    const o = ctx.outline();
+    const t = ctx.trueLine();
+    const p = ctx.predLine();
+    if (!o || t === undefined || p === undefined) return undefined;
+    const reason = f(ctx, o, t, p);
+    return reason === undefined ? undefined : { reason, covers: ['src'] };
+  });
 }
 
 const at = (o: Outline, n: number) => `\`${o.lineText(n).trim()}\` (line ${n})`;

@@ -5,7 +5,7 @@
  */
 import type { RuleContext } from './context.js';
 import { differsOnlyInAddresses, isCut, sameSetOtherOrder } from './repr.js';
-import { clip, type Rule } from './rule.js';
+import { clip, parsedRule, type Rule } from './rule.js';
 
 interface Pair {
   field: string;
@@ -31,17 +31,11 @@ function differingValues(ctx: RuleContext): Pair[] {
 }
 
 function pairsRule(id: string, label: string, when: string, test: (p: Pair, ctx: RuleContext) => boolean, why: (ps: Pair[]) => string): Rule {
-  return {
-    id,
-    label,
-    when,
-    needsParse: true,
-    apply(ctx) {
-      if (!ctx.diff!.event) return undefined;
-      const hits = differingValues(ctx).filter((p) => test(p, ctx));
-      return hits.length ? { reason: why(hits), covers: hits.map((h) => h.field) } : undefined;
-    },
-  };
+  return parsedRule(id, label, when, (ctx) => {
+    if (!ctx.diff!.event) return undefined;
+    const hits = differingValues(ctx).filter((p) => test(p, ctx));
+    return hits.length ? { reason: why(hits), covers: hits.map((h) => h.field) } : undefined;
+  });
 }
 
 const names = (ps: Pair[]) => ps.map((p) => p.name).join(', ');
