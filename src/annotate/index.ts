@@ -18,3 +18,4 @@ export { krippendorffAlpha, type AlphaResult } from './stats/alpha.js';
 export { confusionTable, type Confusion } from './stats/confusion.js';
 export * from './stats/agreement.js';
 export * from './stats/rule-agreement.js';
+export { itemPrelabelInput, type ItemTrace, type ItemShape, type PredictionFacts } from './prelabel/from-item.js';
