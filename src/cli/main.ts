@@ -15,6 +15,11 @@ const loaders: Record<string, () => Promise<{ command: Command }>> = {
   sample: () => import('./commands/sample.js'),
   trajectories: () => import('./commands/trajectories.js'),
   replay: () => import('./commands/replay.js'),
+  evalset: () => import('./commands/evalset.js'),
+  predictions: () => import('./commands/predictions.js'),
+  predict: () => import('./commands/predict.js'),
+  runs: () => import('./commands/runs.js'),
+  scores: () => import('./commands/scores.js'),
   serve: () => import('./commands/serve.js'),
 };
 

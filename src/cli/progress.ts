@@ -1,22 +1,30 @@
-/** A one-line progress bar on stderr, for TTYs only (callers check process.stderr.isTTY). */
+/**
+ * A one-line progress bar on stderr, for TTYs only (callers check process.stderr.isTTY).
+ * Counts bytes by default (shown in MB); give `unit` to count something else, e.g.
+ * `(n) => `${n} items``, and `update(done, note)` for a short status after the bar.
+ */
 export class Progress {
   private last = 0;
 
-  constructor(private readonly label: string, private readonly total?: number) {}
+  constructor(
+    private readonly label: string,
+    private readonly total?: number,
+    private readonly unit: (n: number) => string = (n) => `${(n / 1e6).toFixed(1)} MB`,
+  ) {}
 
-  update(bytes: number): void {
+  update(done: number, note = '', force = false): void {
     const now = Date.now();
-    if (now - this.last < 100) return;
+    if (!force && now - this.last < 100) return;
     this.last = now;
-    const mb = `${(bytes / 1e6).toFixed(1)} MB`;
+    const amount = this.unit(done) + (note ? ` ${note}` : '');
     if (!this.total) {
-      process.stderr.write(`\r${this.label}: ${mb}`);
+      process.stderr.write(`\r\x1b[K${this.label}: ${amount}`);
       return;
     }
-    const frac = Math.min(1, bytes / this.total);
+    const frac = Math.min(1, done / this.total);
     const width = 30;
-    const done = Math.round(frac * width);
-    process.stderr.write(`\r${this.label} [${'#'.repeat(done)}${'.'.repeat(width - done)}] ${Math.floor(frac * 100)}% ${mb}`);
+    const filled = Math.round(frac * width);
+    process.stderr.write(`\r\x1b[K${this.label} [${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${Math.floor(frac * 100)}% ${amount}`);
   }
 
   clear(): void {

@@ -40,3 +40,5 @@ export * from './actions-text.js';
 export * from './sample.js';
 export * from './prng.js';
 export * from './walk-view.js';
+export * from './eval.js';
+export { scoreCompletion, applicable, jsonEqual, type Scored, type FieldVerdicts } from './score.js';

@@ -27,6 +27,15 @@ import { openDatabase, type OpenOptions } from './open.js';
 import { getEvents, iterateEvents, traceShape, type TraceShape } from './queries/events.js';
 import { userQuery, type SqlRow } from './queries/sql.js';
 import { counts, getTrace, listTraces, traceIds, type CorpusCounts, type TraceRecord } from './queries/traces.js';
+import {
+  countItems, deleteEvalSet, getEvalSet, getItem, insertEvalSet, itemIds, iterateItems, listEvalSets,
+  type EvalSetRecord, type ItemQuery, type NewItem, type StoredItem,
+} from './queries/evalsets.js';
+import {
+  answeredItems, countPredictions, insertPredictions, iteratePredictions, pendingChecks, setVerdicts, verdictRows,
+  type NewPrediction, type PendingCheck, type PredictionQuery, type PredictionRecord, type VerdictRow, type VerdictUpdate,
+} from './queries/predictions.js';
+import { deleteRun, getRun, getRunById, insertRun, listRuns, type NewRun, type RunRecord } from './queries/runs.js';
 import { getTrajectory, insertTrajectories, iterateTrajectories, listTrajectories, type NewTrajectory, type StoredTrajectory } from './queries/trajectories.js';
 
 export type { TraceQuery, TraceRow } from '../trace/listing.js';
@@ -34,6 +43,9 @@ export type { CorpusCounts, TraceRecord } from './queries/traces.js';
 export type { TraceShape } from './queries/events.js';
 export type { NewTrajectory, StoredTrajectory } from './queries/trajectories.js';
 export type { SqlRow } from './queries/sql.js';
+export type { EvalSetRecord, ItemQuery, NewItem, StoredItem } from './queries/evalsets.js';
+export type { RunFormat, NewRun, RunRecord } from './queries/runs.js';
+export type { NewPrediction, PendingCheck, PredictionQuery, PredictionRecord, VerdictRow, VerdictUpdate, CheckVerdict } from './queries/predictions.js';
 export type { IngestOptions, IngestResult } from './ingest.js';
 export type { OpenOptions } from './open.js';
 export { CorpusError, IngestError } from './errors.js';
@@ -113,6 +125,69 @@ export class ReadCorpus {
     return iterateTrajectories(this.conn, traceId);
   }
 
+  // ---- predictions (queries/evalsets.ts, queries/runs.ts, queries/predictions.ts) ---------
+
+  getEvalSet(name: string): EvalSetRecord | undefined {
+    return this.guard(() => getEvalSet(this.conn, name));
+  }
+
+  listEvalSets(): EvalSetRecord[] {
+    return this.guard(() => listEvalSets(this.conn));
+  }
+
+  /** Items of a set in order (optionally over one trace, one page), one at a time. */
+  iterateItems(setId: number, q?: ItemQuery): Generator<StoredItem> {
+    return iterateItems(this.conn, setId, q);
+  }
+
+  countItems(setId: number, traceId?: number): number {
+    return this.guard(() => countItems(this.conn, setId, traceId));
+  }
+
+  getItem(id: number): StoredItem | undefined {
+    return this.guard(() => getItem(this.conn, id));
+  }
+
+  /** The ids and keys of a set's items, to resolve what a predictions file names. */
+  itemIds(setId: number): { byId: Set<number>; byKey: Map<string, number> } {
+    return this.guard(() => itemIds(this.conn, setId));
+  }
+
+  getRun(setId: number, label: string): RunRecord | undefined {
+    return this.guard(() => getRun(this.conn, setId, label));
+  }
+
+  getRunById(id: number): RunRecord | undefined {
+    return this.guard(() => getRunById(this.conn, id));
+  }
+
+  /** Runs in id order, of one set or of all. */
+  listRuns(setId?: number): RunRecord[] {
+    return this.guard(() => listRuns(this.conn, setId));
+  }
+
+  /** Ids of the items the run has answered (for resuming). */
+  answeredItems(runId: number): Set<number> {
+    return this.guard(() => answeredItems(this.conn, runId));
+  }
+
+  pendingChecks(runId: number): PendingCheck[] {
+    return this.guard(() => pendingChecks(this.conn, runId));
+  }
+
+  iteratePredictions(q: PredictionQuery): Generator<PredictionRecord> {
+    return iteratePredictions(this.conn, q);
+  }
+
+  countPredictions(q: PredictionQuery): number {
+    return this.guard(() => countPredictions(this.conn, q));
+  }
+
+  /** One row per prediction of a run, what scores are computed from. */
+  verdictRows(runId: number): VerdictRow[] {
+    return this.guard(() => verdictRows(this.conn, runId));
+  }
+
   // ---- plain SQL (queries/sql.ts) ----------------------------------------------------------
 
   /** One statement a person wrote, read-only; checked now, rows as the result is iterated. */
@@ -145,6 +220,52 @@ export class Corpus extends ReadCorpus {
   saveTrajectories(items: Iterable<NewTrajectory>): (number | null)[] {
     this.assertWritable();
     return this.guard(() => this.conn.transaction(() => insertTrajectories(this.conn, items))());
+  }
+
+  /** Stores a set and its items in one transaction. */
+  createEvalSet(name: string, task: EvalSetRecord['task'], options: unknown, items: readonly NewItem[]): EvalSetRecord {
+    this.assertWritable();
+    return this.guard(() => this.conn.transaction(() => insertEvalSet(this.conn, name, task, options, items))());
+  }
+
+  /** Deletes a set with its items, runs and predictions. */
+  deleteEvalSet(id: number): void {
+    this.assertWritable();
+    this.guard(() => deleteEvalSet(this.conn, id));
+  }
+
+  /**
+   * Stores a run and its predictions in one transaction (all or nothing); `replace` names a
+   * run deleted in the same transaction. Returns the new run's id.
+   */
+  saveRun(run: NewRun, predictions: Iterable<NewPrediction>, replace?: number): number {
+    this.assertWritable();
+    return this.guard(() =>
+      this.conn.transaction(() => {
+        if (replace !== undefined) deleteRun(this.conn, replace);
+        const id = insertRun(this.conn, run);
+        insertPredictions(this.conn, id, predictions);
+        return id;
+      })(),
+    );
+  }
+
+  /** Adds predictions to a run in one transaction (one item's samples, as they arrive). */
+  addPredictions(runId: number, predictions: Iterable<NewPrediction>): number {
+    this.assertWritable();
+    return this.guard(() => this.conn.transaction(() => insertPredictions(this.conn, runId, predictions))());
+  }
+
+  /** Deletes a run and its predictions, nothing else. */
+  deleteRun(id: number): void {
+    this.assertWritable();
+    this.guard(() => deleteRun(this.conn, id));
+  }
+
+  /** Sets execution verdicts in one transaction. */
+  setVerdicts(updates: Iterable<VerdictUpdate>): void {
+    this.assertWritable();
+    this.guard(() => this.conn.transaction(() => setVerdicts(this.conn, updates))());
   }
 
   /** Refuses a write on a read-only connection before it starts (SQLite would refuse it too). */

@@ -4,7 +4,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { TraceEnd, TraceEvent, TraceHeader } from '../../src/trace/types.js';
@@ -68,16 +68,32 @@ function recorderSources(): Buffer {
 /**
  * A recording kept in the temp dir under a key made of the recorder's sources and `inputs`,
  * made by `make(file)` when missing: the programs are deterministic, so each is recorded once
- * per recorder version rather than once per test run (or per mutant, under Stryker).
+ * per recorder version rather than once per test run (or per mutant, under Stryker). Test
+ * files run in parallel processes: one records, the others wait for its file.
  */
 function cachedRecording(kind: string, inputs: (string | Buffer)[], make: (file: string) => void): string {
   const h = createHash('sha256').update(recorderSources());
   for (const x of inputs) h.update(x).update('\0');
   const path = join(tmpdir(), `stepscope-${kind}-${h.digest('hex').slice(0, 16)}.jsonl`);
-  if (!existsSync(path)) {
-    const tmp = `${path}.${process.pid}.tmp`;
-    make(tmp);
-    renameSync(tmp, path);
+  const lock = `${path}.lock`;
+  const sleep = (ms: number) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+  while (!existsSync(path)) {
+    try {
+      mkdirSync(lock);
+    } catch {
+      // A lock older than any recording was left by a killed run; one that just went is fine.
+      const st = statSync(lock, { throwIfNoEntry: false });
+      if (st && Date.now() - st.mtimeMs > 20 * 60_000) rmSync(lock, { recursive: true, force: true });
+      sleep(500);
+      continue;
+    }
+    try {
+      const tmp = `${path}.${process.pid}.tmp`;
+      make(tmp);
+      renameSync(tmp, path);
+    } finally {
+      rmSync(lock, { recursive: true, force: true });
+    }
   }
   return path;
 }
@@ -92,7 +108,12 @@ export function record(source: string, call: string | null, extra: string[] = []
   return readTraces(path)[0];
 }
 
-/** All 800 CRUXEval tasks recorded by the recorder (about a minute; kept like any recording). */
+/** The trace file of all 800 CRUXEval tasks recorded by the recorder (a minute or two; kept like any recording). */
+export function cruxevalRecording(): string {
+  return cachedRecording('cruxeval', [readFileSync(cruxevalPath)], (out) => recorder(['record-cruxeval', cruxevalPath, '-o', out, '--jobs', '2']));
+}
+
+/** All 800 CRUXEval tasks recorded by the recorder (see cruxevalRecording). */
 export function cruxevalTraces(): Trace[] {
-  return readTraces(cachedRecording('cruxeval', [readFileSync(cruxevalPath)], (out) => recorder(['record-cruxeval', cruxevalPath, '-o', out, '--jobs', '2'])));
+  return readTraces(cruxevalRecording());
 }

@@ -147,6 +147,7 @@ async function seedOldCorpus(path: string, version: number, dir: string, specs: 
 
 describe('upgrading real corpora', () => {
   it('a corpus at each earlier schema keeps its traces and events when opened by this version', async () => {
+    // Every shipped version but the last.
     for (const v of MIGRATIONS.slice(0, -1).map((m) => m.version)) {
       const dir = tempDir();
       const path = join(dir, `v${v}.db`);

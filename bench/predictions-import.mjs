@@ -1,0 +1,98 @@
+#!/usr/bin/env node
+// Import and score of next-state predictions. Prints, all measured in this run:
+// - predictions/s of `predictions import` (read and check the whole file, parse each
+//   completion into fields, score it against its target, insert in one transaction) over
+//   100,000 predictions (10,000 items x 10 samples: right, one field wrong, another event,
+//   format errors), and its ratio to parsing the same JSONL alone (read, split, JSON.parse);
+// - the share of that time spent reading completions and scoring them (no database);
+// - `scores` over the run (the verdicts read back and aggregated, by action).
+// Each figure is the best of three. Execution checks (the valid-alternative runs of inverse
+// calls) are not part of it: bench/exec-scoring.mjs measures execution.
+// Usage: npm run build:core && node bench/predictions-import.mjs [--items 10000] [--samples 10]
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const arg = (name, def) => {
+  const i = process.argv.indexOf(name);
+  return i >= 0 ? Number(process.argv[i + 1]) : def;
+};
+const ITEMS = arg('--items', 10_000);
+const SAMPLES = arg('--samples', 10);
+const root = new URL('..', import.meta.url).pathname;
+const { openCorpus } = await import(join(root, 'dist/store/corpus.js'));
+const { createEvalSet } = await import(join(root, 'dist/predictions/create.js'));
+const { importPredictions } = await import(join(root, 'dist/predictions/import.js'));
+const { runScores } = await import(join(root, 'dist/predictions/views.js'));
+const { scoreCompletion } = await import(join(root, 'dist/semantics/index.js'));
+const dir = mkdtempSync(join(tmpdir(), 'stepscope-bench-pred-'));
+const ms = (t0) => Number(process.hrtime.bigint() - t0) / 1e6;
+const best = (f) => Math.min(f(), f(), f());
+
+try {
+  const db = join(dir, 'demo.db');
+  const demo = spawnSync(process.execPath, [join(root, 'bin/stepscope.js'), 'demo', '--db', db], { encoding: 'utf8' });
+  if (demo.status !== 0) throw new Error(demo.stderr);
+  const corpus = openCorpus(db);
+  let t0 = process.hrtime.bigint();
+  const { set } = createEvalSet(corpus, { name: 'ns', task: 'next-state', perAction: Math.ceil(ITEMS / 8), seed: 1 });
+  console.log(`evaluation set:            ${set.items.toLocaleString('en')} next-state items over ${corpus.traceIds().length} demo traces, made in ${(ms(t0) / 1000).toFixed(1)} s`);
+
+  // Completions a model might write: right, locals off by one value, another event, cut short.
+  const variants = (target) => [
+    target,
+    target.replace(/"([^"]*)"\}/, '"$1 "}'),
+    target.replace(/^<\|[a-z_]+\|>/, '<|line_sep|>'),
+    target.slice(0, Math.floor(target.length / 2)),
+  ];
+  // Per ten samples: six right, two with a local wrong, one another event, one cut short.
+  const MIX = [0, 0, 0, 0, 0, 0, 1, 1, 2, 3];
+  const lines = [];
+  for (const it of corpus.iterateItems(set.id)) {
+    const v = variants(it.target);
+    for (let k = 0; k < SAMPLES; k++) lines.push(JSON.stringify({ id: it.id, completion: v[MIX[k % 10]] }));
+  }
+  const file = join(dir, 'predictions.jsonl');
+  writeFileSync(file, lines.join('\n') + '\n');
+  const N = lines.length;
+  console.log(`predictions per run:       ${N.toLocaleString('en')} (${(readFileSync(file).length / N).toFixed(0)} bytes per line)`);
+
+  const parseMs = best(() => {
+    const t = process.hrtime.bigint();
+    let n = 0;
+    for (const l of readFileSync(file, 'utf8').split('\n')) if (l) (JSON.parse(l), n++);
+    if (n !== N) throw new Error('lost lines');
+    return ms(t);
+  });
+  const items = new Map([...corpus.iterateItems(set.id)].map((it) => [it.id, it]));
+  const scoreMs = best(() => {
+    const t = process.hrtime.bigint();
+    for (const l of lines) {
+      const r = JSON.parse(l);
+      scoreCompletion(items.get(r.id).truth, r.completion);
+    }
+    return ms(t);
+  });
+  let k = 0;
+  const importMs = best(() => {
+    const t = process.hrtime.bigint();
+    const r = importPredictions(corpus, { file, set: 'ns', label: `run${k++}` });
+    if (r.run.predictions !== N) throw new Error('lost predictions');
+    return ms(t);
+  });
+  const rate = (x) => Math.round((N / x) * 1000).toLocaleString('en');
+  console.log(`parse the JSONL alone:     ${rate(parseMs)} lines/s (baseline)`);
+  console.log(`predictions import:        ${rate(importMs)} predictions/s (${(importMs / 1000).toFixed(2)} s)`);
+  console.log(`ratio import / parse:      ${(parseMs / importMs).toFixed(3)} (import takes ${(importMs / parseMs).toFixed(1)}x the parse)`);
+  console.log(`  of which read + score:   ${rate(scoreMs)} predictions/s without the database (${((scoreMs / importMs) * 100).toFixed(0)}% of the import)`);
+  const scoresMs = best(() => {
+    const t = process.hrtime.bigint();
+    runScores(corpus, 'ns', 'run0', 'action');
+    return ms(t);
+  });
+  console.log(`scores --by action:        ${scoresMs.toFixed(0)} ms over ${N.toLocaleString('en')} predictions (${(scoresMs / parseMs).toFixed(2)}x the parse)`);
+  corpus.close();
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}

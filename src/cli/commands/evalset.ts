@@ -1,0 +1,158 @@
+/** `stepscope evalset create|list|export`: evaluation sets (docs/predictions.md). */
+import { createWriteStream, renameSync, rmSync } from 'node:fs';
+import { once } from 'node:events';
+import type { Writable } from 'node:stream';
+import { recordName } from '../../api/contract/predictions.js';
+import { recordId } from '../../api/contract/traces.js';
+import { int } from '../../api/contract/validate.js';
+import { UserError } from '../../common/errors.js';
+import { createEvalSet, DEFAULT_MAX_STEPS, DEFAULT_PER_ACTION } from '../../predictions/create.js';
+import { exportLine, requireSet } from '../../predictions/views.js';
+import { DIRECTION_CHOICES, EVAL_TASKS, isCruxevalTask } from '../../semantics/index.js';
+import { checkedOption, choiceOption, CliError, intOption, intOptions, requireString, usage, type Command } from '../command.js';
+import { quietOnClosedStdout, table, withCorpus } from '../open-corpus.js';
+
+const HELP = `Usage: stepscope evalset create --db CORPUS --name NAME --task TASK [--per-action N] [--seed S]
+                                [--direction forward|inverse|both] [--trace ID]... [--max-steps K]
+       stepscope evalset list --db CORPUS [--json]
+       stepscope evalset export --db CORPUS --name NAME [-o FILE]
+
+An evaluation set is a named list of items: a prompt (a trajectory's text up to and
+including an action and the <|frame_sep|> after it) and its target (the next state, or
+an exit token), as docs/semantics.md §6 defines them. The same corpus and options always
+give the same items.
+
+Tasks (docs/predictions.md explains each):
+  next-state        for each of the eight action kinds (of the chosen directions), N items
+                    cut right after an action of that kind in a trajectory sampled with the
+                    paper's policy (--per-action N, default ${DEFAULT_PER_ACTION['next-state']}; --seed S, default 0;
+                    --max-steps K caps the sampled trajectories, default ${DEFAULT_MAX_STEPS})
+  cruxeval-output   per CRUXEval trace: step_into, step_into, step_return (f's return value)
+  cruxeval-output-breakpoint   the same with 'breakpoint <f's return line>' last
+  cruxeval-input    per CRUXEval trace: inv_step_call from f's inv_return (f's arguments)
+  horizon           per call-mode trace and direction, N items (--per-action, default ${DEFAULT_PER_ACTION.horizon}) whose
+                    final jump (step_return, inverse inv_step_call) skips a fraction of the
+                    function's states evenly spaced from 1 (the whole function) to 0
+CRUXEval sets key items by task id (sample_12); record the traces with record-cruxeval.
+
+export writes one JSON object per line: id, set, task, name (trace name), trace, direction,
+entry, actions, action, horizon, prompt, target. Give each prompt to the model (raw, no chat
+template, stop at <|action_sep|> and <|trace_end|>) and import the answers with
+'stepscope predictions import'.
+
+Options:
+  --db CORPUS        the corpus file
+  --name NAME        the set's name (unique in the corpus)
+  --task TASK        ${EVAL_TASKS.join(', ')}
+  --trace ID         only this trace; repeat for several (default: every trace)
+  --json             list: one JSON object per line
+  -o, --output FILE  export: write here instead of standard output (replaced only when complete)`;
+
+export const command: Command = {
+  name: 'evalset',
+  summary: 'Make, list and export evaluation sets (prompts and targets for a model)',
+  help: HELP,
+  options: {
+    db: { type: 'string' },
+    name: { type: 'string' },
+    task: { type: 'string' },
+    'per-action': { type: 'string' },
+    seed: { type: 'string' },
+    direction: { type: 'string' },
+    trace: { type: 'string', multiple: true },
+    'max-steps': { type: 'string' },
+    json: { type: 'boolean' },
+    output: { type: 'string', short: 'o' },
+  },
+  positionals: true,
+  run(values, positionals) {
+    const [sub, ...rest] = positionals;
+    if (rest.length || !['create', 'list', 'export'].includes(sub ?? '')) {
+      throw usage("evalset: expected 'create', 'list' or 'export'. Try 'stepscope evalset --help'.");
+    }
+    if (sub === 'create') return create(values);
+    if (sub === 'list') return list(values);
+    return exportSet(values);
+  },
+};
+
+function create(values: Record<string, unknown>): Promise<number> {
+  const name = checkedOption(values, 'name', 'evalset', recordName) ?? requireString(values, 'name', 'evalset');
+  const task = choiceOption(values, 'task', 'evalset', EVAL_TASKS);
+  if (!task) throw usage(`evalset: --task is required (${EVAL_TASKS.join(', ')})`);
+  const given = (k: string) => values[k] !== undefined;
+  for (const k of ['per-action', 'seed', 'direction', 'max-steps']) {
+    const fits = task === 'next-state' || (task === 'horizon' && (k === 'per-action' || k === 'direction'));
+    if (given(k) && !fits) throw usage(`evalset: --${k} does not apply to --task ${task}`);
+  }
+  const opt = (k: string, min: number) => (given(k) ? intOption(values, k, 'evalset', undefined, int(min)) : undefined);
+  const traceIds = intOptions(values, 'trace', 'evalset', recordId);
+  return withCorpus(values, 'evalset', {}, (corpus) => {
+    const started = performance.now();
+    let r;
+    try {
+      r = createEvalSet(corpus, {
+        name, task, perAction: opt('per-action', 1), seed: given('seed') ? intOption(values, 'seed', 'evalset') : undefined,
+        direction: choiceOption(values, 'direction', 'evalset', DIRECTION_CHOICES), maxSteps: opt('max-steps', 1),
+        traceIds: traceIds.length ? traceIds : undefined,
+      });
+    } catch (e) {
+      if (e instanceof UserError) throw new CliError(`evalset: ${e.message}`, 1, e.code);
+      throw e;
+    }
+    const s = ((performance.now() - started) / 1000).toFixed(1);
+    console.log(`evaluation set ${JSON.stringify(r.set.name)} (${task}): ${r.set.items} items in ${s}s`);
+    for (const x of r.short) console.error(`  ${x.action}: ${x.made} items, fewer than asked (no more trajectories with this action)`);
+    if (r.skipped.length) {
+      console.error(`  ${r.skipped.length} trace${r.skipped.length === 1 ? '' : 's'} gave no item, e.g. ${r.skipped[0].name} (trace ${r.skipped[0].trace}): ${r.skipped[0].reason}`);
+    }
+    if (isCruxevalTask(task)) console.log(`items are keyed by task id; export them with: stepscope evalset export --db … --name ${name}`);
+    return 0;
+  });
+}
+
+function list(values: Record<string, unknown>): Promise<number> {
+  quietOnClosedStdout();
+  return withCorpus(values, 'evalset', { readonly: true }, (corpus) => {
+    const runs = corpus.listRuns();
+    const sets = corpus.listEvalSets().map((s) => ({ ...s, runs: runs.filter((r) => r.setId === s.id).map((r) => r.label) }));
+    if (values.json) {
+      process.stdout.write(sets.map((s) => JSON.stringify({ id: s.id, name: s.name, task: s.task, items: s.items, runs: s.runs, options: s.options, created: s.created }) + '\n').join(''));
+      return 0;
+    }
+    if (sets.length) console.log(table(['name', 'task', 'items', 'runs', 'options', 'created'], sets.map((s) => [s.name, s.task, s.items, s.runs.join(', '), JSON.stringify(s.options), s.created])));
+    console.log(`${sets.length} evaluation set${sets.length === 1 ? '' : 's'}`);
+    return 0;
+  });
+}
+
+function exportSet(values: Record<string, unknown>): Promise<number> {
+  const name = checkedOption(values, 'name', 'evalset', recordName) ?? requireString(values, 'name', 'evalset');
+  const output = values.output as string | undefined;
+  return withCorpus(values, 'evalset', { readonly: true }, async (corpus) => {
+    const set = requireSet(corpus, name);
+    const tmp = output && `${output}.partial-${process.pid}`;
+    let out: Writable = process.stdout;
+    if (tmp) {
+      out = createWriteStream(tmp);
+      await Promise.race([once(out, 'open'), once(out, 'error').then(([e]) => Promise.reject(new CliError(`evalset: cannot write ${output}: ${(e as Error).message}`)))]);
+    } else quietOnClosedStdout();
+    try {
+      let n = 0;
+      for (const it of corpus.iterateItems(set.id)) {
+        if (!out.write(JSON.stringify(exportLine(set, it)) + '\n')) await once(out, 'drain');
+        n++;
+      }
+      if (tmp) {
+        out.end();
+        await once(out, 'finish');
+        renameSync(tmp, output!);
+        console.error(`${output}: ${n} items of ${set.name}`);
+      }
+    } catch (e) {
+      if (tmp) (out.destroy(), rmSync(tmp, { force: true }));
+      throw e;
+    }
+    return 0;
+  });
+}

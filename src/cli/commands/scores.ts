@@ -1,0 +1,73 @@
+/** `stepscope scores`: a run's scores (exact match per field, execution, pass@k), whole or broken down. */
+import { recordName } from '../../api/contract/predictions.js';
+import { pass1Interval, scoreGroups } from '../../predictions/scores.js';
+import { requireSet, runsOf } from '../../predictions/views.js';
+import { SCORE_BY, type ScoreLine } from '../../semantics/index.js';
+import { checkedOption, choiceOption, requireString, type Command } from '../command.js';
+import { quietOnClosedStdout, table, withCorpus } from '../open-corpus.js';
+
+export const command: Command = {
+  name: 'scores',
+  summary: "Score a model's predictions: exact match per field, execution, pass@k",
+  help: `Usage: stepscope scores --db CORPUS --set NAME [--model LABEL] [--by action|direction|horizon|field] [--json]
+
+Scores of each run of the set (or of the run labelled LABEL), computed from the verdicts
+stored with its predictions (docs/predictions.md, "Metrics"). Percentages:
+  em_event, em_src, em_locals, em_arg   exact match of one field, over the samples whose
+                                        target has the field; em_all: every field
+  exec_pass    passing its execution check (CRUXEval's on CRUXEval sets; the valid-alternative
+               check on predicted arguments of calls elsewhere)
+  pass@k       the unbiased estimator over each item's samples, averaged over items; correct
+               by execution on CRUXEval sets, by em_all elsewhere; null where k > samples
+format_errors counts completions that could not be read (wrong on every field).
+The table shows a 95% bootstrap interval for pass@1 (seeded: the same run, the same interval).
+
+Options:
+  --db CORPUS     the corpus file
+  --set NAME      the evaluation set
+  --model LABEL   only this run (default: every run of the set)
+  --by KEY        also one line per action kind, direction, horizon (the fraction the jump
+                  skips) or field (event, src, locals, arg, all; pass@k on that field)
+  --json          one JSON object per line: set, model, by, group (null for the whole set),
+                  items, samples, format_errors, em_event, em_src, em_locals, em_arg, em_all,
+                  exec_pass, pass@1, pass@5, pass@10`,
+  options: { db: { type: 'string' }, set: { type: 'string' }, model: { type: 'string' }, by: { type: 'string' }, json: { type: 'boolean' } },
+  run(values) {
+    const setName = checkedOption(values, 'set', 'scores', recordName) ?? requireString(values, 'set', 'scores');
+    const label = checkedOption(values, 'model', 'scores', recordName);
+    const by = choiceOption(values, 'by', 'scores', SCORE_BY);
+    quietOnClosedStdout();
+    return withCorpus(values, 'scores', { readonly: true }, (corpus) => {
+      const set = requireSet(corpus, setName);
+      const runs = runsOf(corpus, set, label);
+      if (runs.length === 0) console.error(`the set ${JSON.stringify(set.name)} has no runs yet (stepscope predictions import, or stepscope predict)`);
+      for (const run of runs) {
+        const groups = scoreGroups(set, run, corpus.verdictRows(run.id), by);
+        if (values.json) {
+          process.stdout.write(groups.map((g) => JSON.stringify(g.line) + '\n').join(''));
+        } else {
+          const n = (x: number | null) => (x === null ? '-' : x.toFixed(2));
+          const ci = (g: (typeof groups)[number]) => {
+            const iv = pass1Interval(g.rows, [set.name, run.label, String(g.line.group)], g.correct);
+            return iv ? `${n(g.line['pass@1'])} [${n(iv[0])}, ${n(iv[1])}]` : n(g.line['pass@1']);
+          };
+          console.log(`${set.name} (${set.task}), model ${run.label}: ${run.items} items, ${run.predictions} predictions`);
+          const cols = ['em_event', 'em_src', 'em_locals', 'em_arg', 'em_all', 'exec_pass'] as const;
+          console.log(
+            table(
+              [by ?? 'set', 'items', 'samples', 'format errors', ...cols, 'pass@1 [95% CI]', 'pass@5', 'pass@10'],
+              groups.map((g) => [groupText(g.line), g.line.items, g.line.samples, g.line.format_errors, ...cols.map((c) => n(g.line[c])), ci(g), n(g.line['pass@5']), n(g.line['pass@10'])]),
+            ),
+          );
+        }
+        if (run.pending) console.error(`${run.pending} predictions of ${run.label} are not checked by execution yet: import the same file again (or run predict again) to finish.`);
+      }
+      return 0;
+    });
+  },
+};
+
+function groupText(l: ScoreLine): string {
+  if (l.group === null) return '(all)';
+  return typeof l.group === 'number' ? l.group.toFixed(2) : l.group;
+}

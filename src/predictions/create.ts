@@ -1,0 +1,67 @@
+/**
+ * `stepscope evalset create`: makes a set's items from the corpus and stores them in one
+ * transaction. Reproducible: the same corpus (the same traces) and options give the same
+ * items in the same order, so item keys name the same prompts.
+ */
+import { UserError } from '../common/errors.js';
+import { DIRECTIONS, isCruxevalTask, type DirectionChoice, type EvalTask } from '../semantics/index.js';
+import type { Corpus, EvalSetRecord, NewItem } from '../store/corpus.js';
+import { cruxevalItems, type Skipped } from './cruxeval-items.js';
+import { horizonItems } from './horizon.js';
+import { Traces } from './items.js';
+import { nextStateItems, type Shortfall } from './next-state.js';
+
+export interface CreateOptions {
+  name: string;
+  task: EvalTask;
+  /** next-state: items per action kind; horizon: items per trace and direction. */
+  perAction?: number;
+  seed?: number;
+  direction?: DirectionChoice;
+  /** Only these traces (default every trace). */
+  traceIds?: number[];
+  /** next-state: the sampled trajectories' length limit. */
+  maxSteps?: number;
+}
+
+export const DEFAULT_PER_ACTION = { 'next-state': 10, horizon: 5 } as const;
+export const DEFAULT_MAX_STEPS = 200;
+
+export interface CreateResult {
+  set: EvalSetRecord;
+  /** next-state: action kinds that got fewer items than asked. */
+  short: Shortfall[];
+  /** Traces that gave no item, and why. */
+  skipped: Skipped[];
+}
+
+export function createEvalSet(corpus: Corpus, o: CreateOptions): CreateResult {
+  if (corpus.getEvalSet(o.name)) throw new UserError(`${corpus.path} already has an evaluation set named ${JSON.stringify(o.name)}`, 'bad-input');
+  const all = corpus.traceIds();
+  for (const id of o.traceIds ?? []) if (!all.includes(id)) throw new UserError(`${corpus.path} has no trace with id ${id}`, 'not-found');
+  const traceIds = o.traceIds ? [...new Set(o.traceIds)].sort((a, b) => a - b) : all;
+  const traces = new Traces(corpus);
+  const directions = o.direction === undefined || o.direction === 'both' ? DIRECTIONS : [o.direction];
+  let items: NewItem[];
+  let short: Shortfall[] = [];
+  let skipped: Skipped[] = [];
+  const options: Record<string, unknown> = { traces: o.traceIds ? traceIds : null };
+  if (o.task === 'next-state') {
+    const perAction = o.perAction ?? DEFAULT_PER_ACTION['next-state'];
+    const seed = o.seed ?? 0;
+    const maxSteps = o.maxSteps ?? DEFAULT_MAX_STEPS;
+    Object.assign(options, { per_action: perAction, seed, direction: o.direction ?? 'both', max_steps: maxSteps });
+    ({ items, short } = nextStateItems(traces, { seed, perAction, directions, traceIds, maxSteps }));
+  } else if (o.task === 'horizon') {
+    const points = o.perAction ?? DEFAULT_PER_ACTION.horizon;
+    Object.assign(options, { per_action: points, direction: o.direction ?? 'both' });
+    ({ items, skipped } = horizonItems(traces, directions, traceIds, points));
+  } else if (isCruxevalTask(o.task)) {
+    ({ items, skipped } = cruxevalItems(traces, o.task, traceIds));
+  } else throw new RangeError(`unknown task ${o.task}`);
+  if (items.length === 0) {
+    const why = o.task === 'next-state' || o.task === 'horizon' ? 'no trace gives one' : 'no CRUXEval trace (record them with record-cruxeval)';
+    throw new UserError(`${o.task}: no items to make (${why}); nothing was stored`, 'bad-input');
+  }
+  return { set: corpus.createEvalSet(o.name, o.task, options, items), short, skipped };
+}

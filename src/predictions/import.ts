@@ -1,0 +1,59 @@
+/**
+ * `stepscope predictions import`: a predictions file stored as one run of a set, in one
+ * transaction after the whole file was read and checked (a bad file stores nothing).
+ *
+ * Idempotent: a run is keyed by (set, label) and remembers its file's sha256. The same file
+ * again stores nothing; another file under an existing label is refused unless `replace`,
+ * which swaps the run in the same transaction (its old predictions are deleted).
+ * Execution checks are left `pending`; execute.ts runs them.
+ */
+import { UserError } from '../common/errors.js';
+import { isCruxevalTask } from '../semantics/index.js';
+import { type Corpus, type NewPrediction, type RunRecord, type StoredItem } from '../store/corpus.js';
+import { readPredictionsFile } from './read-file.js';
+import { requireSet } from './views.js';
+import { newPrediction } from './verdicts.js';
+
+export interface ImportOptions {
+  file: string;
+  set: string;
+  label: string;
+  params?: Record<string, unknown>;
+  replace?: boolean;
+}
+
+export interface ImportResult {
+  run: RunRecord;
+  /** `stored`: a new run; `replaced`: the label's earlier run was swapped; `unchanged`: the same file was imported before. */
+  outcome: 'stored' | 'replaced' | 'unchanged';
+}
+
+export function importPredictions(corpus: Corpus, o: ImportOptions): ImportResult {
+  const set = requireSet(corpus, o.set);
+  const { byId, byKey } = corpus.itemIds(set.id);
+  const refused = isCruxevalTask(set.task)
+    ? null
+    : `a CRUXEval generations file fits a CRUXEval set (cruxeval-output, cruxeval-output-breakpoint, cruxeval-input); ${JSON.stringify(set.name)} is a ${set.task} set`;
+  const file = readPredictionsFile(o.file, (id) => (typeof id === 'number' ? (byId.has(id) ? id : undefined) : byKey.get(id)), refused);
+  const format = file.format === 'state' ? 'state' : 'cruxeval';
+  const existing = corpus.getRun(set.id, o.label);
+  if (existing && existing.sourceHash === file.hash) return { run: existing, outcome: 'unchanged' };
+  if (existing && !o.replace) {
+    const from = existing.sourceHash ? `imported from another file (${existing.source})` : `made by stepscope predict (${existing.source})`;
+    throw new UserError(`${set.name} already has a run labelled ${JSON.stringify(o.label)}, ${from}; give another --model label, or --replace to replace it`, 'bad-input');
+  }
+  const items = new Map<number, StoredItem>();
+  for (const it of corpus.iterateItems(set.id)) if (file.byItem.has(it.id)) items.set(it.id, it);
+  function* predictions(): Generator<NewPrediction> {
+    for (const [id, texts] of file.byItem) {
+      const item = items.get(id)!;
+      for (let k = 0; k < texts.length; k++) yield newPrediction(item, set.task, format, k, texts[k]);
+    }
+  }
+  const runId = corpus.saveRun(
+    { setId: set.id, label: o.label, format, params: o.params ?? {}, source: o.file, sourceHash: file.hash, hashseed: 0 },
+    predictions(),
+    existing?.id,
+  );
+  return { run: corpus.getRunById(runId)!, outcome: existing ? 'replaced' : 'stored' };
+}

@@ -1,0 +1,102 @@
+/**
+ * `stepscope predict`: asks an OpenAI-compatible server for every item of a set that the run
+ * has not answered yet, and stores each answer (its k samples, scored) in its own
+ * transaction as it arrives. A crash or Ctrl+C loses at most the requests in flight; the
+ * next run with the same label and settings asks only for what is missing.
+ */
+import { UserError } from '../common/errors.js';
+import { DEFAULTS, runCompletions, type ModelSettings, type RunOptions, type RunSummary } from '../model/index.js';
+import type { Corpus, RunRecord, StoredItem } from '../store/corpus.js';
+import { newPrediction } from './verdicts.js';
+import { requireSet } from './views.js';
+
+export interface PredictOptions {
+  set: string;
+  /** The run's label; default the model's name. */
+  label?: string;
+  settings: ModelSettings;
+  samples?: number;
+  concurrency?: number;
+  /** Start over: delete the run with this label first. */
+  replace?: boolean;
+  signal?: AbortSignal;
+  onProgress?: RunOptions<PromptItem>['onProgress'];
+  onFailure?: RunOptions<PromptItem>['onFailure'];
+  onRetry?: RunOptions<PromptItem>['onRetry'];
+  /** Told once the items to ask for are known. */
+  onStart?: (todo: number, answered: number) => void;
+  env?: NodeJS.ProcessEnv;
+  backoff?: RunOptions<PromptItem>['backoff'];
+}
+
+export interface PromptItem {
+  id: string;
+  prompt: string;
+  item: StoredItem;
+}
+
+export interface PredictResult {
+  run: RunRecord;
+  summary: RunSummary;
+  /** Items answered by earlier runs (skipped this time). */
+  resumed: number;
+}
+
+/** What identifies a predict run: resuming with other settings would mix two runs. */
+export function runParams(s: ModelSettings, samples: number) {
+  return {
+    model: s.model,
+    temperature: s.temperature ?? DEFAULTS.temperature,
+    top_p: s.topP ?? DEFAULTS.topP,
+    max_tokens: s.maxTokens ?? DEFAULTS.maxTokens,
+    samples,
+    ...(s.seed === undefined ? {} : { seed: s.seed }),
+  };
+}
+
+export async function predict(corpus: Corpus, o: PredictOptions): Promise<PredictResult> {
+  const set = requireSet(corpus, o.set);
+  // Settings, endpoint and key variable are checked before anything is stored (no items: nothing is sent).
+  const dry = await runCompletions([], { settings: o.settings, concurrency: o.concurrency, env: o.env }, () => {});
+  if (dry.error) throw new UserError(dry.error.message, 'bad-input');
+  const label = o.label ?? o.settings.model;
+  const samples = o.samples ?? 1;
+  const params = runParams(o.settings, samples);
+  let run = corpus.getRun(set.id, label);
+  if (run && !o.replace) {
+    if (run.sourceHash !== null) throw new UserError(`${set.name} already has a run labelled ${JSON.stringify(label)}, imported from ${run.source}; give another --label, or --replace to replace it`, 'bad-input');
+    if (JSON.stringify(run.params) !== JSON.stringify(params)) {
+      throw new UserError(
+        `${set.name} already has a run labelled ${JSON.stringify(label)} made with other settings (${JSON.stringify(run.params)}); ` +
+          'give another --label, the same settings to resume it, or --replace to start over',
+        'bad-input',
+      );
+    }
+  }
+  if (!run || o.replace) {
+    const id = corpus.saveRun({ setId: set.id, label, format: 'state', params, source: o.settings.endpoint, sourceHash: null, hashseed: 0 }, [], run?.id);
+    run = corpus.getRunById(id)!;
+  }
+  const runId = run.id;
+  const answered = corpus.answeredItems(runId);
+  const todo = set.items - answered.size;
+  o.onStart?.(todo, answered.size);
+  const summary = await runCompletions(
+    unanswered(corpus, set.id, answered),
+    { settings: o.settings, samples, concurrency: o.concurrency, signal: o.signal, total: todo, onProgress: o.onProgress, onFailure: o.onFailure, onRetry: o.onRetry, env: o.env, backoff: o.backoff },
+    (p, answer) => {
+      corpus.addPredictions(runId, answer.texts.map((text, k) => newPrediction(p.item, set.task, 'state', k, text, answer.finishReasons[k] ?? null)));
+    },
+  );
+  return { run: corpus.getRunById(runId)!, summary, resumed: answered.size };
+}
+
+/** The set's items not yet answered, read a page at a time (the connection is free between pages for the sink's writes). */
+function* unanswered(corpus: Corpus, setId: number, answered: Set<number>): Generator<PromptItem> {
+  const page = 256;
+  for (let offset = 0; ; offset += page) {
+    const items = [...corpus.iterateItems(setId, { offset, limit: page })];
+    for (const item of items) if (!answered.has(item.id)) yield { id: String(item.id), prompt: item.prompt, item };
+    if (items.length < page) return;
+  }
+}

@@ -1,0 +1,151 @@
+/**
+ * Reading a predictions file (docs/predictions.md, "Formats"), all of it before anything is
+ * stored; the first problem is an IngestError `FILE:LINE: what was expected`.
+ *
+ * - JSON Lines, one object per line: `{"id": ITEM, "completion": TEXT}` or
+ *   `{"id": ITEM, "completions": [TEXT, …]}`; ITEM is an item id of the set (an integer, as
+ *   `evalset export` writes it) or an item key (the task id `sample_12` on CRUXEval sets).
+ *   Other keys are ignored. Lines naming the same item add samples in file order.
+ * - CRUXEval's `generations.json`: one object `{"sample_0": [TEXT, …], …}`;
+ * - CRUXEval's scored files: `raw_generations` only (their verdicts and pass@k are ignored).
+ * The last two hold the benchmark's own texts (an output literal, or an `f(...)` call).
+ */
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { IngestError } from '../store/corpus.js';
+
+export interface PredictionsFile {
+  /** `state`: serialized states (JSON Lines); `generations` / `scored`: CRUXEval's own files. */
+  format: 'state' | 'generations' | 'scored';
+  /** Completions per item id, in the order read. */
+  byItem: Map<number, string[]>;
+  /** sha256 of the file's bytes. */
+  hash: string;
+}
+
+/** Item id or key as written in the file → the item's id, or undefined when the set has none. */
+export type ResolveItem = (id: number | string) => number | undefined;
+
+/**
+ * Reads and checks the whole file. `cruxevalRefused`: why CRUXEval's own files do not fit
+ * the set (not a CRUXEval set), or null when they do.
+ */
+export function readPredictionsFile(path: string, resolve: ResolveItem, cruxevalRefused: string | null = null): PredictionsFile {
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(path);
+  } catch (e) {
+    throw new IngestError(path, 0, `cannot read: ${(e as Error).message}`);
+  }
+  const hash = createHash('sha256').update(bytes).digest('hex');
+  const text = bytes.toString('utf8');
+  const whole = wholeObject(path, text);
+  const scored = whole !== null && Object.hasOwn(whole, 'raw_generations');
+  // One object on one line may be a JSON Lines record: it names an item or a completion.
+  const record = whole !== null && ['id', 'completion', 'completions'].some((k) => Object.hasOwn(whole, k));
+  if (whole && !record) {
+    if (cruxevalRefused) throw new IngestError(path, 0, cruxevalRefused);
+    const gens = scored ? whole.raw_generations : whole;
+    return { format: scored ? 'scored' : 'generations', byItem: generations(path, text, gens, scored, resolve), hash };
+  }
+  return { format: 'state', byItem: jsonLines(path, text, resolve), hash };
+}
+
+/**
+ * The file as one JSON object, or null when it is JSON Lines. A file that is neither (its
+ * first line is not JSON and the whole is not one object) fails where the whole stops parsing.
+ */
+function wholeObject(path: string, text: string): Record<string, unknown> | null {
+  if (!text.trimStart().startsWith('{')) return null;
+  try {
+    const v = JSON.parse(text);
+    return typeof v === 'object' && v !== null && !Array.isArray(v) ? v : null;
+  } catch (e) {
+    const first = text.split('\n').find((l) => l.trim() !== '') ?? '';
+    try {
+      JSON.parse(first);
+      return null;
+    } catch {
+      const msg = (e as Error).message;
+      const at = /position (\d+)/.exec(msg);
+      const line = at ? text.slice(0, Number(at[1])).split('\n').length : Number(/line (\d+)/.exec(msg)?.[1] ?? 0);
+      throw new IngestError(path, line, `expected one JSON object (a CRUXEval generations file) or JSON Lines (${msg})`);
+    }
+  }
+}
+
+function describeId(id: unknown): string {
+  return JSON.stringify(id) ?? String(id);
+}
+
+function jsonLines(path: string, text: string, resolve: ResolveItem): Map<number, string[]> {
+  const out = new Map<number, string[]>();
+  const lines = text.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i];
+    if (line.trim() === '') continue;
+    const fail = (what: string): never => {
+      throw new IngestError(path, i + 1, what);
+    };
+    let rec: unknown;
+    try {
+      rec = JSON.parse(line);
+    } catch (e) {
+      fail(`expected a JSON object like {"id": 17, "completion": "…"} (${(e as Error).message})`);
+    }
+    if (typeof rec !== 'object' || rec === null || Array.isArray(rec)) return fail('expected a JSON object like {"id": 17, "completion": "…"}');
+    const r = rec as Record<string, unknown>;
+    if (!Object.hasOwn(r, 'id')) fail('expected an "id" key (the item id from evalset export)');
+    if (!(typeof r.id === 'string' || (typeof r.id === 'number' && Number.isInteger(r.id)))) fail(`expected "id" to be an item id (an integer) or an item key (a string), got ${describeId(r.id)}`);
+    const item = resolve(r.id as number | string);
+    if (item === undefined) fail(`unknown item ${describeId(r.id)}: expected an item id of this set (see evalset export)`);
+    const has = (k: string) => Object.hasOwn(r, k);
+    if (has('completion') === has('completions')) fail('expected exactly one of "completion" (a string) or "completions" (a list of strings)');
+    let texts: string[];
+    if (has('completion')) {
+      if (typeof r.completion !== 'string') fail(`expected "completion" to be a string, got ${describeId(r.completion)}`);
+      texts = [r.completion as string];
+    } else {
+      const list = r.completions;
+      if (!Array.isArray(list) || list.length === 0) return fail('expected "completions" to be a non-empty list of strings');
+      const bad = list.findIndex((x) => typeof x !== 'string');
+      if (bad >= 0) fail(`expected "completions"[${bad}] to be a string, got ${describeId(list[bad])}`);
+      texts = list as string[];
+    }
+    const got = out.get(item!);
+    if (got) got.push(...texts);
+    else out.set(item!, [...texts]);
+  }
+  if (out.size === 0) throw new IngestError(path, 0, 'expected predictions: JSON Lines of {"id", "completion"}, or a CRUXEval generations file; the file is empty');
+  return out;
+}
+
+/** The 1-based line where `"key":` first appears (1 when not found). */
+function lineOf(text: string, key: string, from = 0): number {
+  const m = new RegExp(`${JSON.stringify(key).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*:`, 'g');
+  m.lastIndex = from;
+  const at = m.exec(text)?.index ?? 0;
+  return text.slice(0, at).split('\n').length;
+}
+
+function generations(path: string, text: string, gens: unknown, scored: boolean, resolve: ResolveItem): Map<number, string[]> {
+  const where = scored ? 'raw_generations' : 'the generations object';
+  const base = scored ? text.search(/"raw_generations"\s*:/) : 0;
+  if (typeof gens !== 'object' || gens === null || Array.isArray(gens)) {
+    throw new IngestError(path, lineOf(text, 'raw_generations'), `expected ${where} to be an object of task id → list of generations`);
+  }
+  const out = new Map<number, string[]>();
+  for (const [task, list] of Object.entries(gens)) {
+    const fail = (what: string): never => {
+      throw new IngestError(path, lineOf(text, task, Math.max(0, base)), what);
+    };
+    const item = resolve(task);
+    if (item === undefined) fail(`unknown task ${JSON.stringify(task)}: expected a task id of this set (sample_0 …)`);
+    if (!Array.isArray(list)) fail(`expected ${JSON.stringify(task)} to be a list of generations (strings)`);
+    const bad = (list as unknown[]).findIndex((x) => typeof x !== 'string');
+    if (bad >= 0) fail(`expected ${JSON.stringify(task)}[${bad}] to be a string, got ${describeId((list as unknown[])[bad])}`);
+    if ((list as unknown[]).length) out.set(item!, list as string[]);
+  }
+  if (out.size === 0) throw new IngestError(path, 0, `expected generations in ${where}; there are none`);
+  return out;
+}

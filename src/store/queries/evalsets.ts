@@ -1,0 +1,165 @@
+/**
+ * Evaluation sets and their items (schema: src/store/migrations/004-predictions.ts). The
+ * store takes items ready-made (src/predictions/ cuts them from trajectories); it only
+ * reads and writes rows.
+ */
+import type Database from 'better-sqlite3';
+import type { EvalTask, TargetFields } from '../../semantics/eval.js';
+import type { Action, ActionName, Direction, ExitKind, StateKind } from '../../semantics/types.js';
+
+export interface EvalSetRecord {
+  id: number;
+  name: string;
+  task: EvalTask;
+  /** The options it was made with (seed, per_action, direction, traces …). */
+  options: Record<string, unknown>;
+  items: number;
+  created: string;
+}
+
+/** An item to store, in the columns' terms. */
+export interface NewItem {
+  /** Unique within the set: the CRUXEval task id, or e.g. `step_into/3`. */
+  key: string;
+  traceId: number;
+  direction: Direction;
+  /** Seq of the entry's call (0 = the root). */
+  entry: number;
+  actions: Action[];
+  /** Fraction of the function's states the final jump skips (horizon sets), else null. */
+  horizon: number | null;
+  prompt: string;
+  target: string;
+  /** Where the last action leads: the node of the tree walked (null for an exit), its seq, its shown kind or exit token name. */
+  targetNode: number | null;
+  targetSeq: number | null;
+  truth: TargetFields;
+  /** For an inv_call target on a call-mode trace: the repr the call returned; else null. */
+  callReturn: string | null;
+}
+
+export interface StoredItem extends NewItem {
+  id: number;
+  setId: number;
+  /** Position in the set, from 0. */
+  ord: number;
+  /** Kind of the last action. */
+  action: ActionName;
+  /** The trace's name. */
+  name: string;
+}
+
+/** Stores a set and its items; call inside a transaction. A set of that name must not exist. */
+export function insertEvalSet(db: Database.Database, name: string, task: EvalTask, options: unknown, items: readonly NewItem[]): EvalSetRecord {
+  const created = new Date().toISOString();
+  const r = db
+    .prepare('INSERT INTO evalsets (name, task, options, items, created) VALUES (?, ?, ?, ?, ?)')
+    .run(name, task, JSON.stringify(options), items.length, created);
+  const setId = Number(r.lastInsertRowid);
+  const ins = db.prepare(`INSERT INTO evalset_items (set_id, ord, key, trace_id, direction, entry, actions, action, horizon, prompt, target,
+    target_node, target_seq, target_kind, target_src, target_locals, target_arg, call_return) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+  items.forEach((it, ord) => {
+    const t = it.truth;
+    ins.run(
+      setId, ord, it.key, it.traceId, it.direction, it.entry, JSON.stringify(it.actions), it.actions[it.actions.length - 1].action,
+      it.horizon, it.prompt, it.target, it.targetNode, it.targetSeq, t.event,
+      t.src ?? null, t.locals === undefined ? null : JSON.stringify(t.locals), t.arg === undefined ? null : JSON.stringify(t.arg), it.callReturn,
+    );
+  });
+  return getEvalSet(db, name)!;
+}
+
+interface SetRow {
+  id: number;
+  name: string;
+  task: EvalTask;
+  options: string;
+  items: number;
+  created: string;
+}
+
+const setOf = (r: SetRow): EvalSetRecord => ({ ...r, options: JSON.parse(r.options) });
+
+export function getEvalSet(db: Database.Database, name: string): EvalSetRecord | undefined {
+  const r = db.prepare('SELECT id, name, task, options, items, created FROM evalsets WHERE name = ?').get(name) as SetRow | undefined;
+  return r && setOf(r);
+}
+
+export function listEvalSets(db: Database.Database): EvalSetRecord[] {
+  return (db.prepare('SELECT id, name, task, options, items, created FROM evalsets ORDER BY id').all() as SetRow[]).map(setOf);
+}
+
+/** Deletes a set with its items, runs and predictions (cascade). */
+export function deleteEvalSet(db: Database.Database, id: number): void {
+  db.prepare('DELETE FROM evalsets WHERE id = ?').run(id);
+}
+
+export interface ItemRow {
+  id: number;
+  set_id: number;
+  ord: number;
+  key: string;
+  trace_id: number;
+  name: string;
+  direction: Direction;
+  entry: number;
+  actions: string;
+  action: ActionName;
+  horizon: number | null;
+  prompt: string;
+  target: string;
+  target_node: number | null;
+  target_seq: number | null;
+  target_kind: StateKind | ExitKind;
+  target_src: string | null;
+  target_locals: string | null;
+  target_arg: string | null;
+  call_return: string | null;
+}
+
+export const ITEM_COLUMNS = `i.id, i.set_id, i.ord, i.key, i.trace_id, t.name, i.direction, i.entry, i.actions, i.action, i.horizon,
+  i.prompt, i.target, i.target_node, i.target_seq, i.target_kind, i.target_src, i.target_locals, i.target_arg, i.call_return`;
+
+export function itemOf(r: ItemRow): StoredItem {
+  const truth: TargetFields = { event: r.target_kind };
+  if (r.target_src !== null) truth.src = r.target_src;
+  if (r.target_locals !== null) truth.locals = JSON.parse(r.target_locals);
+  if (r.target_arg !== null) truth.arg = JSON.parse(r.target_arg);
+  return {
+    id: r.id, setId: r.set_id, ord: r.ord, key: r.key, traceId: r.trace_id, name: r.name, direction: r.direction, entry: r.entry,
+    actions: JSON.parse(r.actions), action: r.action, horizon: r.horizon, prompt: r.prompt, target: r.target,
+    targetNode: r.target_node, targetSeq: r.target_seq, truth, callReturn: r.call_return,
+  };
+}
+
+export interface ItemQuery {
+  /** Only items over this trace. */
+  traceId?: number;
+  offset?: number;
+  limit?: number;
+}
+
+/** Items of a set in order, one at a time (constant memory). */
+export function* iterateItems(db: Database.Database, setId: number, q: ItemQuery = {}): Generator<StoredItem> {
+  const where = q.traceId === undefined ? '' : 'AND i.trace_id = ?';
+  const stmt = db.prepare(`SELECT ${ITEM_COLUMNS} FROM evalset_items i JOIN traces t ON t.id = i.trace_id
+    WHERE i.set_id = ? ${where} ORDER BY i.ord LIMIT ? OFFSET ?`);
+  const args: unknown[] = [setId, ...(q.traceId === undefined ? [] : [q.traceId]), q.limit ?? -1, q.offset ?? 0];
+  for (const r of stmt.iterate(...args) as IterableIterator<ItemRow>) yield itemOf(r);
+}
+
+export function countItems(db: Database.Database, setId: number, traceId?: number): number {
+  const sql = `SELECT count(*) FROM evalset_items WHERE set_id = ?${traceId === undefined ? '' : ' AND trace_id = ?'}`;
+  return db.prepare(sql).pluck().get(...(traceId === undefined ? [setId] : [setId, traceId])) as number;
+}
+
+export function getItem(db: Database.Database, id: number): StoredItem | undefined {
+  const r = db.prepare(`SELECT ${ITEM_COLUMNS} FROM evalset_items i JOIN traces t ON t.id = i.trace_id WHERE i.id = ?`).get(id) as ItemRow | undefined;
+  return r && itemOf(r);
+}
+
+/** item id and key → item id, for resolving the ids a predictions file names. */
+export function itemIds(db: Database.Database, setId: number): { byId: Set<number>; byKey: Map<string, number> } {
+  const rows = db.prepare('SELECT id, key FROM evalset_items WHERE set_id = ?').all(setId) as { id: number; key: string }[];
+  return { byId: new Set(rows.map((r) => r.id)), byKey: new Map(rows.map((r) => [r.key, r.id])) };
+}

@@ -1,0 +1,150 @@
+// predictions import: the formats, FILE:LINE errors with nothing stored, idempotency,
+// --replace, and deleting a run.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createEvalSet } from '../../src/predictions/create.js';
+import { importPredictions } from '../../src/predictions/import.js';
+import type { Corpus, EvalSetRecord, StoredItem } from '../../src/store/corpus.js';
+import { cli, ensureBuilt } from '../cli/helpers.js';
+import { cleanTempDirs } from '../store/fixtures.js';
+import { corpusOf, cruxevalTraces, vectorTraces } from './helpers.js';
+
+let corpus: Corpus;
+let path: string;
+let dir: string;
+let ns: EvalSetRecord;
+let co: EvalSetRecord;
+let items: StoredItem[];
+
+beforeAll(async () => {
+  ({ corpus, path, dir } = await corpusOf([...vectorTraces().traces, ...cruxevalTraces(['sample_0', 'sample_146'])]));
+  ns = createEvalSet(corpus, { name: 'ns', task: 'next-state', perAction: 3 }).set;
+  co = createEvalSet(corpus, { name: 'co', task: 'cruxeval-output' }).set;
+  items = [...corpus.iterateItems(ns.id)];
+}, 900_000); // the first run of the day records all of CRUXEval (see cruxevalRecording)
+afterAll(() => {
+  corpus.close();
+  cleanTempDirs();
+});
+
+let files = 0;
+function file(text: string): string {
+  const p = join(dir, `p${files++}.jsonl`);
+  writeFileSync(p, text);
+  return p;
+}
+const lines = (objs: unknown[]) => objs.map((o) => JSON.stringify(o)).join('\n') + '\n';
+/** Everything a failed import must leave as it was. */
+const state = () => JSON.stringify([corpus.listRuns(), corpus.countPredictions({ setId: ns.id }), corpus.countPredictions({ setId: co.id })]);
+
+describe('formats', () => {
+  it('JSON Lines with completion or completions, by item id or key; lines for the same item add samples', () => {
+    const [a, b, c] = items;
+    const f = file(lines([{ id: a.id, completion: a.target }, { id: b.key, completions: [b.target, 'junk'] }, { id: c.id, completion: 'x', prompt: 'ignored' }, { id: c.id, completion: c.target }]));
+    const r = importPredictions(corpus, { file: f, set: 'ns', label: 'mix' });
+    expect(r.outcome).toBe('stored');
+    expect(r.run).toMatchObject({ format: 'state', predictions: 5, items: 3, sourceHash: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    const got = [...corpus.iteratePredictions({ setId: ns.id, runId: r.run.id })].map((p) => [p.itemId, p.sample, p.em.all, p.formatError]);
+    expect(got).toEqual([[a.id, 0, true, false], [b.id, 0, true, false], [b.id, 1, false, true], [c.id, 0, false, true], [c.id, 1, true, false]]);
+  });
+
+  it('CRUXEval generations.json and scored files: the benchmark\'s texts, no field verdicts, execution due', () => {
+    const gens = file(JSON.stringify({ sample_0: ['[(4, 1), (4, 1), (4, 1), (4, 1), (2, 3), (2, 3)]', '[]'], sample_146: ['[1, 2]'] }, null, 2));
+    const r = importPredictions(corpus, { file: gens, set: 'co', label: 'g' });
+    expect(r.run).toMatchObject({ format: 'cruxeval', predictions: 3, items: 2, pending: 3 });
+    const p = [...corpus.iteratePredictions({ setId: co.id, runId: r.run.id })][0];
+    expect(p).toMatchObject({ formatError: null, parseError: null, em: { event: null, src: null, locals: null, arg: null, all: null }, exec: { status: 'pending' } });
+    const scored = file(JSON.stringify({ raw_generations: { sample_146: ['[1, 2, 3, 4, 6, 7, 8, 9, 10]'] }, raw_scored_generations: { sample_146: [false] }, pass_at_1: 0 }));
+    const s = importPredictions(corpus, { file: scored, set: 'co', label: 's' });
+    expect(s.run).toMatchObject({ format: 'cruxeval', predictions: 1 });
+  });
+});
+
+describe('errors: FILE:LINE and what was expected; nothing stored', () => {
+  const cases: [string, () => string, RegExp][] = [
+    ['bad JSON', () => lines([{ id: 1, completion: 'a' }, { id: 1, completion: 'b' }]) + '{"id": 1, "completion": \n', /:3: expected a JSON object like \{"id": 17, "completion": "…"\}/],
+    ['an unknown item', () => lines([{ id: items[0].id, completion: 'a' }, { id: 99999, completion: 'b' }]), /:2: unknown item 99999: expected an item id of this set/],
+    ['an unknown key', () => lines([{ id: 'sample_999', completion: 'b' }]), /:1: unknown item "sample_999"/],
+    ['no completion', () => lines([{ id: items[0].id, text: 'a' }]), /:1: expected exactly one of "completion" \(a string\) or "completions"/],
+    ['both', () => lines([{ id: items[0].id, completion: 'a', completions: ['a'] }]), /:1: expected exactly one of/],
+    ['a number', () => lines([{ id: items[0].id, completion: 5 }]), /:1: expected "completion" to be a string, got 5/],
+    ['an empty list', () => lines([{ id: items[0].id, completions: [] }]), /:1: expected "completions" to be a non-empty list of strings/],
+    ['a list with a number', () => lines([{ id: items[0].id, completions: ['a', 3] }]), /:1: expected "completions"\[1\] to be a string, got 3/],
+    ['no id', () => lines([{ completion: 'a' }]), /:1: expected an "id" key/],
+    ['an array', () => '[1, 2]\n', /:1: expected a JSON object like/],
+    ['an empty file', () => '\n', /: expected predictions: JSON Lines/],
+  ];
+  for (const [what, text, message] of cases) {
+    it(what, () => {
+      const before = state();
+      const f = file(text());
+      expect(() => importPredictions(corpus, { file: f, set: 'ns', label: `bad-${what}` })).toThrow(message);
+      try {
+        importPredictions(corpus, { file: f, set: 'ns', label: `bad-${what}` });
+      } catch (e) {
+        expect((e as Error).message.startsWith(f)).toBe(true);
+      }
+      expect(state()).toBe(before);
+    });
+  }
+
+  it('generations files: unknown task and wrong shapes at their line; a CRUXEval file on another set', () => {
+    const before = state();
+    const unknown = file('{\n  "sample_0": ["1"],\n  "sample_9999": ["2"]\n}\n');
+    expect(() => importPredictions(corpus, { file: unknown, set: 'co', label: 'x' })).toThrow(`${unknown}:3: unknown task "sample_9999"`);
+    const shape = file('{\n  "sample_0": "1"\n}\n');
+    expect(() => importPredictions(corpus, { file: shape, set: 'co', label: 'x' })).toThrow(`${shape}:2: expected "sample_0" to be a list of generations`);
+    const broken = file('{\n  "sample_0": ["1"],\n  "sample_146": ["2"\n}\n');
+    expect(() => importPredictions(corpus, { file: broken, set: 'co', label: 'x' })).toThrow(new RegExp(`^${broken}:4: expected one JSON object`));
+    const good = file(JSON.stringify({ sample_0: ['1'] }));
+    expect(() => importPredictions(corpus, { file: good, set: 'ns', label: 'x' })).toThrow(/a CRUXEval generations file fits a CRUXEval set .*"ns" is a next-state set/);
+    expect(() => importPredictions(corpus, { file: good, set: 'nope', label: 'x' })).toThrow(/has no evaluation set named "nope"; its sets: ns, co/);
+    expect(state()).toBe(before);
+  });
+
+  it('the command line says the same, and exits 1', () => {
+    ensureBuilt();
+    const f = file(lines([{ id: items[0].id, completion: 'a' }]) + 'oops\n');
+    const r = cli(['predictions', 'import', f, '--db', path, '--set', 'ns', '--model', 'cli']);
+    expect(r.status).toBe(1);
+    expect(r.stderr.trim()).toMatch(new RegExp(`^stepscope: predictions import: ${f}:2: expected a JSON object`));
+  });
+});
+
+describe('idempotency, --replace, deleting a run', () => {
+  it('the same file twice stores nothing new; another file under the label is refused unless --replace', () => {
+    const f = file(lines(items.map((it) => ({ id: it.id, completion: it.target }))));
+    const first = importPredictions(corpus, { file: f, set: 'ns', label: 'oracle', params: { temperature: 0 } });
+    const again = importPredictions(corpus, { file: f, set: 'ns', label: 'oracle' });
+    expect(again.outcome).toBe('unchanged');
+    expect(again.run).toEqual(first.run);
+
+    const other = file(lines(items.map((it) => ({ id: it.id, completion: 'nope' }))));
+    const before = state();
+    expect(() => importPredictions(corpus, { file: other, set: 'ns', label: 'oracle' })).toThrow(/already has a run labelled "oracle", imported from another file .*--replace/);
+    expect(state()).toBe(before);
+
+    const replaced = importPredictions(corpus, { file: other, set: 'ns', label: 'oracle', replace: true });
+    expect(replaced.outcome).toBe('replaced');
+    expect(replaced.run.predictions).toBe(items.length);
+    const preds = [...corpus.iteratePredictions({ setId: ns.id, runId: replaced.run.id })];
+    expect(preds.every((p) => p.em.all === false)).toBe(true);
+    expect(corpus.getRunById(first.run.id)).toBeUndefined();
+  });
+
+  it('deleting a run deletes its predictions and nothing else', () => {
+    const f = file(lines(items.map((it) => ({ id: it.id, completion: it.target }))));
+    const keep = importPredictions(corpus, { file: f, set: 'ns', label: 'keep' }).run;
+    const gone = importPredictions(corpus, { file: f, set: 'ns', label: 'gone' }).run;
+    const others = corpus.listRuns().filter((r) => r.id !== gone.id);
+    const total = corpus.countPredictions({ setId: ns.id });
+    corpus.deleteRun(gone.id);
+    expect(corpus.countPredictions({ setId: ns.id, runId: gone.id })).toBe(0);
+    expect(corpus.countPredictions({ setId: ns.id })).toBe(total - gone.predictions);
+    expect(corpus.listRuns()).toEqual(others);
+    expect(corpus.getRunById(keep.id)!.predictions).toBe(items.length);
+    expect([...corpus.iterateItems(ns.id)]).toEqual(items);
+    expect(corpus.listEvalSets().map((s) => s.name)).toEqual(['ns', 'co']);
+  });
+});
