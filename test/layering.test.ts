@@ -44,7 +44,7 @@ const MAY_IMPORT: Record<string, string[]> = {
   handlers: ['contract', 'store', 'trajectories', 'predictions', 'model', 'semantics', 'trace', 'common'],
   recorder: [],
   model: ['semantics', 'common'],
-  scoring: [],
+  scoring: ['recorder'], // the execution worker is the recorder package's Python, found the same way
   predictions: ['store', 'trajectories', 'scoring', 'model', 'semantics', 'trace', 'common'],
   server: ['handlers', 'contract', 'common'],
   cli: ['server', 'recorder', 'model', 'predictions', 'scoring', 'trajectories', 'store', 'contract', 'semantics', 'trace', 'common'],

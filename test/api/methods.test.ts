@@ -6,7 +6,7 @@
  */
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Api } from '../../src/api/contract/index.js';
+import { decodeSkeleton, type Api } from '../../src/api/contract/index.js';
 import { createApi, dispatch, openApi } from '../../src/api/handlers/index.js';
 import { openCorpus, type Corpus } from '../../src/store/corpus.js';
 import { sampleCorpus } from '../../src/trajectories/sample-corpus.js';
@@ -114,12 +114,12 @@ describe('getEvents', () => {
 describe('getSkeleton', () => {
   it('has every event\'s frame, and each function name once', async () => {
     const id = await idOf('boom_2');
-    const sk = await value('getSkeleton', { traceId: id });
+    const sk = decodeSkeleton(await value('getSkeleton', { traceId: id }));
     const events = corpus.getEvents(id);
-    expect(sk.frame).toEqual(events.map((e) => e.frame));
-    expect(sk.kind).toEqual(events.map((e) => ['call', 'line', 'return', 'exception'].indexOf(e.event)));
+    expect(Array.from(sk.frame)).toEqual(events.map((e) => e.frame));
+    expect(Array.from(sk.kind)).toEqual(events.map((e) => ['call', 'line', 'return', 'exception'].indexOf(e.event)));
     expect(sk.funcs).toEqual(['main', 'f']);
-    expect(sk.func.map((i: number) => sk.funcs[i])).toEqual(events.map((e) => e.func));
+    expect(Array.from(sk.func, (i) => sk.funcs[i])).toEqual(events.map((e) => e.func));
   });
 });
 

@@ -90,7 +90,7 @@ describe('stepscope ingest', () => {
     const shell = `node ${join(repoRoot, 'bin/stepscope.js')} ingest ${good} --db ${path}`;
     const r = spawnSync('/usr/bin/script', ['-qec', shell, '/dev/null'], { encoding: 'utf8' });
     expect(r.status).toBe(0);
-    expect(r.stdout).toContain(`\r${good} [${'#'.repeat(30)}] 100%`);
+    expect(r.stdout).toContain(`\r\x1b[K${good} [${'#'.repeat(30)}] 100%`);
     expect(r.stdout).toContain(`\r\x1b[K${path}: 1 file, 3 traces (3 new`);
   });
 

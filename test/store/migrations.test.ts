@@ -7,7 +7,7 @@ import { CorpusError, openCorpus } from '../../src/store/corpus.js';
 import { APPLICATION_ID, latestVersion, migrate, userVersion } from '../../src/store/migrate.js';
 import { checkOrder, MIGRATIONS, type Migration } from '../../src/store/migrations/index.js';
 import { openDatabase } from '../../src/store/open.js';
-import { fileHash, tempDir, writeTraces, cleanTempDirs } from './fixtures.js';
+import { fileHash, seedOldCorpusFrom, tempDir, writeTraces, cleanTempDirs } from './fixtures.js';
 
 afterAll(cleanTempDirs);
 
@@ -124,25 +124,9 @@ describe('opening and creating a corpus', () => {
   });
 });
 
-/**
- * Writes traces into a corpus pinned at an old schema: ingested into a corpus at the latest
- * schema (ingest writes today's columns), then copied over column by column, as a corpus
- * made by that older version would hold them.
- */
+/** Writes traces made from `specs` into a corpus pinned at an old schema (see seedOldCorpusFrom). */
 async function seedOldCorpus(path: string, version: number, dir: string, specs: Parameters<typeof writeTraces>[2]): Promise<void> {
-  const { ingestFile } = await import('../../src/store/ingest.js');
-  const fresh = join(dir, `fresh-${version}.db`);
-  const src = openDatabase(fresh, { create: true });
-  await ingestFile(src, writeTraces(dir, `seed-${version}.jsonl`, specs));
-  src.close();
-  const old = openDatabase(path, { migrations: MIGRATIONS.filter((m) => m.version <= version) });
-  old.prepare('ATTACH DATABASE ? AS src').run(fresh);
-  for (const t of ['programs', 'traces', 'events']) {
-    const cols = (old.prepare(`PRAGMA main.table_info(${t})`).all() as { name: string }[]).map((c) => c.name).join(', ');
-    old.exec(`INSERT INTO main.${t} (${cols}) SELECT ${cols} FROM src.${t}`);
-  }
-  old.exec('DETACH DATABASE src');
-  old.close();
+  await seedOldCorpusFrom(path, version, dir, writeTraces(dir, `seed-${version}.jsonl`, specs));
 }
 
 describe('upgrading real corpora', () => {
