@@ -1,86 +1,115 @@
 #!/usr/bin/env node
 // Explorer scale benchmark, in Chromium through Playwright against the web mode.
-// Records a ~1k-state and a ~100k-state trace of bench/_ui-long.py, then for each measures
-//   - first paint: click in the corpus browser -> both trees drawn with the current node;
-//   - zoom/pan: mean time per frame of 60 wheel zooms (in the page) and 20 drags;
-//   - fit: zoom out to the whole tree (level of detail) and paint.
-// Prints absolute figures and the 100k/1k ratios measured in this same run.
-// Usage: node bench/ui.mjs   (builds the core and the renderer first)
+// Records traces of bench/_ui-long.py (~1k, ~100k and ~270k states), then measures
+//   - cold open: a server just started (nothing cached) and a fresh page, click in the corpus
+//     browser -> both trees drawn with the current node; 1k vs 270k states;
+//   - first paint (server warm), both tree shapes (indented rows, graph);
+//   - zoom/pan: mean time per frame of 60 wheel zooms (in the page) and 20 drags, both shapes;
+//   - fit: zoom out to the whole tree (level of detail, depth profile) and paint, both shapes;
+//   - overview: a brush over the strip -> both trees zoomed to the range and painted.
+// Prints absolute figures and ratios against the 1k trace measured in this same run.
+// Usage: node bench/ui.mjs [--root DIR]   (DIR: another checkout to measure, e.g. the
+// commit before a change; builds its core and renderer first. Shapes it lacks are skipped.)
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
 import { chromium } from '@playwright/test';
 
-const root = resolve(import.meta.dirname, '..');
+const here = resolve(import.meta.dirname, '..');
+const { values } = parseArgs({ options: { root: { type: 'string' } } });
+const root = resolve(values.root ?? here);
 const must = (cmd, args, cwd = root) => {
   const r = spawnSync(cmd, args, { cwd, encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')}:\n${r.stderr}`);
 };
 must('npm', ['run', '--silent', 'build:core']);
 must(join(root, 'node_modules/.bin/electron-vite'), ['build']);
+console.log(`measuring ${root}`);
 
 const work = mkdtempSync(join(tmpdir(), 'stepscope-bench-ui-'));
 const db = join(work, 'corpus.db');
-const sizes = { long_1k: 500, long_100k: 50_000 };
+const sizes = { long_1k: 500, long_100k: 50_000, long_270k: 136_400 };
 const { openCorpus } = await import(join(root, 'dist/store/corpus.js'));
 const corpus = openCorpus(db, { create: true });
 for (const [name, n] of Object.entries(sizes)) {
   const out = join(work, `${name}.jsonl`);
-  must('python3', ['-m', 'stepscope_recorder', 'record', join(root, 'bench/_ui-long.py'), '--name', name, '-o', out, '--', String(n)], join(root, 'python'));
+  must('python3', ['-m', 'stepscope_recorder', 'record', join(here, 'bench/_ui-long.py'), '--name', name, '-o', out, '--', String(n)], join(here, 'python'));
   await corpus.ingest(out);
 }
 const events = Object.fromEntries(corpus.listTraces({}).rows.map((r) => [r.name, r.events]));
 corpus.close();
 
 const { startServer } = await import(join(root, 'dist/server/listen.js'));
-const server = await startServer({ db, port: 0 });
 const browser = await chromium.launch({
   executablePath: '/usr/bin/chromium',
   args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
 });
-
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const frame = (page) => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+const drawn = (page) =>
+  page.waitForFunction(() => document.querySelector('[data-testid="forward-tree"] [data-current="true"]') && document.querySelector('[data-testid="inverse-tree"] [data-seq]'), null, { timeout: 120_000 });
 
-async function measure(name) {
+async function filter(page, name) {
+  await page.getByTestId('search-name').fill(name);
+  await page.waitForFunction((n) => [...document.querySelectorAll('[data-testid="trace-row"] .name')].map((e) => e.textContent).join() === n, name);
+}
+
+/** Click -> both trees drawn with the current node, for `name` (already filtered). */
+async function openAndPaint(page, name) {
+  const t0 = Date.now();
+  await page.getByTestId('trace-row').first().click();
+  await page.waitForFunction((n) => document.querySelector('[data-testid="code-view"]')?.textContent?.includes(n), name);
+  await drawn(page);
+  await frame(page);
+  return Date.now() - t0;
+}
+
+async function newPage(url, shape) {
   const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
-  await page.goto(server.url);
-  const paints = [];
+  await page.goto(url);
+  await page.evaluate((s) => localStorage.setItem('stepscope.shape', s), shape);
+  await page.reload();
+  return page;
+}
+
+async function coldOpen(name) {
+  const times = [];
   for (let rep = 0; rep < 3; rep++) {
-    await page.getByTestId('search-name').fill(name);
-    await page.getByTestId('trace-row').filter({ hasText: name }).first().waitFor();
-    // Open another trace first so each repetition really reloads this one.
-    const other = name === 'long_1k' ? 'long_100k' : 'long_1k';
-    if (rep > 0) {
-      await page.getByTestId('search-name').fill(other);
-      await page.getByTestId('trace-row').filter({ hasText: other }).first().click();
-      await page.waitForSelector('[data-testid="forward-tree"] [data-current="true"]');
-      await page.getByTestId('search-name').fill(name);
-      await page.getByTestId('trace-row').filter({ hasText: name }).first().waitFor();
-    }
-    const t0 = Date.now();
-    await page.getByTestId('trace-row').filter({ hasText: name }).first().click();
-    await page.waitForFunction(
-      (n) => document.querySelector('[data-testid="forward-tree"] header')?.textContent?.includes(`${n} nodes`) &&
-        document.querySelector('[data-testid="forward-tree"] [data-current="true"]') &&
-        document.querySelector('[data-testid="inverse-tree"] [data-seq]'),
-      events[name],
-    );
-    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
-    paints.push(Date.now() - t0);
+    const server = await startServer({ db, port: 0 });
+    const page = await newPage(server.url, 'rows');
+    await filter(page, name);
+    times.push(await openAndPaint(page, name));
+    await page.close();
+    await server.close();
   }
+  return median(times);
+}
+
+async function measure(url, name, shape) {
+  const page = await newPage(url, shape);
+  const paints = [];
+  const other = name === 'long_1k' ? 'long_100k' : 'long_1k';
+  for (let rep = 0; rep < 3; rep++) {
+    // Open another trace first so each repetition really reloads this one.
+    await filter(page, other);
+    await openAndPaint(page, other);
+    await filter(page, name);
+    paints.push(await openAndPaint(page, name));
+  }
+  if (shape === 'graph' && (await page.getByTestId('forward-tree').getAttribute('data-shape')) !== 'graph') return (await page.close(), null);
   const box = await page.getByTestId('forward-tree').locator('svg').boundingBox();
   const cx = box.x + box.width / 2;
   const cy = box.y + box.height / 2;
-  const frame = () => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
-  // Zoom in the page itself (synthetic wheel events, one per frame) so the figure is the
+  // Zoom in the page itself (synthetic Ctrl+wheel events, one per frame) so the figure is the
   // renderer's work per frame, not Playwright's round trips; then drags through Playwright.
   const zoomFrame = await page.evaluate(async () => {
     const svg = document.querySelector('[data-testid="forward-tree"] svg');
     const r = svg.getBoundingClientRect();
     const t0 = performance.now();
     for (let i = 0; i < 60; i++) {
-      svg.dispatchEvent(new WheelEvent('wheel', { deltaY: i % 2 ? -100 : 100, clientX: r.x + r.width / 2, clientY: r.y + r.height / 2, bubbles: true, cancelable: true }));
+      svg.dispatchEvent(new WheelEvent('wheel', { deltaY: i % 2 ? -100 : 100, ctrlKey: true, clientX: r.x + r.width / 2, clientY: r.y + r.height / 2, bubbles: true, cancelable: true }));
       await new Promise((res) => requestAnimationFrame(() => res()));
     }
     return (performance.now() - t0) / 60;
@@ -91,29 +120,55 @@ async function measure(name) {
     await page.mouse.down();
     await page.mouse.move(cx + 20, cy - 200, { steps: 2 });
     await page.mouse.up();
-    await frame();
+    await frame(page);
   }
   const perFrame = (Date.now() - t1) / 20;
+  // Open the long loop's fold so the tree really has all its states, then fit.
+  const fold = page.getByTestId('forward-tree').getByTestId('fold').first();
+  if (await fold.count()) (await fold.dispatchEvent('click'), await frame(page));
   const t2 = Date.now();
   await page.getByTestId('forward-fit').click();
   await page.getByTestId('inverse-fit').click();
-  await frame();
+  await frame(page);
   const fit = Date.now() - t2;
-  const drawn = await page.locator('[data-testid="forward-tree"] [data-seq]').count();
+  const nodes = await page.locator('[data-testid="forward-tree"] [data-seq]').count();
+  let brush = null;
+  const ov = page.getByTestId('overview').locator('svg');
+  if (await ov.count()) {
+    const b = await ov.boundingBox();
+    const t3 = Date.now();
+    await page.mouse.move(b.x + b.width * 0.4, b.y + b.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(b.x + b.width * 0.45, b.y + b.height / 2, { steps: 2 });
+    await page.mouse.up();
+    await frame(page);
+    brush = Date.now() - t3;
+  }
   await page.close();
-  return { paint: median(paints), zoomFrame, perFrame, fit, drawn };
+  return { paint: median(paints), zoomFrame, perFrame, fit, nodes, brush };
 }
 
 try {
-  const small = await measure('long_1k');
-  const big = await measure('long_100k');
   const r = (a, b) => (a / Math.max(b, 1)).toFixed(2);
-  console.log(`traces: long_1k ${events.long_1k} states, long_100k ${events.long_100k} states`);
-  console.log(`first paint of both trees: 1k ${small.paint} ms, 100k ${big.paint} ms  ratio 100k/1k ${r(big.paint, small.paint)}`);
-  console.log(`wheel zoom, per frame:     1k ${small.zoomFrame.toFixed(1)} ms, 100k ${big.zoomFrame.toFixed(1)} ms  ratio ${r(big.zoomFrame, small.zoomFrame)} (16.7 ms = 60 fps)`);
-  console.log(`drag pan (via Playwright): 1k ${small.perFrame.toFixed(1)} ms, 100k ${big.perFrame.toFixed(1)} ms  ratio ${r(big.perFrame, small.perFrame)} (includes Playwright round trips)`);
-  console.log(`fit (whole tree, LOD):     1k ${small.fit} ms, 100k ${big.fit} ms  ratio ${r(big.fit, small.fit)}; nodes drawn after fit: 1k ${small.drawn}, 100k ${big.drawn}`);
+  const cold1k = await coldOpen('long_1k');
+  const cold270k = await coldOpen('long_270k');
+  console.log(`traces: long_1k ${events.long_1k}, long_100k ${events.long_100k}, long_270k ${events.long_270k} states`);
+  console.log(`cold open (server just started, fresh page): 1k ${cold1k} ms, 270k ${cold270k} ms  ratio 270k/1k ${r(cold270k, cold1k)}`);
+  const server = await startServer({ db, port: 0 });
+  for (const shape of ['rows', 'graph']) {
+    const small = await measure(server.url, 'long_1k', shape);
+    const big = small && (await measure(server.url, 'long_100k', shape));
+    if (!small || !big) {
+      console.log(`[${shape}] not in this checkout`);
+      continue;
+    }
+    console.log(`[${shape}] first paint of both trees: 1k ${small.paint} ms, 100k ${big.paint} ms  ratio 100k/1k ${r(big.paint, small.paint)}`);
+    console.log(`[${shape}] wheel zoom, per frame:     1k ${small.zoomFrame.toFixed(1)} ms, 100k ${big.zoomFrame.toFixed(1)} ms  ratio ${r(big.zoomFrame, small.zoomFrame)} (16.7 ms = 60 fps)`);
+    console.log(`[${shape}] drag pan (via Playwright): 1k ${small.perFrame.toFixed(1)} ms, 100k ${big.perFrame.toFixed(1)} ms  ratio ${r(big.perFrame, small.perFrame)} (includes Playwright round trips)`);
+    console.log(`[${shape}] fit, loop unfolded:        1k ${small.fit} ms, 100k ${big.fit} ms  ratio ${r(big.fit, small.fit)}; nodes drawn after fit: 1k ${small.nodes}, 100k ${big.nodes}`);
+    if (big.brush !== null) console.log(`[${shape}] overview brush -> trees:   1k ${small.brush} ms, 100k ${big.brush} ms  ratio ${r(big.brush, small.brush)}`);
+  }
+  await server.close();
 } finally {
   await browser.close();
-  await server.close();
 }

@@ -1,7 +1,7 @@
 // Regression tests of the explorer's second pass (issue 10, "Bugs"), each checked against the
 // API's truth. Numbers refer to the issue's list.
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { currentNode, openTrace, press, traceId, truth } from './helpers.js';
+import { currentNode, openTrace, press, skeleton, traceId, truth } from './helpers.js';
 
 const last = <T>(a: T[]) => a[a.length - 1];
 const lineNumber = (page: Page, n: number) => page.getByTestId('code-view').locator('.cm-lineNumbers .cm-gutterElement', { hasText: new RegExp(`^${n}$`) });
@@ -14,7 +14,7 @@ async function bpGutter(page: Page, n: number): Promise<Locator> {
 
 test('1: stepping into a collapsed call expands the path to the current node', async ({ page, request }) => {
   const id = await traceId(request, 'calls.py');
-  const skel = await truth(request, 'getSkeleton', { traceId: id });
+  const skel = await skeleton(request, id);
   const caller = skel.parent.find((p) => p > 0)!;
   await page.goto('./');
   await openTrace(page, 'calls.py');
@@ -32,7 +32,9 @@ test('1: stepping into a collapsed call expands the path to the current node', a
   await expect(currentNode(page, 'forward')).toBeInViewport();
 });
 
-test('2: opening a loop fold keeps the opened rows where the fold was', async ({ page, request }) => {
+test('2: opening a loop fold keeps the opened rows where the fold was', async ({ page, request }, info) => {
+  // Its set-up scrolls rows vertically; the graph shape has its own check (graph.spec.ts).
+  test.skip(info.project.name === 'graph', 'indented rows only');
   await traceId(request, 'long_loop.py');
   await page.goto('./');
   await openTrace(page, 'long_loop.py');
@@ -182,7 +184,9 @@ async function expectUsable(el: Locator, what: string) {
 }
 
 for (const [w, h] of [[1280, 720], [1920, 1080]] as const) {
-  test(`8: at ${w}×${h} every button, the tree tooltip and the fold label fit`, async ({ page, request }) => {
+  test(`8: at ${w}×${h} every button, the tree tooltip and the fold label fit`, async ({ page, request }, info) => {
+    // Row widths and the fold label's end are the indented layout's (the graph is wider than its pane).
+    test.skip(info.project.name === 'graph', 'indented rows only');
     await traceId(request, 'long_loop.py');
     await page.setViewportSize({ width: w, height: h });
     await page.goto('./');

@@ -3,7 +3,7 @@
 import { expect, test, type Locator } from '@playwright/test';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { currentNode, openTrace, press, traceId, truth } from './helpers.js';
+import { currentNode, openTrace, press, skeleton, traceId, truth } from './helpers.js';
 
 const shots = join(import.meta.dirname, 'screenshots');
 
@@ -16,7 +16,7 @@ async function drawnPlusFolded(tree: Locator): Promise<number> {
 
 test('long loops are folded in both trees; stepping into a fold shows the current node; expand and fold again', async ({ page, request }) => {
   const id = await traceId(request, 'long_loop.py');
-  const skel = await truth(request, 'getSkeleton', { traceId: id });
+  const skel = await skeleton(request, id);
   expect(skel.count).toBeGreaterThan(6000);
   const withKids = new Set(skel.parent.filter((p) => p >= 0)).size;
   await page.goto('./');

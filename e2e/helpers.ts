@@ -1,13 +1,19 @@
 // Page objects and the source of truth for e2e tests: expected values are read from the
 // running server's API (the same corpus the page shows), never hard-coded.
 import { expect, type APIRequestContext, type Page } from '@playwright/test';
-import type { Method, Params, Results } from '../src/api/contract/index.js';
+import { decodeSkeleton, type Method, type Params, type Results } from '../src/api/contract/index.js';
 
 export async function truth<M extends Method>(request: APIRequestContext, method: M, params: Params<M>): Promise<Results[M]> {
   const r = await request.post(`api/${method}`, { data: params, headers: { 'Content-Type': 'application/json' } });
   const body = await r.json();
   if (!body.ok) throw new Error(`${method}: ${body.error.message}`);
   return body.value as Results[M];
+}
+
+/** The trace's skeleton from the API, unpacked into plain arrays. */
+export async function skeleton(request: APIRequestContext, traceId: number) {
+  const sk = decodeSkeleton(await truth(request, 'getSkeleton', { traceId }));
+  return { count: sk.count, kind: Array.from(sk.kind), parent: Array.from(sk.parent), frame: Array.from(sk.frame), line: Array.from(sk.line), func: Array.from(sk.func), funcs: sk.funcs };
 }
 
 export async function traceId(request: APIRequestContext, name: string): Promise<number> {

@@ -32,6 +32,16 @@ export default defineConfig({
       args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
     },
   },
+  // Every spec runs against the indented trees; the specs that step and fold run again with
+  // both trees in the graph shape (the renderer's default shape is read from localStorage).
+  projects: [
+    { name: 'rows' },
+    {
+      name: 'graph',
+      testMatch: ['stepping.spec.ts', 'folding.spec.ts', 'bugs.spec.ts'],
+      use: { storageState: { cookies: [], origins: [{ origin: `http://127.0.0.1:${port}`, localStorage: [{ name: 'stepscope.shape', value: 'graph' }] }] } },
+    },
+  ],
   webServer: {
     command: 'node e2e/server.mjs',
     cwd: join(import.meta.dirname, '..'),

@@ -20,5 +20,26 @@ for (const [w, h] of [[1280, 720], [1920, 1080]] as const) {
     await openTrace(page, 'long_loop.py');
     await page.getByTestId('forward-tree').getByTestId('fold').hover();
     await page.screenshot({ path: join(shots, `long-loop-${w}.png`) });
+    // The graph shape with its action edges on a demo program, then on the long loop, fitted.
+    await page.getByTestId('forward-shape').click();
+    await page.getByTestId('inverse-shape').click();
+    await openTrace(page, 'fibonacci');
+    for (let k = 1; k <= 8; k++) await press(page, 'F11', k);
+    await page.screenshot({ path: join(shots, `graph-edges-${w}.png`) });
+    await openTrace(page, 'long_loop.py');
+    await page.getByTestId('forward-fit').click();
+    await page.getByTestId('inverse-fit').click();
+    await page.screenshot({ path: join(shots, `graph-long-loop-${w}.png`) });
+    // Zoomed out past the level of detail: the depth profile, and the overview brushed.
+    await page.getByTestId('forward-tree').getByTestId('fold').first().click();
+    await page.getByTestId('forward-fit').click();
+    const ov = (await page.getByTestId('overview').locator('svg').boundingBox())!;
+    await page.mouse.move(ov.x + ov.width * 0.2, ov.y + 20);
+    await page.mouse.down();
+    await page.mouse.move(ov.x + ov.width * 0.3, ov.y + 20, { steps: 3 });
+    await page.mouse.up();
+    await page.screenshot({ path: join(shots, `graph-overview-brushed-${w}.png`) });
+    await page.getByTestId('forward-shape').click();
+    await page.getByTestId('inverse-shape').click();
   });
 }

@@ -1,6 +1,6 @@
 // Stepping with the keyboard through every action kind, checked against the API's truth.
 import { expect, test } from '@playwright/test';
-import { expectShowsWalk, openTrace, press, traceId, truth } from './helpers.js';
+import { expectShowsWalk, openTrace, press, skeleton, traceId, truth } from './helpers.js';
 
 test('forward: F11, F10, a gutter breakpoint, Shift+F11 and F5 on a script with calls', async ({ page, request }) => {
   const id = await traceId(request, 'calls.py');
@@ -89,7 +89,7 @@ test('CRUXEval input prediction: inverse from f, inv_step_call lands on f\'s inv
   await page.goto('./');
   await openTrace(page, 'sample_0');
   // Pick f's call in the forward tree, make it the entry, go inverse.
-  const skel = await truth(request, 'getSkeleton', { traceId: id });
+  const skel = await skeleton(request, id);
   const fCall = skel.kind.findIndex((k, s) => k === 0 && skel.funcs[skel.func[s]] === 'f');
   await page.getByTestId('forward-tree').locator(`[data-seq="${fCall}"]`).click();
   await page.getByTestId('set-entry').click();

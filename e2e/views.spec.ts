@@ -2,7 +2,7 @@
 import { expect, test } from '@playwright/test';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { filterByName, openTrace, press, traceId, truth } from './helpers.js';
+import { filterByName, openTrace, press, skeleton, traceId, truth } from './helpers.js';
 
 const shots = join(import.meta.dirname, 'screenshots');
 
@@ -41,7 +41,7 @@ test('corpus browser: totals, search by name, code and value, exit filter, sort'
 
 test('trees: selecting a state shows it and highlights its twins; collapse and expand a call', async ({ page, request }) => {
   const id = await traceId(request, 'calls.py');
-  const skel = await truth(request, 'getSkeleton', { traceId: id });
+  const skel = await skeleton(request, id);
   await page.goto('./');
   await openTrace(page, 'calls.py');
   const fwd = page.getByTestId('forward-tree');

@@ -15,6 +15,7 @@ const LAYERS: [string, string][] = [
   ['src/common/', 'common'],
   ['src/trace/', 'trace'],
   ['src/semantics/', 'semantics'],
+  ['src/annotate/', 'annotate'],
   ['src/api/contract/', 'contract'],
   ['src/api/handlers/', 'handlers'],
   ['src/store/connection.ts', 'store-connection'],
@@ -35,6 +36,7 @@ const MAY_IMPORT: Record<string, string[]> = {
   common: [],
   trace: ['common'],
   semantics: ['trace', 'common'],
+  annotate: ['semantics', 'trace', 'common'],
   contract: ['semantics', 'trace', 'common'],
   store: ['store-connection', 'semantics', 'trace', 'common'],
   'store-connection': [],
@@ -42,7 +44,7 @@ const MAY_IMPORT: Record<string, string[]> = {
   handlers: ['contract', 'store', 'trajectories', 'predictions', 'model', 'semantics', 'trace', 'common'],
   recorder: [],
   model: ['semantics', 'common'],
-  scoring: [],
+  scoring: ['recorder'], // the execution worker is the recorder package's Python, found the same way
   predictions: ['store', 'trajectories', 'scoring', 'model', 'semantics', 'trace', 'common'],
   server: ['handlers', 'contract', 'common'],
   cli: ['server', 'recorder', 'model', 'predictions', 'scoring', 'trajectories', 'store', 'contract', 'semantics', 'trace', 'common'],
@@ -51,7 +53,7 @@ const MAY_IMPORT: Record<string, string[]> = {
 };
 
 /** Pure layers: no packages, no Node built-ins, no Node or DOM globals; importable everywhere. */
-const PURE = new Set(['common', 'trace', 'semantics', 'contract']);
+const PURE = new Set(['common', 'trace', 'semantics', 'annotate', 'contract']);
 
 /** Packages (and node: built-ins) a layer may import; pure layers none. */
 const PACKAGES: Record<string, RegExp> = {
@@ -147,5 +149,8 @@ describe('layering', () => {
     expect(violations(['renderer/src/lib/api.ts'], fake("import { readFileSync } from 'node:fs';"))[0].why).toBe('renderer may not import the package node:fs');
     expect(violations(['main/index.ts'], fake("import { openCorpus } from '../src/store/corpus.js';"))[0].why).toBe('main may not import store');
     expect(violations(['src/cli/main.ts'], fake("import { connectionOf } from '../store/connection.js';"))[0].why).toBe('cli may not import store-connection');
+    expect(violations(['src/annotate/index.ts'], fake("import { openCorpus } from '../store/corpus.js';"))[0].why).toBe('annotate may not import store');
+    expect(violations(['src/annotate/index.ts'], fake("import { readFileSync } from 'node:fs';"))[0].why).toBe('annotate may not import the package node:fs');
+    expect(violations(['src/annotate/index.ts'], fake('const t = process.env.X;'))[0].why).toBe('annotate is pure: no Node or DOM globals');
   });
 });

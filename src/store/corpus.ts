@@ -24,7 +24,7 @@ import { explainSqliteError, readOnlyError } from './errors.js';
 import { exportTraces } from './export.js';
 import { ingestFile, ingestStream, type IngestOptions, type IngestResult } from './ingest.js';
 import { openDatabase, type OpenOptions } from './open.js';
-import { getEvents, iterateEvents } from './queries/events.js';
+import { getEvents, iterateEvents, traceShape, type TraceShape } from './queries/events.js';
 import { userQuery, type SqlRow } from './queries/sql.js';
 import { counts, getTrace, listTraces, traceIds, type CorpusCounts, type TraceRecord } from './queries/traces.js';
 import {
@@ -40,6 +40,7 @@ import { getTrajectory, insertTrajectories, iterateTrajectories, listTrajectorie
 
 export type { TraceQuery, TraceRow } from '../trace/listing.js';
 export type { CorpusCounts, TraceRecord } from './queries/traces.js';
+export type { TraceShape } from './queries/events.js';
 export type { NewTrajectory, StoredTrajectory } from './queries/trajectories.js';
 export type { SqlRow } from './queries/sql.js';
 export type { EvalSetRecord, ItemQuery, NewItem, StoredItem } from './queries/evalsets.js';
@@ -91,6 +92,11 @@ export class ReadCorpus {
   /** Events with fromSeq <= seq < toSeq, in seq order (one primary-key range scan). */
   getEvents(traceId: number, fromSeq = 0, toSeq = Infinity): TraceEvent[] {
     return this.guard(() => getEvents(this.conn, traceId, fromSeq, toSeq));
+  }
+
+  /** The columns that lay out a trace's trees (no values), or null when it has no events. */
+  getTraceShape(traceId: number): TraceShape | null {
+    return this.guard(() => traceShape(this.conn, traceId));
   }
 
   /** Like getEvents, one event at a time; see queries/events.ts for the iterator rule. */

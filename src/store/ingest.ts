@@ -22,6 +22,7 @@ import { FAST_PREFIX, fastEvent, ROW_WIDTH, type EventRows } from './fast-event.
 import { pyJson } from '../semantics/json.js';
 import { endLine, eventLine, headerLine } from './serialize.js';
 import { RecordChecker } from './validate.js';
+import { nameKey } from './name-key.js';
 
 export interface IngestOptions {
   /** Longest accepted line in bytes (default 32 MiB). */
@@ -71,8 +72,8 @@ function statements(db: Database.Database) {
     ),
     programId: db.prepare('SELECT id FROM programs WHERE hash = ?').pluck(),
     trace: db.prepare(
-      `INSERT INTO traces (program_id, name, mode, python, hashseed, call, limits, meta, exit, reason, events, seconds, stdout_bytes, hash, origin, created)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO traces (program_id, name, name_key, mode, python, hashseed, call, limits, meta, exit, reason, events, seconds, stdout_bytes, hash, origin, created)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
     finish: db.prepare('UPDATE traces SET exit = ?, reason = ?, events = ?, seconds = ?, stdout_bytes = ?, hash = ? WHERE id = ?'),
     known: db.prepare('SELECT id FROM traces WHERE hash = ?').pluck(),
@@ -130,7 +131,7 @@ export async function ingestStream(
     const h = t.header;
     const limits = h.limits;
     const info = s.trace.run(
-      t.programId, h.name, h.mode, h.python, h.hashseed, h.call,
+      t.programId, h.name, nameKey(h.name), h.mode, h.python, h.hashseed, h.call,
       JSON.stringify({ events: limits.events, seconds: limits.seconds, memory_mb: limits.memory_mb, repr_chars: limits.repr_chars }),
       JSON.stringify(h.meta),
       end?.exit ?? 'never', end?.reason ?? null, end?.events ?? 0, end?.seconds ?? 0, end?.stdout_bytes ?? null,

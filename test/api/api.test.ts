@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { createApi, dispatch } from '../../src/api/handlers/index.js';
-import type { Api } from '../../src/api/contract/index.js';
+import { decodeSkeleton, type Api } from '../../src/api/contract/index.js';
 import { openCorpus, type Corpus } from '../../src/store/corpus.js';
 import { tempDir, writeTraces } from '../store/fixtures.js';
 
@@ -59,17 +59,19 @@ describe('methods', () => {
   });
 
   it('gives a skeleton that matches the events column by column', async () => {
-    const sk = await call('getSkeleton', { traceId: 2 });
+    const wire = await call('getSkeleton', { traceId: 2 });
     const evs = corpus.getEvents(2);
-    expect(sk.ok).toBe(true);
-    if (!sk.ok) return;
-    expect(sk.value.count).toBe(evs.length);
+    expect(wire.ok).toBe(true);
+    if (!wire.ok) return;
+    const sk = decodeSkeleton(wire.value);
+    expect(sk.count).toBe(evs.length);
     const kinds = ['call', 'line', 'return', 'exception'];
     evs.forEach((e, i) => {
-      expect(kinds[sk.value.kind[i]]).toBe(e.event);
-      expect(sk.value.parent[i]).toBe(e.parent ?? -1);
-      expect(sk.value.line[i]).toBe(e.line);
-      expect(sk.value.funcs[sk.value.func[i]]).toBe(e.func);
+      expect(kinds[sk.kind[i]]).toBe(e.event);
+      expect(sk.parent[i]).toBe(e.parent ?? -1);
+      expect(sk.frame[i]).toBe(e.frame);
+      expect(sk.line[i]).toBe(e.line);
+      expect(sk.funcs[sk.func[i]]).toBe(e.func);
     });
   });
 

@@ -90,7 +90,7 @@ describe('stepscope ingest', () => {
     const shell = `node ${join(repoRoot, 'bin/stepscope.js')} ingest ${good} --db ${path}`;
     const r = spawnSync('/usr/bin/script', ['-qec', shell, '/dev/null'], { encoding: 'utf8' });
     expect(r.status).toBe(0);
-    expect(r.stdout).toContain(`\r${good} [${'#'.repeat(30)}] 100%`);
+    expect(r.stdout).toContain(`\r\x1b[K${good} [${'#'.repeat(30)}] 100%`);
     expect(r.stdout).toContain(`\r\x1b[K${path}: 1 file, 3 traces (3 new`);
   });
 
@@ -294,5 +294,19 @@ describe('stepscope demo', () => {
     expect(second.stdout.trimEnd().split('\n').at(-1)).toBe(`${path}: ${items.length} traces (0 new, ${items.length} already stored)`);
     const names = lines(cli(['traces', '--db', path, '--json']).stdout).map((r) => r.name);
     expect(names.sort()).toEqual(items.map((i) => i.file.replace(/\.py$/, '')).sort());
+  });
+});
+
+describe('stepscope traces --sort name', () => {
+  it('sorts names naturally (sample_2 before sample_10), in SQLite, both ways', () => {
+    const path = join(dir, 'natural.db');
+    const names = ['sample_10', 'sample_2', 'sample_1', 'sample_100', 'run9_b', 'run10_a'];
+    expect(cli(['ingest', writeTraces(dir, 'natural.jsonl', names.map((name, n) => ({ name, n: n + 1 }))), '--db', path]).status).toBe(0);
+    // Truth from the names: their words, then the value of their first number.
+    const parts = (s: string) => /^([a-z_]*)(\d+)(.*)$/.exec(s)!;
+    const expected = [...names].sort((a, b) => parts(a)[1].localeCompare(parts(b)[1]) || Number(parts(a)[2]) - Number(parts(b)[2]));
+    expect(expected).toEqual(['run9_b', 'run10_a', 'sample_1', 'sample_2', 'sample_10', 'sample_100']);
+    expect(lines(cli(['traces', '--db', path, '--json', '--sort', 'name']).stdout).map((r) => r.name)).toEqual(expected);
+    expect(lines(cli(['traces', '--db', path, '--json', '--sort', 'name', '--desc', '--limit', '2']).stdout).map((r) => r.name)).toEqual(['sample_100', 'sample_10']);
   });
 });

@@ -14,6 +14,7 @@ import { openCorpus } from '../../src/store/corpus.js';
 import { MIGRATIONS } from '../../src/store/migrations/index.js';
 import { openDatabase } from '../../src/store/open.js';
 import { repoRoot, vectorsPath } from './helpers.js';
+import { seedOldCorpusFrom } from '../store/fixtures.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'stepscope-sem-cli-'));
 const db = join(tmp, 'c.db');
@@ -167,9 +168,7 @@ describe('migration 002 (trajectories)', () => {
     const path = join(tmp, 'old.db');
     const m1 = MIGRATIONS.filter((m) => m.version === 1);
     openDatabase(path, { create: true, migrations: m1 }).close();
-    const c1 = openCorpus(path, { migrations: m1 } as never);
-    await c1.ingest(join(tmp, 'a.jsonl'));
-    c1.close();
+    await seedOldCorpusFrom(path, 1, tmp, join(tmp, 'a.jsonl'));
     const c = openCorpus(path);
     expect(connectionOf(c).pragma('user_version', { simple: true })).toBeGreaterThanOrEqual(2);
     expect(c.counts().traces).toBe(1);

@@ -10,8 +10,11 @@ import { join, resolve } from 'node:path';
 import type { TraceEnd, TraceEvent, TraceHeader } from '../../src/trace/types.js';
 
 export const repoRoot = resolve(import.meta.dirname, '../..');
-export const cruxevalPath = resolve(repoRoot, '../shared/data/cruxeval/cruxeval.jsonl');
-export const vectorsPath = resolve(repoRoot, '../shared/docs/examples/trajectories.json');
+// The data kept beside the repository; STEPSCOPE_SHARED names it when the tests run from a
+// copy elsewhere (the mutation-testing sandbox, scripts/mutation.mjs).
+const shared = process.env.STEPSCOPE_SHARED ?? resolve(repoRoot, '../shared');
+export const cruxevalPath = resolve(shared, 'data/cruxeval/cruxeval.jsonl');
+export const vectorsPath = resolve(shared, 'docs/examples/trajectories.json');
 
 export interface Trace {
   header: TraceHeader;
@@ -50,28 +53,28 @@ function recorder(args: string[]): void {
 let work: string | undefined;
 const dir = () => (work ??= mkdtempSync(join(tmpdir(), 'stepscope-sem-')));
 
-/** Records `source` in call mode (`call` given) or as a script. */
-export function record(source: string, call: string | null, extra: string[] = []): Trace {
-  const d = mkdtempSync(join(dir(), 'p'));
-  const prog = join(d, 'prog.py');
-  writeFileSync(prog, source);
-  const out = join(d, 'out.jsonl');
-  recorder(['record', prog, '-o', out, ...(call === null ? [] : ['--call', call]), ...extra]);
-  return readTraces(out)[0];
+let sources: Buffer | undefined;
+/** The recorder's sources, as one key: any change to them records afresh. */
+function recorderSources(): Buffer {
+  if (!sources) {
+    const h = createHash('sha256');
+    const pkg = join(repoRoot, 'python/stepscope_recorder');
+    for (const f of readdirSync(pkg).filter((f) => f.endsWith('.py')).sort()) h.update(f).update(readFileSync(join(pkg, f)));
+    sources = h.digest();
+  }
+  return sources;
 }
 
 /**
- * The trace file of all 800 CRUXEval tasks recorded by the recorder. Recording takes a few
- * minutes, so the file is kept in the temp dir under a key made of the recorder's sources
- * and the data: any change to either records afresh.
+ * A recording kept in the temp dir under a key made of the recorder's sources and `inputs`,
+ * made by `make(file)` when missing: the programs are deterministic, so each is recorded once
+ * per recorder version rather than once per test run (or per mutant, under Stryker). Test
+ * files run in parallel processes: one records, the others wait for its file.
  */
-export function cruxevalRecording(): string {
-  const h = createHash('sha256');
-  const pkg = join(repoRoot, 'python/stepscope_recorder');
-  for (const f of readdirSync(pkg).filter((f) => f.endsWith('.py')).sort()) h.update(f).update(readFileSync(join(pkg, f)));
-  h.update(readFileSync(cruxevalPath));
-  const path = join(tmpdir(), `stepscope-cruxeval-${h.digest('hex').slice(0, 16)}.jsonl`);
-  // Test files run in parallel processes: one records, the others wait for its file.
+function cachedRecording(kind: string, inputs: (string | Buffer)[], make: (file: string) => void): string {
+  const h = createHash('sha256').update(recorderSources());
+  for (const x of inputs) h.update(x).update('\0');
+  const path = join(tmpdir(), `stepscope-${kind}-${h.digest('hex').slice(0, 16)}.jsonl`);
   const lock = `${path}.lock`;
   const sleep = (ms: number) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
   while (!existsSync(path)) {
@@ -86,13 +89,28 @@ export function cruxevalRecording(): string {
     }
     try {
       const tmp = `${path}.${process.pid}.tmp`;
-      recorder(['record-cruxeval', cruxevalPath, '-o', tmp, '--jobs', '2']);
+      make(tmp);
       renameSync(tmp, path);
     } finally {
       rmSync(lock, { recursive: true, force: true });
     }
   }
   return path;
+}
+
+/** Records `source` in call mode (`call` given) or as a script. */
+export function record(source: string, call: string | null, extra: string[] = []): Trace {
+  const path = cachedRecording('trace', [source, call === null ? '(script)' : `call ${call}`, ...extra], (out) => {
+    const prog = join(mkdtempSync(join(dir(), 'p')), 'prog.py');
+    writeFileSync(prog, source);
+    recorder(['record', prog, '-o', out, ...(call === null ? [] : ['--call', call]), ...extra]);
+  });
+  return readTraces(path)[0];
+}
+
+/** The trace file of all 800 CRUXEval tasks recorded by the recorder (a minute or two; kept like any recording). */
+export function cruxevalRecording(): string {
+  return cachedRecording('cruxeval', [readFileSync(cruxevalPath)], (out) => recorder(['record-cruxeval', cruxevalPath, '-o', out, '--jobs', '2']));
 }
 
 /** All 800 CRUXEval tasks recorded by the recorder (see cruxevalRecording). */

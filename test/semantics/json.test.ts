@@ -21,11 +21,12 @@ const tricky: string[] = [
 function python(objs: unknown[]): string[] {
   // Lone surrogates cannot travel through UTF-8 JSON on stdin as raw text, so send the
   // strings as JSON (JSON.stringify escapes them) and let Python decode and re-dump them.
-  const out = execFileSync('python3', ['-c', 'import json,sys\nfor o in json.loads(sys.stdin.read()): print(json.dumps(o))'], {
+  const out = execFileSync('python3', ['-c', 'import json,sys\nsys.stdout.write("\\n".join(map(json.dumps, json.loads(sys.stdin.read()))))'], {
     input: JSON.stringify(objs),
     encoding: 'utf8',
+    maxBuffer: 64 << 20,
   });
-  return out.trimEnd().split('\n');
+  return out.split('\n');
 }
 
 describe('JSON like Python json.dumps', () => {
@@ -33,8 +34,13 @@ describe('JSON like Python json.dumps', () => {
     expect(tricky.map(pyJsonString)).toEqual(python(tricky));
   });
 
-  it('every code unit from 0 to 0xFFFF', () => {
-    const all = Array.from({ length: 0x10000 }, (_, c) => String.fromCharCode(c));
+  it('every code unit from 0 to 0xFFFF, alone and inside short and long strings', () => {
+    // The encoder has two paths, a scan under 16 code units and a regex from 16 on: each code
+    // unit goes through both, between plain characters (a DEL among them must be escaped).
+    const units = Array.from({ length: 0x10000 }, (_, c) => String.fromCharCode(c));
+    const all = [...units, ...units.map((c) => `abcdefg${c}hijklmn`), ...units.map((c) => `abcdefgh${c}ijklmnop`)];
+    expect(all[0x10000 + 0x7f].length).toBe(15);
+    expect(all[0x20000 + 0x7f].length).toBe(17);
     expect(all.map(pyJsonString)).toEqual(python(all));
   });
 

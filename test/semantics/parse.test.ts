@@ -1,55 +1,73 @@
 /** Reading serialized text and model predictions back; malformed input is reported, never thrown. */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { formatActionList, parseAction, parseActionList, parsePrediction, parseTrajectory, type Action } from '../../src/semantics/index.js';
+import { formatActionList, parseAction, parseActionList, parsePrediction, parseTrajectory, type Action, type Parsed } from '../../src/semantics/index.js';
 import { vectorsPath } from './helpers.js';
 
 const vectors: { name: string; text: string }[] = JSON.parse(readFileSync(vectorsPath, 'utf8'));
 const countText = vectors.find((v) => v.name === 'count-forward-breakpoint')!.text;
 
+/** The value of a parse that must succeed; its error message otherwise. */
+function must<T>(p: Parsed<T>): T {
+  if (!p.ok) throw new Error(`expected a parse, got: ${p.error.message}`);
+  return p.value;
+}
+
+/** Special tokens (known or not) in a text: how many the parser read before an offset. */
+const tokensIn = (s: string) => (s.match(/<\|[a-z_]+\|>/g) ?? []).length;
+
 describe('parseTrajectory', () => {
   it('reads the display form with line breaks between tokens', () => {
     // Line breaks before every <|frame_sep|> as in the spec's display; the context gains one.
     const display = countText.replace(/<\|frame_sep\|>/g, '\n<|frame_sep|>');
-    const p = parseTrajectory(display);
-    expect(p.ok).toBe(true);
-    const q = parseTrajectory(countText);
-    if (!p.ok || !q.ok) return;
-    expect(p.value.states).toEqual(q.value.states);
-    expect(p.value.actions).toEqual(q.value.actions);
-    expect(p.value.actions[2]).toEqual({ action: 'breakpoint', src: '    return n' });
-    expect(p.value.context).toBe(q.value.context + '\n');
+    const p = must(parseTrajectory(display));
+    const q = must(parseTrajectory(countText));
+    expect(p.states).toEqual(q.states);
+    expect(p.states.length).toBe(6);
+    expect(p.actions).toEqual(q.actions);
+    expect(p.actions[2]).toEqual({ action: 'breakpoint', src: '    return n' });
+    expect(p.context).toBe(q.context + '\n');
   });
 
   it('keeps leading spaces of src and the ".." marker in locals', () => {
-    const p = parseTrajectory(vectors[0].text);
-    expect(p.ok && p.value.states[3]).toEqual({ kind: 'line', src: '    n = 0', locals: { '..': '..' } });
+    const p = must(parseTrajectory(vectors[0].text));
+    expect(p.states[3]).toEqual({ kind: 'line', src: '    n = 0', locals: { '..': '..' } });
+    expect(Object.keys(p.states[4].locals!)).toEqual(['..', 'n']);
   });
 
-  const bad: [string, string, string][] = [
-    ['no header', 'hello', '<|begin_of_text|>'],
-    ['truncated', countText.slice(0, countText.indexOf('<|action_sep|>') + 3), '<|action_sep|> or <|trace_end|>'],
-    ['missing end', countText.replace('<|end_of_text|>', ''), '<|end_of_text|>'],
-    ['bad locals', countText.replace('{"s": "\'berry\'", "t": "\'r\'"}', '{"s": 1}'), 'locals as a JSON object of strings'],
-    ['unclosed JSON', countText.replace('{"s": "\'berry\'", "t": "\'r\'"}', '{"s": "x'), 'the closing "'],
-    ['unknown action', countText.replace('<|step_return|>', '<|step_sideways|>'), 'an action token'],
-    ['state expected', countText.replace('<|line_sep|>', '<|wat|>'), 'a state token'],
-    ['trailing text', countText + 'more', 'end of text after <|end_of_text|>'],
+  // [what, text, expected, offset of the error]: each offset reckoned from the text itself.
+  const countCall = '{"s": "\'berry\'", "t": "\'r\'"}';
+  const firstAction = countText.indexOf('<|action_sep|>');
+  const noState = '<|begin_of_text|><|trace_context_start|>def f():\n    return 1\n<|frame_sep|><|exit_normal|><|trace_end|><|end_of_text|>';
+  const bad: [string, string, string, number][] = [
+    ['no header', 'hello', '<|begin_of_text|>', 0],
+    // Cut inside the first <|action_sep|>: `<|a` is no token, so the state ends before it.
+    ['truncated', countText.slice(0, firstAction + 3), '<|action_sep|> or <|trace_end|>', firstAction],
+    ['missing end', countText.replace('<|end_of_text|>', ''), '<|end_of_text|>', countText.length - '<|end_of_text|>'.length],
+    ['bad locals', countText.replace(countCall, '{"s": 1}'), 'locals as a JSON object of strings', countText.indexOf(countCall)],
+    // The string runs into the next special token, which ends any JSON value.
+    ['unclosed JSON', countText.replace(countCall, '{"s": "x'), 'the closing " of a string', countText.indexOf(countCall) + '{"s": "x'.length],
+    ['unknown action', countText.replace('<|step_return|>', '<|step_sideways|>'), 'an action token', countText.indexOf('<|step_return|>')],
+    ['state expected', countText.replace('<|line_sep|>', '<|wat|>'), 'a state token', countText.indexOf('<|line_sep|>')],
+    ['trailing text', countText + 'more', 'end of text after <|end_of_text|>', countText.length],
+    // An exit is what the last action led to: with no state (and no action) there is none.
+    ['an exit before any state', noState, 'a state token', noState.indexOf('<|exit_normal|>')],
   ];
-  for (const [name, text, expected] of bad) {
+  for (const [name, text, expected, offset] of bad) {
     it(`reports ${name} with offset, line, column, token index, expected and got`, () => {
       const p = parseTrajectory(text);
-      expect(p.ok).toBe(false);
-      if (p.ok) return;
-      expect(p.error.expected).toContain(expected);
-      expect(p.error.offset).toBeGreaterThanOrEqual(0);
-      expect(p.error.offset).toBeLessThanOrEqual(text.length);
-      const before = text.slice(0, p.error.offset).split('\n');
-      expect(p.error.line).toBe(before.length);
-      expect(p.error.column).toBe(before.at(-1)!.length + 1);
-      expect(p.error.message).toContain(`line ${p.error.line}, column ${p.error.column}`);
-      expect(typeof p.error.got).toBe('string');
-      expect(p.error.tokenIndex).toBeGreaterThanOrEqual(0);
+      if (p.ok) throw new Error(`${name}: parsed, expected an error`);
+      const e = p.error;
+      expect(e.offset).toBe(offset);
+      expect(e.expected).toContain(expected);
+      const before = text.slice(0, offset).split('\n');
+      expect(e.line).toBe(before.length);
+      expect(e.column).toBe(before.at(-1)!.length + 1);
+      expect(e.tokenIndex).toBe(tokensIn(text.slice(0, offset)));
+      const rest = text.slice(offset);
+      if (rest === '') expect(e.got).toBe('end of text');
+      else expect(e.got.startsWith(JSON.stringify(rest.slice(0, 8)).slice(0, -1))).toBe(true);
+      expect(e.message).toBe(`line ${e.line}, column ${e.column} (offset ${offset}): expected ${e.expected}, got ${e.got}`);
     });
   }
 

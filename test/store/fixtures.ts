@@ -110,3 +110,26 @@ export function snapshot(db: Database.Database): string {
 export function fileHash(path: string): string {
   return createHash('sha256').update(readFileSync(path)).digest('hex');
 }
+
+/**
+ * Writes the traces of `traceFile` into the corpus at `path`, already created at schema
+ * `version`: ingested into a corpus at the latest schema (ingest writes today's columns),
+ * then copied over column by column, as a corpus made by that older version would hold them.
+ */
+export async function seedOldCorpusFrom(path: string, version: number, dir: string, traceFile: string): Promise<void> {
+  const { ingestFile } = await import('../../src/store/ingest.js');
+  const { openDatabase } = await import('../../src/store/open.js');
+  const { MIGRATIONS } = await import('../../src/store/migrations/index.js');
+  const fresh = join(dir, `fresh-${version}-${Date.now()}.db`);
+  const src = openDatabase(fresh, { create: true });
+  await ingestFile(src, traceFile);
+  src.close();
+  const old = openDatabase(path, { migrations: MIGRATIONS.filter((m) => m.version <= version) });
+  old.prepare('ATTACH DATABASE ? AS src').run(fresh);
+  for (const t of ['programs', 'traces', 'events']) {
+    const cols = (old.prepare(`PRAGMA main.table_info(${t})`).all() as { name: string }[]).map((c) => c.name).join(', ');
+    old.exec(`INSERT INTO main.${t} (${cols}) SELECT ${cols} FROM src.${t}`);
+  }
+  old.exec('DETACH DATABASE src');
+  old.close();
+}

@@ -7,7 +7,7 @@ import { CorpusError, openCorpus } from '../../src/store/corpus.js';
 import { APPLICATION_ID, latestVersion, migrate, userVersion } from '../../src/store/migrate.js';
 import { checkOrder, MIGRATIONS, type Migration } from '../../src/store/migrations/index.js';
 import { openDatabase } from '../../src/store/open.js';
-import { fileHash, tempDir, writeTraces, cleanTempDirs } from './fixtures.js';
+import { fileHash, seedOldCorpusFrom, tempDir, writeTraces, cleanTempDirs } from './fixtures.js';
 
 afterAll(cleanTempDirs);
 
@@ -124,6 +124,11 @@ describe('opening and creating a corpus', () => {
   });
 });
 
+/** Writes traces made from `specs` into a corpus pinned at an old schema (see seedOldCorpusFrom). */
+async function seedOldCorpus(path: string, version: number, dir: string, specs: Parameters<typeof writeTraces>[2]): Promise<void> {
+  await seedOldCorpusFrom(path, version, dir, writeTraces(dir, `seed-${version}.jsonl`, specs));
+}
+
 describe('upgrading real corpora', () => {
   it('a corpus at each earlier schema keeps its traces and events when opened by this version', async () => {
     // Every shipped version but the last.
@@ -133,17 +138,32 @@ describe('upgrading real corpora', () => {
       const old = openDatabase(path, { create: true, migrations: MIGRATIONS.filter((m) => m.version <= v) });
       expect(userVersion(old)).toBe(v);
       old.close();
-      // Seed through a corpus pinned at the old schema, then open with the full registry.
-      const { ingestFile } = await import('../../src/store/ingest.js');
-      const seedDb = openDatabase(path, { migrations: MIGRATIONS.filter((m) => m.version <= v) });
-      await ingestFile(seedDb, writeTraces(dir, 'seed.jsonl', [{ name: 'kept', n: 3 }]));
-      seedDb.close();
+      await seedOldCorpus(path, v, dir, [{ name: 'kept', n: 3 }]);
       const c = openCorpus(path);
       expect(userVersion(connectionOf(c))).toBe(latestVersion());
       expect(c.listTraces().rows.map((r) => [r.name, r.events])).toEqual([['kept', 12]]);
       expect(c.getEvents(c.listTraces().rows[0].id).length).toBe(12);
       c.close();
     }
+  });
+
+  it('006 fills the natural-sort key of the traces already there: sorted by name, sample_2 comes before sample_10', async () => {
+    const dir = tempDir();
+    const path = join(dir, 'v2.db');
+    openDatabase(path, { create: true, migrations: MIGRATIONS.filter((m) => m.version <= 2) }).close();
+    const names = ['sample_10', 'sample_2', 'sample_1', 'b', 'sample_02x', 'a9'];
+    await seedOldCorpus(path, 2, dir, names.map((name) => ({ name })));
+    const c = openCorpus(path);
+    // Truth from the names: the text before the number, then the number's value.
+    const expected = [...names].sort((x, y) => {
+      const [, px, nx, rx] = /^(\D*)(\d*)(.*)$/.exec(x)!;
+      const [, py, ny, ry] = /^(\D*)(\d*)(.*)$/.exec(y)!;
+      return px !== py ? (px < py ? -1 : 1) : Number(nx || -1) - Number(ny || -1) || (rx < ry ? -1 : rx > ry ? 1 : 0);
+    });
+    expect(expected.slice(0, 2)).toEqual(['a9', 'b']);
+    expect(c.listTraces({ sort: 'name' }).rows.map((r) => r.name)).toEqual(expected);
+    expect(c.listTraces({ sort: 'name', desc: true }).rows.map((r) => r.name)).toEqual([...expected].reverse());
+    c.close();
   });
 });
 

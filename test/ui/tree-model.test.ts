@@ -4,20 +4,15 @@ import { describe, expect, it } from 'vitest';
 import { forwardTree, inverseTree, treeIndex, eventName, nodeOf } from '../../renderer/src/lib/tree/build.js';
 import { visibleRows } from '../../renderer/src/lib/tree/fold.js';
 import { buildTraceIndex, walkView } from '../../src/semantics/index.js';
-import type { Skeleton } from '../../src/api/contract/index.js';
 import { cruxevalTraces } from '../semantics/helpers.js';
-
-const KINDS: Record<string, number> = { call: 0, line: 1, return: 2, exception: 3 };
+import { skeletonOf } from './skeleton.js';
 
 describe('drawing trees', () => {
   const traces = cruxevalTraces().slice(0, 40);
 
   it('inverse pre-order equals the states inv_step_into walks, forward pre-order equals time', () => {
     for (const t of traces) {
-      const sk: Skeleton = {
-        count: t.events.length, kind: t.events.map((e) => KINDS[e.event]), parent: t.events.map((e) => e.parent ?? -1),
-        frame: t.events.map((e) => e.frame), line: t.events.map((e) => e.line), func: t.events.map(() => 0), funcs: ['f'],
-      };
+      const sk = skeletonOf(t.events);
       const ix = treeIndex(sk);
       const fwd = forwardTree(ix);
       const inv = inverseTree(ix, fwd);
@@ -37,10 +32,7 @@ describe('drawing trees', () => {
 
   it('collapsing a node hides its descendants and maps them to it', () => {
     const t = traces.find((x) => x.events.some((e) => e.parent !== null))!;
-    const sk: Skeleton = {
-      count: t.events.length, kind: t.events.map((e) => KINDS[e.event]), parent: t.events.map((e) => e.parent ?? -1),
-      frame: t.events.map((e) => e.frame), line: t.events.map((e) => e.line), func: t.events.map(() => 0), funcs: ['f'],
-    };
+    const sk = skeletonOf(t.events);
     const fwd = forwardTree(treeIndex(sk));
     const caller = t.events.find((e) => e.parent !== null)!.parent!;
     const below = t.events.filter((e) => e.seq > caller && e.seq < fwd.end[caller]).length;

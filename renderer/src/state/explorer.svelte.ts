@@ -4,14 +4,17 @@
  * Views read it; only its methods change it (views never assign its fields). Big payloads
  * are $state.raw (never proxied). It reads through the DataSource it is given (context.ts).
  */
-import type { Direction, Skeleton, TraceInfo, TrajectoryRow, Walk } from '../../../src/api/contract/index.js';
+import { type Direction, type Skeleton, type TraceInfo, type TrajectoryRow, type Walk } from '../../../src/api/contract/index.js';
 import type { TraceEvent } from '../../../src/trace/types.js';
 import { hittableLines, sameTextLines } from '../lib/lines.js';
 import { Newest } from '../lib/newest.js';
 import type { DataSource } from '../lib/source.js';
-import { eventName, forwardTree, inverseTree, nodeOf, treeIndex, type Tree } from '../lib/tree/build.js';
+import { eventName, nodeOf, type Tree } from '../lib/tree/build.js';
+import { buildOffThread } from '../lib/tree/built.js';
+import type { FoldPlan } from '../lib/tree/fold.js';
 import { CALL } from '../lib/tree/kinds.js';
 import { pathTo } from '../lib/tree/path.js';
+import { probeActions, type ActionTarget } from './action-targets.js';
 import { EventCache } from './events.svelte.js';
 
 export interface StateRef {
@@ -26,6 +29,9 @@ export class Explorer {
   skeleton = $state.raw<Skeleton | null>(null);
   fwd = $state.raw<Tree | null>(null);
   inv = $state.raw<Tree | null>(null);
+  /** Long sibling runs (loops) of each tree and where they fold (lib/tree/fold.ts). */
+  fwdPlan = $state.raw<FoldPlan | null>(null);
+  invPlan = $state.raw<FoldPlan | null>(null);
   /** For each seq, the previous seq of the same frame (-1): what "changed" is measured against. */
   prevInFrame = $state.raw<Int32Array>(new Int32Array(0));
   /** Lines the trace visited (line numbers into context_forward). */
@@ -50,6 +56,10 @@ export class Explorer {
   /** Lines with the text of the line a breakpoint stopped elsewhere for (marked in the code). */
   sameText = $state.raw<number[]>([]);
   loading = $state(false);
+  /** The line the user chose in "Run to line" (0: none yet); the breakpoint edge of the trees leads there. */
+  chosenLine = $state(0);
+  /** Where each action leads from the current state (action-targets.ts), for the edges drawn. */
+  targets = $state.raw<ActionTarget[]>([]);
   /** Id of the opened saved trajectory while the history still follows it. */
   trajectoryId = $state<number | null>(null);
 
@@ -71,6 +81,7 @@ export class Explorer {
   #opens = new Newest();
   #walks = new Newest();
   #selects = new Newest();
+  #probes = new Newest();
 
   constructor(private readonly source: DataSource) {
     this.events = new EventCache(source);
@@ -81,30 +92,30 @@ export class Explorer {
     this.loading = true;
     this.error = null;
     try {
-      const [info, skeleton] = await Promise.all([this.source.call('getTrace', { id }), this.source.call('getSkeleton', { traceId: id })]);
+      // The first walk is asked for with the skeleton: it is ready when the trees are.
+      const first = this.source.call('walk', { traceId: id, direction: 'forward', entry: 0, actions: [] });
+      first.catch(() => undefined); // an error surfaces where it is awaited
+      const [info, wire] = await Promise.all([this.source.call('getTrace', { id }), this.source.call('getSkeleton', { traceId: id })]);
       if (!live()) return;
+      // Unpacking the skeleton and building both trees and their fold plans happen in a worker.
+      const built = await buildOffThread(wire);
+      if (!live()) return;
+      const skeleton = built.skeleton;
       this.traceId = id;
       this.info = info;
       this.selected = this.selectedEvent = this.previousEvent = null;
       this.skeleton = skeleton;
       this.events.reset(id);
-      const ix = treeIndex(skeleton);
-      const fwd = forwardTree(ix);
-      this.fwd = fwd;
-      this.inv = inverseTree(ix, fwd);
-      const prev = new Int32Array(skeleton.count);
-      const last = new Map<number, number>();
-      const visited = new Set<number>();
-      for (let s = 0; s < skeleton.count; s++) {
-        prev[s] = last.get(skeleton.frame[s]) ?? -1;
-        last.set(skeleton.frame[s], s);
-        visited.add(skeleton.line[s]);
-      }
-      this.prevInFrame = prev;
-      this.visited = visited;
+      this.fwdPlan = built.fwdPlan;
+      this.invPlan = built.invPlan;
+      this.fwd = built.fwd;
+      this.inv = built.inv;
+      this.prevInFrame = built.prevInFrame;
+      this.visited = new Set(built.visited);
       this.hittable = hittableLines(skeleton, info.header.context_forward.split('\n'));
       this.breakpoints = new Set();
-      await this.restart('forward', 0);
+      this.chosenLine = 0;
+      await this.restart('forward', 0, [], first);
     } catch (e) {
       if (live()) this.error = (e as Error).message;
     } finally {
@@ -113,14 +124,14 @@ export class Explorer {
   }
 
   /** Starts a new trajectory (history cleared) at `entry` (seq of a call) in `direction`. */
-  async restart(direction: Direction, entry = this.entry, actions: string[] = []): Promise<void> {
+  async restart(direction: Direction, entry = this.entry, actions: string[] = [], prefetched?: Promise<Walk>): Promise<void> {
     this.direction = direction;
     this.entry = entry;
     this.actions = actions;
     this.cursor = actions.length;
     this.#say(null);
     this.trajectoryId = null;
-    await this.refresh();
+    await this.refresh(prefetched);
   }
 
   /**
@@ -184,25 +195,56 @@ export class Explorer {
     this.sameText = sameText;
   }
 
-  /** Recomputes the walk for actions[0..cursor) through the API; only the newest request lands. */
-  async refresh(): Promise<void> {
+  /** Recomputes the walk for actions[0..cursor) through the API (or takes the one already asked for); only the newest request lands. */
+  async refresh(prefetched?: Promise<Walk>): Promise<void> {
     if (this.traceId === null) return;
     const live = this.#walks.next();
     try {
-      const walk = await this.source.call('walk', {
+      const walk = await (prefetched ?? this.source.call('walk', {
         traceId: this.traceId,
         direction: this.direction,
         entry: this.entry,
         actions: this.actions.slice(0, this.cursor),
-      });
+      }));
       if (!live()) return;
       this.walk = walk;
       this.error = null;
+      this.targets = []; // they were from the state before
+      void this.probe();
       const cur = walk.states[walk.states.length - 1];
       if (cur) await this.select(cur);
     } catch (e) {
       if (live()) this.error = (e as Error).message;
     }
+  }
+
+  /** Recomputes where each action leads from the current state (none once exited). */
+  async probe(): Promise<void> {
+    const live = this.#probes.next();
+    if (this.traceId === null || !this.walk || this.walk.exit) return void (this.targets = []);
+    const n = this.chosenLine;
+    const targets = await probeActions(this.source, {
+      traceId: this.traceId,
+      direction: this.direction,
+      entry: this.entry,
+      history: this.actions.slice(0, this.cursor),
+      line: n > 0 && this.hittable.has(n) ? { n, src: this.lines[n - 1] } : null,
+    }).catch(() => []);
+    if (live()) this.targets = targets;
+  }
+
+  /** Chooses the line "Run to line" (and the breakpoint edge) aims at. */
+  chooseLine(n: number): void {
+    if (n === this.chosenLine) return;
+    this.chosenLine = n;
+    void this.probe();
+  }
+
+  /** Performs the action of an edge (a breakpoint edge runs to its line, saying where it stopped). */
+  async perform(t: ActionTarget): Promise<void> {
+    const m = /^breakpoint L(\d+)$/.exec(t.label);
+    if (m) await this.runToLine(Number(m[1]));
+    else await this.act(t.action);
   }
 
   /** Shows a state in the inspector and code view (does not move the trajectory). */
@@ -335,8 +377,9 @@ export class Explorer {
   close(): void {
     this.traceId = null;
     this.info = null;
-    this.skeleton = this.fwd = this.inv = null;
+    this.skeleton = this.fwd = this.inv = this.fwdPlan = this.invPlan = null;
     this.walk = null;
+    this.targets = [];
     this.selected = null;
     this.selectedEvent = this.previousEvent = null;
   }

@@ -2,6 +2,7 @@
 import { TRACE_SORTS, type TraceRow } from '../../trace/listing.js';
 import { TRACE_EXITS, type TraceEnd, type TraceEvent, type TraceHeader } from '../../trace/types.js';
 import { read } from './method.js';
+import type { SkeletonWire } from './skeleton.js';
 import { bool, int, object, oneOf, optional, str } from './validate.js';
 
 /** The id of a stored trace or trajectory, as every method and command takes it. */
@@ -35,26 +36,12 @@ export interface TraceInfo {
   end: TraceEnd;
 }
 
-/**
- * The shape of a whole trace without its values, columnar so that 100k events stay a few MB:
- * enough to lay out both state trees. kind: the index into EVENT_KINDS (0 call, 1 line,
- * 2 return, 3 exception); parent: -1 for the top level; func: index into `funcs`.
- */
-export interface Skeleton {
-  count: number;
-  kind: number[];
-  parent: number[];
-  frame: number[];
-  line: number[];
-  func: number[];
-  funcs: string[];
-}
-
 export interface TraceResults {
   listTraces: { total: number; rows: TraceRow[] };
   getTrace: TraceInfo;
   getEvents: TraceEvent[];
-  getSkeleton: Skeleton;
+  /** Packed columns (skeleton.ts): decodeSkeleton gives the Skeleton. */
+  getSkeleton: SkeletonWire;
   /** Seqs (time order, the first `limit`) of the states whose src, locals or value hold `text`. */
   findInTrace: { total: number; seqs: number[] };
 }

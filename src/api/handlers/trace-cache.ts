@@ -1,20 +1,19 @@
 /**
- * Whole traces held in memory for walking (the semantics need every event's locals to show
- * states). A small LRU keyed by trace id: stepping through one trace re-walks from the entry
- * on each call, which is linear in the trajectory, but the trace is read from SQLite once.
+ * Traces held in memory for walking and drawing: a small LRU keyed by trace id. A trace is
+ * opened lazily (src/trajectories/lazy.ts): its shape (what the skeleton packs) is read at
+ * once, its events window by window as walks touch them, so opening a long trace costs a
+ * column scan, not every event. Stepping re-walks from the entry on each call, which is
+ * linear in the trajectory.
  */
 import { UserError } from '../../common/errors.js';
 import type { ReadCorpus, TraceRecord } from '../../store/corpus.js';
-import { EVENT_KINDS } from '../../trace/types.js';
-import { loadTrace, type LoadedTrace } from '../../trajectories/load.js';
-import type { Skeleton } from '../contract/index.js';
+import { openTraceLazily, type OpenedTrace } from '../../trajectories/lazy.js';
+import { encodeSkeleton, type SkeletonWire } from '../contract/index.js';
 
-/** A loaded trace with its skeleton, as the cache holds it. */
-export interface CachedTrace extends LoadedTrace {
-  skeleton: Skeleton;
+/** An opened trace with its packed skeleton, as the cache holds it. */
+export interface CachedTrace extends OpenedTrace {
+  skeleton: SkeletonWire;
 }
-
-const KIND = new Map<string, number>(EVENT_KINDS.map((k, i) => [k, i]));
 
 export class TraceCache {
   private readonly map = new Map<number, CachedTrace>();
@@ -39,32 +38,10 @@ export class TraceCache {
       return hit;
     }
     this.record(id); // the API's wording for an unknown id
-    const trace = loadTrace(this.corpus, id);
-    const loaded: CachedTrace = { ...trace, skeleton: skeletonOf(trace) };
+    const trace = openTraceLazily(this.corpus, id);
+    const loaded: CachedTrace = { ...trace, skeleton: encodeSkeleton(trace.shape) };
     this.map.set(id, loaded);
     while (this.map.size > this.capacity) this.map.delete(this.map.keys().next().value as number);
     return loaded;
   }
-}
-
-function skeletonOf({ events }: LoadedTrace): Skeleton {
-  const n = events.length;
-  const funcs: string[] = [];
-  const funcIx = new Map<string, number>();
-  const sk: Skeleton = { count: n, kind: new Array(n), parent: new Array(n), frame: new Array(n), line: new Array(n), func: new Array(n), funcs };
-  for (let i = 0; i < n; i++) {
-    const e = events[i];
-    sk.kind[i] = KIND.get(e.event)!;
-    sk.parent[i] = e.parent ?? -1;
-    sk.frame[i] = e.frame;
-    sk.line[i] = e.line;
-    let f = funcIx.get(e.func);
-    if (f === undefined) {
-      f = funcs.length;
-      funcs.push(e.func);
-      funcIx.set(e.func, f);
-    }
-    sk.func[i] = f;
-  }
-  return sk;
 }

@@ -17,7 +17,7 @@ Options:
   --exit E         normal, error or never
   --code S         program source contains S
   --value S        some local's repr, in some event, contains S (scans events: slower)
-  --sort KEY       id (default), name or events
+  --sort KEY       id (default), name (natural: sample_2 before sample_10) or events
   --desc           sort descending
   --limit N        at most N traces (default: all)
   --offset N       skip the first N

@@ -20,7 +20,8 @@ export interface TraceRecord extends TraceHeader, TraceEnd {
   created: string;
 }
 
-const SORT_COLUMNS: Record<TraceSort, string> = { name: 't.name', events: 't.events', id: 't.id' };
+// Names sort naturally (sample_2 before sample_10) by their key (src/store/name-key.ts).
+const SORT_COLUMNS: Record<TraceSort, string> = { name: 't.name_key', events: 't.events', id: 't.id' };
 const EXITS = new Set<string>(TRACE_EXITS);
 
 /**

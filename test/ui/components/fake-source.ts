@@ -5,7 +5,7 @@
  * as it would against the server. Requests can be held back (`hold`) to test that only the
  * newest answer lands, and every call is logged.
  */
-import { methods, type Method, type Params, type Results, type Skeleton, type TraceRow, type TrajectoryRow } from '../../../src/api/contract/index.js';
+import { encodeSkeleton, methods, type Method, type Params, type Results, type Skeleton, type TraceRow, type TrajectoryRow } from '../../../src/api/contract/index.js';
 import { buildTraceIndex, parseAction, walkView, type TreeIndex } from '../../../src/semantics/index.js';
 import { ApiCallError, type DataSource } from '../../../renderer/src/lib/source.js';
 import type { Trace } from '../../semantics/helpers.js';
@@ -85,7 +85,7 @@ export class FakeSource implements DataSource {
           count: ev.length, kind: ev.map((e) => KIND[e.event]), parent: ev.map((e) => e.parent ?? -1), frame: ev.map((e) => e.frame),
           line: ev.map((e) => e.line), func: ev.map((e) => funcs.indexOf(e.func)), funcs,
         };
-        return sk;
+        return encodeSkeleton(sk);
       }
       case 'walk': {
         const q = p as Params<'walk'>;

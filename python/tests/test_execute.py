@@ -1,0 +1,110 @@
+"""The execution worker's line protocol and its checks, as the TypeScript pool uses them
+(src/scoring/); the sandbox itself is tested end to end in test/scoring/sandbox.test.ts."""
+import inspect
+import json
+import os
+import subprocess
+import sys
+import unittest
+
+from stepscope_recorder import checks
+
+from .helpers import PYTHON_DIR
+
+
+def run_worker(lines, seed="0", *flags):
+    env = dict(os.environ, PYTHONPATH=PYTHON_DIR, PYTHONHASHSEED=seed)
+    out = subprocess.run([sys.executable, "-S", "-m", "stepscope_recorder.execute", *flags],
+                         input="".join(l + "\n" for l in lines), env=env, capture_output=True,
+                         text=True, timeout=120)
+    return out, [json.loads(l) for l in out.stdout.splitlines()]
+
+
+def job(id, generation, kind="cruxeval-output", **extra):
+    return json.dumps(dict(id=id, kind=kind, code="def f(x):\n    return x + 1",
+                           output="2", generation=generation, **extra))
+
+
+class Protocol(unittest.TestCase):
+    def test_hello_then_one_verdict_per_job_in_order(self):
+        out, msgs = run_worker([job("a", "2"), job("b", "3"), job("c", "f(1)", "cruxeval-input"),
+                                job("d", "f(", "cruxeval-input")], "7", "--timeout", "2")
+        self.assertEqual(out.returncode, 0)
+        hello = msgs[0]
+        self.assertEqual((hello["worker"], hello["hashseed"], hello["timeout"]),
+                         ("stepscope-execute", "7", 2.0))
+        self.assertEqual([(m["id"], m["status"]) for m in msgs[1:]],
+                         [("a", "pass"), ("b", "fail"), ("c", "pass"), ("d", "error")])
+        self.assertIn("SyntaxError", msgs[4]["error"])
+
+    def test_bad_job_lines_are_answered_not_fatal(self):
+        _, msgs = run_worker(["not json", json.dumps({"id": 3, "kind": "what"}),
+                              json.dumps({"id": "x", "kind": "call-args", "source": "",
+                                          "function": "f", "args": {"a": 1}}),
+                              job("t", "2", timeout=-1), job("ok", "2")])
+        self.assertTrue(msgs[1]["bad_job"].startswith("not JSON"))
+        self.assertEqual(msgs[2], {"id": 3, "bad_job": "kind must be one of cruxeval-output, "
+                                   "cruxeval-input, call-args, got 'what'"})
+        self.assertEqual(msgs[3]["bad_job"], "call-args 'args' maps parameter names to repr strings")
+        self.assertEqual(msgs[4]["bad_job"], "'timeout' must be positive")
+        self.assertEqual(msgs[5]["status"], "pass")
+
+    def test_refuses_to_run_optimised(self):
+        env = dict(os.environ, PYTHONPATH=PYTHON_DIR)
+        out = subprocess.run([sys.executable, "-O", "-m", "stepscope_recorder.execute"],
+                             input="", env=env, capture_output=True, text=True, timeout=60)
+        self.assertEqual(out.returncode, 2)
+        self.assertIn("cannot run under -O", out.stderr)
+
+
+class CruxevalCheck(unittest.TestCase):
+    """The benchmark's text check: only the final assert failing is `fail`."""
+    code = "def f(x):\n    assert x > 0\n    return x"
+
+    def test_statuses(self):
+        self.assertEqual(checks.cruxeval(self.code, "1", "1")["status"], "pass")
+        self.assertEqual(checks.cruxeval(self.code, "1", "2")["status"], "fail")
+        # `1 == 0 or True` passes as text, as in the benchmark's harness.
+        self.assertEqual(checks.cruxeval(self.code, "1", "0 or True")["status"], "pass")
+        inner = checks.cruxeval(self.code, "1", "f(-1)")  # f's own assert: an error
+        self.assertEqual((inner["status"], inner["error"]), ("error", "AssertionError()"))
+        self.assertEqual(checks.cruxeval(self.code, "1", "1\nx = ")["status"], "error")
+
+
+class Binding(unittest.TestCase):
+    def bind(self, fn, values):
+        return checks._bind(inspect.signature(fn), values)
+
+    def test_kinds_of_parameters(self):
+        def f(a, /, b, *rest, c, d=4, **kw):
+            pass
+        self.assertEqual(self.bind(f, {"kw": {"z": 1}, "c": 3, "rest": (9,), "b": 2, "a": 1}),
+                         ([1, 2, 9], {"c": 3, "z": 1}))
+        self.assertEqual(self.bind(f, {"a": 1, "b": 2, "c": 3}), ([1, 2], {"c": 3}))
+
+    def test_missing_default_turns_later_ones_into_keywords(self):
+        def g(a, b=2, c=3):
+            pass
+        self.assertEqual(self.bind(g, {"a": 1, "c": 5}), ([1], {"c": 5}))
+
+    def test_what_does_not_fit(self):
+        def h(a, /, b=1, *rest):
+            pass
+        with self.assertRaisesRegex(TypeError, "no parameter named 'z'"):
+            self.bind(h, {"a": 1, "z": 2})
+        with self.assertRaisesRegex(TypeError, r"\*rest must be a tuple"):
+            self.bind(h, {"a": 1, "rest": 5})
+        with self.assertRaisesRegex(TypeError, "missing a required argument: 'a'"):
+            self.bind(h, {})
+        with self.assertRaisesRegex(TypeError, "earlier positional parameter is missing"):
+            self.bind(h, {"a": 1, "rest": (3,)})
+
+    def test_kwargs_that_repeat_a_keyword(self):
+        def k(*, a, **kw):
+            pass
+        with self.assertRaisesRegex(TypeError, "repeats 'a'"):
+            self.bind(k, {"a": 1, "kw": {"a": 2}})
+
+
+if __name__ == "__main__":
+    unittest.main()

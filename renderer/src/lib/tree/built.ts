@@ -1,0 +1,101 @@
+/**
+ * Everything the explorer derives from a trace's skeleton before it can draw: the unpacked
+ * skeleton, both trees, their loop-fold plans, and per state the previous state of its frame
+ * and the lines visited. `buildAll` is pure and runs in a Web Worker (build-worker.ts) so a
+ * 270,000-state trace does not freeze the page; `buildOffThread` falls back to running it
+ * here where workers are not available (a file:// page, a test DOM).
+ */
+import { decodeSkeleton, type Skeleton, type SkeletonWire } from '../../../../src/api/contract/index.js';
+import { forwardTree, inverseTree, treeIndex, type Tree } from './build.js';
+import { foldPlan, type FoldPlan } from './fold.js';
+
+export interface Built {
+  skeleton: Skeleton & { line: Int32Array; frame: Int32Array };
+  fwd: Tree;
+  inv: Tree;
+  fwdPlan: FoldPlan;
+  invPlan: FoldPlan;
+  prevInFrame: Int32Array;
+  /** Line numbers visited, ascending. */
+  visited: Int32Array;
+}
+
+export function buildAll(wire: SkeletonWire): Built {
+  const skeleton = decodeSkeleton(wire);
+  const ix = treeIndex(skeleton);
+  const fwd = forwardTree(ix);
+  const inv = inverseTree(ix, fwd);
+  const n = skeleton.count;
+  const prevInFrame = new Int32Array(n);
+  const last = new Map<number, number>();
+  const seen = new Set<number>();
+  for (let s = 0; s < n; s++) {
+    prevInFrame[s] = last.get(skeleton.frame[s]) ?? -1;
+    last.set(skeleton.frame[s], s);
+    seen.add(skeleton.line[s]);
+  }
+  return {
+    skeleton, fwd, inv,
+    fwdPlan: foldPlan(fwd, skeleton.line),
+    invPlan: foldPlan(inv, skeleton.line),
+    prevInFrame,
+    visited: Int32Array.from([...seen].sort((a, b) => a - b)),
+  };
+}
+
+/** The typed arrays of a Built, to transfer rather than copy out of the worker. */
+export function transferables(b: Built): ArrayBuffer[] {
+  const out = new Set<ArrayBuffer>();
+  const add = (v: unknown) => {
+    if (ArrayBuffer.isView(v) && v.buffer instanceof ArrayBuffer) out.add(v.buffer);
+  };
+  for (const t of [b.fwd, b.inv]) Object.values(t).forEach(add);
+  for (const p of [b.fwdPlan, b.invPlan]) {
+    add(p.runOf);
+    add(p.pos);
+    for (const r of p.runs) (add(r.kids), add(r.start));
+  }
+  Object.values(b.skeleton).forEach(add);
+  add(b.prevInFrame);
+  add(b.visited);
+  return [...out];
+}
+
+let worker: Worker | null | undefined;
+let nextId = 0;
+
+/** Builds in the worker; where it cannot start or fails, here. */
+export async function buildOffThread(wire: SkeletonWire): Promise<Built> {
+  if (worker === undefined) {
+    try {
+      worker = typeof Worker === 'undefined' ? null : new Worker(new URL('./build-worker.ts', import.meta.url), { type: 'module' });
+    } catch {
+      worker = null;
+    }
+  }
+  const w = worker;
+  if (!w) return buildAll(wire);
+  const id = ++nextId;
+  try {
+    return await new Promise<Built>((resolve, reject) => {
+      const done = () => (w.removeEventListener('message', onMessage), w.removeEventListener('error', onError));
+      const onMessage = (e: MessageEvent<{ id: number; built?: Built; error?: string }>) => {
+        if (e.data.id !== id) return;
+        done();
+        if (e.data.built) resolve(e.data.built);
+        else reject(new Error(e.data.error));
+      };
+      const onError = (e: ErrorEvent) => {
+        done();
+        worker = null; // the worker cannot load here (e.g. a file:// page): build here from now on
+        reject(Object.assign(new Error(e.message), { noWorker: true }));
+      };
+      w.addEventListener('message', onMessage);
+      w.addEventListener('error', onError);
+      w.postMessage({ id, wire });
+    });
+  } catch (e) {
+    if ((e as { noWorker?: boolean }).noWorker) return buildAll(wire);
+    throw e;
+  }
+}

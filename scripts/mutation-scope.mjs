@@ -1,0 +1,42 @@
+/**
+ * What `npm run mutation -- <folder>` mutates and which tests it runs against the mutants.
+ * The tests are the folder's own suites: tests that run the compiled CLI (dist/) never see
+ * a mutant (Stryker mutates src/ in a sandbox) and only cost time, so they are left out.
+ */
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+
+export const root = new URL('..', import.meta.url).pathname;
+
+/** Test files (or folders of them) per mutated folder; a folder not listed gets test/<its name>/. */
+const TESTS = {
+  'src/semantics': ['test/semantics', 'test/docs'],
+  'src/api': ['test/api', 'test/server/browser-guards.test.ts'],
+  'src/store': ['test/store'],
+  'src/server': ['test/server'],
+};
+
+/** Tests that only run the compiled command, whatever folder is mutated. */
+const EXCLUDED = new Set(['test/semantics/cli.test.ts']);
+
+function testFilesIn(path) {
+  const abs = join(root, path);
+  if (!existsSync(abs)) return [];
+  if (!statSync(abs).isDirectory()) return [path];
+  return readdirSync(abs, { recursive: true })
+    .map((f) => relative(root, join(abs, f)))
+    .filter((f) => f.endsWith('.test.ts'))
+    .sort();
+}
+
+/** The scope of one folder: `src/semantics` (a trailing slash is fine). */
+export function scopeOf(arg) {
+  const folder = arg.replace(/\/+$/, '');
+  if (!/^src\/[\w/-]+$/.test(folder) || !existsSync(join(root, folder)) || !statSync(join(root, folder)).isDirectory()) {
+    throw new Error(`mutation: ${arg} is not a folder under src/ (e.g. src/semantics)`);
+  }
+  const sources = TESTS[folder] ?? [`test/${folder.slice('src/'.length)}`];
+  const tests = sources.flatMap(testFilesIn).filter((f) => !EXCLUDED.has(f));
+  if (tests.length === 0) throw new Error(`mutation: no tests for ${folder} (looked in ${sources.join(', ')}); add it to TESTS in scripts/mutation-scope.mjs`);
+  return { folder, name: folder.slice('src/'.length).replaceAll('/', '-'), tests };
+}

@@ -1,0 +1,58 @@
+#!/usr/bin/env node
+// Mutation testing (StrykerJS) of one or more folders of src/, each with its own tests:
+//   npm run mutation -- src/semantics [src/api …] [--force] [other stryker options]
+// Incremental: a re-run tests only mutants whose code or tests changed (--force: all of them).
+// Reports: .stryker/reports/<folder>.html and .json. Not part of npm test (it takes minutes).
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { root, scopeOf } from './mutation-scope.mjs';
+
+const args = process.argv.slice(2);
+const folders = args.filter((a) => !a.startsWith('-'));
+const passed = args.filter((a) => a.startsWith('-'));
+if (folders.length === 0 || args.includes('--help')) {
+  console.log('usage: npm run mutation -- src/<folder> [src/<folder> …] [--force] [stryker options]');
+  process.exit(folders.length === 0 && !args.includes('--help') ? 2 : 0);
+}
+
+let scopes;
+try {
+  scopes = folders.map(scopeOf);
+} catch (e) {
+  console.error(e.message);
+  process.exit(2);
+}
+
+/** Score as Stryker counts it: detected / (detected + undetected), from its JSON report. */
+function summary(report) {
+  const n = {};
+  for (const f of Object.values(report.files)) for (const m of f.mutants) n[m.status] = (n[m.status] ?? 0) + 1;
+  const detected = (n.Killed ?? 0) + (n.Timeout ?? 0);
+  const undetected = (n.Survived ?? 0) + (n.NoCoverage ?? 0);
+  const score = detected + undetected ? (100 * detected) / (detected + undetected) : 100;
+  return `${score.toFixed(2)}% (killed ${n.Killed ?? 0}, timeout ${n.Timeout ?? 0}, survived ${n.Survived ?? 0}, no coverage ${n.NoCoverage ?? 0}, errors ${(n.RuntimeError ?? 0) + (n.CompileError ?? 0)})`;
+}
+
+const lines = [];
+let status = 0;
+for (const s of scopes) {
+  console.log(`\nmutation: ${s.folder} against ${s.tests.length} test files`);
+  const started = Date.now();
+  const r = spawnSync(join(root, 'node_modules/.bin/stryker'), ['run', 'stryker.config.mjs', ...passed], {
+    cwd: root,
+    stdio: 'inherit',
+    env: {
+      ...process.env,
+      STEPSCOPE_MUTATE: s.folder,
+      STEPSCOPE_MUTATION_TESTS: JSON.stringify(s.tests),
+      STEPSCOPE_SHARED: process.env.STEPSCOPE_SHARED ?? resolve(root, '../shared'),
+    },
+  });
+  const secs = Math.round((Date.now() - started) / 1000);
+  const report = join(root, `.stryker/reports/${s.name}.json`);
+  if (r.status !== 0) status = r.status ?? 1;
+  lines.push(`${s.folder}: ${r.status === 0 && existsSync(report) && !passed.includes('--dryRunOnly') ? summary(JSON.parse(readFileSync(report, 'utf8'))) : r.status === 0 ? 'no report (a dry run?)' : 'failed'} in ${Math.floor(secs / 60)}m${secs % 60}s`);
+}
+console.log('\n' + lines.join('\n'));
+process.exit(status);

@@ -1,0 +1,112 @@
+/** Rules on the completion's text: it does not parse, stops early, loops, or is not a delta. */
+import { ELIDED_KEY } from '../../semantics/delta.js';
+import { STATE_KINDS } from '../../semantics/types.js';
+import { sameJson } from './diff.js';
+import { clip, type Rule } from './rule.js';
+
+const STATE_START = new RegExp(`<\\|(?:${STATE_KINDS.join('|')})_sep\\|>`, 'g');
+
+/** The completion cut at each state token, separators and whitespace around trimmed. */
+function stateTexts(text: string): string[] {
+  const starts = [...text.matchAll(STATE_START)].map((m) => m.index!);
+  return starts.map((s, i) => text.slice(s, starts[i + 1] ?? text.length).replace(/(?:\s|<\|frame_sep\|>)+$/, ''));
+}
+
+export const formatRules: Rule[] = [
+  {
+    id: 'repeated-text',
+    label: 'format.repeated',
+    when: 'the completion does not parse because the state is written again right after itself',
+    needsParse: false,
+    apply(ctx) {
+      if (ctx.parsed.ok) return undefined;
+      const states = stateTexts(ctx.input.completion);
+      let n = 1;
+      while (n < states.length && states[n] === states[0]) n++;
+      if (n < 2) return undefined;
+      return { reason: `the state ${clip(states[0])} is written ${n} times in a row`, covers: ['text'] };
+    },
+  },
+  {
+    id: 'cut-at-max-tokens',
+    label: 'format.truncated',
+    when: 'the completion does not parse and generation stopped at the token limit (finish reason "length")',
+    needsParse: false,
+    apply(ctx) {
+      if (ctx.parsed.ok || ctx.input.finishReason !== 'length' || ctx.isCovered('text')) return undefined;
+      return { reason: `generation hit the token limit; ${ctx.parsed.error.message}`, covers: ['text'] };
+    },
+  },
+  {
+    id: 'ends-mid-state',
+    label: 'format.truncated',
+    when: 'the completion does not parse because the text ends inside the state (an unclosed string or object, a missing field)',
+    needsParse: false,
+    apply(ctx) {
+      if (ctx.parsed.ok || ctx.isCovered('text')) return undefined;
+      const e = ctx.parsed.error;
+      if (e.offset < ctx.input.completion.trimEnd().length) return undefined;
+      return { reason: `the text ends where ${e.expected} was expected`, covers: ['text'] };
+    },
+  },
+  {
+    id: 'parse-error',
+    label: 'format.unparseable',
+    when: 'the completion does not parse for any other reason (the parser says where)',
+    needsParse: false,
+    apply(ctx) {
+      if (ctx.parsed.ok || ctx.isCovered('text')) return undefined;
+      return { reason: ctx.parsed.error.message, covers: ['text'] };
+    },
+  },
+  {
+    id: 'non-string-value',
+    label: 'format.unparseable',
+    when: 'a predicted local is JSON but not a string (a repr is always a string: "1", not 1)',
+    needsParse: true,
+    apply(ctx) {
+      const bad = ctx.diff!.localDiffs.filter((d) => d.notString);
+      if (!bad.length) return undefined;
+      return { reason: bad.map((d) => `${d.name} is ${d.predicted}, not a repr string`).join('; '), covers: bad.map((d) => `local:${d.name}`) };
+    },
+  },
+  {
+    id: 'copies-previous',
+    label: 'format.repeated',
+    when: 'the prediction is the state the action was taken from, unchanged',
+    needsParse: true,
+    apply(ctx) {
+      const prev = ctx.input.previous?.state;
+      const p = ctx.pred!;
+      if (!prev || p.event !== prev.event || p.src !== prev.src || !sameJson(p.locals, prev.locals) || !sameJson(p.arg, prev.arg)) return undefined;
+      return { reason: 'the model copied the previous state instead of taking the action', covers: ['all'], stop: true };
+    },
+  },
+];
+
+/** Last data rules: values right, delta form wrong. */
+export const deltaRules: Rule[] = [
+  {
+    id: 'unchanged-written',
+    label: 'format.delta',
+    when: 'a predicted local has its true value but the truth leaves it out, because it did not change',
+    needsParse: true,
+    apply(ctx) {
+      const names = ctx.locals().filter((v) => v.kind === 'unchanged' && !ctx.isCovered(`local:${v.name}`));
+      if (!names.length || ctx.diff!.src === false) return undefined;
+      return { reason: `${names.map((v) => v.name).join(', ')} did not change and belong${names.length === 1 ? 's' : ''} out of the delta`, covers: names.map((v) => `local:${v.name}`) };
+    },
+  },
+  {
+    id: 'marker-only',
+    label: 'format.delta',
+    when: `the locals differ only in the "${ELIDED_KEY}" marker`,
+    needsParse: true,
+    apply(ctx) {
+      const d = ctx.diff!;
+      if (d.locals !== false || !d.markerDiffers || d.src === false || d.localDiffs.length) return undefined;
+      const shown = ctx.pred!.locals && Object.prototype.hasOwnProperty.call(ctx.pred!.locals, ELIDED_KEY);
+      return { reason: shown ? `the "${ELIDED_KEY}" marker is shown but no name was left out` : `the "${ELIDED_KEY}" marker is missing although names were left out`, covers: ['locals-marker'] };
+    },
+  },
+];

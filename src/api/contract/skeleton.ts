@@ -1,0 +1,118 @@
+/**
+ * The skeleton of a trace as it crosses the API (getSkeleton): its columns as packed little-
+ * endian integers in base64, 1, 2 or 4 bytes a value as the column's range needs, so 272,000
+ * events are a few MB that JSON parses as a handful of strings (not a million numbers), over
+ * both transports alike. Pure: the server packs (encodeSkeleton), the renderer and the tests
+ * unpack (decodeSkeleton) into typed arrays.
+ */
+
+/**
+ * The shape of a whole trace without its values: enough to lay out both state trees.
+ * kind: the index into EVENT_KINDS (0 call, 1 line, 2 return, 3 exception); parent: -1 for
+ * the top level; line: into the forward context; func: index into `funcs`.
+ */
+export interface Skeleton {
+  count: number;
+  kind: ArrayLike<number>;
+  parent: ArrayLike<number>;
+  frame: ArrayLike<number>;
+  line: ArrayLike<number>;
+  func: ArrayLike<number>;
+  funcs: string[];
+}
+
+/** One packed column: value = stored unsigned integer + min. */
+export interface PackedInts {
+  bytes: 1 | 2 | 4;
+  min: number;
+  data: string;
+}
+
+export interface SkeletonWire {
+  count: number;
+  kind: PackedInts;
+  parent: PackedInts;
+  frame: PackedInts;
+  line: PackedInts;
+  func: PackedInts;
+  funcs: string[];
+}
+
+const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+const CODE = new Int16Array(128).fill(-1);
+for (let i = 0; i < 64; i++) CODE[ALPHABET.charCodeAt(i)] = i;
+
+export function toBase64(b: Uint8Array): string {
+  const parts: string[] = [];
+  let chunk = '';
+  for (let i = 0; i < b.length; i += 3) {
+    const n = (b[i] << 16) | ((b[i + 1] ?? 0) << 8) | (b[i + 2] ?? 0);
+    chunk += ALPHABET[n >> 18] + ALPHABET[(n >> 12) & 63] + (i + 1 < b.length ? ALPHABET[(n >> 6) & 63] : '=') + (i + 2 < b.length ? ALPHABET[n & 63] : '=');
+    if (chunk.length >= 8192) (parts.push(chunk), (chunk = ''));
+  }
+  parts.push(chunk);
+  return parts.join('');
+}
+
+export function fromBase64(s: string): Uint8Array {
+  let len = (s.length / 4) * 3;
+  if (s.endsWith('==')) len -= 2;
+  else if (s.endsWith('=')) len -= 1;
+  const out = new Uint8Array(len);
+  let o = 0;
+  for (let i = 0; i < s.length; i += 4) {
+    const n = (CODE[s.charCodeAt(i)] << 18) | (CODE[s.charCodeAt(i + 1)] << 12) | ((CODE[s.charCodeAt(i + 2)] & 63) << 6) | (CODE[s.charCodeAt(i + 3)] & 63);
+    out[o++] = n >> 16;
+    if (o < len) out[o++] = (n >> 8) & 255;
+    if (o < len) out[o++] = n & 255;
+  }
+  return out;
+}
+
+export function packInts(v: ArrayLike<number>): PackedInts {
+  let min = 0;
+  let max = 0;
+  for (let i = 0; i < v.length; i++) {
+    if (v[i] < min) min = v[i];
+    if (v[i] > max) max = v[i];
+  }
+  const span = max - min;
+  const bytes = span < 256 ? 1 : span < 65536 ? 2 : 4;
+  const b = new Uint8Array(v.length * bytes);
+  for (let i = 0, o = 0; i < v.length; i++) {
+    const u = v[i] - min;
+    b[o++] = u & 255;
+    if (bytes > 1) b[o++] = (u >>> 8) & 255;
+    if (bytes > 2) (b[o++] = (u >>> 16) & 255), (b[o++] = (u >>> 24) & 255);
+  }
+  return { bytes, min, data: toBase64(b) };
+}
+
+export function unpackInts(p: PackedInts, count: number): Int32Array {
+  const b = fromBase64(p.data);
+  const out = new Int32Array(count);
+  for (let i = 0, o = 0; i < count; i++) {
+    let u = b[o++];
+    if (p.bytes > 1) u |= b[o++] << 8;
+    if (p.bytes > 2) u = (u | (b[o++] << 16) | (b[o++] << 24)) >>> 0;
+    out[i] = u + p.min;
+  }
+  return out;
+}
+
+export function encodeSkeleton(sk: Skeleton): SkeletonWire {
+  return { count: sk.count, kind: packInts(sk.kind), parent: packInts(sk.parent), frame: packInts(sk.frame), line: packInts(sk.line), func: packInts(sk.func), funcs: sk.funcs };
+}
+
+export function decodeSkeleton(w: SkeletonWire): Skeleton & { kind: Uint8Array; parent: Int32Array; frame: Int32Array; line: Int32Array; func: Int32Array } {
+  const n = w.count;
+  return {
+    count: n,
+    kind: Uint8Array.from(unpackInts(w.kind, n)),
+    parent: unpackInts(w.parent, n),
+    frame: unpackInts(w.frame, n),
+    line: unpackInts(w.line, n),
+    func: unpackInts(w.func, n),
+    funcs: w.funcs,
+  };
+}

@@ -1,0 +1,50 @@
+/**
+ * A stored trace opened for walking without reading all of it: the semantics' index built
+ * from the trace's shape (a few columns, src/store/queries/events.ts) and its events read in
+ * windows of CHUNK the first time the semantics touch one. Opening a 270,000-event trace and
+ * walking its first states reads a window or two instead of every event; a breakpoint (which
+ * looks at the src of every line) reads them all, window by window.
+ */
+import { UserError } from '../common/errors.js';
+import { buildTreeIndex } from '../semantics/index.js';
+import type { ReadCorpus } from '../store/corpus.js';
+import type { TraceShape } from '../store/corpus.js';
+import type { TraceEvent } from '../trace/types.js';
+import type { LoadedTrace } from './load.js';
+
+const CHUNK = 4096;
+
+export interface OpenedTrace extends LoadedTrace {
+  shape: TraceShape;
+}
+
+export function openTraceLazily(corpus: ReadCorpus, traceId: number): OpenedTrace {
+  const record = corpus.getTrace(traceId);
+  if (!record) throw new UserError(`${corpus.path} has no trace with id ${traceId}`, 'not-found');
+  const shape = corpus.getTraceShape(traceId) ?? { count: 0, kind: new Uint8Array(0), parent: new Int32Array(0), frame: new Int32Array(0), line: new Int32Array(0), func: new Int32Array(0), funcs: [] };
+  const events = lazyEvents(corpus, traceId, shape.count);
+  return { record, events, shape, index: { ...buildTreeIndex(shape), events } };
+}
+
+/** An array of the trace's events, each window read from the corpus on its first access. */
+function lazyEvents(corpus: ReadCorpus, traceId: number, count: number): TraceEvent[] {
+  const slots: TraceEvent[] = new Array(count);
+  const loaded = new Uint8Array(Math.ceil(count / CHUNK));
+  return new Proxy(slots, {
+    get(target, prop, receiver) {
+      if (typeof prop === 'string') {
+        const i = prop.charCodeAt(0) - 48 < 10 ? Number(prop) : NaN;
+        if (Number.isInteger(i) && i >= 0 && i < count) {
+          const c = Math.floor(i / CHUNK);
+          if (!loaded[c]) {
+            const evs = corpus.getEvents(traceId, c * CHUNK, Math.min(count, (c + 1) * CHUNK));
+            for (let j = 0; j < evs.length; j++) target[c * CHUNK + j] = evs[j];
+            loaded[c] = 1;
+          }
+          return target[i];
+        }
+      }
+      return Reflect.get(target, prop, receiver);
+    },
+  });
+}

@@ -1,0 +1,32 @@
+// StrykerJS for one folder of src/ at a time; run it through `npm run mutation -- src/<folder>`
+// (scripts/mutation.mjs), which sets STEPSCOPE_MUTATE. Everything it writes is in .stryker/
+// (git-ignored): the sandbox, the incremental file per folder, the HTML and JSON reports.
+import { scopeOf } from './scripts/mutation-scope.mjs';
+
+const { folder, name } = scopeOf(process.env.STEPSCOPE_MUTATE ?? 'src/semantics');
+
+/** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
+export default {
+  testRunner: 'vitest',
+  // The folder's tests only (vitest.mutation.config.ts); `related` narrows them further to
+  // those importing the mutated file, and perTest coverage to those reaching each mutant.
+  vitest: { configFile: 'vitest.mutation.config.ts', related: true },
+  coverageAnalysis: 'perTest',
+  mutate: [`${folder}/**/*.ts`],
+  // Re-runs test only mutants whose code or covering tests changed; --force redoes all.
+  incremental: true,
+  incrementalFile: `.stryker/${name}.incremental.json`,
+  reporters: ['clear-text', 'progress', 'html', 'json'],
+  htmlReporter: { fileName: `.stryker/reports/${name}.html` },
+  jsonReporter: { fileName: `.stryker/reports/${name}.json` },
+  clearTextReporter: { allowEmojis: false, logTests: false, reportScoreTable: true },
+  tempDirName: '.stryker/tmp',
+  cleanTempDir: 'always',
+  // Two cores: two test runners, each running its tests in one thread.
+  concurrency: 2,
+  // The sandbox needs src/, test/, python/ (the recorder), resources/ and docs/.
+  ignorePatterns: ['/dist', '/out', '/e2e', '/renderer', '/main', '/bench', '/test-results', '/playwright-report', '/.stryker', '/.stepscope'],
+  timeoutMS: 20_000,
+  dryRunTimeoutMinutes: 30,
+  thresholds: { high: 90, low: 85, break: null },
+};

@@ -1,0 +1,47 @@
+// The packed skeleton of getSkeleton (src/api/contract/skeleton.ts): base64 checked against
+// Node's own codec, integer columns of every width (and negative parents) round-trip.
+import { describe, expect, it } from 'vitest';
+import { decodeSkeleton, encodeSkeleton } from '../../src/api/contract/index.js';
+import { fromBase64, packInts, toBase64, unpackInts } from '../../src/api/contract/skeleton.js';
+
+describe('packed skeleton columns', () => {
+  it('base64 agrees with Node for every length remainder and byte value', () => {
+    for (const n of [0, 1, 2, 3, 4, 5, 256, 10_001]) {
+      const b = Uint8Array.from({ length: n }, (_, i) => (i * 131 + 7) & 255);
+      const s = toBase64(b);
+      expect(s).toBe(Buffer.from(b).toString('base64'));
+      expect(Array.from(fromBase64(s))).toEqual(Array.from(b));
+    }
+  });
+
+  it('packs each column in as few bytes as its range needs and unpacks it exactly', () => {
+    const cases: [number[], number][] = [
+      [[0, 1, 2, 3, 1, 0], 1],
+      [[-1, 0, 5, -1, 254], 1],
+      [[-1, 0, 300, 65_000], 2],
+      [[-1, 70_000, 2_000_000_000, 0], 4],
+    ];
+    for (const [v, bytes] of cases) {
+      const p = packInts(v);
+      expect(p.bytes).toBe(bytes);
+      expect(Array.from(unpackInts(p, v.length))).toEqual(v);
+    }
+  });
+
+  it('a skeleton survives encode, JSON and decode', () => {
+    const n = 70_000;
+    const sk = {
+      count: n,
+      kind: Array.from({ length: n }, (_, i) => i % 4),
+      parent: Array.from({ length: n }, (_, i) => (i % 3 ? i - 1 : -1)),
+      frame: Array.from({ length: n }, (_, i) => i >> 4),
+      line: Array.from({ length: n }, (_, i) => 1 + (i % 500)),
+      func: Array.from({ length: n }, (_, i) => i % 2),
+      funcs: ['<module>', 'f'],
+    };
+    const back = decodeSkeleton(JSON.parse(JSON.stringify(encodeSkeleton(sk))));
+    for (const k of ['kind', 'parent', 'frame', 'line', 'func'] as const) expect(Array.from(back[k])).toEqual(sk[k]);
+    expect(back.funcs).toEqual(sk.funcs);
+    expect(back.count).toBe(n);
+  });
+});

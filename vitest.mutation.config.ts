@@ -1,0 +1,14 @@
+// The vitest setup Stryker runs (stryker.config.mjs): only the test files of the folder being
+// mutated (STEPSCOPE_MUTATION_TESTS, set by scripts/mutation.mjs), in plain Node.
+import { defineConfig } from 'vitest/config';
+
+const tests: string[] = JSON.parse(process.env.STEPSCOPE_MUTATION_TESTS ?? '[]');
+if (tests.length === 0) throw new Error('vitest.mutation.config.ts: run it through `npm run mutation -- src/<folder>`');
+
+export default defineConfig({
+  test: {
+    include: tests,
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
+  },
+});
