@@ -75,7 +75,7 @@ class Context {
   /** The name of the function whose call the item's target is (an inv_call). */
   calledName(item: StoredItem): string | null {
     if (item.targetSeq === null) return null;
-    return this.corpus.getEvents(item.traceId, item.targetSeq, item.targetSeq)[0]?.func ?? null;
+    return this.corpus.getEvents(item.traceId, item.targetSeq, item.targetSeq + 1)[0]?.func ?? null;
   }
 }
 
