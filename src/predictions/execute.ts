@@ -17,7 +17,8 @@
  */
 import { parsePrediction } from '../semantics/index.js';
 import { cruxevalJob, skipReason, withExecPool, type CruxevalMode, type CruxevalTask, type ExecPoolOptions, type Job, type Progress, type Verdict } from '../scoring/index.js';
-import type { Corpus, PendingCheck, RunRecord, StoredItem, TraceRecord, VerdictUpdate } from '../store/corpus.js';
+import type { VerdictStatus } from '../semantics/index.js';
+import type { Corpus, PendingCheck, ReadCorpus, RunRecord, StoredItem, TraceRecord, VerdictUpdate } from '../store/corpus.js';
 import { execMode } from './verdicts.js';
 
 export interface CheckOptions {
@@ -50,7 +51,7 @@ export interface Planned {
 class Context {
   private readonly items = new Map<number, StoredItem>();
   private readonly traces = new Map<number, TraceRecord>();
-  constructor(private readonly corpus: Corpus) {}
+  constructor(private readonly corpus: ReadCorpus) {}
 
   item(id: number): StoredItem {
     let it = this.items.get(id);
@@ -134,7 +135,7 @@ function planAlt(ctx: Context, p: PendingCheck): Planned {
 }
 
 /** The checks due for a run's pending predictions, in prediction order. */
-export function planChecks(corpus: Corpus, run: RunRecord, pending: readonly PendingCheck[]): Planned[] {
+export function planChecks(corpus: ReadCorpus, run: RunRecord, pending: readonly PendingCheck[]): Planned[] {
   const set = corpus.listEvalSets().find((s) => s.id === run.setId)!;
   const mode = execMode(set.task, run.format);
   const ctx = new Context(corpus);
@@ -208,4 +209,41 @@ export async function runPendingChecks(corpus: Corpus, runId: number, options: C
     flush();
   }
   return { checked, ran };
+}
+
+/** A verdict that is not the same under another hash seed. */
+export interface SeedChange {
+  prediction: number;
+  item: string;
+  sample: number;
+  check: 'exec' | 'alt';
+  /** Stored (under the run's seed), and under the other seed. */
+  stored: VerdictStatus;
+  other: VerdictStatus;
+}
+
+/**
+ * Runs a run's checks again under another hash seed (nothing stored) and lists the verdicts
+ * that change: programs iterating over sets or dicts of strings may pass under one seed only.
+ */
+export async function seedCheck(corpus: ReadCorpus, runId: number, hashseed: number, options: CheckOptions = {}): Promise<{ checked: number; changes: SeedChange[] }> {
+  const run = corpus.getRunById(runId);
+  if (!run) throw new Error(`no run ${runId}`);
+  const checked = corpus.checkedPredictions(runId);
+  const byId = new Map(checked.map((c) => [c.id, c]));
+  const changes: SeedChange[] = [];
+  let n = 0;
+  await executePlanned(planChecks(corpus, run, checked), { ...options, pool: { ...options.pool, hashseed } }, (p, v) => {
+    n++;
+    const c = byId.get(p.prediction)!;
+    const stored = (p.check === 'exec' ? c.execStatus : c.altStatus)!;
+    if (stored !== v.status) changes.push({ prediction: p.prediction, item: '', sample: 0, check: p.check, stored, other: v.status });
+  });
+  for (const ch of changes) {
+    const pr = [...corpus.iteratePredictions({ setId: run.setId, runId, itemId: byId.get(ch.prediction)!.itemId })].find((x) => x.id === ch.prediction)!;
+    ch.item = pr.itemKey;
+    ch.sample = pr.sample;
+  }
+  changes.sort((a, b) => a.prediction - b.prediction || a.check.localeCompare(b.check));
+  return { checked: n, changes };
 }

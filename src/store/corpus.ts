@@ -32,8 +32,8 @@ import {
   type EvalSetRecord, type ItemQuery, type NewItem, type StoredItem,
 } from './queries/evalsets.js';
 import {
-  answeredItems, countPredictions, insertPredictions, iteratePredictions, pendingChecks, setVerdicts, verdictRows,
-  type NewPrediction, type PendingCheck, type PredictionQuery, type PredictionRecord, type VerdictRow, type VerdictUpdate,
+  answeredItems, checkedPredictions, countPredictions, insertPredictions, iteratePredictions, pendingChecks, setVerdicts, verdictRows,
+  type NewPrediction, type PendingCheck, type CheckedPrediction, type PredictionQuery, type PredictionRecord, type VerdictRow, type VerdictUpdate,
 } from './queries/predictions.js';
 import { deleteRun, getRun, getRunById, insertRun, listRuns, type NewRun, type RunRecord } from './queries/runs.js';
 import { getTrajectory, insertTrajectories, iterateTrajectories, listTrajectories, type NewTrajectory, type StoredTrajectory } from './queries/trajectories.js';
@@ -45,7 +45,7 @@ export type { NewTrajectory, StoredTrajectory } from './queries/trajectories.js'
 export type { SqlRow } from './queries/sql.js';
 export type { EvalSetRecord, ItemQuery, NewItem, StoredItem } from './queries/evalsets.js';
 export type { RunFormat, NewRun, RunRecord } from './queries/runs.js';
-export type { NewPrediction, PendingCheck, PredictionQuery, PredictionRecord, VerdictRow, VerdictUpdate, CheckVerdict } from './queries/predictions.js';
+export type { NewPrediction, PendingCheck, CheckedPrediction, PredictionQuery, PredictionRecord, VerdictRow, VerdictUpdate, CheckVerdict } from './queries/predictions.js';
 export type { IngestOptions, IngestResult } from './ingest.js';
 export type { OpenOptions } from './open.js';
 export { CorpusError, IngestError } from './errors.js';
@@ -173,6 +173,11 @@ export class ReadCorpus {
 
   pendingChecks(runId: number): PendingCheck[] {
     return this.guard(() => pendingChecks(this.conn, runId));
+  }
+
+  /** Predictions of a run whose checks were made, with their statuses (seed checks). */
+  checkedPredictions(runId: number): CheckedPrediction[] {
+    return this.guard(() => checkedPredictions(this.conn, runId));
   }
 
   iteratePredictions(q: PredictionQuery): Generator<PredictionRecord> {

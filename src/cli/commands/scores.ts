@@ -3,13 +3,16 @@ import { recordName } from '../../api/contract/predictions.js';
 import { pass1Interval, scoreGroups } from '../../predictions/scores.js';
 import { requireSet, runsOf } from '../../predictions/views.js';
 import { SCORE_BY, type ScoreLine } from '../../semantics/index.js';
-import { checkedOption, choiceOption, requireString, type Command } from '../command.js';
+import { int } from '../../api/contract/validate.js';
+import { seedCheck } from '../../predictions/execute.js';
+import { checkedOption, choiceOption, intOption, requireString, type Command } from '../command.js';
 import { quietOnClosedStdout, table, withCorpus } from '../open-corpus.js';
 
 export const command: Command = {
   name: 'scores',
   summary: "Score a model's predictions: exact match per field, execution, pass@k",
   help: `Usage: stepscope scores --db CORPUS --set NAME [--model LABEL] [--by action|direction|horizon|field] [--json]
+       stepscope scores --db CORPUS --set NAME [--model LABEL] --seed-check S
 
 Scores of each run of the set (or of the run labelled LABEL), computed from the verdicts
 stored with its predictions (docs/predictions.md, "Metrics"). Percentages:
@@ -30,13 +33,20 @@ Options:
                   skips) or field (event, src, locals, arg, all; pass@k on that field)
   --json          one JSON object per line: set, model, by, group (null for the whole set),
                   items, samples, format_errors, em_event, em_src, em_locals, em_arg, em_all,
-                  exec_pass, pass@1, pass@5, pass@10`,
-  options: { db: { type: 'string' }, set: { type: 'string' }, model: { type: 'string' }, by: { type: 'string' }, json: { type: 'boolean' } },
+                  exec_pass, pass@1, pass@5, pass@10
+  --seed-check S  run the execution checks again under PYTHONHASHSEED=S (nothing is stored)
+                  and list every verdict that changes (programs iterating over sets or
+                  dicts of strings can pass under one seed only); scores use the stored ones`,
+  options: {
+    db: { type: 'string' }, set: { type: 'string' }, model: { type: 'string' }, by: { type: 'string' }, json: { type: 'boolean' }, 'seed-check': { type: 'string' },
+  },
   run(values) {
     const setName = checkedOption(values, 'set', 'scores', recordName) ?? requireString(values, 'set', 'scores');
     const label = checkedOption(values, 'model', 'scores', recordName);
     const by = choiceOption(values, 'by', 'scores', SCORE_BY);
+    const seed = values['seed-check'] === undefined ? undefined : intOption(values, 'seed-check', 'scores', undefined, int(0, 4294967295));
     quietOnClosedStdout();
+    if (seed !== undefined) return seedChecks(values, setName, label, seed);
     return withCorpus(values, 'scores', { readonly: true }, (corpus) => {
       const set = requireSet(corpus, setName);
       const runs = runsOf(corpus, set, label);
@@ -70,4 +80,20 @@ Options:
 function groupText(l: ScoreLine): string {
   if (l.group === null) return '(all)';
   return typeof l.group === 'number' ? l.group.toFixed(2) : l.group;
+}
+
+/** `--seed-check S`: each run's checks again under seed S, the verdicts that change. */
+function seedChecks(values: Record<string, unknown>, setName: string, label: string | undefined, seed: number): Promise<number> {
+  return withCorpus(values, 'scores', { readonly: true }, async (corpus) => {
+    const set = requireSet(corpus, setName);
+    for (const run of runsOf(corpus, set, label)) {
+      const { checked, changes } = await seedCheck(corpus, run.id, seed);
+      console.log(`${set.name}, model ${run.label}: PYTHONHASHSEED=${seed}: ${checked} execution verdicts checked again, ${changes.length} change`);
+      if (changes.length) {
+        console.log(table(['prediction', 'item', 'sample', 'check', `seed ${run.hashseed}`, `seed ${seed}`],
+          changes.map((c) => [c.prediction, c.item, c.sample, c.check, c.stored, c.other])));
+      }
+    }
+    return 0;
+  });
 }

@@ -67,6 +67,28 @@ export function pendingChecks(db: Database.Database, runId: number): PendingChec
   return rows.map((r) => ({ id: r.id, itemId: r.item_id, completion: r.completion, exec: r.exec === 1, alt: r.alt === 1, emLocals: r.em_locals === null ? null : r.em_locals === 1 }));
 }
 
+/** A prediction with an execution check already made, and its stored statuses (for `scores --seed-check`). */
+export interface CheckedPrediction extends PendingCheck {
+  execStatus: VerdictStatus | null;
+  altStatus: VerdictStatus | null;
+}
+
+/** Predictions of a run with a check made (not pending), in id order. */
+export function checkedPredictions(db: Database.Database, runId: number): CheckedPrediction[] {
+  const rows = db
+    .prepare(`SELECT id, item_id, completion, exec_status, alt_status, em_locals FROM predictions
+      WHERE run_id = ? AND (exec_status <> 'pending' OR alt_status <> 'pending') ORDER BY id`)
+    .all(runId) as { id: number; item_id: number; completion: string; exec_status: VerdictStatus | null; alt_status: VerdictStatus | null; em_locals: number | null }[];
+  return rows.map((r) => {
+    const exec = r.exec_status !== null && r.exec_status !== 'pending';
+    const alt = r.alt_status !== null && r.alt_status !== 'pending';
+    return {
+      id: r.id, itemId: r.item_id, completion: r.completion, exec, alt, emLocals: r.em_locals === null ? null : r.em_locals === 1,
+      execStatus: exec ? r.exec_status : null, altStatus: alt ? r.alt_status : null,
+    };
+  });
+}
+
 export interface CheckVerdict {
   status: Exclude<VerdictStatus, 'pending'>;
   /** What went wrong, or why it was skipped. */
