@@ -9,18 +9,20 @@ import { runPendingChecks } from '../../src/predictions/execute.js';
 import { importPredictions } from '../../src/predictions/import.js';
 import { scoreLines } from '../../src/predictions/scores.js';
 import type { Corpus, EvalSetRecord, StoredItem } from '../../src/store/corpus.js';
+import { cli, ensureBuilt } from '../cli/helpers.js';
 import { cleanTempDirs } from '../store/fixtures.js';
 import { corpusOf, cruxevalTraces } from './helpers.js';
 
 const data = resolve(__dirname, '../../../shared/data/cruxeval/generations');
 const SLICE = Array.from({ length: 20 }, (_, i) => `sample_${i}`);
 let corpus: Corpus;
+let path: string;
 let dir: string;
 let co: EvalSetRecord;
 let ci: EvalSetRecord;
 
 beforeAll(async () => {
-  ({ corpus, dir } = await corpusOf(cruxevalTraces([...SLICE, 'sample_146'])));
+  ({ corpus, path, dir } = await corpusOf(cruxevalTraces([...SLICE, 'sample_146', 'sample_664'])));
   co = createEvalSet(corpus, { name: 'co', task: 'cruxeval-output' }).set;
   ci = createEvalSet(corpus, { name: 'ci', task: 'cruxeval-input' }).set;
 }, 900_000); // the first run of the day records all of CRUXEval (see cruxevalRecording)
@@ -128,4 +130,25 @@ describe('resumption', () => {
     const ok = preds(co, run.id).map((p) => p.exec!.status === 'pass');
     expect(ok).toEqual([...released.raw_scored_generations.sample_0, false, true]);
   }, 120_000);
+});
+
+describe('scores --seed-check', () => {
+  it("GPT-4's input predictions for sample_664 fail under seed 0 and pass under seed 5 (the data README's case); nothing stored", async () => {
+    ensureBuilt();
+    const released = JSON.parse(readFileSync(resolve(data, '../leaderboard/gpt-4-0613_temp0.2_input.json'), 'utf8'));
+    const gens = { sample_664: released.raw_generations.sample_664 as string[] };
+    expect(gens.sample_664).toHaveLength(10);
+    const { run } = importPredictions(corpus, { file: file(JSON.stringify(gens)), set: 'ci', label: 'gpt4' });
+    await runPendingChecks(corpus, run.id);
+    const before = preds(ci, run.id).map((p) => p.exec!.status);
+    expect(before).toEqual(Array(10).fill('fail'));
+    const r = cli(['scores', '--db', path, '--set', 'ci', '--model', 'gpt4', '--seed-check', '5']);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/PYTHONHASHSEED=5: 10 execution verdicts checked again, 10 change/);
+    const rows = r.stdout.split('\n').filter((l) => /^\s*\d+\s+sample_664/.test(l));
+    expect(rows).toHaveLength(10);
+    for (const l of rows) expect(l).toMatch(/exec\s+fail\s+pass\s*$/);
+    expect(preds(ci, run.id).map((p) => p.exec!.status)).toEqual(before);
+    expect(cli(['scores', '--db', path, '--set', 'ci', '--model', 'gpt4', '--seed-check', 'x']).stderr).toMatch(/seed-check/);
+  }, 300_000);
 });
