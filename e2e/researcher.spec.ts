@@ -11,6 +11,18 @@ async function allEvents(request: Parameters<typeof truth>[0], id: number) {
   for (let from = 0; from < info.end.events; from += 5000) out.push(...(await truth(request, 'getEvents', { traceId: id, from, to: Math.min(info.end.events, from + 5000) })));
   return out;
 }
+/** Clicks a tree node's dot, scrolling the tree with the wheel until the dot is inside the pane (which clips it). */
+async function clickNode(page: Page, which: string, seq: number) {
+  const dot = page.getByTestId(`${which}-tree`).locator(`[data-seq="${seq}"] > circle`).first();
+  const svg = page.getByTestId(`${which}-svg`);
+  await svg.hover();
+  for (let n = 0; n < 50; n++) {
+    const [b, p] = [await dot.boundingBox({ timeout: 2000 }).catch(() => null), await svg.boundingBox()];
+    if (b && p && b.y >= p.y && b.y + b.height <= p.y + p.height && b.x >= p.x && b.x + b.width <= p.x + p.width) break;
+    await page.mouse.wheel(0, b && p && b.y < p.y ? -100 : 100);
+  }
+  await dot.click();
+}
 const transformOf = (page: Page, which: string) =>
   page.getByTestId(`${which}-svg`).locator(':scope > g').evaluate((g) => {
     const m = (g as SVGGElement).transform.baseVal.consolidate()!.matrix;
@@ -89,7 +101,7 @@ test('run to here, entry here and an inverse trajectory from any state', async (
   await page.goto('./');
   await openTrace(page, 'calls.py');
   const target = ev.filter((e) => e.event === 'return' && e.func === 'square')[1];
-  await page.getByTestId('forward-tree').locator(`[data-seq="${target.seq}"]`).click();
+  await clickNode(page, 'forward', target.seq);
   await page.getByTestId('run-here').click();
   await expect(currentNode(page, 'forward')).toHaveAttribute('data-seq', String(target.seq));
   await expect(currentNode(page, 'forward')).toHaveAttribute('data-event', 'return');
@@ -112,7 +124,7 @@ test('run to here, entry here and an inverse trajectory from any state', async (
   const w = await truth(request, 'walk', { traceId: id, direction: 'inverse', entry: call.seq, actions: acts });
   expect(last(w.states)).toEqual({ seq: line.seq, event: 'inv_line' });
   // Entry here on any state: its segment's call.
-  await page.getByTestId('forward-tree').locator(`[data-seq="${target.seq}"]`).click();
+  await clickNode(page, 'forward', target.seq);
   await page.getByTestId('set-entry').click();
   const sq = [...ev].reverse().find((e) => e.seq <= target.seq && e.frame === target.frame && e.event === 'call')!;
   await expect(page.getByTestId('entry')).toHaveText(`entry #${sq.seq}`);
