@@ -87,6 +87,17 @@ describe('ingest: idempotency', () => {
     corpus.close();
   });
 
+  it('the header is part of the identity: the same events under another name, hash seed or meta are new traces', async () => {
+    const { dir, corpus } = fresh();
+    const base = traceRecords({ name: 'same', n: 2 });
+    const variant = (h: Rec) => [{ ...base[0], ...h }, ...base.slice(1)];
+    const file = join(dir, 'variants.jsonl');
+    writeFileSync(file, jsonl([...base, ...variant({ name: 'renamed' }), ...variant({ hashseed: 7 }), ...variant({ meta: { task: 'other' } })]));
+    expect(await corpus.ingest(file)).toMatchObject({ traces: 4, inserted: 4, skipped: 0 });
+    expect(corpus.counts().traces).toBe(4);
+    corpus.close();
+  });
+
   it('recognises the same trace written in another JSON layout (compact, unescaped, keys reordered)', async () => {
     const { dir, corpus } = fresh();
     const recs = traceRecords({ name: 'layout', n: 4, tag: ' é "q"\t \\ \u0001 \u007f 😀 </>' });
@@ -215,6 +226,18 @@ describe('ingest: bad input is reported with file and line, and changes nothing'
       text: () => jsonl(good().map((r) => (r.seq === 3 ? { ...r, locals: { n: 3 } } : r))),
       line: 5,
       message: 'expected "locals" to map names to repr strings, got "n": 3',
+    },
+    {
+      what: 'an event whose parent is itself (recorder layout: the fast path hands it to the full check)',
+      text: () => jsonl(good().map((r) => (r.seq === 2 ? { ...r, parent: 2 } : r))),
+      line: 4,
+      message: 'expected "parent" to be null or the seq of an earlier event (0 to 1), got 2',
+    },
+    {
+      what: 'an event whose parent is a later event',
+      text: () => jsonl(good().map((r) => (r.seq === 2 ? { ...r, parent: 3 } : r))),
+      line: 4,
+      message: 'expected "parent" to be null or the seq of an earlier event (0 to 1), got 3',
     },
     {
       what: 'a wrong event count in end',
