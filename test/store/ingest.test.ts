@@ -87,17 +87,6 @@ describe('ingest: idempotency', () => {
     corpus.close();
   });
 
-  it('the header is part of the identity: the same events under another name, hash seed or meta are new traces', async () => {
-    const { dir, corpus } = fresh();
-    const base = traceRecords({ name: 'same', n: 2 });
-    const variant = (h: Rec) => [{ ...base[0], ...h }, ...base.slice(1)];
-    const file = join(dir, 'variants.jsonl');
-    writeFileSync(file, jsonl([...base, ...variant({ name: 'renamed' }), ...variant({ hashseed: 7 }), ...variant({ meta: { task: 'other' } })]));
-    expect(await corpus.ingest(file)).toMatchObject({ traces: 4, inserted: 4, skipped: 0 });
-    expect(corpus.counts().traces).toBe(4);
-    corpus.close();
-  });
-
   it('recognises the same trace written in another JSON layout (compact, unescaped, keys reordered)', async () => {
     const { dir, corpus } = fresh();
     const recs = traceRecords({ name: 'layout', n: 4, tag: ' é "q"\t \\ \u0001 \u007f 😀 </>' });
