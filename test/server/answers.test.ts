@@ -30,6 +30,7 @@ beforeAll(async () => {
   writeFileSync(join(ui, 'app.js'), 'console.log(1);\n');
   writeFileSync(join(ui, 'style.css'), 'body{}');
   writeFileSync(join(ui, 'blob.bin'), Buffer.from([1, 2, 3]));
+  for (const ext of Object.keys(TYPES)) writeFileSync(join(ui, `f${ext}`), 'x');
   writeFileSync(join(ui, 'sub', 'index.html'), '<title>sub</title>');
   open = await startServer({ db, port: 0, uiDir: ui });
   locked = await startServer({ db, port: 0, uiDir: ui, token: 'tok en&=1' });
@@ -39,6 +40,20 @@ afterAll(async () => {
   await Promise.all([open?.close(), locked?.close(), bare?.close()]);
   cleanTempDirs();
 });
+
+/**
+ * What a browser needs for each kind of file the renderer build writes: with `nosniff`, a
+ * script or style served under another type is refused, and the page stays blank.
+ */
+const TYPES: Record<string, string> = {
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.woff2': 'font/woff2',
+  '.map': 'application/json; charset=utf-8',
+};
 
 const JSON_TYPE = { 'Content-Type': 'application/json' };
 const get = (s: Running, path: string, method = 'GET') => send(s.url, method, path, {});
@@ -80,6 +95,15 @@ describe('API request bodies and method names', () => {
     expect(parsed(r).error).toEqual({ code: 'bad-input', message: 'unknown API method "noSuchMethod"' });
   });
 
+  it('a GET to the API, or a body not sent as JSON, is refused saying what the API takes', async () => {
+    const r = await get(open, '/api/listTraces');
+    expect(r.status).toBe(405);
+    expect(parsed(r).error).toEqual({ code: 'bad-input', message: 'API calls use POST' });
+    const form = await send(open.url, 'POST', '/api/listTraces', { 'Content-Type': 'text/plain' }, '{}');
+    expect(form.status).toBe(415);
+    expect(parsed(form).error).toEqual({ code: 'bad-input', message: 'API calls need Content-Type: application/json' });
+  });
+
   it('API answers are JSON that is never cached', async () => {
     const r = await call(open, '/api/listTraces', '{}');
     expect(r.headers['content-type']).toBe('application/json; charset=utf-8');
@@ -102,6 +126,13 @@ describe('the built UI as static files', () => {
       const r = await get(open, path);
       expect([r.status, r.headers['content-type'], r.headers['cache-control'], r.body], path).toEqual([200, type, cache, body]);
       expect(r.headers['content-length'], path).toBe(String(Buffer.byteLength(body)));
+    }
+  });
+
+  it('fonts, images, module scripts and source maps each with the type a browser expects', async () => {
+    for (const [ext, type] of Object.entries(TYPES)) {
+      const r = await get(open, `/f${ext}`);
+      expect([r.status, r.headers['content-type'], r.headers['cache-control']], ext).toEqual([200, type, 'max-age=3600']);
     }
   });
 
@@ -167,6 +198,11 @@ describe('starting and stopping', () => {
     const local = await startServer({ db, port: 0, host: 'localhost', uiDir: join(dir, 'no-ui') });
     expect(local.url).toMatch(/^http:\/\/localhost:\d+\/$/);
     await local.close();
+    // An IPv6 address is bracketed in the URL, and the server answers there.
+    const six = await startServer({ db, port: 0, host: '::1', uiDir: join(dir, 'no-ui') });
+    expect(six.url).toMatch(/^http:\/\/\[::1\]:\d+\/$/);
+    expect(parsed(await call(six, '/api/listTraces', '{}')).value.total).toBe(1);
+    await six.close();
     for (const host of ['127.0.0.1.nip.io', 'localhost.evil.example', '0.0.0.0', '::', '10.0.0.1']) {
       const err = await startServer({ db, port: 0, host }).catch((e: unknown) => e);
       expect(err, host).toBeInstanceOf(ServeError);
@@ -181,6 +217,13 @@ describe('starting and stopping', () => {
     expect(err).toBeInstanceOf(ServeError);
     expect((err as ServeError).code).toBe('unavailable');
     expect((err as Error).message).toBe(`port ${port} on 127.0.0.1 is already in use; pick another with --port, or --port 0 for any free port.`);
+  });
+
+  it('a port that cannot be listened on is refused as unavailable, naming host and port', async () => {
+    const err = await startServer({ db, port: 70000 }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ServeError);
+    expect((err as ServeError).code).toBe('unavailable');
+    expect((err as Error).message).toMatch(/^cannot listen on 127\.0\.0\.1:70000: \S/);
   });
 
   it('after close, the port no longer answers', async () => {

@@ -12,7 +12,7 @@ export interface Answer {
 export function send(base: string, method: string, path: string, headers: Record<string, string>, body?: string): Promise<Answer> {
   const u = new URL(base);
   return new Promise((resolve, reject) => {
-    const req = request({ host: u.hostname, port: u.port, path, method, headers, agent: false }, (res) => {
+    const req = request({ host: u.hostname.replace(/^\[(.*)\]$/, '$1'), port: u.port, path, method, headers, agent: false }, (res) => {
       let text = '';
       res.setEncoding('utf8');
       res.on('data', (c: string) => (text += c));
