@@ -9,8 +9,19 @@ import { join, resolve } from 'node:path';
 import { root, scopeOf } from './mutation-scope.mjs';
 
 const args = process.argv.slice(2);
-const folders = args.filter((a) => !a.startsWith('-'));
-const passed = args.filter((a) => a.startsWith('-'));
+// Stryker options pass through; one without `=` takes the next word as its value
+// (`--concurrency 1`, `--mutate src/semantics/json.ts`) unless it is a flag.
+const FLAGS = new Set(['--force', '--dryRunOnly', '--help', '--allowEmpty', '--disableBail', '--inPlace']);
+const folders = [];
+const passed = [];
+for (let i = 0; i < args.length; i++) {
+  const a = args[i];
+  if (!a.startsWith('-')) folders.push(a);
+  else {
+    passed.push(a);
+    if (!a.includes('=') && !FLAGS.has(a) && i + 1 < args.length && !args[i + 1].startsWith('-')) passed.push(args[++i]);
+  }
+}
 if (folders.length === 0 || args.includes('--help')) {
   console.log('usage: npm run mutation -- src/<folder> [src/<folder> …] [--force] [stryker options]');
   process.exit(folders.length === 0 && !args.includes('--help') ? 2 : 0);

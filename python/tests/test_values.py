@@ -34,6 +34,19 @@ class Cutting(unittest.TestCase):
         self.assertEqual(Values(3).repr("éé"), ("'éé\u2026<cut 1 chars>", True))
 
 
+class VerdictText(unittest.TestCase):
+    """An execution verdict's texts (the value got, an error) are cut at 2000 characters by
+    the same rule as reprs: limit-1 and limit kept whole, limit+1 cut with the count."""
+
+    def test_boundary_lengths(self):
+        from stepscope_recorder.sandbox import cut
+        self.assertEqual(cut("g" * 1999), "g" * 1999)
+        self.assertEqual(cut("g" * 2000), "g" * 2000)
+        self.assertEqual(cut("g" * 2001), "g" * 2000 + "\u2026<cut 1 chars>")
+        self.assertEqual(cut("abcdef", 5), "abcde\u2026<cut 1 chars>")
+        self.assertEqual(cut("abcde", 5), "abcde")
+
+
 class Raisers(unittest.TestCase):
     def test_a_repr_raising_any_base_exception_is_a_repr_failure(self):
         for exc in (SystemExit(3), KeyboardInterrupt(), GeneratorExit(), ValueError("v")):

@@ -3,7 +3,6 @@
  * Host check (DNS rebinding), the JSON-only API (cross-site forms) and the headers that
  * keep the UI out of other sites' frames. Each case is one a hostile page can actually send.
  */
-import { request } from 'node:http';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,6 +10,7 @@ import { startServer, type Running } from '../../src/server/listen.js';
 import { openCorpus } from '../../src/store/corpus.js';
 import { ensureBuilt } from '../cli/helpers.js';
 import { cleanTempDirs, tempDir, writeTraces } from '../store/fixtures.js';
+import { send as sendTo, type Answer } from './http.js';
 
 let open: Running;
 
@@ -31,26 +31,7 @@ afterAll(async () => {
   cleanTempDirs();
 });
 
-interface Answer {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: string;
-}
-
-/** One raw request (node:http sends Host and Content-Type exactly as given). */
-function send(method: string, path: string, headers: Record<string, string>, body?: string): Promise<Answer> {
-  const u = new URL(open.url);
-  return new Promise((resolve, reject) => {
-    const req = request({ host: u.hostname, port: u.port, path, method, headers }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (c: string) => (text += c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text }));
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
-}
+const send = (method: string, path: string, headers: Record<string, string>, body?: string) => sendTo(open.url, method, path, headers, body);
 
 const port = () => new URL(open.url).port;
 const apiCall = (headers: Record<string, string>) => send('POST', '/api/listTraces', { 'Content-Type': 'application/json', ...headers }, '{}');

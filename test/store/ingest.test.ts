@@ -217,6 +217,18 @@ describe('ingest: bad input is reported with file and line, and changes nothing'
       message: 'expected "locals" to map names to repr strings, got "n": 3',
     },
     {
+      what: 'an event whose parent is itself (recorder layout: the fast path hands it to the full check)',
+      text: () => jsonl(good().map((r) => (r.seq === 2 ? { ...r, parent: 2 } : r))),
+      line: 4,
+      message: 'expected "parent" to be null or the seq of an earlier event (0 to 1), got 2',
+    },
+    {
+      what: 'an event whose parent is a later event',
+      text: () => jsonl(good().map((r) => (r.seq === 2 ? { ...r, parent: 3 } : r))),
+      line: 4,
+      message: 'expected "parent" to be null or the seq of an earlier event (0 to 1), got 3',
+    },
+    {
       what: 'a wrong event count in end',
       text: () => jsonl(good().map((r) => (r.type === 'end' ? { ...r, events: 99 } : r))),
       line: 14,
