@@ -93,6 +93,6 @@ describe('predictions API', () => {
   it('names what is missing', async () => {
     await expect(call('listRuns', { set: 'nope' })).rejects.toThrow(/not-found: .* has no evaluation set named "nope"; its sets: ns/);
     await expect(call('getScores', { set: 'ns', run: 'nope' })).rejects.toThrow(/not-found: the set "ns" has no run labelled "nope"; its runs: half/);
-    await expect(call('getScores', { set: 'ns', run: 'half', by: 'model' })).rejects.toThrow(/bad-input: getScores\.by: expected action, direction, horizon or field/);
+    await expect(call('getScores', { set: 'ns', run: 'half', by: 'model' })).rejects.toThrow(/bad-input: getScores\.by: expected action, direction, horizon, field, length or depth/);
   });
 });
