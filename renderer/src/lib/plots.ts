@@ -52,7 +52,24 @@ function clickable(data: Datum[], pick: Pick): Plot.RenderFunction {
   };
 }
 
-const base = (width: number): Plot.PlotOptions => ({ width, style: { fontSize: '11px', background: 'white' }, marginRight: 80 });
+const base = (width: number): Plot.PlotOptions => ({ width, style: { fontSize: '11px', background: 'white' }, marginRight: 20 });
+
+/**
+ * The runs' colours, the same in every plot (the dashboard passes every run of the set, drawn
+ * or not), and a legend drawn inside the SVG (top right, one line per run drawn), so a saved
+ * plot needs no separate legend.
+ */
+export const runColors = (all: readonly string[]): Plot.ScaleOptions => ({ type: 'categorical', domain: [...all], scheme: 'observable10' });
+/** A run's colour outside the plots (the run pickers' swatches). */
+export const colorOf = (colors: Plot.ScaleOptions) => {
+  const scale = Plot.scale({ color: colors });
+  return (run: string) => String(scale.apply(run));
+};
+function legend(runs: readonly string[]): Plot.Markish[] {
+  return runs.map((run, i) =>
+    Plot.text([run], { frameAnchor: 'top-right', text: (d: string) => `● ${d}`, fill: (d: string) => d, dy: 4 + 14 * i, dx: -4, textAnchor: 'end', fontWeight: 600 }),
+  );
+}
 
 export interface RunLines {
   run: string;
@@ -84,7 +101,7 @@ export function fieldHeatmap(runs: RunLines[], pick: Pick, width: number): Eleme
 }
 
 /** One metric against a numeric group, one line per run, each point clickable. */
-function linePlot(runs: RunLines[], by: ScoreBy, metric: 'pass@1' | 'em_all', pick: Pick, width: number, x: Plot.ScaleOptions): Element | null {
+function linePlot(runs: RunLines[], by: ScoreBy, metric: 'pass@1' | 'em_all', pick: Pick, width: number, x: Plot.ScaleOptions, colors: Plot.ScaleOptions): Element | null {
   const data: Datum[] = [];
   for (const { run, lines } of runs)
     for (const l of lines.slice(1)) {
@@ -93,29 +110,29 @@ function linePlot(runs: RunLines[], by: ScoreBy, metric: 'pass@1' | 'em_all', pi
     }
   if (!data.length) return null;
   return Plot.plot({
-    ...base(width), height: 260, x, y: { domain: [0, 100], grid: true, label: `${metric} (%)` }, color: { type: 'categorical' },
+    ...base(width), height: 260, x, y: { domain: [0, 100], grid: true, label: `${metric} (%)` }, color: colors,
     marks: [
       Plot.line(data, { x: 'group', y: 'value', stroke: 'run', z: 'run' }),
       Plot.dot(data, { x: 'group', y: 'value', fill: 'run', r: 4, title: 'label', render: clickable(data, pick) }),
-      Plot.text(data, Plot.selectLast({ x: 'group', y: 'value', z: 'run', text: 'run', fill: 'run', dx: 6, textAnchor: 'start' })),
+      ...legend(runs.map((r) => r.run)),
     ],
   });
 }
 
 /** Accuracy against the fraction of the function the final jump skips (the paper's Fig. 8). */
-export const horizonPlot = (runs: RunLines[], pick: Pick, width: number) =>
-  linePlot(runs, 'horizon', 'pass@1', pick, width, { label: 'horizon: fraction of the function skipped', domain: [0, 1] });
+export const horizonPlot = (runs: RunLines[], pick: Pick, width: number, colors: Plot.ScaleOptions) =>
+  linePlot(runs, 'horizon', 'pass@1', pick, width, { label: 'horizon: fraction of the function skipped', domain: [0, 1] }, colors);
 
 /** Accuracy by the trace's length (power-of-two bins). */
-export const lengthPlot = (runs: RunLines[], pick: Pick, width: number) =>
-  linePlot(runs, 'length', 'pass@1', pick, width, { type: 'log', base: 2, label: 'trace length (events, bin lower end)', tickFormat: ',' });
+export const lengthPlot = (runs: RunLines[], pick: Pick, width: number, colors: Plot.ScaleOptions) =>
+  linePlot(runs, 'length', 'pass@1', pick, width, { type: 'log', base: 2, label: 'trace length (events, bin lower end)', tickFormat: ',' }, colors);
 
 /** Accuracy by how many calls deep the target is. */
-export const depthPlot = (runs: RunLines[], pick: Pick, width: number) =>
-  linePlot(runs, 'depth', 'pass@1', pick, width, { label: 'call depth of the target', tickFormat: 'd', ticks: 6 });
+export const depthPlot = (runs: RunLines[], pick: Pick, width: number, colors: Plot.ScaleOptions) =>
+  linePlot(runs, 'depth', 'pass@1', pick, width, { label: 'call depth of the target', tickFormat: 'd', ticks: 6 }, colors);
 
 /** pass@k against k, from the whole-set line (k = 1, 5, 10 where every item has k samples). */
-export function passAtKPlot(runs: RunLines[], pick: Pick, width: number): Element | null {
+export function passAtKPlot(runs: RunLines[], pick: Pick, width: number, colors: Plot.ScaleOptions): Element | null {
   const data: Datum[] = [];
   for (const { run, lines } of runs)
     for (const k of [1, 5, 10] as const) {
@@ -126,11 +143,11 @@ export function passAtKPlot(runs: RunLines[], pick: Pick, width: number): Elemen
   // The point's group is k, but its items are the whole set's.
   const toWhole: Pick = (p) => pick({ run: p.run, label: p.label });
   return Plot.plot({
-    ...base(width), height: 260, x: { domain: [1, 10], ticks: [1, 5, 10], label: 'k' }, y: { domain: [0, 100], grid: true, label: 'pass@k (%)' },
+    ...base(width), height: 260, x: { domain: [1, 10], ticks: [1, 5, 10], label: 'k' }, y: { domain: [0, 100], grid: true, label: 'pass@k (%)' }, color: colors,
     marks: [
       Plot.line(data, { x: 'group', y: 'value', stroke: 'run', z: 'run' }),
       Plot.dot(data, { x: 'group', y: 'value', fill: 'run', r: 4, title: 'label', render: clickable(data, toWhole) }),
-      Plot.text(data, Plot.selectLast({ x: 'group', y: 'value', z: 'run', text: 'run', fill: 'run', dx: 6, textAnchor: 'start' })),
+      ...legend(runs.map((r) => r.run)),
     ],
   });
 }
@@ -147,7 +164,7 @@ export function cruxevalPlot(runs: (RunLines & { lo: number | null; hi: number |
     const v = r.lines[0]?.['pass@1'];
     if (v !== null && v !== undefined) data.push({ run: r.run, metric: 'pass@1', value: v, lo: r.lo, hi: r.hi, label: `${r.run}: pass@1 ${pct(v)} [${r.lo?.toFixed(1)}, ${r.hi?.toFixed(1)}] (${r.lines[0].items} items)` });
   }
-  if (!data.length) return null;
+  if (!data.length && !published.length) return null;
   const pub = published.map((p) => ({ name: `${p.model} (published)`, value: p.value }));
   const names = [...data.map((d) => d.run), ...pub.map((p) => p.name)];
   return Plot.plot({
@@ -165,7 +182,7 @@ export function cruxevalPlot(runs: (RunLines & { lo: number | null; hi: number |
 }
 
 /** Completions that could not be read, per action kind and run (percent of samples; the count in the tooltip). */
-export function formatErrorPlot(runs: RunLines[], pick: Pick, width: number): Element | null {
+export function formatErrorPlot(runs: RunLines[], pick: Pick, width: number, colors: Plot.ScaleOptions): Element | null {
   const data: (Datum & { action: string; count: number })[] = [];
   for (const { run, lines } of runs)
     for (const l of lines) {
@@ -181,10 +198,11 @@ export function formatErrorPlot(runs: RunLines[], pick: Pick, width: number): El
   };
   return Plot.plot({
     ...base(width), height: 260, marginRight: 10, marginBottom: 50,
-    fx: { label: null, tickRotate: -20 }, x: { axis: null }, y: { grid: true, label: 'format errors (% of samples)' }, color: { type: 'categorical', legend: false },
+    fx: { label: null, tickRotate: -20 }, x: { axis: null }, y: { grid: true, label: 'format errors (% of samples)' }, color: colors,
     marks: [
       Plot.barY(data, { fx: 'action', x: 'run', y: rate, fill: 'run', title: 'label', render: clickable(data, pick) }),
       Plot.ruleY([0]),
+      ...legend([...new Set(data.map((d) => d.run))]),
     ],
   });
 }
