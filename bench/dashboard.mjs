@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 // The dashboard over 100,000 predictions, in Chromium through Playwright against the web mode.
 // A corpus of the demo programs gets a next-state set of 10,000 forward items (2,000 per action
-// kind) and two runs of
-// 10 samples per item (100,000 predictions each: right, a local wrong, another event, cut
-// short), and a baseline set of 100 items with the same two runs (1,000 predictions each).
+// kind) and two runs of 10 samples per item (100,000 predictions each: right, a local wrong,
+// another event, cut short), and a baseline set of 100 items with the same two runs (1,000
+// predictions each).
 // Measured, best of three, both sets in this same run:
 //   - draw: choosing the set in the dashboard -> every plot drawn and the comparison shown
 //     (the API's scores, intervals and comparison, then Observable Plot);
@@ -15,11 +15,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from '@playwright/test';
+import { arg, variants } from './_predictions-mix.mjs';
 
-const arg = (name, def) => {
-  const i = process.argv.indexOf(name);
-  return i >= 0 ? Number(process.argv[i + 1]) : def;
-};
 const ITEMS = arg('--items', 10_000);
 const SAMPLES = arg('--samples', 10);
 const root = new URL('..', import.meta.url).pathname;
@@ -35,7 +32,6 @@ const { createApi } = await import(join(root, 'dist/api/handlers/index.js'));
 const dir = mkdtempSync(join(tmpdir(), 'stepscope-bench-dash-'));
 const ms = (t0) => Number(process.hrtime.bigint() - t0) / 1e6;
 
-const variants = (target) => [target, target.replace(/"([^"]*)"\}/, '"$1 "}'), target.replace(/^<\|[a-z_]+\|>/, '<|line_sep|>'), target.slice(0, Math.floor(target.length / 2))];
 const MIXES = { a: [0, 0, 0, 0, 0, 0, 1, 1, 2, 3], b: [0, 0, 0, 0, 1, 1, 1, 2, 3, 3] };
 
 let browser;
