@@ -61,6 +61,13 @@ describe('dashboard API', () => {
     }
   });
 
+  it('gives every breakdown the dashboard draws in one call, equal to getScores and the intervals', async () => {
+    const r = await api.getRunScores({ set: 'ns', run: 'B' });
+    for (const by of ['action', 'length', 'depth'] as const) expect(r.by[by]).toEqual(await api.getScores({ set: 'ns', run: 'B', by }));
+    expect(r.by.horizon).toEqual([]); // not a horizon set
+    expect(r.interval).toEqual((await api.getScoreIntervals({ set: 'ns', run: 'B' }))[0]);
+  });
+
   it('puts each item in the length bin of its trace and the depth of its target', async () => {
     for (const line of (await api.getScores({ set: 'ns', run: 'A', by: 'length' })).slice(1)) {
       const { rows, total } = await api.listGroupItems({ set: 'ns', run: 'A', by: 'length', group: String(line.group), limit: 1000 });

@@ -67,7 +67,7 @@ export const colorOf = (colors: Plot.ScaleOptions) => {
 };
 function legend(runs: readonly string[]): Plot.Markish[] {
   return runs.map((run, i) =>
-    Plot.text([run], { frameAnchor: 'top-right', text: (d: string) => `● ${d}`, fill: (d: string) => d, dy: 4 + 14 * i, dx: -4, textAnchor: 'end', fontWeight: 600 }),
+    Plot.text([run], { frameAnchor: 'top-right', text: (d: string) => `● ${d}`, fill: (d: string) => d, dy: 4 + 14 * i, dx: -4, textAnchor: 'end', fontWeight: 600, facet: 'super' }),
   );
 }
 

@@ -3,14 +3,13 @@
  * of `stepscope scores --json`, fetched per breakdown), pass@1 intervals, the items behind a
  * clicked mark, and the comparison of two runs. Stale answers are dropped (Newest).
  */
-import type { EvalSetInfo, ItemRow, RunComparison, RunInfo, ScoreBy, ScoreInterval, ScoreLine } from '../../../src/api/contract/index.js';
+import type { DashboardBreakdown, EvalSetInfo, ItemRow, RunComparison, RunInfo, ScoreInterval, ScoreLine } from '../../../src/api/contract/index.js';
 import type { PickArgs } from '../lib/plots.js';
 import { Newest } from '../lib/newest.js';
 import type { DataSource } from '../lib/source.js';
 
 /** The breakdowns the plots draw; `action` also gives the whole set (its first line). */
-export const BREAKDOWNS = ['action', 'horizon', 'length', 'depth'] as const satisfies readonly ScoreBy[];
-export type Breakdown = (typeof BREAKDOWNS)[number];
+export type Breakdown = DashboardBreakdown;
 
 export interface RunScores {
   run: RunInfo;
@@ -66,7 +65,7 @@ export class Dashboard {
     this.error = null;
     try {
       const runs = await this.source.call('listRuns', { set: name });
-      const scored = await Promise.all(runs.map((run) => this.#scores(set, run)));
+      const scored = await Promise.all(runs.map(async (run) => ({ run, ...(await this.source.call('getRunScores', { set: name, run: run.label })) })));
       if (!live()) return;
       this.set = set;
       this.runs = scored;
@@ -80,13 +79,6 @@ export class Dashboard {
     } finally {
       if (live()) this.loading = false;
     }
-  }
-
-  async #scores(set: EvalSetInfo, run: RunInfo): Promise<RunScores> {
-    const get = (by: Breakdown) =>
-      by === 'horizon' && set.task !== 'horizon' ? Promise.resolve([]) : this.source.call('getScores', { set: set.name, run: run.label, by });
-    const [lines, intervals] = await Promise.all([Promise.all(BREAKDOWNS.map(get)), this.source.call('getScoreIntervals', { set: set.name, run: run.label })]);
-    return { run, by: Object.fromEntries(BREAKDOWNS.map((b, i) => [b, lines[i]])) as Record<Breakdown, ScoreLine[]>, interval: intervals[0] ?? null };
   }
 
   toggle(label: string): void {

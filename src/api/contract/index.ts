@@ -22,7 +22,7 @@ export { decodeSkeleton, encodeSkeleton, type Skeleton, type SkeletonWire } from
 export type { TrajectoryRow } from './trajectories.js';
 export type { EvalSetInfo, RunInfo, ItemRow, ItemDetail, PredictionDetail, VerdictInfo } from './predictions.js';
 export type { ScoreLine, ScoreBy } from '../../semantics/eval.js';
-export type { ScoreInterval, RunComparison, DifferingItem, McNemarResult } from './dashboard.js';
+export { DASHBOARD_BREAKDOWNS, type DashboardBreakdown, type RunScores, type ScoreInterval, type RunComparison, type DifferingItem, type McNemarResult } from './dashboard.js';
 
 /** Every method, by name: its access and its params validator. */
 export const methods = { ...traceMethods, ...trajectoryMethods, ...predictionMethods, ...dashboardMethods } satisfies Record<string, MethodSpec>;
