@@ -77,6 +77,8 @@ try {
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
   });
   const page = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
+  // The first set drawn reads 100,000 predictions' verdicts: slow on a busy machine.
+  page.setDefaultTimeout(300_000);
   await page.goto(server.openUrl);
   await page.getByTestId('view-dashboard').click();
   await page.getByTestId('dash-set').locator('option').first().waitFor({ state: 'attached', timeout: 300_000 });
