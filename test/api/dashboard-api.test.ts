@@ -4,7 +4,8 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApi, dispatch } from '../../src/api/handlers/index.js';
+import { createApi } from '../../src/api/handlers/index.js';
+import { callApi } from './call.js';
 import type { Api } from '../../src/api/contract/index.js';
 import { createEvalSet } from '../../src/predictions/create.js';
 import { importPredictions } from '../../src/predictions/import.js';
@@ -42,11 +43,7 @@ afterAll(() => {
   cleanTempDirs();
 });
 
-const call = async <T>(m: string, p: unknown): Promise<T> => {
-  const r = await dispatch(api, m, p);
-  if (!r.ok) throw new Error(`${r.error.code}: ${r.error.message}`);
-  return r.result as T;
-};
+const call = <T>(m: string, p: unknown) => callApi<T>(api, m, p);
 
 describe('dashboard API', () => {
   it('breaks scores down by trace length and call depth exactly as scores --json does', async () => {
