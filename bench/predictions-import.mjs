@@ -13,11 +13,8 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { arg, variants } from './_predictions-mix.mjs';
 
-const arg = (name, def) => {
-  const i = process.argv.indexOf(name);
-  return i >= 0 ? Number(process.argv[i + 1]) : def;
-};
 const ITEMS = arg('--items', 10_000);
 const SAMPLES = arg('--samples', 10);
 const root = new URL('..', import.meta.url).pathname;
@@ -39,13 +36,6 @@ try {
   const { set } = createEvalSet(corpus, { name: 'ns', task: 'next-state', perAction: Math.ceil(ITEMS / 8), seed: 1 });
   console.log(`evaluation set:            ${set.items.toLocaleString('en')} next-state items over ${corpus.traceIds().length} demo traces, made in ${(ms(t0) / 1000).toFixed(1)} s`);
 
-  // Completions a model might write: right, locals off by one value, another event, cut short.
-  const variants = (target) => [
-    target,
-    target.replace(/"([^"]*)"\}/, '"$1 "}'),
-    target.replace(/^<\|[a-z_]+\|>/, '<|line_sep|>'),
-    target.slice(0, Math.floor(target.length / 2)),
-  ];
   // Per ten samples: six right, two with a local wrong, one another event, one cut short.
   const MIX = [0, 0, 0, 0, 0, 0, 1, 1, 2, 3];
   const lines = [];

@@ -43,4 +43,6 @@ if (existsSync(join(root, 'dist/cli/commands/demo.js'))) must(process.execPath, 
 if (existsSync(join(root, 'dist/cli/commands/sample.js'))) {
   must(process.execPath, [join(root, 'bin/stepscope.js'), 'sample', '--db', db, '--per-trace', '2', '--direction', 'both', '--seed', '7']);
 }
+// Evaluation sets and runs (the dashboard's tests).
+if (existsSync(join(root, 'dist/cli/commands/evalset.js'))) must(process.execPath, [join(root, 'e2e/make-predictions.mjs'), db]);
 console.log(`e2e corpus ready: ${db}`);

@@ -60,9 +60,11 @@ function line(set: string, model: string, by: ScoreBy | null, group: ScoreLine['
 }
 
 /** The group value of a row; horizon fractions go to the nearest point of the set's grid. */
-function groupOf(by: Exclude<ScoreBy, 'field'>, set: EvalSetRecord): (r: VerdictRow) => string | number | null {
+export function groupOf(by: Exclude<ScoreBy, 'field'>, set: EvalSetRecord): (r: VerdictRow) => string | number | null {
   if (by === 'action') return (r) => r.action;
   if (by === 'direction') return (r) => r.direction;
+  if (by === 'length') return (r) => 2 ** Math.floor(Math.log2(Math.max(1, r.traceEvents)));
+  if (by === 'depth') return (r) => r.depth ?? 'exit';
   const points = Number(set.options.per_action);
   return (r) => (r.horizon === null ? null : points >= 2 ? Math.round(r.horizon * (points - 1)) / (points - 1) : r.horizon);
 }
@@ -94,7 +96,7 @@ export function scoreGroups(set: EvalSetRecord, run: RunRecord, rows: readonly V
       groups.get(g)!.push(r);
     }
     const keys = [...groups.keys()];
-    if (by === 'horizon') keys.sort((a, b) => Number(a) - Number(b));
+    if (by === 'horizon' || by === 'length' || by === 'depth') keys.sort((a, b) => (typeof a !== 'number' ? 1 : typeof b !== 'number' ? -1 : a - b));
     for (const g of keys) out.push(group(g, groups.get(g)!, (r) => r.correct));
   }
   return out;

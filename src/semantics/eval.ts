@@ -35,8 +35,12 @@ export interface TargetFields {
 }
 
 
-/** How `stepscope scores --by` (and the scores API method) breaks a run down. */
-export const SCORE_BY = ['action', 'direction', 'horizon', 'field'] as const;
+/**
+ * How `stepscope scores --by` (and the scores API method) breaks a run down: `length` by the
+ * trace's events in power-of-two bins (the group is the bin's lower end: 8 means 8 to 15),
+ * `depth` by how many calls deep the target state is (`exit` for an exit token).
+ */
+export const SCORE_BY = ['action', 'direction', 'horizon', 'field', 'length', 'depth'] as const;
 export type ScoreBy = (typeof SCORE_BY)[number];
 
 /**

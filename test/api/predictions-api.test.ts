@@ -4,7 +4,8 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApi, dispatch } from '../../src/api/handlers/index.js';
+import { createApi } from '../../src/api/handlers/index.js';
+import { callApi } from './call.js';
 import type { Api } from '../../src/api/contract/index.js';
 import { createEvalSet } from '../../src/predictions/create.js';
 import { importPredictions } from '../../src/predictions/import.js';
@@ -36,11 +37,7 @@ afterAll(() => {
   cleanTempDirs();
 });
 
-const call = async <T>(m: string, p: unknown): Promise<T> => {
-  const r = await dispatch(api, m, p);
-  if (!r.ok) throw new Error(`${r.error.code}: ${r.error.message}`);
-  return r.result as T;
-};
+const call = <T>(m: string, p: unknown) => callApi<T>(api, m, p);
 
 describe('predictions API', () => {
   it('lists sets with their runs, and a set\'s runs', async () => {
@@ -93,6 +90,6 @@ describe('predictions API', () => {
   it('names what is missing', async () => {
     await expect(call('listRuns', { set: 'nope' })).rejects.toThrow(/not-found: .* has no evaluation set named "nope"; its sets: ns/);
     await expect(call('getScores', { set: 'ns', run: 'nope' })).rejects.toThrow(/not-found: the set "ns" has no run labelled "nope"; its runs: half/);
-    await expect(call('getScores', { set: 'ns', run: 'half', by: 'model' })).rejects.toThrow(/bad-input: getScores\.by: expected action, direction, horizon or field/);
+    await expect(call('getScores', { set: 'ns', run: 'half', by: 'model' })).rejects.toThrow(/bad-input: getScores\.by: expected action, direction, horizon, field, length or depth/);
   });
 });

@@ -7,21 +7,27 @@
  */
 import { getContext, setContext } from 'svelte';
 import { CorpusQuery } from '../state/corpus.svelte.js';
+import { Dashboard } from '../state/dashboard.svelte.js';
 import { Explorer } from '../state/explorer.svelte.js';
+import { Nav } from '../state/nav.svelte.js';
 import type { DataSource } from './source.js';
 
 const SOURCE = Symbol('data source');
 const EXPLORER = Symbol('explorer');
 const CORPUS = Symbol('corpus');
+const NAV = Symbol('nav');
+const DASHBOARD = Symbol('dashboard');
 
 export interface AppState {
   source: DataSource;
   explorer: Explorer;
   corpus: CorpusQuery;
+  nav: Nav;
+  dashboard: Dashboard;
 }
 
 export function createAppState(source: DataSource): AppState {
-  return { source, explorer: new Explorer(source), corpus: new CorpusQuery(source) };
+  return { source, explorer: new Explorer(source), corpus: new CorpusQuery(source), nav: new Nav(), dashboard: new Dashboard(source) };
 }
 
 /** The context entries of an app state, e.g. for testing-library's `context` option. */
@@ -30,6 +36,8 @@ export function contextMap(s: AppState): Map<symbol, unknown> {
     [SOURCE, s.source],
     [EXPLORER, s.explorer],
     [CORPUS, s.corpus],
+    [NAV, s.nav],
+    [DASHBOARD, s.dashboard],
   ]);
 }
 
@@ -47,3 +55,7 @@ function need<T>(key: symbol, what: string): T {
 export const useSource = () => need<DataSource>(SOURCE, 'the data source');
 export const useExplorer = () => need<Explorer>(EXPLORER, 'the explorer');
 export const useCorpus = () => need<CorpusQuery>(CORPUS, 'the corpus query');
+export const useNav = () => need<Nav>(NAV, 'the navigation');
+export const useDashboard = () => need<Dashboard>(DASHBOARD, 'the dashboard');
+/** The whole app state (views that hand it on, e.g. to open an item in the explorer). */
+export const useApp = (): AppState => ({ source: useSource(), explorer: useExplorer(), corpus: useCorpus(), nav: useNav(), dashboard: useDashboard() });

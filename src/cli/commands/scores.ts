@@ -11,7 +11,7 @@ import { quietOnClosedStdout, table, withCorpus } from '../open-corpus.js';
 export const command: Command = {
   name: 'scores',
   summary: "Score a model's predictions: exact match per field, execution, pass@k",
-  help: `Usage: stepscope scores --db CORPUS --set NAME [--model LABEL] [--by action|direction|horizon|field] [--json]
+  help: `Usage: stepscope scores --db CORPUS --set NAME [--model LABEL] [--by action|direction|horizon|field|length|depth] [--json]
        stepscope scores --db CORPUS --set NAME [--model LABEL] --seed-check S
 
 Scores of each run of the set (or of the run labelled LABEL), computed from the verdicts
@@ -30,7 +30,10 @@ Options:
   --set NAME      the evaluation set
   --model LABEL   only this run (default: every run of the set)
   --by KEY        also one line per action kind, direction, horizon (the fraction the jump
-                  skips) or field (event, src, locals, arg, all; pass@k on that field)
+                  skips), field (event, src, locals, arg, all; pass@k on that field),
+                  length (the trace's events, in power-of-two bins named by their lower
+                  end: 8 is 8-15) or depth (calls between the trace's first frame and the
+                  target state; "exit" for an exit token)
   --json          one JSON object per line: set, model, by, group (null for the whole set),
                   items, samples, format_errors, em_event, em_src, em_locals, em_arg, em_all,
                   exec_pass, pass@1, pass@5, pass@10
@@ -79,7 +82,8 @@ Options:
 
 function groupText(l: ScoreLine): string {
   if (l.group === null) return '(all)';
-  return typeof l.group === 'number' ? l.group.toFixed(2) : l.group;
+  if (typeof l.group === 'string') return l.group;
+  return l.by === 'horizon' ? l.group.toFixed(2) : String(l.group);
 }
 
 /** `--seed-check S`: each run's checks again under seed S, the verdicts that change. */

@@ -222,6 +222,10 @@ export interface VerdictRow {
   action: string;
   direction: string;
   horizon: number | null;
+  /** The item's trace: its number of events. */
+  traceEvents: number;
+  /** How many calls deep the target state is (0: the trace's first frame); null for an exit. */
+  depth: number | null;
   formatError: boolean | null;
   em: FieldVerdicts;
   /** exec_pass, alt_pass, correct (null: not applicable, or pending). */
@@ -232,14 +236,23 @@ export interface VerdictRow {
 }
 
 export function verdictRows(db: Database.Database, runId: number): VerdictRow[] {
+  // A target's depth: the hops up its events' `parent` chain (each hop is one calling frame).
   const rows = db
-    .prepare(`SELECT p.item_id, i.action, i.direction, i.horizon, p.format_error, p.em_event, p.em_src, p.em_locals, p.em_arg, p.em_all,
+    .prepare(`WITH RECURSIVE up(item, seq, d) AS (
+        SELECT i.id, e.parent, 0 FROM evalset_items i JOIN events e ON e.trace_id = i.trace_id AND e.seq = i.target_seq
+        WHERE i.set_id = (SELECT set_id FROM runs WHERE id = @run)
+        UNION ALL
+        SELECT up.item, e.parent, up.d + 1 FROM up JOIN evalset_items i ON i.id = up.item JOIN events e ON e.trace_id = i.trace_id AND e.seq = up.seq
+      ), depth AS (SELECT item, max(d) AS d FROM up GROUP BY item)
+      SELECT p.item_id, i.action, i.direction, i.horizon, t.events, depth.d, p.format_error, p.em_event, p.em_src, p.em_locals, p.em_arg, p.em_all,
       p.exec_pass, p.alt_pass, p.correct, (p.exec_status = 'pending' OR p.alt_status = 'pending') AS pending
-      FROM predictions p JOIN evalset_items i ON i.id = p.item_id WHERE p.run_id = ? ORDER BY p.item_id, p.sample`)
+      FROM predictions p JOIN evalset_items i ON i.id = p.item_id JOIN traces t ON t.id = i.trace_id LEFT JOIN depth ON depth.item = p.item_id
+      WHERE p.run_id = @run ORDER BY p.item_id, p.sample`)
     .raw()
-    .all(runId) as (string | number | null)[][];
-  return rows.map(([itemId, action, direction, horizon, fe, ev, src, loc, arg, all, exec, alt, correct, pending]) => ({
+    .all({ run: runId }) as (string | number | null)[][];
+  return rows.map(([itemId, action, direction, horizon, events, depth, fe, ev, src, loc, arg, all, exec, alt, correct, pending]) => ({
     itemId: itemId as number, action: action as string, direction: direction as string, horizon: horizon as number | null,
+    traceEvents: events as number, depth: depth as number | null,
     formatError: bool(fe as number | null),
     em: { event: bool(ev as number | null), src: bool(src as number | null), locals: bool(loc as number | null), arg: bool(arg as number | null), all: bool(all as number | null) },
     exec: bool(exec as number | null), alt: bool(alt as number | null), correct: bool(correct as number | null), pending: pending === 1,

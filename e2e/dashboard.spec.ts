@@ -1,0 +1,168 @@
+// The dashboard on CRUXEval (CodeLlama-7B and GPT-4's released generations of the corpus's
+// tasks) and on next-state and horizon sets (e2e/make-predictions.mjs): every number drawn
+// equals `stepscope scores --json` (run here on the same corpus), the comparison's counts add
+// up to the API's per-item verdicts, a clicked mark lists its items and an item opens in the
+// explorer, and each plot saves as SVG and PNG. Screenshots of each view for looking at.
+import { expect, test, type Page } from '@playwright/test';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { ScoreLine } from '../src/api/contract/index.js';
+import { truth } from './helpers.js';
+
+const root = resolve(import.meta.dirname, '..');
+const shots = join(import.meta.dirname, 'screenshots');
+
+/** `stepscope scores --json` on the served corpus: one line per run and group. */
+function scores(set: string, by?: string): ScoreLine[] {
+  const r = spawnSync(process.execPath, [join(root, 'bin/stepscope.js'), 'scores', '--db', process.env.STEPSCOPE_E2E_DB!, '--set', set, '--json', ...(by ? ['--by', by] : [])], { encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(r.stderr);
+  return r.stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l));
+}
+
+async function openDashboard(page: Page, set: string) {
+  await page.goto('./');
+  await page.getByTestId('view-dashboard').click();
+  await expect(page.getByTestId('dash-set').locator('option')).not.toHaveCount(0);
+  await page.getByTestId('dash-set').selectOption(set);
+  await expect(page.getByTestId('dash-set')).toHaveValue(set);
+  await expect(page.getByTestId('plot-length')).toBeVisible();
+}
+
+/** Every mark of a plot as {run, group, metric, value}. */
+async function marks(page: Page, plot: string) {
+  return page.getByTestId(`plot-${plot}`).getByTestId('mark').evaluateAll((els) =>
+    els.map((e) => ({ run: e.getAttribute('data-run')!, group: e.getAttribute('data-group')!, metric: e.getAttribute('data-metric')!, value: Number(e.getAttribute('data-value')) })),
+  );
+}
+
+const lineOf = (ls: ScoreLine[], run: string, group: string) => ls.find((l) => l.model === run && (l.group === null ? '' : String(l.group)) === group);
+
+test('CRUXEval: pass@1 and pass@k are the numbers of scores --json, next to the published figures', async ({ page }) => {
+  await openDashboard(page, 'crux-out');
+  const json = scores('crux-out');
+  await expect(page.getByTestId('plot-cruxeval-pass1')).toContainText('GPT-4 (0613) T=0.2 (published)');
+  await expect(page.getByTestId('plot-cruxeval-pass1')).toContainText('68.70');
+  const bars = await marks(page, 'cruxeval-pass1');
+  if (json.some((l) => l['pass@1'] === null)) {
+    // Execution checks not run yet: nothing of the run is drawn, and the run says why.
+    expect(bars).toEqual([]);
+    await expect(page.getByTestId('plot-cruxeval-pass1').getByTestId('plot-empty')).toBeVisible();
+    await expect(page.locator('label.run', { hasText: 'codellama-7b' })).toContainText('checks pending');
+  } else {
+    expect(bars.map((b) => b.run).sort()).toEqual(['codellama-7b', 'gpt-4']);
+    for (const b of bars) expect(b.value, b.run).toBe(lineOf(json, b.run, '')!['pass@1']);
+    const points = await marks(page, 'pass-at-k');
+    expect(points).toHaveLength(6); // 10 samples per task: k = 1, 5, 10 for both runs
+    for (const p of points) expect(p.value, `${p.run} ${p.metric}`).toBe(lineOf(json, p.run, '')![p.metric as 'pass@1']);
+  }
+  // Length and depth: the same lines as --by length / --by depth. CRUXEval's f is called from main: depth 1.
+  for (const by of ['length', 'depth'] as const) {
+    const ls = scores('crux-out', by);
+    const ms = await marks(page, by);
+    expect(ms.length).toBe(ls.filter((l) => l.group !== null && l['pass@1'] !== null).length);
+    for (const m of ms) expect(m.value, `${by} ${m.run} ${m.group}`).toBe(lineOf(ls, m.run, m.group)!['pass@1']);
+  }
+  for (const m of await marks(page, 'depth')) expect(m.group).toBe('1');
+  mkdirSync(shots, { recursive: true });
+  await page.screenshot({ path: join(shots, 'dashboard-cruxeval.png'), fullPage: true });
+});
+
+test('next-state: exact match by action × field, format errors and horizon are the numbers of scores --json', async ({ page }) => {
+  await openDashboard(page, 'ns');
+  const byAction = scores('ns', 'action');
+  const cells = await marks(page, 'action-field');
+  expect(cells.length).toBeGreaterThan(20);
+  for (const c of cells) expect(c.value, `${c.run} ${c.group} ${c.metric}`).toBe(lineOf(byAction, c.run, c.group)![c.metric as 'em_all']);
+  // Every applicable (run, action, field) has its cell.
+  const applicable = byAction.filter((l) => l.group !== null).flatMap((l) => (['em_event', 'em_src', 'em_locals', 'em_arg', 'em_all'] as const).filter((m) => l[m] !== null));
+  expect(cells).toHaveLength(applicable.length);
+  for (const b of await marks(page, 'format-errors')) expect(b.value).toBe(lineOf(byAction, b.run, b.group)!.format_errors);
+  await page.screenshot({ path: join(shots, 'dashboard-next-state.png'), fullPage: true });
+
+  await page.getByTestId('dash-set').selectOption('hz');
+  await expect(page.getByTestId('plot-horizon').getByTestId('mark').first()).toBeVisible();
+  const hz = scores('hz', 'horizon');
+  const pts = await marks(page, 'horizon');
+  expect(pts).toHaveLength(hz.filter((l) => l.group !== null).length);
+  for (const p of pts) expect(p.value).toBe(lineOf(hz, p.run, p.group)!['pass@1']);
+  await page.getByTestId('plot-horizon').scrollIntoViewIfNeeded();
+  await page.screenshot({ path: join(shots, 'dashboard-horizon.png'), fullPage: true });
+});
+
+test('a clicked cell lists its items, and an item opens in the explorer where the model was asked', async ({ page, request }) => {
+  await openDashboard(page, 'ns');
+  const cell = page.getByTestId('plot-action-field').locator('[data-testid="mark"][data-run="model-a"][data-group="step_over"][data-metric="em_locals"]');
+  await cell.click();
+  const line = lineOf(scores('ns', 'action'), 'model-a', 'step_over')!;
+  await expect(page.getByTestId('group-title')).toContainText('model-a: step_over');
+  await expect(page.getByTestId('group-total')).toHaveText(new RegExp(`^${line.items} items`));
+  await expect(page.getByTestId('group-item')).toHaveCount(line.items);
+  const ids = (await page.getByTestId('group-item').evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-item'))))) as number[];
+  const { rows } = await truth(request, 'listItems', { set: 'ns', run: 'model-a', limit: 1000 });
+  expect(ids.sort()).toEqual(rows.filter((r) => r.action === 'step_over').map((r) => r.id).sort());
+  await page.screenshot({ path: join(shots, 'dashboard-items.png') });
+
+  const item = rows.find((r) => r.id === ids[0])!;
+  await page.getByTestId('group-item').filter({ has: page.locator(`text=${item.key}`) }).first().click();
+  await expect(page.getByTestId('code-view')).toBeVisible();
+  await expect(page.getByTestId('history-pos')).toHaveText(new RegExp(`^${item.actions.length}/`));
+  const tree = page.getByTestId(`${item.direction}-tree`).locator('[data-current="true"]');
+  if (item.targetNode !== null) await expect(tree).toHaveAttribute('data-seq', String(item.targetSeq));
+});
+
+for (const [set, a, b] of [['crux-out', 'codellama-7b', 'gpt-4'], ['ns', 'model-a', 'model-b']] as const) {
+  test(`two runs of ${set} compared: the counts add up and match the per-item verdicts; a differing item opens`, async ({ page, request }) => {
+    await openDashboard(page, set);
+    await page.getByTestId('compare-a').selectOption(a);
+    await page.getByTestId('compare-b').selectOption(b);
+    await expect(page.getByTestId('compare-row').first()).toBeVisible();
+    // Independent truth: each item's first sample, from the API's item list (null: pending, left out).
+    const first = async (run: string) => new Map((await truth(request, 'listItems', { set, run, limit: 1000 })).rows.map((r) => [r.id, r.verdicts[0]?.correct ?? null]));
+    const [va, vb] = [await first(a), await first(b)];
+    const n = (fa: boolean, fb: boolean) => [...va.keys()].filter((id) => va.get(id) === fa && vb.get(id) === fb).length;
+    const paired = n(true, true) + n(true, false) + n(false, true) + n(false, false);
+    const whole = page.locator('[data-testid="compare-row"][data-action=""]');
+    const cell = async (row: typeof whole, k: string) => Number(await row.locator(`[data-k="${k}"]`).innerText());
+    expect(await cell(whole, 'both')).toBe(n(true, true));
+    expect(await cell(whole, 'onlyA')).toBe(n(true, false));
+    expect(await cell(whole, 'onlyB')).toBe(n(false, true));
+    expect(await cell(whole, 'neither')).toBe(n(false, false));
+    expect(await cell(whole, 'items')).toBe(paired);
+    if (paired < va.size) await expect(page.getByTestId('compare')).toContainText(`${va.size - paired} items are left out`);
+    let sum = 0;
+    for (const row of await page.locator('[data-testid="compare-row"]:not([data-action=""])').all()) {
+      expect(await cell(row, 'both') + (await cell(row, 'onlyA')) + (await cell(row, 'onlyB')) + (await cell(row, 'neither'))).toBe(await cell(row, 'items'));
+      sum += await cell(row, 'items');
+    }
+    expect(sum).toBe(paired);
+    await expect(page.getByTestId('differing-item')).toHaveCount(Math.min(500, n(true, false) + n(false, true)));
+    await page.getByTestId('compare').scrollIntoViewIfNeeded();
+    await page.screenshot({ path: join(shots, `dashboard-compare-${set}.png`) });
+    if (n(true, false) + n(false, true) === 0) return;
+    const d = page.getByTestId('differing-item').first();
+    const item = await truth(request, 'getItem', { id: Number(await d.getAttribute('data-item')) });
+    await d.click();
+    await expect(page.getByTestId('code-view')).toContainText(item.name);
+    await expect(page.getByTestId('history-pos')).toHaveText(new RegExp(`^${item.actions.length}/`));
+  });
+}
+
+test('each plot saves as SVG and PNG', async ({ page }) => {
+  await openDashboard(page, 'ns');
+  for (const plot of ['action-field', 'pass-at-k', 'format-errors', 'length', 'depth']) {
+    const card = page.getByTestId(`plot-${plot}`);
+    const [svg] = await Promise.all([page.waitForEvent('download'), card.getByTestId('export-svg').click()]);
+    expect(svg.suggestedFilename()).toBe(`${plot}.svg`);
+    const text = readFileSync((await svg.path())!, 'utf8');
+    expect(text).toMatch(/^<\?xml[^>]*>\n<svg[^>]*xmlns="http:\/\/www\.w3\.org\/2000\/svg"/);
+    expect(text).toContain('data-testid="mark"');
+    const [png] = await Promise.all([page.waitForEvent('download'), card.getByTestId('export-png').click()]);
+    expect(png.suggestedFilename()).toBe(`${plot}.png`);
+    const bytes = readFileSync((await png.path())!);
+    expect([...bytes.subarray(0, 8)]).toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+    // Twice the drawn size.
+    const box = (await card.locator('.plot svg').boundingBox())!;
+    expect(bytes.readUInt32BE(16)).toBe(Math.ceil(box.width * 2));
+  }
+});

@@ -1,0 +1,36 @@
+// Two runs compared item by item: the first sample decides, pending verdicts and items one run
+// did not answer are left out and counted, and the 2×2 counts feed McNemar's b and c.
+import { describe, expect, it } from 'vitest';
+import { compareRows } from '../../src/predictions/compare.js';
+import type { VerdictRow } from '../../src/store/corpus.js';
+
+const row = (itemId: number, action: string, correct: boolean | null): VerdictRow => ({
+  itemId, action, direction: 'forward', horizon: null, traceEvents: 10, depth: 0, formatError: false,
+  em: { event: correct, src: correct, locals: null, arg: null, all: correct }, exec: null, alt: null, correct, pending: correct === null,
+});
+
+describe('compareRows', () => {
+  it('counts both, only A, only B and neither per action, on each item\'s first sample', () => {
+    const a = [row(1, 'step_into', true), row(1, 'step_into', false), row(2, 'step_into', true), row(3, 'step_over', false), row(4, 'step_over', false), row(5, 'step_over', true)];
+    const b = [row(1, 'step_into', false), row(1, 'step_into', true), row(2, 'step_into', true), row(3, 'step_over', true), row(4, 'step_over', false), row(5, 'step_over', null)];
+    const c = compareRows(a, b);
+    expect(c.groups.map((g) => [g.action, g.items, g.both, g.onlyA, g.onlyB, g.neither])).toEqual([
+      [null, 4, 1, 1, 1, 1],
+      ['step_into', 2, 1, 1, 0, 0],
+      ['step_over', 2, 0, 0, 1, 1],
+    ]);
+    expect(c.groups[0].mcnemar).toMatchObject({ b: 1, c: 1, exactP: 1 });
+    expect(c.differing).toEqual([
+      { itemId: 1, action: 'step_into', a: true, b: false },
+      { itemId: 3, action: 'step_over', a: false, b: true },
+    ]);
+    // Item 5: B's verdict pending.
+    expect(c.unpaired).toBe(1);
+  });
+
+  it('leaves out items only one run answered', () => {
+    const c = compareRows([row(1, 'continue', true), row(2, 'continue', true)], [row(2, 'continue', false), row(3, 'continue', false)]);
+    expect(c.groups[0]).toMatchObject({ items: 1, onlyA: 1 });
+    expect(c.unpaired).toBe(2);
+  });
+});
