@@ -41,11 +41,12 @@ export function* shapeRows(corpus: ReadCorpus, src: RowSource, raw: Raw, program
       return;
     }
     case 'corrections': {
-      const wrong = raw.format_error === 1 ? ['format'] : (['event', 'src', 'locals', 'arg'] as const).filter((f) => raw[`em_${f}`] === 0);
+      // A format error is wrong on every field the target has; both are listed.
+      const wrong = [...(raw.format_error === 1 ? ['format'] : []), ...(['event', 'src', 'locals', 'arg'] as const).filter((f) => raw[`em_${f}`] === 0)];
       yield {
         ...head, prediction: raw.prediction as number, item: raw.item as number, set: raw.set_name as string, key: raw.key as string,
         model: raw.model as string, sample: raw.sample as number, direction: raw.direction as string, action: raw.action as string,
-        prompt: raw.prompt as string, chosen: raw.target as string, rejected: raw.completion as string, wrong: [...wrong],
+        prompt: raw.prompt as string, chosen: raw.target as string, rejected: raw.completion as string, wrong,
       };
       return;
     }
