@@ -54,7 +54,7 @@ export function splitIndex(point: number, fractions: number[]): number {
 }
 
 export function planExport(corpus: ReadCorpus, opts: ExportOptions): Plan {
-  const options: Required<ExportOptions> = { split: 'train=1', seed: 0, allowOverlap: false, ...opts };
+  const options: Required<ExportOptions> = { kind: opts.kind, select: opts.select, split: opts.split ?? 'train=1', seed: opts.seed ?? 0, allowOverlap: opts.allowOverlap ?? false };
   const filter = parseSelect(options.select);
   if (filter.labelsAny || filter.labelsAll || filter.labelsNone || filter.annotator !== undefined) {
     if (!corpus.hasAnnotations()) {

@@ -83,7 +83,7 @@ export const command: Command = {
     } finally {
       bar?.clear();
     }
-    for (const [name, s] of Object.entries(m.splits)) console.log(`${name}: ${s.rows} rows, ${s.programs} programs, ${s.files.length} file${s.files.length === 1 ? '' : 's'}`);
+    for (const [name, s] of Object.entries(m.splits)) console.log(`${name}: ${s.rows} rows, ${s.programs} program${s.programs === 1 ? '' : 's'}, ${s.files.length} file${s.files.length === 1 ? '' : 's'}`);
     if (m.excluded_programs) {
       console.log(`left out of training splits: ${m.excluded_programs} program${m.excluded_programs === 1 ? '' : 's'} (${m.excluded_rows} rows) of benchmark sets ${m.excluded_sets.join(', ')} (--allow-overlap keeps them)`);
     }
