@@ -10,7 +10,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { UserError } from '../common/errors.js';
 import type { ExportFormat } from '../semantics/export-select.js';
 import { openCorpus, type ReadCorpus } from '../store/corpus.js';
-import { COLUMNS } from './columns.js';
+import { COLUMNS, type Row } from './columns.js';
 import { datasetCard } from './card.js';
 import { MANIFEST, manifest, type Manifest } from './manifest.js';
 import { planExport, type ExportOptions, type Plan } from './plan.js';
@@ -100,18 +100,23 @@ async function writeSplits(
   const labels = plan.splits.map(() => ({}) as Record<string, number>);
   const total = plan.splits.reduce((a, s) => a + s.rows, 0);
   let done = 0;
+  let split = 0;
+  const emit = (row: Row) => {
+    writers[split].write(row);
+    for (const l of row.labels as string[]) labels[split][l] = (labels[split][l] ?? 0) + 1;
+    done++;
+  };
   try {
     for (const src of plan.sources) {
       for (const raw of corpus.iterateExportRows(src, plan.filter)) {
         const p = plan.programs.get(raw.program_id as number);
         if (!p) continue; // left out by the leakage guard
-        for (const row of shapeRows(corpus, src, raw, () => p.hash)) {
-          writers[p.split].write(row);
-          for (const l of row.labels as string[]) labels[p.split][l] = (labels[p.split][l] ?? 0) + 1;
-          if (++done % 5000 === 0 && onProgress) {
-            onProgress(done, total);
-            await new Promise((r) => setImmediate(r)); // let a server answer progress requests
-          }
+        split = p.split;
+        const before = done;
+        shapeRows(corpus, src, raw, p.hash, emit);
+        if (onProgress && Math.floor(done / 5000) !== Math.floor(before / 5000)) {
+          onProgress(done, total);
+          await new Promise((r) => setImmediate(r)); // let a server answer progress requests
         }
       }
     }

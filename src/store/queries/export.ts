@@ -8,7 +8,7 @@
  * Aliases a SQL condition may use: `t` traces, `p` programs, and per kind `j` trajectories
  * (trajectories; prompt-target from trajectories), `i` evalset_items and `s` evalsets
  * (prompt-target from items, corrections), `r` runs and `pr` predictions (corrections),
- * `e` events (traces).
+ * for traces, only `t` and `p` (a trace is exported whole, every event of it).
  */
 import type Database from 'better-sqlite3';
 import { UserError } from '../../common/errors.js';
@@ -42,7 +42,18 @@ const notFor = (keys: string, what: string) => new UserError(`--select ${keys} d
 const marks = (n: number) => Array(n).fill('?').join(', ');
 
 /** The FROM, the columns and the WHERE of one source; `weight` is how many rows one result row gives. */
-function build(src: RowSource, f: ExportFilter): { select: string; from: string; where: string[]; params: unknown[]; order: string; weight: string } {
+interface Built {
+  select: string;
+  from: string;
+  /** Joined for the rows only, not when counting. */
+  join?: string;
+  where: string[];
+  params: unknown[];
+  order: string;
+  weight: string;
+}
+
+function build(src: RowSource, f: ExportFilter): Built {
   const where: string[] = [];
   const params: unknown[] = [];
   const add = (cond: string, ...values: unknown[]) => (where.push(cond), params.push(...values));
@@ -123,9 +134,11 @@ function build(src: RowSource, f: ExportFilter): { select: string; from: string;
     case 'traces': {
       refuse(['set', 'run', 'verdicts', 'action', 'direction'], '--kind traces');
       length('t.events');
+      // A trace is exported whole: the filter selects traces (aliases t and p), so the plan
+      // counts their events without reading them.
       return {
         select: 't.name, t.id AS trace, t.program_id, e.seq, e.event, e.frame, e.func, e.line, e.src, e.locals, e.arg, e.parent',
-        from: 'traces t JOIN programs p ON p.id = t.program_id JOIN events e ON e.trace_id = t.id', where, params, order: 't.id, e.seq', weight: '1',
+        from: 'traces t JOIN programs p ON p.id = t.program_id', join: 'JOIN events e ON e.trace_id = t.id', where, params, order: 't.id, e.seq', weight: 't.events',
       };
     }
   }
@@ -164,7 +177,7 @@ export function checkCondition(sql: string): void {
   if (!sql.trim()) fail('nothing');
 }
 
-function assemble(db: Database.Database, src: RowSource, f: ExportFilter, shape: (b: ReturnType<typeof build>) => string): Query & { stmt: Database.Statement } {
+function assemble(db: Database.Database, src: RowSource, f: ExportFilter, shape: (b: Built) => string): Query & { stmt: Database.Statement } {
   const b = build(src, f);
   const where = [...b.where];
   if (f.sql !== undefined) {
@@ -196,7 +209,7 @@ export function programWeights(db: Database.Database, src: RowSource, f: ExportF
 
 /** The rows of `src`, in a fixed order, one at a time (raw columns; src/export/ shapes them). */
 export function iterateExportRows(db: Database.Database, src: RowSource, f: ExportFilter): IterableIterator<Record<string, unknown>> {
-  const q = assemble(db, src, f, (b) => `SELECT ${b.select} FROM ${b.from} ${whereOf(b.where)} ORDER BY ${b.order}`);
+  const q = assemble(db, src, f, (b) => `SELECT ${b.select} FROM ${b.from} ${b.join ?? ''} ${whereOf(b.where)} ORDER BY ${b.order}`);
   return q.stmt.iterate(...q.params) as IterableIterator<Record<string, unknown>>;
 }
 
