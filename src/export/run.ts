@@ -62,13 +62,22 @@ export function checkOutput(out: string, force: boolean): void {
   }
 }
 
+/** The temporary folders this process writes for `out` start with this name (beside `out`). */
+export const partialPrefix = (out: string) => `.${basename(resolve(out))}.partial-${process.pid}-`;
+
+/** Removes this process's temporary folders for `out` (a Ctrl+C handler calls it before exiting). */
+export function removePartial(out: string): void {
+  const dir = dirname(resolve(out));
+  for (const f of readdirSync(dir)) if (f.startsWith(partialPrefix(out))) rmSync(join(dir, f), { recursive: true, force: true });
+}
+
 export async function exportDataset(db: string, out: string, opts: WriteOptions): Promise<Manifest> {
   const format = opts.format ?? 'jsonl';
   const shardRows = opts.shardRows ?? DEFAULT_SHARD_ROWS;
   out = resolve(out);
   checkOutput(out, opts.force ?? false);
   if (!existsSync(dirname(out))) throw new UserError(`${dirname(out)} does not exist (the output folder's parent must)`, 'not-found');
-  const tmp = join(dirname(out), `.${basename(out)}.partial-${process.pid}-${Date.now()}`);
+  const tmp = join(dirname(out), `${partialPrefix(out)}${Date.now()}`);
   const corpus = openCorpus(db, { readonly: true });
   try {
     const endRead = corpus.beginRead();
@@ -114,9 +123,10 @@ async function writeSplits(
         split = p.split;
         const before = done;
         shapeRows(corpus, src, raw, p.hash, emit);
-        if (onProgress && Math.floor(done / 5000) !== Math.floor(before / 5000)) {
-          onProgress(done, total);
-          await new Promise((r) => setImmediate(r)); // let a server answer progress requests
+        if (Math.floor(done / 5000) !== Math.floor(before / 5000)) {
+          onProgress?.(done, total);
+          // Let a server answer progress requests, and a Ctrl+C handler run (see partialPrefix).
+          await new Promise((r) => setImmediate(r));
         }
       }
     }

@@ -1,10 +1,11 @@
 // `stepscope dataset export` from the command line: what it prints, its exit codes, and a
 // Parquet export read back by DuckDB.
-import { readFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openCorpus } from '../../src/store/corpus.js';
-import { cli, ensureBuilt } from '../cli/helpers.js';
+import { cli, ensureBuilt, repoRoot } from '../cli/helpers.js';
 import { cleanTempDirs, tempDir, writeTraces } from '../store/fixtures.js';
 import { dataFiles, duckRead } from './helpers.js';
 
@@ -52,4 +53,29 @@ describe('stepscope dataset export', () => {
     const split = cli(['dataset', 'export', '--db', db, '-o', join(dir, 'x'), '--kind', 'traces', '--split', 'train=0.9,test=0.2']);
     expect(split.stderr).toContain('expected positive fractions adding up to 1');
   });
+
+  it('Ctrl+C while writing removes the temporary folder and writes nothing (exit 130)', async () => {
+    const bigDir = tempDir('stepscope-dataset-int-');
+    const big = join(bigDir, 'big.db');
+    const c = openCorpus(big, { create: true });
+    await c.ingest(writeTraces(bigDir, 'big.jsonl', [{ name: 'long', n: 40_000 }]));
+    c.close();
+    const out = join(bigDir, 'ds');
+    const child = spawn(process.execPath, [join(repoRoot, 'bin/stepscope.js'), 'dataset', 'export', '--db', big, '-o', out, '--kind', 'traces', '--shard-rows', '10000'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (d) => (stderr += d));
+    const partial = () => readdirSync(bigDir).filter((f) => f.startsWith('.ds.partial-'));
+    // Wait until data is being written, then interrupt.
+    let exited = false;
+    child.on('exit', () => (exited = true));
+    const writing = () => partial().some((f) => existsSync(join(bigDir, f, 'data')) && readdirSync(join(bigDir, f, 'data')).length > 0);
+    while (!writing() && !exited) await new Promise((r) => setTimeout(r, 5));
+    expect(exited, 'the export ended before it could be interrupted').toBe(false);
+    child.kill('SIGINT');
+    const code = await new Promise((r) => child.on('exit', (c, sig) => r(c ?? sig)));
+    expect(code).toBe(130);
+    expect(stderr).toContain('interrupted');
+    expect(partial()).toEqual([]);
+    expect(existsSync(out)).toBe(false);
+  }, 120_000);
 });

@@ -1,7 +1,7 @@
 /** `stepscope dataset export`: curated, training-ready subsets of a corpus (docs/export.md). */
 import { int } from '../../api/contract/validate.js';
 import { UserError } from '../../common/errors.js';
-import { DEFAULT_SHARD_ROWS, exportDataset } from '../../export/run.js';
+import { DEFAULT_SHARD_ROWS, exportDataset, removePartial } from '../../export/run.js';
 import { EXPORT_FORMATS, EXPORT_KINDS } from '../../semantics/export-select.js';
 import { choiceOption, CliError, intOption, requireString, usage, type Command } from '../command.js';
 import { Progress } from '../progress.js';
@@ -69,6 +69,15 @@ export const command: Command = {
     const kind = choiceOption(values, 'kind', 'dataset', EXPORT_KINDS);
     if (!kind) throw usage(`dataset: --kind is required (${EXPORT_KINDS.join(', ')})`);
     const bar = process.stderr.isTTY ? new Progress('export', undefined, (n) => `${n} rows`) : undefined;
+    // Ctrl+C: leave nothing half-written (the export yields every few thousand rows, so this runs).
+    const interrupted = () => {
+      bar?.clear();
+      removePartial(out);
+      console.error(`dataset export: interrupted; ${out} was not written`);
+      process.exit(130);
+    };
+    process.once('SIGINT', interrupted);
+    process.once('SIGTERM', interrupted);
     let m;
     try {
       m = await exportDataset(db, out, {
@@ -82,6 +91,8 @@ export const command: Command = {
       throw e;
     } finally {
       bar?.clear();
+      process.off('SIGINT', interrupted);
+      process.off('SIGTERM', interrupted);
     }
     for (const [name, s] of Object.entries(m.splits)) console.log(`${name}: ${s.rows} rows, ${s.programs} program${s.programs === 1 ? '' : 's'}, ${s.files.length} file${s.files.length === 1 ? '' : 's'}`);
     if (m.excluded_programs) {
