@@ -1,4 +1,1 @@
-import { createRequire } from 'node:module';
-
-const require = createRequire(import.meta.url);
-export const version: string = (require('../../package.json') as { version: string }).version;
+export { version } from '../export/version.js';

@@ -26,6 +26,11 @@ import { ingestFile, ingestStream, type IngestOptions, type IngestResult } from 
 import { openDatabase, type OpenOptions } from './open.js';
 import { getEvents, iterateEvents, traceShape, type TraceShape } from './queries/events.js';
 import { userQuery, type SqlRow } from './queries/sql.js';
+import {
+  beginRead, benchmarkPrograms, hasAnnotations, iterateExportRows, iterateProgramSources, programWeights, rowLabels, rowSources, schemaVersion,
+  type RowSource,
+} from './queries/export.js';
+import type { ExportFilter, ExportKind } from '../semantics/export-select.js';
 import { counts, getTrace, listTraces, traceIds, type CorpusCounts, type TraceRecord } from './queries/traces.js';
 import {
   countItems, deleteEvalSet, getEvalSet, getItem, insertEvalSet, itemIds, iterateItems, listEvalSets,
@@ -43,6 +48,7 @@ export type { CorpusCounts, TraceRecord } from './queries/traces.js';
 export type { TraceShape } from './queries/events.js';
 export type { NewTrajectory, StoredTrajectory } from './queries/trajectories.js';
 export type { SqlRow } from './queries/sql.js';
+export type { RowSource } from './queries/export.js';
 export type { EvalSetRecord, ItemQuery, NewItem, StoredItem } from './queries/evalsets.js';
 export type { RunFormat, NewRun, RunRecord } from './queries/runs.js';
 export type { NewPrediction, PendingCheck, CheckedPrediction, PredictionQuery, PredictionRecord, VerdictRow, VerdictUpdate, CheckVerdict } from './queries/predictions.js';
@@ -191,6 +197,50 @@ export class ReadCorpus {
   /** One row per prediction of a run, what scores are computed from. */
   verdictRows(runId: number): VerdictRow[] {
     return this.guard(() => verdictRows(this.conn, runId));
+  }
+
+  // ---- curated export (queries/export.ts; src/export/ plans and writes) -------------------
+
+  /** Where rows of `kind` come from under the filter (refuses keys that do not apply). */
+  exportSources(kind: ExportKind, f: ExportFilter): RowSource[] {
+    return rowSources(kind, f);
+  }
+
+  /** Rows per program id that a source gives under the filter. */
+  exportWeights(src: RowSource, f: ExportFilter): Map<number, number> {
+    return this.guard(() => programWeights(this.conn, src, f));
+  }
+
+  /** The source's rows in a fixed order, one at a time. */
+  iterateExportRows(src: RowSource, f: ExportFilter): IterableIterator<Record<string, unknown>> {
+    return this.guard(() => iterateExportRows(this.conn, src, f));
+  }
+
+  iterateProgramSources(): IterableIterator<{ id: number; source: string }> {
+    return this.guard(() => iterateProgramSources(this.conn));
+  }
+
+  /** Benchmark (CRUXEval) sets and the program ids their items are over: the leakage guard's input. */
+  benchmarkPrograms(): { sets: string[]; programs: Set<number> } {
+    return this.guard(() => benchmarkPrograms(this.conn));
+  }
+
+  /** The labels of an exported row: the one place labels are read (none until annotations land). */
+  rowLabels(src: RowSource, row: Record<string, unknown>): string[] {
+    return rowLabels(this.conn, src, row);
+  }
+
+  hasAnnotations(): boolean {
+    return this.guard(() => hasAnnotations(this.conn));
+  }
+
+  schemaVersion(): number {
+    return this.guard(() => schemaVersion(this.conn));
+  }
+
+  /** Starts one read snapshot; call the function returned to end it. */
+  beginRead(): () => void {
+    return this.guard(() => beginRead(this.conn));
   }
 
   // ---- plain SQL (queries/sql.ts) ----------------------------------------------------------

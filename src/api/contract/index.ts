@@ -7,6 +7,7 @@
  * Pure: no Node imports, importable from the renderer.
  */
 import { dashboardMethods, type DashboardResults } from './dashboard.js';
+import { exportMethods, type ExportResults } from './export.js';
 import type { Access, MethodSpec } from './method.js';
 import { predictionMethods, type PredictionResults } from './predictions.js';
 import { traceMethods, type TraceResults } from './traces.js';
@@ -23,15 +24,17 @@ export type { TrajectoryRow } from './trajectories.js';
 export type { EvalSetInfo, RunInfo, ItemRow, ItemDetail, PredictionDetail, VerdictInfo } from './predictions.js';
 export type { ScoreLine, ScoreBy } from '../../semantics/eval.js';
 export { DASHBOARD_BREAKDOWNS, type DashboardBreakdown, type RunScores, type ScoreInterval, type RunComparison, type DifferingItem, type McNemarResult } from './dashboard.js';
+export type { ExportPreview, ExportJob, ExportStatus } from './export.js';
+export { EXPORT_KINDS, EXPORT_FORMATS, type ExportKind, type ExportFormat } from '../../semantics/export-select.js';
 
 /** Every method, by name: its access and its params validator. */
-export const methods = { ...traceMethods, ...trajectoryMethods, ...predictionMethods, ...dashboardMethods } satisfies Record<string, MethodSpec>;
+export const methods = { ...traceMethods, ...trajectoryMethods, ...predictionMethods, ...dashboardMethods, ...exportMethods } satisfies Record<string, MethodSpec>;
 
 export type Method = keyof typeof methods;
 export type Params<M extends Method> = ReturnType<(typeof methods)[M]['params']>;
 
 /** Result types, one per method: the static half of the contract. */
-export interface Results extends TraceResults, TrajectoryResults, PredictionResults, DashboardResults {}
+export interface Results extends TraceResults, TrajectoryResults, PredictionResults, DashboardResults, ExportResults {}
 
 export type Api = { [M in Method]: (p: Params<M>) => Results[M] | Promise<Results[M]> };
 

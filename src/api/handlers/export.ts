@@ -1,0 +1,55 @@
+/**
+ * Export from the app: a preview of the plan, and an export that runs in the background
+ * (polled with exportProgress for its progress bar). Files go only into the export folder
+ * beside the corpus (src/api/contract/export.ts says why).
+ */
+import { mkdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { checkOutput, exportDataset, previewExport } from '../../export/run.js';
+import { UserError } from '../../common/errors.js';
+import type { ReadCorpus } from '../../store/corpus.js';
+import type { Api, ExportStatus } from '../contract/index.js';
+
+export const EXPORT_DIR = 'stepscope-exports';
+
+/** The folder the app exports into: `stepscope-exports/` beside the corpus file. */
+export const exportRoot = (corpusPath: string) => join(dirname(corpusPath), EXPORT_DIR);
+
+export function exportHandlers(corpus: ReadCorpus): Pick<Api, 'previewExport' | 'startExport' | 'exportProgress'> {
+  const jobs = new Map<number, ExportStatus>();
+  let next = 1;
+  return {
+    previewExport(p) {
+      const plan = previewExport(corpus.path, p);
+      return {
+        splits: plan.splits.map((s) => ({ name: s.name, rows: s.rows, programs: s.programs })),
+        excluded: plan.excluded.programs ? plan.excluded : { programs: 0, rows: 0, sets: [] },
+        rows: plan.splits.reduce((a, s) => a + s.rows, 0),
+      };
+    },
+    startExport({ folder, ...opts }) {
+      const root = exportRoot(corpus.path);
+      mkdirSync(root, { recursive: true });
+      const path = join(root, folder);
+      // A wrong filter or a folder in use is refused now, not in the background.
+      checkOutput(path, opts.force ?? false);
+      previewExport(corpus.path, opts);
+      const job = next++;
+      const status: ExportStatus = { state: 'running', done: 0, total: 0, path };
+      jobs.set(job, status);
+      exportDataset(corpus.path, path, { ...opts, onProgress: (done, total) => Object.assign(status, { done, total }) }).then(
+        (m) => Object.assign(status, {
+          state: 'done', done: m.rows, total: m.rows,
+          splits: Object.entries(m.splits).map(([name, s]) => ({ name, rows: s.rows, programs: s.programs, files: s.files.length })),
+        }),
+        (e: unknown) => Object.assign(status, { state: 'failed', error: e instanceof UserError ? e.message : `internal error: ${(e as Error).message}` }),
+      );
+      return { job, path };
+    },
+    exportProgress({ job }) {
+      const s = jobs.get(job);
+      if (!s) throw new UserError(`no export job ${job} (jobs last as long as the app)`, 'not-found');
+      return { ...s };
+    },
+  };
+}

@@ -1,0 +1,104 @@
+/** `stepscope dataset export`: curated, training-ready subsets of a corpus (docs/export.md). */
+import { int } from '../../api/contract/validate.js';
+import { UserError } from '../../common/errors.js';
+import { DEFAULT_SHARD_ROWS, exportDataset, removePartial } from '../../export/run.js';
+import { EXPORT_FORMATS, EXPORT_KINDS } from '../../semantics/export-select.js';
+import { choiceOption, CliError, intOption, requireString, usage, type Command } from '../command.js';
+import { Progress } from '../progress.js';
+
+const HELP = `Usage: stepscope dataset export --db CORPUS -o DIR --kind KIND [--select KEY=VALUE]...
+           [--format jsonl|parquet] [--split train=0.9,validation=0.1] [--seed S]
+           [--shard-rows N] [--allow-overlap] [--license ID] [--force]
+
+Writes a training-ready subset of the corpus into the folder DIR: data/<split>-NNNNN-of-NNNNN
+files, a dataset card README.md (Hugging Face YAML header) and stepscope-export.json.
+docs/export.md describes every kind's columns and every filter key.
+
+Kinds:
+  trajectories   stored trajectories: text, direction, entry, actions, exit
+  prompt-target  evaluation-set items and steps of stored trajectories as prompt/target
+  corrections    model failures: prompt, chosen (the truth), rejected (the model's text)
+  traces         the raw events, one row per event
+
+Filter (--select, repeatable; every clause must hold; lists comma-separated):
+  labels-any=…  labels-all=…  labels-none=…  annotator=NAME   (failure labels)
+  run=LABEL  set=NAME  verdict.FIELD=right|wrong (FIELD: event, src, locals, arg, all,
+  exec, alt, correct)  action=KIND  direction=forward|inverse  exit=normal,error,never
+  name=GLOB (trace name, e.g. sample_1*)  length=N | N..M | N.. | ..M (actions; traces: events)
+  source=items|trajectories (prompt-target)
+  sql=CONDITION  a read-only SQL condition over docs/schema.md's tables (aliases in docs/export.md)
+
+Splits are by program (the hash of its source), deterministic for a seed. Programs of a
+benchmark evaluation set (CRUXEval) are left out of training splits (names starting with
+'train') and counted, unless --allow-overlap.
+
+Options:
+  --db CORPUS        the corpus file (opened read-only)
+  -o, --output DIR   the folder to write (must be empty or absent; --force replaces an earlier export)
+  --kind KIND        ${EXPORT_KINDS.join(', ')}
+  --format FORMAT    ${EXPORT_FORMATS.join(' or ')} (default jsonl)
+  --split SPEC       split names and fractions (default train=1)
+  --seed S           the split's seed (default 0)
+  --shard-rows N     rows per file (default ${DEFAULT_SHARD_ROWS})
+  --allow-overlap    keep benchmark programs in training splits
+  --license ID       the card's license (default other)
+  --force            replace an earlier export in DIR`;
+
+export const command: Command = {
+  name: 'dataset',
+  summary: 'Export curated training data (JSONL or Parquet, with a dataset card)',
+  help: HELP,
+  options: {
+    db: { type: 'string' },
+    output: { type: 'string', short: 'o' },
+    kind: { type: 'string' },
+    select: { type: 'string', multiple: true },
+    format: { type: 'string' },
+    split: { type: 'string' },
+    seed: { type: 'string' },
+    'shard-rows': { type: 'string' },
+    'allow-overlap': { type: 'boolean' },
+    license: { type: 'string' },
+    force: { type: 'boolean' },
+  },
+  positionals: true,
+  async run(values, positionals) {
+    if (positionals.length !== 1 || positionals[0] !== 'export') throw usage("dataset: expected 'export'. Try 'stepscope dataset --help'.");
+    const db = requireString(values, 'db', 'dataset');
+    const out = requireString(values, 'output', 'dataset');
+    const kind = choiceOption(values, 'kind', 'dataset', EXPORT_KINDS);
+    if (!kind) throw usage(`dataset: --kind is required (${EXPORT_KINDS.join(', ')})`);
+    const bar = process.stderr.isTTY ? new Progress('export', undefined, (n) => `${n} rows`) : undefined;
+    // Ctrl+C: leave nothing half-written (the export yields every few thousand rows, so this runs).
+    const interrupted = () => {
+      bar?.clear();
+      removePartial(out);
+      console.error(`dataset export: interrupted; ${out} was not written`);
+      process.exit(130);
+    };
+    process.once('SIGINT', interrupted);
+    process.once('SIGTERM', interrupted);
+    let m;
+    try {
+      m = await exportDataset(db, out, {
+        kind, select: (values.select as string[] | undefined) ?? [], format: choiceOption(values, 'format', 'dataset', EXPORT_FORMATS, 'jsonl'),
+        split: values.split as string | undefined, seed: intOption(values, 'seed', 'dataset', 0), shardRows: intOption(values, 'shard-rows', 'dataset', DEFAULT_SHARD_ROWS, int(1)),
+        allowOverlap: Boolean(values['allow-overlap']), force: Boolean(values.force), license: values.license as string | undefined,
+        onProgress: bar && ((done, total) => bar.update(done, `of ${total}`)),
+      });
+    } catch (e) {
+      if (e instanceof UserError && !(e instanceof CliError)) throw new CliError(`dataset export: ${e.message}`, 1, e.code);
+      throw e;
+    } finally {
+      bar?.clear();
+      process.off('SIGINT', interrupted);
+      process.off('SIGTERM', interrupted);
+    }
+    for (const [name, s] of Object.entries(m.splits)) console.log(`${name}: ${s.rows} rows, ${s.programs} program${s.programs === 1 ? '' : 's'}, ${s.files.length} file${s.files.length === 1 ? '' : 's'}`);
+    if (m.excluded_programs) {
+      console.log(`left out of training splits: ${m.excluded_programs} program${m.excluded_programs === 1 ? '' : 's'} (${m.excluded_rows} rows) of benchmark sets ${m.excluded_sets.join(', ')} (--allow-overlap keeps them)`);
+    }
+    console.log(`${out}: ${m.rows} rows (${m.kind}, ${m.format}), README.md, stepscope-export.json`);
+    return 0;
+  },
+};

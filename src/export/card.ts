@@ -1,0 +1,96 @@
+/**
+ * The dataset card, README.md: the Hugging Face YAML header (configs with data_files per
+ * split, dataset_info features and splits, license, task categories, size category) and a
+ * body saying what the rows are, how they were selected, the counts, and how to load them.
+ * YAML strings are written as JSON strings, which YAML reads as double-quoted scalars.
+ */
+import type { Column } from './columns.js';
+import type { Manifest } from './manifest.js';
+
+const q = JSON.stringify;
+const duck = (glob: string, format: string) => (format === 'jsonl' ? `read_json_auto('${glob}')` : `'${glob}'`);
+
+const WHAT: Record<string, string> = {
+  trajectories: 'one stored trajectory per row: its full serialized text in the paper\'s format (`text`), with the direction, entry, actions and exit it was walked with',
+  'prompt-target': 'one prompt and its target per row: evaluation-set items (`source` = `item`) and steps of stored trajectories (`source` = `trajectory`); the prompt ends with `<|frame_sep|>`, the target is the state (or exit token) that follows',
+  corrections: 'one model failure per row: the `prompt`, the true target (`chosen`), the model\'s wrong completion (`rejected`), the fields it got wrong (`wrong`) and the model\'s label (`model`); ready for supervised fine-tuning on `chosen` or preference training (DPO) on `chosen`/`rejected`',
+  traces: 'one recorded event per row (`seq`, `event`, `frame`, `func`, `line`, `src`, `locals` as JSON text, `arg`, `parent`), for building other formats',
+};
+
+/** Hugging Face's size_categories bucket for a row count. */
+export function sizeCategory(n: number): string {
+  const b = ['n<1K', '1K<n<10K', '10K<n<100K', '100K<n<1M', '1M<n<10M', '10M<n<100M', '100M<n<1B'];
+  let k = 0;
+  for (let limit = 1000; n >= limit && k < b.length - 1; limit *= 10) k++;
+  return b[k];
+}
+
+function feature(c: Column): string[] {
+  if (c.type === 'strings') return [`  - name: ${c.name}`, '    sequence: string'];
+  return [`  - name: ${c.name}`, `    dtype: ${c.type === 'int' ? 'int32' : 'string'}`];
+}
+
+export function datasetCard(m: Manifest, columns: Column[], license: string): string {
+  const splits = Object.entries(m.splits).filter(([, s]) => s.rows > 0);
+  const pattern = m.format;
+  const yaml = [
+    '---',
+    `license: ${q(license)}`,
+    'task_categories:',
+    '- text-generation',
+    'tags:',
+    '- stepscope',
+    '- neural-debugger',
+    '- execution-traces',
+    'size_categories:',
+    `- ${sizeCategory(m.rows)}`,
+    'configs:',
+    '- config_name: default',
+    '  data_files:',
+    ...splits.flatMap(([name]) => [`  - split: ${q(name)}`, `    path: ${q(`data/${name}-*.${pattern}`)}`]),
+    'dataset_info:',
+    '  features:',
+    ...columns.flatMap(feature),
+    '  splits:',
+    ...splits.flatMap(([name, s]) => [`  - name: ${q(name)}`, `    num_examples: ${s.rows}`]),
+    '---',
+  ];
+  const labelNames = [...new Set(Object.values(m.splits).flatMap((s) => Object.keys(s.labels)))].sort();
+  const body = [
+    '',
+    `# Stepscope export: ${m.kind}`,
+    '',
+    `Rows: ${WHAT[m.kind]}. Every row also names its trace (\`name\`, \`trace\`), its program (\`program\`: the sha256 of the program's source text) and its failure labels (\`labels\`, empty when none).`,
+    '',
+    '## How the rows were selected',
+    '',
+    m.filter.length ? m.filter.map((c) => `- \`${c}\``).join('\n') : 'Every row of the corpus (no filter).',
+    '',
+    `Corpus \`${m.corpus.file}\` (sha256 \`${m.corpus.sha256}\`, schema ${m.corpus.schema_version}), exported by Stepscope ${m.stepscope_version} on ${m.created}.`,
+    `Splits are by program, never by row: each program (its source's hash) goes to one split, chosen by seed ${m.seed} (\`--split ${m.split}\`).`,
+    m.allow_overlap
+      ? 'The leakage guard was turned off (`--allow-overlap`): programs of benchmark evaluation sets may be in a training split.'
+      : `Leakage guard: ${m.excluded_programs} program${m.excluded_programs === 1 ? '' : 's'} (${m.excluded_rows} rows) of the benchmark evaluation sets ${m.excluded_sets.length ? m.excluded_sets.map((s) => `\`${s}\``).join(', ') : '(none in this corpus)'} were left out of training splits.`,
+    '',
+    '## Counts',
+    '',
+    `| split | rows | programs | files |${labelNames.map((l) => ` ${l} |`).join('')}`,
+    `| --- | ---: | ---: | ---: |${labelNames.map(() => ' ---: |').join('')}`,
+    ...Object.entries(m.splits).map(([name, s]) => `| ${name} | ${s.rows} | ${s.programs} | ${s.files.length} |${labelNames.map((l) => ` ${s.labels[l] ?? 0} |`).join('')}`),
+    '',
+    labelNames.length ? 'Label columns count the rows carrying each label.' : 'No row carries a label.',
+    '',
+    '## Loading',
+    '',
+    '```python',
+    'from datasets import load_dataset',
+    `ds = load_dataset("${m.format === 'jsonl' ? 'json' : 'parquet'}", data_files={${splits.map(([n]) => `"${n}": "data/${n}-*.${pattern}"`).join(', ')}})`,
+    '```',
+    '',
+    splits.length ? `or, from this folder, \`load_dataset(".")\`; with DuckDB: \`SELECT * FROM ${duck(`data/${splits[0][0]}-*.${pattern}`, m.format)}\`.` : '',
+    '',
+    `\`stepscope-export.json\` records the same counts, the filter, the seed and the corpus's hash.`,
+    '',
+  ];
+  return yaml.join('\n') + '\n' + body.join('\n');
+}

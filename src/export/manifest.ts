@@ -1,0 +1,51 @@
+/**
+ * `stepscope-export.json`: what an export holds and how it was made (docs/export.md lists
+ * every key), so a training run can cite exactly which corpus, filter and seed it used.
+ */
+import type { Plan } from './plan.js';
+
+export const MANIFEST = 'stepscope-export.json';
+
+export interface Manifest {
+  stepscope_version: string;
+  created: string;
+  corpus: { file: string; sha256: string; schema_version: number };
+  kind: string;
+  format: string;
+  filter: string[];
+  split: string;
+  seed: number;
+  shard_rows: number;
+  allow_overlap: boolean;
+  rows: number;
+  programs: number;
+  splits: Record<string, { rows: number; programs: number; files: string[]; labels: Record<string, number> }>;
+  excluded_programs: number;
+  excluded_rows: number;
+  excluded_sets: string[];
+}
+
+export function manifest(
+  plan: Plan,
+  w: { format: string; shardRows: number; labels: Record<string, number>[]; version: string; corpusFile: string; corpusSha256: string; schemaVersion: number; files: string[][] },
+): Manifest {
+  const o = plan.options;
+  const splits: Manifest['splits'] = {};
+  plan.splits.forEach((s, k) => {
+    splits[s.name] = { rows: s.rows, programs: s.programs, files: w.files[k], labels: sorted(w.labels[k]) };
+  });
+  return {
+    stepscope_version: w.version,
+    created: new Date().toISOString(),
+    corpus: { file: w.corpusFile, sha256: w.corpusSha256, schema_version: w.schemaVersion },
+    kind: o.kind, format: w.format, filter: o.select, split: o.split, seed: o.seed, shard_rows: w.shardRows, allow_overlap: o.allowOverlap,
+    rows: plan.splits.reduce((a, s) => a + s.rows, 0),
+    programs: plan.splits.reduce((a, s) => a + s.programs, 0),
+    splits,
+    excluded_programs: plan.excluded.programs,
+    excluded_rows: plan.excluded.rows,
+    excluded_sets: o.allowOverlap ? [] : plan.excluded.sets,
+  };
+}
+
+const sorted = (o: Record<string, number>) => Object.fromEntries(Object.entries(o).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));

@@ -1,0 +1,65 @@
+/**
+ * Turns the store's raw rows into export rows (the keys of columns.ts, in that order). A
+ * stored trajectory gives one prompt-target row per step that passed the filter. Rows are
+ * written as literals, without spreading a shared head: a million spreads cost more than
+ * the rest of the export (bench/export.mjs).
+ */
+import { formatAction } from '../semantics/actions-text.js';
+import type { Action } from '../semantics/types.js';
+import type { ReadCorpus, RowSource } from '../store/corpus.js';
+import type { Row } from './columns.js';
+import { frameEnds, stepPromptTarget } from './steps.js';
+
+/** A row of the store's SELECT for this source (its columns are named there). */
+type Raw = Record<string, any>;
+
+const actionsOf = (json: string) => (JSON.parse(json) as Action[]).map(formatAction);
+
+/** The export rows of one raw row, given to `emit`; `program` is the row's program hash. */
+export function shapeRows(corpus: ReadCorpus, src: RowSource, raw: Raw, program: string, emit: (row: Row) => void): void {
+  const labels = corpus.rowLabels(src, raw);
+  switch (src) {
+    case 'traces':
+      emit({
+        name: raw.name, trace: raw.trace, program, labels, seq: raw.seq, event: raw.event, frame: raw.frame, func: raw.func, line: raw.line,
+        src: raw.src, locals: raw.locals, arg: raw.arg, parent: raw.parent,
+      });
+      return;
+    case 'trajectories':
+      emit({
+        name: raw.name, trace: raw.trace, program, labels, id: raw.id, text: raw.text, direction: raw.direction, entry: raw.entry,
+        actions: actionsOf(raw.actions), exit: raw.exit,
+      });
+      return;
+    case 'items': {
+      const actions = actionsOf(raw.actions);
+      emit({
+        name: raw.name, trace: raw.trace, program, labels, source: 'item', id: raw.id, set: raw.set_name, key: raw.key, step: actions.length - 1,
+        direction: raw.direction, entry: raw.entry, actions, action: raw.action, prompt: raw.prompt, target: raw.target,
+      });
+      return;
+    }
+    case 'steps': {
+      const acts = JSON.parse(raw.actions) as Action[];
+      const actions = acts.map(formatAction);
+      const ends = frameEnds(raw.text, actions.length, raw.id);
+      for (const k of JSON.parse(raw.steps) as number[]) {
+        const { prompt, target } = stepPromptTarget(raw.text, ends, k);
+        emit({
+          name: raw.name, trace: raw.trace, program, labels, source: 'trajectory', id: raw.id, set: null, key: null, step: k,
+          direction: raw.direction, entry: raw.entry, actions: actions.slice(0, k + 1), action: acts[k].action, prompt, target,
+        });
+      }
+      return;
+    }
+    case 'corrections': {
+      // A format error is wrong on every field the target has; both are listed.
+      const wrong = [...(raw.format_error === 1 ? ['format'] : []), ...(['event', 'src', 'locals', 'arg'] as const).filter((f) => raw[`em_${f}`] === 0)];
+      emit({
+        name: raw.name, trace: raw.trace, program, labels, prediction: raw.prediction, item: raw.item, set: raw.set_name, key: raw.key,
+        model: raw.model, sample: raw.sample, direction: raw.direction, action: raw.action, prompt: raw.prompt, chosen: raw.target,
+        rejected: raw.completion, wrong,
+      });
+    }
+  }
+}
