@@ -6,6 +6,7 @@
  * (renderer/src/lib/api.ts) is typed from `Api` below, so a call is checked end to end.
  * Pure: no Node imports, importable from the renderer.
  */
+import { askMethods, type AskResults } from './ask.js';
 import type { Access, MethodSpec } from './method.js';
 import { predictionMethods, type PredictionResults } from './predictions.js';
 import { traceMethods, type TraceResults } from './traces.js';
@@ -19,17 +20,18 @@ export type { Walk, WalkState } from '../../semantics/walk-view.js';
 export { MAX_EVENT_WINDOW, type TraceInfo } from './traces.js';
 export { decodeSkeleton, encodeSkeleton, type Skeleton, type SkeletonWire } from './skeleton.js';
 export type { TrajectoryRow } from './trajectories.js';
+export type { AskResults, CheckedAnswer, StateCheck } from './ask.js';
 export type { EvalSetInfo, RunInfo, ItemRow, ItemDetail, PredictionDetail, VerdictInfo } from './predictions.js';
 export type { ScoreLine, ScoreBy } from '../../semantics/eval.js';
 
 /** Every method, by name: its access and its params validator. */
-export const methods = { ...traceMethods, ...trajectoryMethods, ...predictionMethods } satisfies Record<string, MethodSpec>;
+export const methods = { ...traceMethods, ...trajectoryMethods, ...predictionMethods, ...askMethods } satisfies Record<string, MethodSpec>;
 
 export type Method = keyof typeof methods;
 export type Params<M extends Method> = ReturnType<(typeof methods)[M]['params']>;
 
 /** Result types, one per method: the static half of the contract. */
-export interface Results extends TraceResults, TrajectoryResults, PredictionResults {}
+export interface Results extends TraceResults, TrajectoryResults, PredictionResults, AskResults {}
 
 export type Api = { [M in Method]: (p: Params<M>) => Results[M] | Promise<Results[M]> };
 
