@@ -8,20 +8,24 @@
 import { getContext, setContext } from 'svelte';
 import { CorpusQuery } from '../state/corpus.svelte.js';
 import { Explorer } from '../state/explorer.svelte.js';
+import { Overlay } from '../state/overlay.svelte.js';
 import type { DataSource } from './source.js';
 
 const SOURCE = Symbol('data source');
 const EXPLORER = Symbol('explorer');
 const CORPUS = Symbol('corpus');
+const OVERLAY = Symbol('overlay');
 
 export interface AppState {
   source: DataSource;
   explorer: Explorer;
   corpus: CorpusQuery;
+  overlay: Overlay;
 }
 
 export function createAppState(source: DataSource): AppState {
-  return { source, explorer: new Explorer(source), corpus: new CorpusQuery(source) };
+  const explorer = new Explorer(source);
+  return { source, explorer, corpus: new CorpusQuery(source), overlay: new Overlay(source, explorer) };
 }
 
 /** The context entries of an app state, e.g. for testing-library's `context` option. */
@@ -30,6 +34,7 @@ export function contextMap(s: AppState): Map<symbol, unknown> {
     [SOURCE, s.source],
     [EXPLORER, s.explorer],
     [CORPUS, s.corpus],
+    [OVERLAY, s.overlay],
   ]);
 }
 
@@ -47,3 +52,4 @@ function need<T>(key: symbol, what: string): T {
 export const useSource = () => need<DataSource>(SOURCE, 'the data source');
 export const useExplorer = () => need<Explorer>(EXPLORER, 'the explorer');
 export const useCorpus = () => need<CorpusQuery>(CORPUS, 'the corpus query');
+export const useOverlay = () => need<Overlay>(OVERLAY, 'the predictions overlay');
