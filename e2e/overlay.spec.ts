@@ -171,3 +171,16 @@ test('paste a completion and ask the model at any state, against a local OpenAI-
     await fake.close().catch(() => undefined);
   }
 });
+
+test('k samples: a chip per sample with its verdict (CodeLlama-7B, 10 samples per task)', async ({ page, request }) => {
+  const { rows } = await truth(request, 'listItems', { set: 'crux-out', run: 'codellama-7b', limit: 1 });
+  const detail = await truth(request, 'getItem', { id: rows[0].id, run: 'codellama-7b' });
+  expect(detail.predictions.length).toBe(10);
+  await opened(page, `?trace=${rows[0].traceId}&set=crux-out&run=codellama-7b&item=${rows[0].id}`);
+  await expect(page.getByTestId('sample')).toHaveCount(10);
+  const chips = page.getByTestId('sample');
+  for (const [j, p] of detail.predictions.entries()) await expect(chips.nth(j)).toHaveAttribute('data-verdict', expected(p) ?? 'pending');
+  // The first sample's text, as the run stored it.
+  await expect(page.getByTestId('raw-completion')).toHaveText(detail.predictions[0].completion);
+  await page.screenshot({ path: join(shots, 'overlay-samples.png') });
+});

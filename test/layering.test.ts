@@ -68,7 +68,7 @@ const PACKAGES: Record<string, RegExp> = {
   server: /^node:/,
   cli: /^node:/,
   main: /^(node:|electron$)/,
-  renderer: /^(svelte(\/|$)|d3$|codemirror$|@codemirror\/)/,
+  renderer: /^(svelte(\/|$)|d3$|codemirror$|@codemirror\/|diff$)/,
 };
 
 function layerOf(path: string): string | undefined {
