@@ -64,5 +64,8 @@ if (existsSync(join(root, 'dist/cli/commands/evalset.js'))) {
   });
   writeFileSync(join(work, 'mutant.jsonl'), lines.join('\n') + '\n');
   cli('predictions', 'import', join(work, 'mutant.jsonl'), '--db', db, '--set', 'crux-bp', '--model', 'mutant');
+  // A second run to compare with: every answer the true target.
+  writeFileSync(join(work, 'oracle.jsonl'), exported('crux-bp').map((it) => JSON.stringify({ id: it.id, completion: it.target })).join('\n') + '\n');
+  cli('predictions', 'import', join(work, 'oracle.jsonl'), '--db', db, '--set', 'crux-bp', '--model', 'oracle');
 }
 console.log(`e2e corpus ready: ${db}`);

@@ -184,3 +184,20 @@ test('k samples: a chip per sample with its verdict (CodeLlama-7B, 10 samples pe
   await expect(page.getByTestId('raw-completion')).toHaveText(detail.predictions[0].completion);
   await page.screenshot({ path: join(shots, 'overlay-samples.png') });
 });
+
+test('a second run: its verdict on the same node, in the graph shape too', async ({ page, request }) => {
+  const { rows } = await truth(request, 'listItems', { set: 'crux-bp', limit: 3 });
+  const it = rows.find((r) => first(r, 'mutant').correct === false)!;
+  await opened(page, `?trace=${it.traceId}&set=crux-bp&run=mutant&run2=oracle`);
+  await expect(page.getByTestId('pick-run2')).toHaveValue('oracle');
+  await expect(node(page, it)).toHaveAttribute('data-verdict', expected(first(it, 'mutant'))!);
+  await expect(node(page, it)).toHaveAttribute('data-verdict2', expected(first(it, 'oracle'))!);
+  await page.getByTestId('forward-shape').click();
+  await page.getByTestId('forward-fit').click();
+  // The graph is wider than its pane: the node may sit under the other pane, so the click is sent to it.
+  await node(page, it).dispatchEvent('click');
+  await expect(page.getByTestId('prediction-head')).toContainText(`item ${it.key}`);
+  await expect(page.getByTestId('forward-ghost-layer').getByTestId('ghost')).toBeVisible();
+  await page.screenshot({ path: join(shots, 'overlay-graph.png') });
+  await page.getByTestId('forward-shape').click();
+});
