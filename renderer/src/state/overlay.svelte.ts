@@ -29,6 +29,7 @@ export interface ShownAnswer extends CheckedAnswer {
 
 export interface OpenCheck {
   source: 'item' | 'paste' | 'ask';
+  traceId: number;
   direction: 'forward' | 'inverse';
   entry: number;
   /** Every action, the last one being the one the model answered. */
@@ -186,7 +187,7 @@ export class Overlay {
       if (!live()) return;
       this.sample = 0;
       this.check = {
-        source: 'item', direction: item.direction, entry: item.entry, actions: item.actions, targetNode: item.targetNode, targetSeq: item.targetSeq,
+        source: 'item', traceId: item.traceId, direction: item.direction, entry: item.entry, actions: item.actions, targetNode: item.targetNode, targetSeq: item.targetSeq,
         truth: item.truth, target: item.target, item, by: this.run || null,
         answers: item.predictions.map((p) => ({
           completion: p.completion, finish: p.finish, parsed: p.parsed, parseError: p.parseError, em: p.em, sample: p.sample,
@@ -220,7 +221,7 @@ export class Overlay {
   #show(kind: 'paste' | 'ask', r: StateCheck, by: string | null): void {
     this.sample = 0;
     this.check = {
-      source: kind, direction: r.direction, entry: r.entry, actions: r.actions, targetNode: r.targetNode, targetSeq: r.targetSeq,
+      source: kind, traceId: r.traceId, direction: r.direction, entry: r.entry, actions: r.actions, targetNode: r.targetNode, targetSeq: r.targetSeq,
       truth: r.truth, target: r.target, item: null, by,
       answers: r.answers.map((a, i) => ({ ...a, sample: i, verdict: a.parseError ? 'format' : a.em.all ? 'pass' : 'fail' })),
     };
@@ -278,7 +279,7 @@ export class Overlay {
   get atPrompt(): boolean {
     const c = this.check;
     const ex = this.explorer;
-    if (!c || ex.direction !== c.direction || ex.entry !== c.entry || ex.cursor !== c.actions.length - 1) return false;
+    if (!c || ex.traceId !== c.traceId || ex.direction !== c.direction || ex.entry !== c.entry || ex.cursor !== c.actions.length - 1) return false;
     for (let j = 0; j < ex.cursor; j++) if (ex.actions[j] !== c.actions[j]) return false;
     return true;
   }
