@@ -137,6 +137,7 @@ test('paste a completion and ask the model at any state, against a local OpenAI-
   try {
     await opened(page, `?trace=${id}&actions=step_into,step_into`);
     await expect(page.getByTestId('history-pos')).toHaveText('2/2');
+    await page.getByTestId('check-model-open').click();
     await page.getByTestId('check-action').selectOption('step_over');
     // Paste: the truth itself, then text that cannot be read.
     await page.getByTestId('paste-open').click();

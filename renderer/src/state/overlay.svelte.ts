@@ -60,6 +60,8 @@ export class Overlay {
   /** One line: a failed request, a stale link. */
   error = $state<string | null>(null);
   busy = $state<string | null>(null);
+  /** The prediction panel is open without a set (to paste or ask at any state). */
+  tools = $state(false);
   settings = $state<AppModelSettings>(loadModelSettings());
 
   #items = new Newest();
