@@ -4,7 +4,7 @@
 // recorded with the Python recorder and ingested with the store's Corpus, then sampled
 // trajectories (`stepscope sample`).
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
@@ -45,4 +45,29 @@ if (existsSync(join(root, 'dist/cli/commands/sample.js'))) {
 }
 // Evaluation sets and runs (the dashboard's tests).
 if (existsSync(join(root, 'dist/cli/commands/evalset.js'))) must(process.execPath, [join(root, 'e2e/make-predictions.mjs'), db]);
+// Predictions for the overlay (e2e/overlay.spec.ts): CRUXEval's released CodeLlama-7B output
+// generations for the recorded tasks (the benchmark's texts, checked by execution), and a
+// breakpoint set answered in serialized states: right, one local changed, or unreadable.
+if (existsSync(join(root, 'dist/cli/commands/evalset.js'))) {
+  const cli = (...args) => must(process.execPath, [join(root, 'bin/stepscope.js'), ...args]);
+  cli('evalset', 'create', '--db', db, '--name', 'crux-out', '--task', 'cruxeval-output');
+  cli('evalset', 'create', '--db', db, '--name', 'crux-bp', '--task', 'cruxeval-output-breakpoint');
+  const scored = JSON.parse(readFileSync(resolve(root, '../shared/data/cruxeval/generations/sample_scored_codellama-7b_temp0.2_output.json'), 'utf8'));
+  const exported = (name) => { cli('evalset', 'export', '--db', db, '--name', name, '-o', join(work, `${name}.jsonl`)); return readFileSync(join(work, `${name}.jsonl`), 'utf8').trim().split('\n').map((l) => JSON.parse(l)); };
+  const gens = {};
+  for (const it of exported('crux-out')) gens[it.name] = scored.raw_generations[it.name];
+  writeFileSync(join(work, 'codellama-out.json'), JSON.stringify(gens));
+  cli('predictions', 'import', join(work, 'codellama-out.json'), '--db', db, '--set', 'crux-out', '--model', 'codellama-7b');
+  const lines = exported('crux-bp').map((it, i) => {
+    let completion = it.target;
+    if (i % 3 === 1) completion = it.target.replace(/": "([^"]*)"/, (_m, v) => `": "${v}7"`);
+    if (i % 3 === 2) completion = it.target.slice(0, 20) + '{broken';
+    return JSON.stringify({ id: it.id, completion });
+  });
+  writeFileSync(join(work, 'mutant.jsonl'), lines.join('\n') + '\n');
+  cli('predictions', 'import', join(work, 'mutant.jsonl'), '--db', db, '--set', 'crux-bp', '--model', 'mutant');
+  // A second run to compare with: every answer the true target.
+  writeFileSync(join(work, 'oracle.jsonl'), exported('crux-bp').map((it) => JSON.stringify({ id: it.id, completion: it.target })).join('\n') + '\n');
+  cli('predictions', 'import', join(work, 'oracle.jsonl'), '--db', db, '--set', 'crux-bp', '--model', 'oracle');
+}
 console.log(`e2e corpus ready: ${db}`);

@@ -71,7 +71,7 @@ const PACKAGES: Record<string, RegExp> = {
   server: /^node:/,
   cli: /^node:/,
   main: /^(node:|electron$)/,
-  renderer: /^(svelte(\/|$)|d3$|codemirror$|@codemirror\/|@observablehq\/plot$)/, // Plot: the dashboard's charts
+  renderer: /^(svelte(\/|$)|d3$|codemirror$|@codemirror\/|@observablehq\/plot$|diff$)/, // Plot: the dashboard's charts; diff: the overlay's repr diffs
 };
 
 function layerOf(path: string): string | undefined {

@@ -1,17 +1,30 @@
 /**
  * CodeMirror marks of the code view: line backgrounds (visited, current, same text as where a
  * breakpoint stopped), the breakpoint gutter's dots (red: set; hollow: same text as a set one)
- * and a class on the gutters of lines no breakpoint can stop at. Set with `setMarks`.
+ * and a class on the gutters of lines no breakpoint can stop at; for an open prediction, the
+ * true target's line and the predicted line in two colours. Set with `setMarks`.
  */
 import { Decoration, GutterMarker, EditorView, gutterLineClass, type DecorationSet } from '@codemirror/view';
 import { RangeSet, RangeSetBuilder, StateEffect, StateField } from '@codemirror/state';
 import { sameTextLines } from './lines.js';
 
-export interface Marks { visited: Set<number>; current: number; hittable: Set<number>; breakpoints: Set<number>; sameText: number[] }
+export interface Marks {
+  visited: Set<number>;
+  current: number;
+  hittable: Set<number>;
+  breakpoints: Set<number>;
+  sameText: number[];
+  /** An open prediction: the true target's line and the predicted one (0: none). */
+  truth?: number;
+  predicted?: number;
+}
 export const setMarks = StateEffect.define<Marks>();
 const visitedDeco = Decoration.line({ class: 'cm-visited' });
 const currentDeco = Decoration.line({ class: 'cm-current', attributes: { 'data-testid': 'current-line' } });
 const sameDeco = Decoration.line({ class: 'cm-sametext' });
+const truthDeco = Decoration.line({ class: 'cm-truth', attributes: { 'data-testid': 'truth-line' } });
+const predictedDeco = Decoration.line({ class: 'cm-predicted', attributes: { 'data-testid': 'predicted-line' } });
+const bothDeco = Decoration.line({ class: 'cm-truth cm-predicted', attributes: { 'data-testid': 'truth-line predicted-line' } });
 
 export class Dot extends GutterMarker {
   constructor(readonly kind: 'bp' | 'same' | 'none') {
@@ -55,6 +68,9 @@ export const marks = StateField.define<Built>({
         if (n === m.current) deco.add(from, from, currentDeco);
         else if (m.visited.has(n) && !marked.has(n)) deco.add(from, from, visitedDeco);
         if (marked.has(n)) deco.add(from, from, sameDeco);
+        const t = n === m.truth;
+        const p = n === m.predicted;
+        if (t || p) deco.add(from, from, t && p ? bothDeco : t ? truthDeco : predictedDeco);
         if (m.breakpoints.has(n)) dots.add(from, from, BP);
         else if (same.has(n)) dots.add(from, from, SAME);
         if (!m.hittable.has(n)) nohit.add(from, from, NOHIT);

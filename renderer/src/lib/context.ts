@@ -10,6 +10,7 @@ import { CorpusQuery } from '../state/corpus.svelte.js';
 import { Dashboard } from '../state/dashboard.svelte.js';
 import { Explorer } from '../state/explorer.svelte.js';
 import { Nav } from '../state/nav.svelte.js';
+import { Overlay } from '../state/overlay.svelte.js';
 import type { DataSource } from './source.js';
 
 const SOURCE = Symbol('data source');
@@ -17,6 +18,7 @@ const EXPLORER = Symbol('explorer');
 const CORPUS = Symbol('corpus');
 const NAV = Symbol('nav');
 const DASHBOARD = Symbol('dashboard');
+const OVERLAY = Symbol('overlay');
 
 export interface AppState {
   source: DataSource;
@@ -24,10 +26,12 @@ export interface AppState {
   corpus: CorpusQuery;
   nav: Nav;
   dashboard: Dashboard;
+  overlay: Overlay;
 }
 
 export function createAppState(source: DataSource): AppState {
-  return { source, explorer: new Explorer(source), corpus: new CorpusQuery(source), nav: new Nav(), dashboard: new Dashboard(source) };
+  const explorer = new Explorer(source);
+  return { source, explorer, corpus: new CorpusQuery(source), nav: new Nav(), dashboard: new Dashboard(source), overlay: new Overlay(source, explorer) };
 }
 
 /** The context entries of an app state, e.g. for testing-library's `context` option. */
@@ -38,6 +42,7 @@ export function contextMap(s: AppState): Map<symbol, unknown> {
     [CORPUS, s.corpus],
     [NAV, s.nav],
     [DASHBOARD, s.dashboard],
+    [OVERLAY, s.overlay],
   ]);
 }
 
@@ -58,4 +63,5 @@ export const useCorpus = () => need<CorpusQuery>(CORPUS, 'the corpus query');
 export const useNav = () => need<Nav>(NAV, 'the navigation');
 export const useDashboard = () => need<Dashboard>(DASHBOARD, 'the dashboard');
 /** The whole app state (views that hand it on, e.g. to open an item in the explorer). */
-export const useApp = (): AppState => ({ source: useSource(), explorer: useExplorer(), corpus: useCorpus(), nav: useNav(), dashboard: useDashboard() });
+export const useApp = (): AppState => ({ source: useSource(), explorer: useExplorer(), corpus: useCorpus(), nav: useNav(), dashboard: useDashboard(), overlay: useOverlay() });
+export const useOverlay = () => need<Overlay>(OVERLAY, 'the predictions overlay');

@@ -280,6 +280,15 @@ export class Explorer {
     this.trajectoryId = t.id;
   }
 
+  /**
+   * A new trajectory whose history is `actions` with the first `cursor` applied (an evaluation
+   * item's prompt: all but the last, which Forward then walks to the target).
+   */
+  async replay(direction: Direction, entry: number, actions: string[], cursor: number): Promise<void> {
+    await this.restart(direction, entry, actions.slice(0, cursor));
+    this.actions = actions;
+  }
+
   // --- Breakpoints and running to a line ------------------------------------------------------
 
   toggleBreakpoint(line: number): void {

@@ -8,6 +8,7 @@
  */
 import { dashboardMethods, type DashboardResults } from './dashboard.js';
 import { exportMethods, type ExportResults } from './export.js';
+import { askMethods, type AskResults } from './ask.js';
 import type { Access, MethodSpec } from './method.js';
 import { predictionMethods, type PredictionResults } from './predictions.js';
 import { traceMethods, type TraceResults } from './traces.js';
@@ -21,6 +22,7 @@ export type { Walk, WalkState } from '../../semantics/walk-view.js';
 export { MAX_EVENT_WINDOW, type TraceInfo } from './traces.js';
 export { decodeSkeleton, encodeSkeleton, type Skeleton, type SkeletonWire } from './skeleton.js';
 export type { TrajectoryRow } from './trajectories.js';
+export type { AskResults, CheckedAnswer, StateCheck } from './ask.js';
 export type { EvalSetInfo, RunInfo, ItemRow, ItemDetail, PredictionDetail, VerdictInfo } from './predictions.js';
 export type { ScoreLine, ScoreBy } from '../../semantics/eval.js';
 export { DASHBOARD_BREAKDOWNS, type DashboardBreakdown, type RunScores, type ScoreInterval, type RunComparison, type DifferingItem, type McNemarResult } from './dashboard.js';
@@ -28,13 +30,13 @@ export type { ExportPreview, ExportJob, ExportStatus } from './export.js';
 export { EXPORT_KINDS, EXPORT_FORMATS, type ExportKind, type ExportFormat } from '../../semantics/export-select.js';
 
 /** Every method, by name: its access and its params validator. */
-export const methods = { ...traceMethods, ...trajectoryMethods, ...predictionMethods, ...dashboardMethods, ...exportMethods } satisfies Record<string, MethodSpec>;
+export const methods = { ...traceMethods, ...trajectoryMethods, ...predictionMethods, ...dashboardMethods, ...exportMethods, ...askMethods } satisfies Record<string, MethodSpec>;
 
 export type Method = keyof typeof methods;
 export type Params<M extends Method> = ReturnType<(typeof methods)[M]['params']>;
 
 /** Result types, one per method: the static half of the contract. */
-export interface Results extends TraceResults, TrajectoryResults, PredictionResults, DashboardResults, ExportResults {}
+export interface Results extends TraceResults, TrajectoryResults, PredictionResults, DashboardResults, ExportResults, AskResults {}
 
 export type Api = { [M in Method]: (p: Params<M>) => Results[M] | Promise<Results[M]> };
 

@@ -11,7 +11,7 @@ import { recordId } from './traces.js';
 import { arrayOf, int, InvalidValue, object, oneOf, optional, str, type Validator } from './validate.js';
 
 /** An action as text: step_into, …, inv_step_call, or `breakpoint <src>` (src kept exactly, indentation included). */
-const action: Validator<string> = (v, p) => {
+export const action: Validator<string> = (v, p) => {
   const s = str(100_000)(v, p);
   try {
     parseAction(s);

@@ -8,6 +8,7 @@ import { openCorpus, type ReadCorpus } from '../../store/corpus.js';
 import type { Api, ReadMethod } from '../contract/index.js';
 import { dashboardHandlers } from './dashboard.js';
 import { exportHandlers } from './export.js';
+import { askHandlers } from './ask.js';
 import { findHandlers } from './find.js';
 import { predictionHandlers } from './predictions.js';
 import { TraceCache } from './trace-cache.js';
@@ -19,7 +20,7 @@ export { dispatch } from './dispatch.js';
 /** Every method, as it reads a corpus. */
 export function createApi(corpus: ReadCorpus): Api {
   const cache = new TraceCache(corpus);
-  const reads: Pick<Api, ReadMethod> = { ...traceHandlers(corpus, cache), ...trajectoryHandlers(corpus, cache), ...findHandlers(cache), ...predictionHandlers(corpus), ...dashboardHandlers(corpus), ...exportHandlers(corpus) };
+  const reads: Pick<Api, ReadMethod> = { ...traceHandlers(corpus, cache), ...trajectoryHandlers(corpus, cache), ...findHandlers(cache), ...predictionHandlers(corpus), ...dashboardHandlers(corpus), ...exportHandlers(corpus), ...askHandlers(corpus) };
   return reads;
 }
 

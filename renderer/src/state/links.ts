@@ -1,0 +1,91 @@
+/**
+ * Deep links applied and read back (lib/deeplink.ts has the format): `linkOf` says what is
+ * open, `applyLink` opens it. A stale link (a trace, set, run or item that is gone; actions
+ * that no longer walk) opens what it can and says what it could not, one sentence each.
+ */
+import type { AppState } from '../lib/context.js';
+import type { DeepLink } from '../lib/deeplink.js';
+
+export function linkOf(app: AppState): DeepLink {
+  if (app.nav.view === 'dashboard') return app.dashboard.set ? { view: 'dashboard', set: app.dashboard.set.name } : { view: 'dashboard' };
+  const ex = app.explorer;
+  const ov = app.overlay;
+  const l: DeepLink = {};
+  if (ex.traceId !== null) {
+    l.trace = ex.traceId;
+    if (ex.direction !== 'forward') l.dir = ex.direction;
+    if (ex.entry !== 0) l.entry = ex.entry;
+    if (ex.actions.length) l.actions = ex.actions;
+    if (ex.cursor !== ex.actions.length) l.cursor = ex.cursor;
+  }
+  if (ov.set) {
+    l.set = ov.set;
+    if (ov.run) l.run = ov.run;
+    if (ov.run2) l.run2 = ov.run2;
+  }
+  if (ov.check?.item && ov.atPrompt) {
+    // The item carries its own trajectory: the link names it instead.
+    l.item = ov.check.item.id;
+    delete l.dir;
+    delete l.entry;
+    delete l.actions;
+    delete l.cursor;
+  }
+  if (ov.failuresOnly) l.failures = true;
+  return l;
+}
+
+export async function applyLink(app: AppState, l: DeepLink): Promise<string[]> {
+  const ex = app.explorer;
+  const ov = app.overlay;
+  const problems: string[] = [];
+  if (l.view === 'dashboard') {
+    app.nav.view = 'dashboard';
+    await app.dashboard.load(l.set);
+    if (app.dashboard.error) problems.push(app.dashboard.error);
+    return problems;
+  }
+  await ov.loadSets();
+  if (l.set !== undefined) {
+    await ov.chooseSet(l.set, l.run, l.run2);
+    if (ov.error) problems.push(`${ov.error} The link's overlay was left out.`);
+    ov.error = null;
+  } else if (l.run !== undefined || l.run2 !== undefined) {
+    problems.push('The link names a run but no set ("set=…"); the run was ignored.');
+  }
+  ov.failuresOnly = l.failures === true;
+  if (l.item !== undefined) {
+    await ov.openItem(l.item);
+    if (ov.error) {
+      problems.push(`The link's item ${l.item} could not be opened: ${ov.error.replace(/^Item \d+: /, '')}`);
+      ov.error = null;
+    } else if (l.trace !== undefined && l.trace !== ex.traceId) {
+      problems.push(`Item ${l.item} is on trace ${ex.traceId}, not ${l.trace}: its trace was opened.`);
+    }
+    if (ex.traceId !== null) return problems;
+  }
+  if (l.trace === undefined) {
+    if (l.actions || l.dir || l.entry !== undefined || l.cursor !== undefined) problems.push('The link has actions but no trace ("trace=…"); they were ignored.');
+    return problems;
+  }
+  await ex.open(l.trace);
+  if (ex.traceId !== l.trace) {
+    problems.push(`The link's trace ${l.trace} could not be opened: ${ex.error ?? 'no such trace'}.`);
+    return problems;
+  }
+  await ov.loadItems();
+  if (l.dir || l.entry !== undefined || l.actions?.length) {
+    const actions = l.actions ?? [];
+    await ex.restart(l.dir ?? 'forward', l.entry ?? 0, actions);
+    if (ex.error) {
+      problems.push(`The link's trajectory does not walk on trace ${l.trace}: ${ex.error}. The trace is shown from its start.`);
+      await ex.restart('forward', 0, []);
+      return problems;
+    }
+    if (l.cursor !== undefined) {
+      if (l.cursor > actions.length) problems.push(`The link's cursor ${l.cursor} is past its ${actions.length} actions; all are applied.`);
+      else await ex.goTo(l.cursor);
+    }
+  }
+  return problems;
+}

@@ -1,0 +1,288 @@
+/**
+ * The predictions overlay of the explorer (docs/explorer.md): the evaluation set and run(s)
+ * chosen, the items of the open trace with their verdicts (marks on tree nodes), the failing
+ * ones in tree order (F8 / Shift+F8), and the check that is open: an item of the run, a
+ * pasted completion or the model's answers at some state, each with the truth it is read
+ * against. Opening a check replays its prompt trajectory in the explorer: the current node is
+ * where the model was asked, and the next action (the check's last) leads to the target.
+ * Views read it; only its methods change it.
+ */
+import type { CheckedAnswer, EvalSetInfo, ItemDetail, ItemRow, RunInfo, StateCheck } from '../../../src/api/contract/index.js';
+import type { TargetFields } from '../../../src/semantics/eval.js';
+import { Newest } from '../lib/newest.js';
+import { loadModelSettings, saveModelSettings, type AppModelSettings } from '../lib/overlay/settings.js';
+import { isFailing, itemMark, sampleVerdict, worst, type ItemMark, type Verdict } from '../lib/overlay/verdict.js';
+import type { DataSource } from '../lib/source.js';
+import { nodeOf, type Tree } from '../lib/tree/build.js';
+import type { Explorer } from './explorer.svelte.js';
+
+/** One answer shown against the truth: a run's prediction, a pasted text or a model's sample. */
+export interface ShownAnswer extends CheckedAnswer {
+  sample: number;
+  verdict: Verdict | null;
+  /** Execution check (CRUXEval), valid alternative: status and detail, for an item's predictions. */
+  exec?: string | null;
+  execDetail?: string | null;
+  alt?: string | null;
+  altGot?: string | null;
+}
+
+export interface OpenCheck {
+  source: 'item' | 'paste' | 'ask';
+  traceId: number;
+  direction: 'forward' | 'inverse';
+  entry: number;
+  /** Every action, the last one being the one the model answered. */
+  actions: string[];
+  targetNode: number | null;
+  targetSeq: number | null;
+  truth: TargetFields;
+  target: string;
+  answers: ShownAnswer[];
+  /** Set for an item of a run. */
+  item: ItemDetail | null;
+  /** The run whose answers these are (items), or the model asked. */
+  by: string | null;
+}
+
+export class Overlay {
+  sets = $state.raw<EvalSetInfo[]>([]);
+  runs = $state.raw<RunInfo[]>([]);
+  set = $state('');
+  run = $state('');
+  run2 = $state('');
+  failuresOnly = $state(false);
+  /** Items of the chosen set on the open trace. */
+  items = $state.raw<ItemRow[]>([]);
+  itemsTrace = $state<number | null>(null);
+  check = $state.raw<OpenCheck | null>(null);
+  sample = $state(0);
+  /** One line: a failed request, a stale link. */
+  error = $state<string | null>(null);
+  busy = $state<string | null>(null);
+  /** The prediction panel is open without a set (to paste or ask at any state). */
+  tools = $state(false);
+  settings = $state<AppModelSettings>(loadModelSettings());
+
+  #items = new Newest();
+  #checks = new Newest();
+
+  constructor(
+    private readonly source: DataSource,
+    private readonly explorer: Explorer,
+  ) {}
+
+  /** Marks per node of a tree, for a run (the worst verdict where several items target one node). */
+  marksFor(tree: Tree | null, which: 'forward' | 'inverse', run: string): Map<number, ItemMark> {
+    const out = new Map<number, ItemMark>();
+    if (!tree || !run) return out;
+    for (const it of this.items) {
+      if (it.direction !== which || it.targetSeq === null) continue;
+      const m = itemMark(it, run);
+      if (!m) continue;
+      const node = nodeOf(tree, it.targetSeq, it.targetKind);
+      if (node < 0) continue;
+      const had = out.get(node);
+      out.set(node, had ? worst(had, m) : m);
+    }
+    return out;
+  }
+
+  /** Failing items of the chosen run, forward tree first, each in tree order. */
+  failing = $derived.by((): ItemMark[] => {
+    const out: { m: ItemMark; key: number }[] = [];
+    for (const [which, tree] of [['forward', this.explorer.fwd], ['inverse', this.explorer.inv]] as const) {
+      for (const [node, m] of this.marksFor(tree, which, this.run)) if (isFailing(m.verdict)) out.push({ m, key: (which === 'inverse' ? 1e12 : 0) + node });
+    }
+    return out.sort((a, b) => a.key - b.key).map((x) => x.m);
+  });
+
+  counts = $derived.by(() => {
+    const c: Record<Verdict | 'none', number> = { pass: 0, fail: 0, format: 0, alternative: 0, none: 0 };
+    for (const it of this.items) c[itemMark(it, this.run)?.verdict ?? 'none']++;
+    return c;
+  });
+
+  async loadSets(): Promise<void> {
+    try {
+      this.sets = await this.source.call('listEvalSets', {});
+    } catch (e) {
+      this.error = (e as Error).message;
+    }
+  }
+
+  /** Chooses a set (its first run unless `run` is given); '' turns the overlay off. Stale names are said, not thrown. */
+  async chooseSet(name: string, run?: string, run2?: string): Promise<void> {
+    this.set = name;
+    this.run = this.run2 = '';
+    this.runs = [];
+    this.items = [];
+    this.error = null;
+    if (!name) return;
+    if (!this.sets.some((s) => s.name === name)) {
+      this.error = `There is no evaluation set "${name}" in this corpus${this.sets.length ? ` (sets: ${this.sets.map((s) => s.name).join(', ')})` : ''}.`;
+      this.set = '';
+      return;
+    }
+    try {
+      this.runs = await this.source.call('listRuns', { set: name });
+    } catch (e) {
+      this.error = (e as Error).message;
+      return;
+    }
+    const pick = (label: string | undefined, which: string) => {
+      if (label === undefined || this.runs.some((r) => r.label === label)) return label;
+      this.error = `The set "${name}" has no run "${label}" (${which}; runs: ${this.runs.map((r) => r.label).join(', ') || 'none'}).`;
+      return undefined;
+    };
+    this.run = pick(run, 'run') ?? this.runs[0]?.label ?? '';
+    this.run2 = pick(run2, 'second run') ?? '';
+    await this.loadItems();
+  }
+
+  chooseRun(label: string): void {
+    this.run = label;
+  }
+
+  chooseRun2(label: string): void {
+    this.run2 = label;
+  }
+
+  /** The chosen set's items on the open trace (every page); called when the trace changes. */
+  async loadItems(): Promise<void> {
+    const live = this.#items.next();
+    const traceId = this.explorer.traceId;
+    if (!this.set || traceId === null) {
+      this.items = [];
+      this.itemsTrace = traceId;
+      return;
+    }
+    try {
+      const rows: ItemRow[] = [];
+      for (let offset = 0; ; offset += 1000) {
+        const page = await this.source.call('listItems', { set: this.set, traceId, offset, limit: 1000 });
+        rows.push(...page.rows);
+        if (rows.length >= page.total || !page.rows.length) break;
+      }
+      if (!live()) return;
+      this.items = rows;
+      this.itemsTrace = traceId;
+    } catch (e) {
+      if (live()) this.error = (e as Error).message;
+    }
+  }
+
+  /** Replays the prompt trajectory: every action but the last walked, the last one left to redo. */
+  #replay(direction: 'forward' | 'inverse', entry: number, actions: string[]): Promise<void> {
+    return this.explorer.replay(direction, entry, actions, actions.length - 1);
+  }
+
+  /** Opens an item of the chosen run (or every run when none is chosen): replay, ghost, diff. */
+  async openItem(id: number): Promise<void> {
+    const live = this.#checks.next();
+    this.error = null;
+    try {
+      const item = await this.source.call('getItem', { id, run: this.run || undefined });
+      if (!live()) return;
+      if (this.explorer.traceId !== item.traceId) await this.explorer.open(item.traceId);
+      await this.#replay(item.direction, item.entry, item.actions);
+      if (!live()) return;
+      this.sample = 0;
+      this.check = {
+        source: 'item', traceId: item.traceId, direction: item.direction, entry: item.entry, actions: item.actions, targetNode: item.targetNode, targetSeq: item.targetSeq,
+        truth: item.truth, target: item.target, item, by: this.run || null,
+        answers: item.predictions.map((p) => ({
+          completion: p.completion, finish: p.finish, parsed: p.parsed, parseError: p.parseError, em: p.em, sample: p.sample,
+          verdict: sampleVerdict(p), exec: p.exec, execDetail: p.execDetail, alt: p.alt, altGot: p.altGot,
+        })),
+      };
+    } catch (e) {
+      if (live()) this.error = `Item ${id}: ${(e as Error).message}`;
+    }
+  }
+
+  /** F8 / Shift+F8: the next (previous) failing item after the open one, wrapping around. */
+  async jumpFailure(step: 1 | -1): Promise<void> {
+    const f = this.failing;
+    if (!f.length) {
+      this.error = this.run ? `No failing item of ${this.run} on this trace.` : 'Choose a run first.';
+      return;
+    }
+    const at = this.check?.item ? f.findIndex((m) => m.item.id === this.check!.item!.id) : -1;
+    const next = at < 0 ? (step > 0 ? 0 : f.length - 1) : (at + step + f.length) % f.length;
+    await this.openItem(f[next].item.id);
+  }
+
+  /** The state at the explorer's cursor, plus `action`: where a paste or a question is asked. */
+  #here(action: string): { traceId: number; direction: 'forward' | 'inverse'; entry: number; actions: string[] } | null {
+    const ex = this.explorer;
+    if (ex.traceId === null) return null;
+    return { traceId: ex.traceId, direction: ex.direction, entry: ex.entry, actions: [...ex.actions.slice(0, ex.cursor), action] };
+  }
+
+  #show(kind: 'paste' | 'ask', r: StateCheck, by: string | null): void {
+    this.sample = 0;
+    this.check = {
+      source: kind, traceId: r.traceId, direction: r.direction, entry: r.entry, actions: r.actions, targetNode: r.targetNode, targetSeq: r.targetSeq,
+      truth: r.truth, target: r.target, item: null, by,
+      answers: r.answers.map((a, i) => ({ ...a, sample: i, verdict: a.parseError ? 'format' : a.em.all ? 'pass' : 'fail' })),
+    };
+  }
+
+  /** Paste a completion: parsed and diffed against the truth at the current state + action; nothing stored. */
+  async paste(text: string, action: string): Promise<void> {
+    const at = this.#here(action);
+    if (!at) return;
+    const live = this.#checks.next();
+    this.error = null;
+    try {
+      const r = await this.source.call('checkCompletions', { ...at, completions: [text] });
+      if (live()) this.#show('paste', r, null);
+    } catch (e) {
+      if (live()) this.error = (e as Error).message;
+    }
+  }
+
+  /** Ask the model (the settings' endpoint) at the current state + action, k samples. */
+  async ask(action: string): Promise<void> {
+    const at = this.#here(action);
+    if (!at) return;
+    const s = this.settings;
+    if (!s.endpoint.trim() || !s.model.trim()) {
+      this.error = 'Set the model server first (Model settings: endpoint and model name).';
+      return;
+    }
+    const live = this.#checks.next();
+    this.error = null;
+    this.busy = `Asking ${s.model}…`;
+    try {
+      const r = await this.source.call('askModel', {
+        ...at, endpoint: s.endpoint.trim(), model: s.model.trim(), apiKeyEnv: s.apiKeyEnv.trim() || undefined, samples: s.samples, temperature: s.temperature,
+      });
+      if (live()) this.#show('ask', r, r.model ?? s.model);
+    } catch (e) {
+      if (live()) this.error = `Ask the model: ${(e as Error).message}`;
+    } finally {
+      if (live()) this.busy = null;
+    }
+  }
+
+  saveSettings(s: AppModelSettings): void {
+    this.settings = s;
+    saveModelSettings(s);
+  }
+
+  closeCheck(): void {
+    this.#checks.next();
+    this.check = null;
+  }
+
+  /** The explorer is at the state the open check was asked at (its ghost and edge are drawn from there). */
+  get atPrompt(): boolean {
+    const c = this.check;
+    const ex = this.explorer;
+    if (!c || ex.traceId !== c.traceId || ex.direction !== c.direction || ex.entry !== c.entry || ex.cursor !== c.actions.length - 1) return false;
+    for (let j = 0; j < ex.cursor; j++) if (ex.actions[j] !== c.actions[j]) return false;
+    return true;
+  }
+}
