@@ -36,6 +36,10 @@ import {
   type NewPrediction, type PendingCheck, type PredictionQuery, type PredictionRecord, type VerdictRow, type VerdictUpdate,
 } from './queries/predictions.js';
 import { deleteRun, getRun, getRunById, insertRun, listRuns, type NewRun, type RunRecord } from './queries/runs.js';
+import {
+  annotationHistory, annotationsOfPredictions, getAnnotation, getAnnotationByUid, insertTaxonomy, labelUsage, latestTaxonomy, listAnnotations,
+  saveAnnotation, setSuggestionStatus, undoLast, type AnnotationQuery, type AnnotationRecord, type AnnotationStatus, type HistoryEntry, type NewAnnotation,
+} from './queries/annotations.js';
 import { getTrajectory, insertTrajectories, iterateTrajectories, listTrajectories, type NewTrajectory, type StoredTrajectory } from './queries/trajectories.js';
 
 export type { TraceQuery, TraceRow } from '../trace/listing.js';
@@ -47,6 +51,9 @@ export type { EvalSetRecord, ItemQuery, NewItem, StoredItem } from './queries/ev
 export type { RunFormat, NewRun, RunRecord } from './queries/runs.js';
 export type { NewPrediction, PendingCheck, PredictionQuery, PredictionRecord, VerdictRow, VerdictUpdate, CheckVerdict } from './queries/predictions.js';
 export type { IngestOptions, IngestResult } from './ingest.js';
+export type {
+  AnnotationFields, AnnotationQuery, AnnotationRecord, AnnotationRole, AnnotationSource, AnnotationStatus, HistoryEntry, NewAnnotation,
+} from './queries/annotations.js';
 export type { OpenOptions } from './open.js';
 export { CorpusError, IngestError } from './errors.js';
 
@@ -188,6 +195,38 @@ export class ReadCorpus {
     return this.guard(() => verdictRows(this.conn, runId));
   }
 
+  // ---- annotations (queries/annotations.ts) -----------------------------------------------
+
+  /** The newest stored taxonomy version (JSON), or undefined when none was stored yet. */
+  latestTaxonomy(): { version: number; body: string } | undefined {
+    return this.guard(() => latestTaxonomy(this.conn));
+  }
+
+  /** Active annotations per label id. */
+  labelUsage(): Map<string, number> {
+    return this.guard(() => labelUsage(this.conn));
+  }
+
+  getAnnotation(target: string, annotator: string): AnnotationRecord | undefined {
+    return this.guard(() => getAnnotation(this.conn, target, annotator));
+  }
+
+  getAnnotationByUid(uid: string): AnnotationRecord | undefined {
+    return this.guard(() => getAnnotationByUid(this.conn, uid));
+  }
+
+  listAnnotations(q?: AnnotationQuery): AnnotationRecord[] {
+    return this.guard(() => listAnnotations(this.conn, q));
+  }
+
+  annotationsOfPredictions(ids: readonly number[]): AnnotationRecord[] {
+    return this.guard(() => annotationsOfPredictions(this.conn, ids));
+  }
+
+  annotationHistory(q?: { annotation?: number; who?: string }): HistoryEntry[] {
+    return this.guard(() => annotationHistory(this.conn, q));
+  }
+
   // ---- plain SQL (queries/sql.ts) ----------------------------------------------------------
 
   /** One statement a person wrote, read-only; checked now, rows as the result is iterated. */
@@ -266,6 +305,32 @@ export class Corpus extends ReadCorpus {
   setVerdicts(updates: Iterable<VerdictUpdate>): void {
     this.assertWritable();
     this.guard(() => this.conn.transaction(() => setVerdicts(this.conn, updates))());
+  }
+
+  // ---- annotations: each call one transaction, committed when it returns ------------------
+
+  /** Stores a taxonomy version (checked by the caller: src/annotate/taxonomy-diff.ts). */
+  saveTaxonomy(version: number, name: string, body: string, author: string | null): void {
+    this.assertWritable();
+    this.guard(() => this.conn.transaction(() => insertTaxonomy(this.conn, version, name, body, author))());
+  }
+
+  /** Creates or changes annotations (one transaction for all), each change recorded in the history as `who`'s. */
+  saveAnnotations(list: readonly NewAnnotation[], who: string, op: 'create' | 'import' = 'create'): AnnotationRecord[] {
+    this.assertWritable();
+    return this.guard(() => this.conn.transaction(() => list.map((a) => saveAnnotation(this.conn, a, who, op)))());
+  }
+
+  /** Sets the status of rule suggestions (ids of their annotations) as `who`'s change. */
+  setSuggestionStatus(changes: readonly { id: number; status: AnnotationStatus }[], who: string): void {
+    this.assertWritable();
+    this.guard(() => this.conn.transaction(() => changes.forEach((c) => setSuggestionStatus(this.conn, c.id, c.status, who)))());
+  }
+
+  /** Reverts `who`'s last change not yet undone; undefined when there is none. */
+  undoAnnotation(who: string): AnnotationRecord | undefined {
+    this.assertWritable();
+    return this.guard(() => this.conn.transaction(() => undoLast(this.conn, who))());
   }
 
   /** Refuses a write on a read-only connection before it starts (SQLite would refuse it too). */
