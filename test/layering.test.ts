@@ -25,6 +25,7 @@ const LAYERS: [string, string][] = [
   ['src/model/', 'model'],
   ['src/scoring/', 'scoring'],
   ['src/predictions/', 'predictions'],
+  ['src/labeling/', 'labeling'],
   ['src/server/', 'server'],
   ['src/cli/', 'cli'],
   ['main/', 'main'],
@@ -37,19 +38,20 @@ const MAY_IMPORT: Record<string, string[]> = {
   trace: ['common'],
   semantics: ['trace', 'common'],
   annotate: ['semantics', 'trace', 'common'],
-  contract: ['semantics', 'trace', 'common'],
+  contract: ['annotate', 'semantics', 'trace', 'common'],
   store: ['store-connection', 'semantics', 'trace', 'common'],
   'store-connection': [],
   trajectories: ['store', 'semantics', 'trace', 'common'],
-  handlers: ['contract', 'store', 'trajectories', 'predictions', 'model', 'semantics', 'trace', 'common'],
+  handlers: ['contract', 'store', 'trajectories', 'predictions', 'labeling', 'model', 'annotate', 'semantics', 'trace', 'common'],
   recorder: [],
   model: ['semantics', 'common'],
   scoring: ['recorder'], // the execution worker is the recorder package's Python, found the same way
   predictions: ['store', 'trajectories', 'scoring', 'model', 'semantics', 'trace', 'common'],
+  labeling: ['store', 'trajectories', 'predictions', 'contract', 'annotate', 'semantics', 'trace', 'common'],
   server: ['handlers', 'contract', 'common'],
-  cli: ['server', 'recorder', 'model', 'predictions', 'scoring', 'trajectories', 'store', 'contract', 'semantics', 'trace', 'common'],
+  cli: ['server', 'recorder', 'model', 'predictions', 'labeling', 'scoring', 'trajectories', 'store', 'contract', 'annotate', 'semantics', 'trace', 'common'],
   main: ['handlers', 'contract'],
-  renderer: ['contract', 'semantics', 'trace', 'common'],
+  renderer: ['contract', 'annotate', 'semantics', 'trace', 'common'],
 };
 
 /** Pure layers: no packages, no Node built-ins, no Node or DOM globals; importable everywhere. */

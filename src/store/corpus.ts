@@ -38,7 +38,7 @@ import {
 import { deleteRun, getRun, getRunById, insertRun, listRuns, type NewRun, type RunRecord } from './queries/runs.js';
 import {
   annotationHistory, annotationsOfPredictions, getAnnotation, getAnnotationByUid, insertTaxonomy, labelUsage, latestTaxonomy, listAnnotations,
-  saveAnnotation, setSuggestionStatus, undoLast, type AnnotationQuery, type AnnotationRecord, type AnnotationStatus, type HistoryEntry, type NewAnnotation,
+  predictionRef, saveAnnotation, setSuggestionStatus, undoLast, type AnnotationQuery, type AnnotationRecord, type AnnotationRole, type AnnotationStatus, type HistoryEntry, type NewAnnotation,
 } from './queries/annotations.js';
 import { getTrajectory, insertTrajectories, iterateTrajectories, listTrajectories, type NewTrajectory, type StoredTrajectory } from './queries/trajectories.js';
 
@@ -207,8 +207,8 @@ export class ReadCorpus {
     return this.guard(() => labelUsage(this.conn));
   }
 
-  getAnnotation(target: string, annotator: string): AnnotationRecord | undefined {
-    return this.guard(() => getAnnotation(this.conn, target, annotator));
+  getAnnotation(target: string, annotator: string, role: AnnotationRole = 'annotator'): AnnotationRecord | undefined {
+    return this.guard(() => getAnnotation(this.conn, target, annotator, role));
   }
 
   getAnnotationByUid(uid: string): AnnotationRecord | undefined {
@@ -221,6 +221,11 @@ export class ReadCorpus {
 
   annotationsOfPredictions(ids: readonly number[]): AnnotationRecord[] {
     return this.guard(() => annotationsOfPredictions(this.conn, ids));
+  }
+
+  /** Where a prediction belongs (set, run, item); undefined for an unknown id. */
+  predictionRef(id: number): { setId: number; runId: number; itemId: number } | undefined {
+    return this.guard(() => predictionRef(this.conn, id));
   }
 
   annotationHistory(q?: { annotation?: number; who?: string }): HistoryEntry[] {
@@ -321,10 +326,19 @@ export class Corpus extends ReadCorpus {
     return this.guard(() => this.conn.transaction(() => list.map((a) => saveAnnotation(this.conn, a, who, op)))());
   }
 
-  /** Sets the status of rule suggestions (ids of their annotations) as `who`'s change. */
-  setSuggestionStatus(changes: readonly { id: number; status: AnnotationStatus }[], who: string): void {
+  /**
+   * Changes annotations and the status of rule suggestions in one transaction: what one
+   * keystroke in the queue does. Returns the saved annotations.
+   */
+  saveAnnotationsWithStatus(list: readonly NewAnnotation[], statuses: readonly { id: number; status: AnnotationStatus }[], who: string): AnnotationRecord[] {
     this.assertWritable();
-    this.guard(() => this.conn.transaction(() => changes.forEach((c) => setSuggestionStatus(this.conn, c.id, c.status, who)))());
+    return this.guard(() =>
+      this.conn.transaction(() => {
+        const saved = list.map((a) => saveAnnotation(this.conn, a, who));
+        statuses.forEach((c) => setSuggestionStatus(this.conn, c.id, c.status));
+        return saved;
+      })(),
+    );
   }
 
   /** Reverts `who`'s last change not yet undone; undefined when there is none. */

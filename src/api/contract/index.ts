@@ -6,6 +6,7 @@
  * (renderer/src/lib/api.ts) is typed from `Api` below, so a call is checked end to end.
  * Pure: no Node imports, importable from the renderer.
  */
+import { annotationMethods, type AnnotationResults } from './annotations.js';
 import type { Access, MethodSpec } from './method.js';
 import { predictionMethods, type PredictionResults } from './predictions.js';
 import { traceMethods, type TraceResults } from './traces.js';
@@ -21,20 +22,24 @@ export { decodeSkeleton, encodeSkeleton, type Skeleton, type SkeletonWire } from
 export type { TrajectoryRow } from './trajectories.js';
 export type { EvalSetInfo, RunInfo, ItemRow, ItemDetail, PredictionDetail, VerdictInfo } from './predictions.js';
 export type { ScoreLine, ScoreBy } from '../../semantics/eval.js';
+export type { AnnotationInfo, AnnotationItem, AgreementInfo, Disagreement, HistoryInfo, PrelabelInfo, Queue, QueueEntry } from './annotations.js';
 
 /** Every method, by name: its access and its params validator. */
-export const methods = { ...traceMethods, ...trajectoryMethods, ...predictionMethods } satisfies Record<string, MethodSpec>;
+export const methods = { ...traceMethods, ...trajectoryMethods, ...predictionMethods, ...annotationMethods } satisfies Record<string, MethodSpec>;
 
 export type Method = keyof typeof methods;
 export type Params<M extends Method> = ReturnType<(typeof methods)[M]['params']>;
 
 /** Result types, one per method: the static half of the contract. */
-export interface Results extends TraceResults, TrajectoryResults, PredictionResults {}
+export interface Results extends TraceResults, TrajectoryResults, PredictionResults, AnnotationResults {}
 
 export type Api = { [M in Method]: (p: Params<M>) => Results[M] | Promise<Results[M]> };
 
 /** The methods that only read; their handlers get a ReadCorpus. */
 export type ReadMethod = { [M in Method]: (typeof methods)[M]['access'] extends 'read' ? M : never }[Method];
+
+/** The methods that write; their handlers get a Corpus. */
+export type WriteMethod = Exclude<Method, ReadMethod>;
 
 export const METHODS = Object.keys(methods) as Method[];
 

@@ -97,8 +97,8 @@ export function labelUsage(db: Database.Database): Map<string, number> {
 
 // ---- annotations -------------------------------------------------------------------------
 
-export function getAnnotation(db: Database.Database, target: string, annotator: string): AnnotationRecord | undefined {
-  const r = db.prepare('SELECT * FROM annotations WHERE target = ? AND annotator = ?').get(target, annotator) as Row | undefined;
+export function getAnnotation(db: Database.Database, target: string, annotator: string, role: AnnotationRole = 'annotator'): AnnotationRecord | undefined {
+  const r = db.prepare('SELECT * FROM annotations WHERE target = ? AND annotator = ? AND role = ?').get(target, annotator, role) as Row | undefined;
   return r && recordOf(r);
 }
 
@@ -123,7 +123,7 @@ const same = (a: AnnotationFields, b: AnnotationFields) => JSON.stringify(fields
  * A change that sets what is already there writes nothing. Returns the stored annotation.
  */
 export function saveAnnotation(db: Database.Database, a: NewAnnotation, who: string, op: 'create' | 'import' = 'create'): AnnotationRecord {
-  const old = getAnnotation(db, a.target, a.annotator);
+  const old = getAnnotation(db, a.target, a.annotator, a.role);
   const at = now();
   if (!old) {
     const res = db.prepare(`INSERT INTO annotations (uid, target, prediction_id, trace_id, seq, action, annotator, role, source, rule, labels, note, status, skipped, active, taxonomy, created, updated)
@@ -141,12 +141,13 @@ export function saveAnnotation(db: Database.Database, a: NewAnnotation, who: str
   return getById(db, old.id);
 }
 
-/** Sets the status of a rule's suggestion (a person accepted or rejected it), recorded as `who`'s change. */
-export function setSuggestionStatus(db: Database.Database, id: number, status: AnnotationStatus, who: string): void {
-  const old = getById(db, id);
-  if (old.status === status) return;
-  db.prepare('UPDATE annotations SET status = ?, updated = ? WHERE id = ?').run(status, now(), id);
-  appendHistory(db, id, who, 'update', old, { ...old, status });
+/**
+ * Sets the status of a rule's suggestion: whether the person who last labeled the target
+ * gave its label. Bookkeeping derived from the people's labels (which the history holds), so
+ * not itself in the history: an undo of a label recomputes it.
+ */
+export function setSuggestionStatus(db: Database.Database, id: number, status: AnnotationStatus): void {
+  db.prepare('UPDATE annotations SET status = ? WHERE id = ? AND status IS NOT ?').run(status, id, status);
 }
 
 /**
@@ -195,4 +196,10 @@ export function annotationHistory(db: Database.Database, q: { annotation?: numbe
   const rows = db.prepare(`SELECT * FROM annotation_history ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY id`).all(...args) as
     { id: number; annotation_id: number; who: string; at: string; op: HistoryEntry['op']; undoes: number | null; before: string | null; after: string }[];
   return rows.map((r) => ({ id: r.id, annotation: r.annotation_id, who: r.who, at: r.at, op: r.op, undoes: r.undoes, before: r.before && JSON.parse(r.before), after: JSON.parse(r.after) }));
+}
+
+/** Where a prediction belongs (its set, run, item), or undefined for an unknown id. */
+export function predictionRef(db: Database.Database, id: number): { setId: number; runId: number; itemId: number } | undefined {
+  return db.prepare('SELECT r.set_id AS setId, p.run_id AS runId, p.item_id AS itemId FROM predictions p JOIN runs r ON r.id = p.run_id WHERE p.id = ?').get(id) as
+    { setId: number; runId: number; itemId: number } | undefined;
 }
