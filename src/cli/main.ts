@@ -21,6 +21,11 @@ const loaders: Record<string, () => Promise<{ command: Command }>> = {
   runs: () => import('./commands/runs.js'),
   scores: () => import('./commands/scores.js'),
   serve: () => import('./commands/serve.js'),
+  annotate: () => import('./commands/annotate.js'),
+  labels: () => import('./commands/labels.js'),
+  agreement: () => import('./commands/agreement.js'),
+  taxonomy: () => import('./commands/taxonomy.js'),
+  annotations: () => import('./commands/annotations.js'),
 };
 
 function mainHelp(commands: Command[]): string {

@@ -6,17 +6,11 @@
  */
 import { agreement, disagreements, pairConfusion, ruleAgreement, type Annotation, type LabelView } from '../annotate/index.js';
 import type { AgreementInfo } from '../api/contract/annotations.js';
-import { requireRun, requireSet } from '../predictions/views.js';
-import type { AnnotationQuery, ReadCorpus } from '../store/corpus.js';
+import type { ReadCorpus } from '../store/corpus.js';
+import { annotationScope } from './scope.js';
 
 export function agreementInfo(corpus: ReadCorpus, o: { set?: string; run?: string; view?: LabelView }): AgreementInfo {
-  const q: AnnotationQuery = {};
-  if (o.set !== undefined) {
-    const set = requireSet(corpus, o.set);
-    if (o.run !== undefined) q.runId = requireRun(corpus, set, o.run).id;
-    else q.setId = set.id;
-  }
-  const rows = corpus.listAnnotations(q);
+  const rows = corpus.listAnnotations(annotationScope(corpus, o.set, o.run));
   const people: Annotation[] = rows
     .filter((a) => a.source === 'person' && a.role === 'annotator' && !a.skipped)
     .map((a) => ({ item: a.target, annotator: a.annotator, labels: a.labels }));

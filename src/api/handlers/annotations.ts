@@ -2,15 +2,15 @@
  * The annotation domain's handlers (contract: ../contract/annotations.ts). Reads take a
  * ReadCorpus; writes a Corpus, and each is one transaction (src/labeling/write.ts).
  */
-import { labelCounts, annotationInfo } from '../../labeling/info.js';
+import { annotationInfo } from '../../labeling/info.js';
+import { labelListing } from '../../labeling/scope.js';
 import { agreementInfo } from '../../labeling/agreement.js';
 import { annotationItem } from '../../labeling/item.js';
 import { buildQueue } from '../../labeling/queue.js';
 import { resolveTarget } from '../../labeling/target.js';
 import { currentTaxonomy, updateTaxonomy } from '../../labeling/taxonomy.js';
 import { setLabels, skipTarget, undoLast } from '../../labeling/write.js';
-import { requireRun, requireSet } from '../../predictions/views.js';
-import type { AnnotationQuery, Corpus, ReadCorpus } from '../../store/corpus.js';
+import type { Corpus, ReadCorpus } from '../../store/corpus.js';
 import type { Api, ReadMethod, WriteMethod } from '../contract/index.js';
 
 type Reads = Extract<ReadMethod, 'getTaxonomy' | 'annotationQueue' | 'getAnnotationItem' | 'listAnnotations' | 'annotationHistory' | 'getAgreement'>;
@@ -20,16 +20,7 @@ export function annotationReadHandlers(corpus: ReadCorpus): Pick<Api, Reads> {
     getTaxonomy: () => currentTaxonomy(corpus),
     annotationQueue: (p) => buildQueue(corpus, p),
     getAnnotationItem: (p) => annotationItem(corpus, p.prediction, p.annotator),
-    listAnnotations(p) {
-      const q: AnnotationQuery = { annotator: p.annotator };
-      if (p.set !== undefined) {
-        const set = requireSet(corpus, p.set);
-        if (p.run !== undefined) q.runId = requireRun(corpus, set, p.run).id;
-        else q.setId = set.id;
-      }
-      const rows = corpus.listAnnotations(q).map(annotationInfo);
-      return { counts: labelCounts(rows.filter((a) => a.source === 'person' && !a.skipped)), rows };
-    },
+    listAnnotations: (p) => labelListing(corpus, p),
     annotationHistory(p) {
       const targets = new Map(corpus.listAnnotations({ inactive: true }).map((a) => [a.id, a.target]));
       const only = p.target === undefined ? undefined : resolveTarget(corpus, p.target).target;
