@@ -43,4 +43,6 @@ if (existsSync(join(root, 'dist/cli/commands/demo.js'))) must(process.execPath, 
 if (existsSync(join(root, 'dist/cli/commands/sample.js'))) {
   must(process.execPath, [join(root, 'bin/stepscope.js'), 'sample', '--db', db, '--per-trace', '2', '--direction', 'both', '--seed', '7']);
 }
+// The labeling queue's data: CodeLlama-7B's CRUXEval output predictions with pre-labels.
+if (existsSync(join(root, 'dist/labeling/prelabel-run.js'))) must(process.execPath, [join(root, 'e2e/annotation-fixture.mjs'), db]);
 console.log(`e2e corpus ready: ${db}`);
