@@ -117,8 +117,9 @@ test('20 failures labeled with the keyboard only; the labels and their history a
 
 test('a server killed mid-burst loses nothing the page showed as saved', async ({ page }) => {
   const root = resolve(import.meta.dirname, '..');
-  const start = async (): Promise<{ child: ChildProcess; url: string }> => {
+  const start = async (): Promise<{ child: ChildProcess; url: string; exited: Promise<unknown> }> => {
     const child = spawn(process.execPath, [resolve(root, 'bin/stepscope.js'), 'serve', '--db', process.env.STEPSCOPE_E2E_DB!, '--port', '0'], { cwd: root });
+    const exited = new Promise((ok) => child.once('exit', ok));
     const url = await new Promise<string>((ok, fail) => {
       let out = '';
       child.stdout!.on('data', (d) => {
@@ -128,7 +129,7 @@ test('a server killed mid-burst loses nothing the page showed as saved', async (
       });
       child.on('exit', (c) => fail(new Error(`serve exited ${c}`)));
     });
-    return { child, url };
+    return { child, url, exited };
   };
   const first = await start();
   // Every annotate answer that reached the page is a label shown as saved.
@@ -147,7 +148,7 @@ test('a server killed mid-burst loses nothing the page showed as saved', async (
     if (i % 2) await page.keyboard.press('Enter');
     if (i === 8) first.child.kill('SIGKILL');
   }
-  await new Promise((ok) => first.child.once('exit', ok));
+  await first.exited;
   expect(shown.length).toBeGreaterThan(0);
 
   const again = await start();
