@@ -10,7 +10,6 @@
  * same annotation or the same annotator and target is never written over it: it is stored
  * beside it under the annotator `NAME@FILE`, so it shows up as a disagreement to settle.
  */
-import { basename } from 'node:path';
 import { findLabel, parseTargetKey } from '../annotate/index.js';
 import { UserError } from '../common/errors.js';
 import type { AnnotationRecord, Corpus, NewAnnotation, ReadCorpus } from '../store/corpus.js';
@@ -116,7 +115,7 @@ const sameFields = (a: AnnotationRecord, b: NewAnnotation) => {
 };
 
 export function importLines(corpus: Corpus, text: string, file: string, who: string): ImportResult {
-  const name = basename(file);
+  const name = file.split(/[\\/]/).pop() || file;
   const checked: NewAnnotation[] = [];
   text.split('\n').forEach((line, i) => {
     if (line.trim() === '') return;
