@@ -70,4 +70,6 @@ if (existsSync(join(root, 'dist/cli/commands/evalset.js'))) {
   writeFileSync(join(work, 'oracle.jsonl'), exported('crux-bp').map((it) => JSON.stringify({ id: it.id, completion: it.target })).join('\n') + '\n');
   cli('predictions', 'import', join(work, 'oracle.jsonl'), '--db', db, '--set', 'crux-bp', '--model', 'oracle');
 }
+// The labeling queue's data: CodeLlama-7B's CRUXEval output predictions with pre-labels.
+if (existsSync(join(root, 'dist/labeling/prelabel-run.js'))) must(process.execPath, [join(root, 'e2e/annotation-fixture.mjs'), db]);
 console.log(`e2e corpus ready: ${db}`);

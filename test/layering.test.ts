@@ -26,6 +26,7 @@ const LAYERS: [string, string][] = [
   ['src/scoring/', 'scoring'],
   ['src/predictions/', 'predictions'],
   ['src/export/', 'export'],
+  ['src/labeling/', 'labeling'],
   ['src/server/', 'server'],
   ['src/cli/', 'cli'],
   ['main/', 'main'],
@@ -38,20 +39,21 @@ const MAY_IMPORT: Record<string, string[]> = {
   trace: ['common'],
   semantics: ['trace', 'common'],
   annotate: ['semantics', 'trace', 'common'],
-  contract: ['semantics', 'trace', 'common'],
+  contract: ['annotate', 'semantics', 'trace', 'common'],
   store: ['store-connection', 'semantics', 'trace', 'common'],
   'store-connection': [],
   trajectories: ['store', 'semantics', 'trace', 'common'],
-  handlers: ['contract', 'store', 'trajectories', 'predictions', 'export', 'model', 'semantics', 'trace', 'common'],
+  handlers: ['contract', 'store', 'trajectories', 'predictions', 'export', 'labeling', 'model', 'annotate', 'semantics', 'trace', 'common'],
   recorder: [],
   model: ['semantics', 'common'],
   scoring: ['recorder'], // the execution worker is the recorder package's Python, found the same way
   predictions: ['store', 'trajectories', 'scoring', 'model', 'semantics', 'trace', 'common'],
   export: ['store', 'semantics', 'trace', 'common'],
+  labeling: ['store', 'trajectories', 'predictions', 'contract', 'annotate', 'semantics', 'trace', 'common'],
   server: ['handlers', 'contract', 'common'],
-  cli: ['server', 'recorder', 'model', 'predictions', 'export', 'scoring', 'trajectories', 'store', 'contract', 'semantics', 'trace', 'common'],
+  cli: ['server', 'recorder', 'model', 'predictions', 'export', 'labeling', 'scoring', 'trajectories', 'store', 'contract', 'annotate', 'semantics', 'trace', 'common'],
   main: ['handlers', 'contract'],
-  renderer: ['contract', 'semantics', 'trace', 'common'],
+  renderer: ['contract', 'annotate', 'semantics', 'trace', 'common'],
 };
 
 /** Pure layers: no packages, no Node built-ins, no Node or DOM globals; importable everywhere. */

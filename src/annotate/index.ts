@@ -19,3 +19,4 @@ export { confusionTable, type Confusion } from './stats/confusion.js';
 export * from './stats/agreement.js';
 export * from './stats/rule-agreement.js';
 export { itemPrelabelInput, type ItemTrace, type ItemShape, type PredictionFacts } from './prelabel/from-item.js';
+export * from './target.js';

@@ -22,6 +22,11 @@ const loaders: Record<string, () => Promise<{ command: Command }>> = {
   scores: () => import('./commands/scores.js'),
   dataset: () => import('./commands/dataset.js'),
   serve: () => import('./commands/serve.js'),
+  annotate: () => import('./commands/annotate.js'),
+  labels: () => import('./commands/labels.js'),
+  agreement: () => import('./commands/agreement.js'),
+  taxonomy: () => import('./commands/taxonomy.js'),
+  annotations: () => import('./commands/annotations.js'),
 };
 
 function mainHelp(commands: Command[]): string {

@@ -41,6 +41,10 @@ import {
   type NewPrediction, type PendingCheck, type CheckedPrediction, type PredictionQuery, type PredictionRecord, type VerdictRow, type VerdictUpdate,
 } from './queries/predictions.js';
 import { deleteRun, getRun, getRunById, insertRun, listRuns, type NewRun, type RunRecord } from './queries/runs.js';
+import {
+  annotationHistory, annotationsOfPredictions, getAnnotation, getAnnotationByUid, insertTaxonomy, labelUsage, latestTaxonomy, listAnnotations,
+  predictionRef, saveAnnotation, setSuggestionStatus, undoLast, type AnnotationQuery, type AnnotationRecord, type AnnotationRole, type AnnotationStatus, type HistoryEntry, type NewAnnotation,
+} from './queries/annotations.js';
 import { getTrajectory, insertTrajectories, iterateTrajectories, listTrajectories, type NewTrajectory, type StoredTrajectory } from './queries/trajectories.js';
 
 export type { TraceQuery, TraceRow } from '../trace/listing.js';
@@ -53,6 +57,9 @@ export type { EvalSetRecord, ItemQuery, NewItem, StoredItem } from './queries/ev
 export type { RunFormat, NewRun, RunRecord } from './queries/runs.js';
 export type { NewPrediction, PendingCheck, CheckedPrediction, PredictionQuery, PredictionRecord, VerdictRow, VerdictUpdate, CheckVerdict } from './queries/predictions.js';
 export type { IngestOptions, IngestResult } from './ingest.js';
+export type {
+  AnnotationFields, AnnotationQuery, AnnotationRecord, AnnotationRole, AnnotationSource, AnnotationStatus, HistoryEntry, NewAnnotation,
+} from './queries/annotations.js';
 export type { OpenOptions } from './open.js';
 export { CorpusError, IngestError } from './errors.js';
 
@@ -243,6 +250,43 @@ export class ReadCorpus {
     return this.guard(() => beginRead(this.conn));
   }
 
+  // ---- annotations (queries/annotations.ts) -----------------------------------------------
+
+  /** The newest stored taxonomy version (JSON), or undefined when none was stored yet. */
+  latestTaxonomy(): { version: number; body: string } | undefined {
+    return this.guard(() => latestTaxonomy(this.conn));
+  }
+
+  /** Active annotations per label id. */
+  labelUsage(): Map<string, number> {
+    return this.guard(() => labelUsage(this.conn));
+  }
+
+  getAnnotation(target: string, annotator: string, role: AnnotationRole = 'annotator'): AnnotationRecord | undefined {
+    return this.guard(() => getAnnotation(this.conn, target, annotator, role));
+  }
+
+  getAnnotationByUid(uid: string): AnnotationRecord | undefined {
+    return this.guard(() => getAnnotationByUid(this.conn, uid));
+  }
+
+  listAnnotations(q?: AnnotationQuery): AnnotationRecord[] {
+    return this.guard(() => listAnnotations(this.conn, q));
+  }
+
+  annotationsOfPredictions(ids: readonly number[]): AnnotationRecord[] {
+    return this.guard(() => annotationsOfPredictions(this.conn, ids));
+  }
+
+  /** Where a prediction belongs (set, run, item); undefined for an unknown id. */
+  predictionRef(id: number): { setId: number; runId: number; itemId: number } | undefined {
+    return this.guard(() => predictionRef(this.conn, id));
+  }
+
+  annotationHistory(q?: { annotation?: number; who?: string }): HistoryEntry[] {
+    return this.guard(() => annotationHistory(this.conn, q));
+  }
+
   // ---- plain SQL (queries/sql.ts) ----------------------------------------------------------
 
   /** One statement a person wrote, read-only; checked now, rows as the result is iterated. */
@@ -321,6 +365,41 @@ export class Corpus extends ReadCorpus {
   setVerdicts(updates: Iterable<VerdictUpdate>): void {
     this.assertWritable();
     this.guard(() => this.conn.transaction(() => setVerdicts(this.conn, updates))());
+  }
+
+  // ---- annotations: each call one transaction, committed when it returns ------------------
+
+  /** Stores a taxonomy version (checked by the caller: src/annotate/taxonomy-diff.ts). */
+  saveTaxonomy(version: number, name: string, body: string, author: string | null): void {
+    this.assertWritable();
+    this.guard(() => this.conn.transaction(() => insertTaxonomy(this.conn, version, name, body, author))());
+  }
+
+  /** Creates or changes annotations (one transaction for all), each change recorded in the history as `who`'s. */
+  saveAnnotations(list: readonly NewAnnotation[], who: string, op: 'create' | 'import' = 'create'): AnnotationRecord[] {
+    this.assertWritable();
+    return this.guard(() => this.conn.transaction(() => list.map((a) => saveAnnotation(this.conn, a, who, op)))());
+  }
+
+  /**
+   * Changes annotations and the status of rule suggestions in one transaction: what one
+   * keystroke in the queue does. Returns the saved annotations.
+   */
+  saveAnnotationsWithStatus(list: readonly NewAnnotation[], statuses: readonly { id: number; status: AnnotationStatus }[], who: string): AnnotationRecord[] {
+    this.assertWritable();
+    return this.guard(() =>
+      this.conn.transaction(() => {
+        const saved = list.map((a) => saveAnnotation(this.conn, a, who));
+        statuses.forEach((c) => setSuggestionStatus(this.conn, c.id, c.status));
+        return saved;
+      })(),
+    );
+  }
+
+  /** Reverts `who`'s last change not yet undone; undefined when there is none. */
+  undoAnnotation(who: string): AnnotationRecord | undefined {
+    this.assertWritable();
+    return this.guard(() => this.conn.transaction(() => undoLast(this.conn, who))());
   }
 
   /** Refuses a write on a read-only connection before it starts (SQLite would refuse it too). */

@@ -10,7 +10,7 @@ import { MIGRATIONS, type Migration } from './migrations/index.js';
 export const APPLICATION_ID = 0x53545053;
 
 /** Tables holding work people did by hand: a migration may never lower their row count. */
-export const PROTECTED_TABLES = ['annotations'] as const;
+export const PROTECTED_TABLES = ['annotations', 'annotation_history', 'taxonomies'] as const;
 
 export function latestVersion(migrations: readonly Migration[] = MIGRATIONS): number {
   return migrations.length ? migrations[migrations.length - 1].version : 0;

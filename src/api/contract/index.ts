@@ -9,6 +9,7 @@
 import { dashboardMethods, type DashboardResults } from './dashboard.js';
 import { exportMethods, type ExportResults } from './export.js';
 import { askMethods, type AskResults } from './ask.js';
+import { annotationMethods, type AnnotationResults } from './annotations.js';
 import type { Access, MethodSpec } from './method.js';
 import { predictionMethods, type PredictionResults } from './predictions.js';
 import { traceMethods, type TraceResults } from './traces.js';
@@ -29,19 +30,24 @@ export { DASHBOARD_BREAKDOWNS, type DashboardBreakdown, type RunScores, type Sco
 export type { ExportPreview, ExportJob, ExportStatus } from './export.js';
 export { EXPORT_KINDS, EXPORT_FORMATS, type ExportKind, type ExportFormat } from '../../semantics/export-select.js';
 
+export type { AnnotationInfo, AnnotationItem, AgreementInfo, Disagreement, HistoryInfo, PrelabelInfo, Queue, QueueEntry } from './annotations.js';
+
 /** Every method, by name: its access and its params validator. */
-export const methods = { ...traceMethods, ...trajectoryMethods, ...predictionMethods, ...dashboardMethods, ...exportMethods, ...askMethods } satisfies Record<string, MethodSpec>;
+export const methods = { ...traceMethods, ...trajectoryMethods, ...predictionMethods, ...dashboardMethods, ...exportMethods, ...askMethods, ...annotationMethods } satisfies Record<string, MethodSpec>;
 
 export type Method = keyof typeof methods;
 export type Params<M extends Method> = ReturnType<(typeof methods)[M]['params']>;
 
 /** Result types, one per method: the static half of the contract. */
-export interface Results extends TraceResults, TrajectoryResults, PredictionResults, DashboardResults, ExportResults, AskResults {}
+export interface Results extends TraceResults, TrajectoryResults, PredictionResults, DashboardResults, ExportResults, AskResults, AnnotationResults {}
 
 export type Api = { [M in Method]: (p: Params<M>) => Results[M] | Promise<Results[M]> };
 
 /** The methods that only read; their handlers get a ReadCorpus. */
 export type ReadMethod = { [M in Method]: (typeof methods)[M]['access'] extends 'read' ? M : never }[Method];
+
+/** The methods that write; their handlers get a Corpus. */
+export type WriteMethod = Exclude<Method, ReadMethod>;
 
 export const METHODS = Object.keys(methods) as Method[];
 

@@ -4,8 +4,10 @@
  * Read methods get a ReadCorpus, so they cannot write; a domain with write methods takes
  * a Corpus for those (docs/architecture.md).
  */
-import { openCorpus, type ReadCorpus } from '../../store/corpus.js';
-import type { Api, ReadMethod } from '../contract/index.js';
+import { Corpus, openCorpus, type ReadCorpus } from '../../store/corpus.js';
+import { UserError } from '../../common/errors.js';
+import type { Api, ReadMethod, WriteMethod } from '../contract/index.js';
+import { annotationReadHandlers, annotationWriteHandlers } from './annotations.js';
 import { dashboardHandlers } from './dashboard.js';
 import { exportHandlers } from './export.js';
 import { askHandlers } from './ask.js';
@@ -17,11 +19,20 @@ import { trajectoryHandlers } from './trajectories.js';
 
 export { dispatch } from './dispatch.js';
 
-/** Every method, as it reads a corpus. */
+/**
+ * Every method over a corpus: reads get it as a ReadCorpus; writes as a Corpus (a corpus
+ * opened read-only refuses them with \`read-only\` before anything starts).
+ */
 export function createApi(corpus: ReadCorpus): Api {
   const cache = new TraceCache(corpus);
-  const reads: Pick<Api, ReadMethod> = { ...traceHandlers(corpus, cache), ...trajectoryHandlers(corpus, cache), ...findHandlers(cache), ...predictionHandlers(corpus), ...dashboardHandlers(corpus), ...exportHandlers(corpus), ...askHandlers(corpus) };
-  return reads;
+  const reads: Pick<Api, ReadMethod> = {
+    ...traceHandlers(corpus, cache), ...trajectoryHandlers(corpus, cache), ...findHandlers(cache), ...predictionHandlers(corpus), ...dashboardHandlers(corpus), ...exportHandlers(corpus),
+    ...askHandlers(corpus), ...annotationReadHandlers(corpus),
+  };
+  // openCorpus always makes a Corpus; only a hand-made ReadCorpus has no write methods at all.
+  if (!(corpus instanceof Corpus)) throw new UserError('the API needs a corpus opened by openCorpus', 'internal');
+  const writes: Pick<Api, WriteMethod> = annotationWriteHandlers(corpus);
+  return { ...reads, ...writes };
 }
 
 export interface OpenApi {

@@ -239,7 +239,8 @@ export function rowLabels(_db: Database.Database, _src: RowSource, _row: Record<
 
 /** Whether label filters can be answered: the corpus holds annotations. */
 export function hasAnnotations(db: Database.Database): boolean {
-  return db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'annotations'").get() !== undefined;
+  const table = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'annotations'").get() !== undefined;
+  return table && db.prepare('SELECT 1 FROM annotations LIMIT 1').get() !== undefined;
 }
 
 export function schemaVersion(db: Database.Database): number {

@@ -1,0 +1,206 @@
+// The labeling queue in the browser, on CodeLlama-7B's CRUXEval output failures (the corpus is
+// made by e2e/annotation-fixture.mjs): 20 failures labeled with the keyboard only and checked
+// in the stored annotations and history; a server killed mid-burst losing nothing the page
+// showed as saved; two annotators in the agreement view with an adjudicator.
+//
+// The labels given come from the published verdict and the two values' Python types, not from
+// the rules: a failing output prediction returns a wrong value (return.wrong_value), and when
+// the predicted literal is of another type than the true one, also data.wrong_type. The
+// pre-label precision against these labels is printed.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { resolve } from 'node:path';
+import { expect, test, type Page } from '@playwright/test';
+import type { AnnotationInfo, AnnotationItem, HistoryInfo, Queue, AgreementInfo } from '../src/api/contract/index.js';
+import type { Taxonomy } from '../src/annotate/index.js';
+import { truth } from './helpers.js';
+
+const SET = 'crux-out';
+const RUN = 'codellama-7b';
+
+/** A Python literal's type by its first characters (enough for CRUXEval's values). */
+function pyType(v: string): string {
+  const s = v.trim();
+  if (/^[rbuf]?['"]/i.test(s)) return 'str';
+  if (s.startsWith('[')) return 'list';
+  if (s.startsWith('(')) return 'tuple';
+  if (s.startsWith('{')) return s === '{}' || /^\{\s*[^:]*:/.test(s) ? 'dict' : 'set';
+  if (s === 'True' || s === 'False') return 'bool';
+  if (s === 'None') return 'None';
+  if (/^-?\d+$/.test(s)) return 'int';
+  if (/^-?[\d.]+(e-?\d+)?$/i.test(s)) return 'float';
+  return 'other';
+}
+
+function labelsFor(item: AnnotationItem): string[] {
+  const p = item.predicted?.arg;
+  const t = item.truth.arg;
+  const out = ['return.wrong_value'];
+  if (typeof p === 'string' && typeof t === 'string' && pyType(p) !== pyType(t)) out.push('data.wrong_type');
+  return out;
+}
+
+async function openQueue(page: Page, annotator: string): Promise<void> {
+  await page.getByTestId('mode-label').click();
+  await expect(page.getByTestId('label-run')).toHaveValue(RUN);
+  await page.getByTestId('annotator').fill(annotator);
+  await page.getByTestId('annotator').press('Enter');
+  await expect(page.getByTestId('item-key')).toBeVisible();
+}
+
+/** Presses Tab until the open group is `group`, then the label's key; waits until it shows as saved. */
+async function give(page: Page, tax: Taxonomy, id: string): Promise<void> {
+  const label = tax.labels.find((l) => l.id === id)!;
+  const group = tax.groups.find((g) => g.id === label.group)!;
+  for (let i = 0; i < tax.groups.length && (await page.locator('[data-testid="group-tab"].active').innerText()) !== group.name; i++) await page.keyboard.press('Tab');
+  await page.keyboard.press(String(label.key));
+  await expect(page.locator(`[data-testid="label-option"][data-label="${id}"]`)).toHaveAttribute('data-on', 'true');
+  await expect(page.getByTestId('save-state')).toHaveText('saved');
+}
+
+test.describe.configure({ mode: 'serial' });
+
+test('20 failures labeled with the keyboard only; the labels and their history are stored', async ({ page, request }) => {
+  const tax = await truth(request, 'getTaxonomy', {});
+  const queue = await truth(request, 'annotationQueue', { set: SET, run: RUN, annotator: 'ada' });
+  expect(queue.entries.length).toBeGreaterThanOrEqual(20);
+  await page.goto('/');
+  await openQueue(page, 'ada');
+  const given = new Map<number, string[]>();
+  const t0 = Date.now();
+  for (let i = 0; i < 20; i++) {
+    const e = queue.entries[i];
+    await expect(page.getByTestId('item-position')).toHaveText(`${i + 1} / ${queue.entries.length}`);
+    await expect(page.getByTestId('item-key')).toHaveText(e.key);
+    const item = await truth(request, 'getAnnotationItem', { prediction: e.prediction, annotator: 'ada' });
+    const labels = labelsFor(item);
+    for (const l of labels) await give(page, tax, l);
+    if (i === 3) {
+      await page.keyboard.press('n');
+      await page.keyboard.type('value off by the loop');
+      await page.keyboard.press('Enter');
+      await expect(page.getByTestId('save-state')).toHaveText('saved');
+    }
+    given.set(e.prediction, labels);
+    await page.keyboard.press('Enter');
+  }
+  await expect(page.getByTestId('item-position')).toHaveText(`21 / ${queue.entries.length}`);
+  const perItem = (Date.now() - t0) / 20;
+  await expect(page.getByTestId('progress-text')).toHaveText(`20 / ${queue.entries.length} done`);
+
+  // Ctrl+Z undoes the last change (the 20th item's last label), shown and stored.
+  const last = queue.entries[19];
+  await page.keyboard.press('Control+z');
+  await expect(page.getByTestId('item-key')).toHaveText(last.key);
+  const was = given.get(last.prediction)!;
+  await expect(page.getByTestId('given-labels')).not.toContainText(tax.labels.find((l) => l.id === was[was.length - 1])!.name);
+  given.set(last.prediction, was.length > 1 ? was.slice(0, -1) : []);
+
+  const stored = await truth(request, 'listAnnotations', { set: SET, run: RUN, annotator: 'ada' });
+  const byPrediction = new Map(stored.rows.map((a: AnnotationInfo) => [a.prediction, a]));
+  for (const [p, labels] of given) {
+    if (labels.length) expect(byPrediction.get(p)?.labels, `prediction ${p}`).toEqual(labels);
+    else expect(byPrediction.has(p)).toBe(false); // its creation was undone
+  }
+  expect(byPrediction.get(queue.entries[3].prediction)?.note).toBe('value off by the loop');
+  const history = await truth(request, 'annotationHistory', { annotator: 'ada' });
+  expect(history.filter((h: HistoryInfo) => h.op === 'create')).toHaveLength(20);
+  expect(history[history.length - 1].op).toBe('undo');
+
+  // Pre-label precision against the labels given (the rules' own judged/accepted, from the API).
+  const g = await truth(request, 'getAgreement', { set: SET, run: RUN });
+  console.log(`labeling: ${perItem.toFixed(0)} ms per labeled item (keyboard, 20 items); pre-label precision ${g.rules.precision?.toFixed(3)} (${g.rules.accepted} of ${g.rules.judged} judged suggestions given); per rule: ${g.rules.rules.map((r) => `${r.rule} ${r.accepted}/${r.judged}`).join(', ')}`);
+  await page.screenshot({ path: 'test-results/labeling-queue.png' });
+  await page.keyboard.press('?');
+  await expect(page.getByTestId('cheatsheet')).toBeVisible();
+  await page.screenshot({ path: 'test-results/labeling-cheatsheet.png' });
+});
+
+test('a server killed mid-burst loses nothing the page showed as saved', async ({ page }) => {
+  const root = resolve(import.meta.dirname, '..');
+  const start = async (): Promise<{ child: ChildProcess; url: string; exited: Promise<unknown> }> => {
+    const child = spawn(process.execPath, [resolve(root, 'bin/stepscope.js'), 'serve', '--db', process.env.STEPSCOPE_E2E_DB!, '--port', '0'], { cwd: root });
+    const exited = new Promise((ok) => child.once('exit', ok));
+    const url = await new Promise<string>((ok, fail) => {
+      let out = '';
+      child.stdout!.on('data', (d) => {
+        out += d;
+        const m = /(http:\/\/\S+)/.exec(out);
+        if (m) ok(m[1]);
+      });
+      child.on('exit', (c) => fail(new Error(`serve exited ${c}`)));
+    });
+    return { child, url, exited };
+  };
+  const first = await start();
+  // Every annotate answer that reached the page is a label shown as saved.
+  const shown: AnnotationInfo[] = [];
+  page.on('response', async (r) => {
+    if (!r.url().endsWith('/api/annotate')) return;
+    const body = await r.json().catch(() => null);
+    if (body?.ok) shown.push(body.value);
+  });
+  await page.goto(first.url);
+  await openQueue(page, 'kim');
+  // A burst: keys as fast as they come, no waiting for the saves.
+  for (let i = 0; i < 12; i++) {
+    await page.keyboard.press('Tab');
+    await page.keyboard.press(String((i % 3) + 1));
+    if (i % 2) await page.keyboard.press('Enter');
+    if (i === 8) first.child.kill('SIGKILL');
+  }
+  await first.exited;
+  expect(shown.length).toBeGreaterThan(0);
+
+  const again = await start();
+  try {
+    const call = async <T>(method: string, params: unknown): Promise<T> => {
+      const r = await fetch(`${again.url}api/${method}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(params) });
+      const b = await r.json();
+      if (!b.ok) throw new Error(b.error.message);
+      return b.value as T;
+    };
+    const history = await call<HistoryInfo[]>('annotationHistory', { annotator: 'kim' });
+    const stored = new Map((await call<{ rows: AnnotationInfo[] }>('listAnnotations', { annotator: 'kim' })).rows.map((a) => [a.target, a.labels]));
+    for (const s of shown) {
+      // Each saved state is in the history, and what is stored now is that state or a later one.
+      const states = history.filter((h) => h.target === s.target).map((h) => JSON.stringify(h.after.labels));
+      expect(states, s.target).toContain(JSON.stringify(s.labels));
+      expect(states.slice(states.indexOf(JSON.stringify(s.labels)))).toContain(JSON.stringify(stored.get(s.target)));
+    }
+    const lastShown = new Map(shown.map((s) => [s.target, s.labels]));
+    console.log(`kill mid-burst: ${shown.length} saves shown, ${lastShown.size} items, ${history.length} changes stored`);
+  } finally {
+    again.child.kill('SIGTERM');
+  }
+});
+
+test('two annotators: the agreement view shows kappa and alpha, and an adjudicator settles a disagreement', async ({ page, request }) => {
+  const q = await truth(request, 'annotationQueue', { set: SET, run: RUN, annotator: 'bob' });
+  const ada = await truth(request, 'listAnnotations', { set: SET, run: RUN, annotator: 'ada' });
+  const mine = new Map(ada.rows.map((a) => [a.prediction, a.labels]));
+  const both = q.entries.filter((e) => mine.get(e.prediction)?.length).slice(0, 8);
+  // bob agrees with ada on the first six and labels the last two differently.
+  for (const [i, e] of both.entries()) {
+    const labels = i < 6 ? mine.get(e.prediction)! : ['control.loop_iteration'];
+    await truth(request, 'annotate', { target: { prediction: e.prediction }, labels, annotator: 'bob' });
+  }
+  const g: AgreementInfo = await truth(request, 'getAgreement', { set: SET, run: RUN });
+  const pair = g.pairs.find((p) => p.a === 'ada' && p.b === 'bob')!;
+  expect(pair.items).toBe(8);
+  expect(pair.observed).toBeCloseTo(6 / 8, 10);
+
+  await page.goto('/');
+  await page.getByTestId('mode-agreement').click();
+  const row = page.getByTestId('pair').filter({ hasText: 'bob' }).filter({ hasText: 'ada' });
+  await expect(row.getByTestId('kappa')).toHaveText(pair.kappa === null ? 'n/a' : pair.kappa.toFixed(3));
+  await expect(page.getByTestId('alpha')).toHaveText(g.alpha === null ? 'n/a' : g.alpha.toFixed(3));
+  const target = `prediction:${both[7].prediction}`;
+  const dis = page.locator(`[data-testid="disagreement"][data-target="${target}"]`);
+  await expect(dis).toBeVisible();
+  await page.getByTestId('adjudicator').fill('dora');
+  await dis.getByTestId('take').filter({ hasText: 'ada:' }).click();
+  await expect(dis.getByTestId('final')).toHaveText(`final (dora): ${mine.get(both[7].prediction)!.join(' + ')}`);
+  const after = await truth(request, 'getAgreement', { set: SET, run: RUN });
+  expect(after.disagreements.find((d) => d.target === target)!.final).toEqual({ annotator: 'dora', labels: mine.get(both[7].prediction) });
+  await page.screenshot({ path: 'test-results/agreement.png', fullPage: true });
+});

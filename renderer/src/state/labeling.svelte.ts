@@ -1,0 +1,165 @@
+/**
+ * The labeling queue's state (docs/annotation.md): which run, who labels, the queue and the
+ * open item, its labels as the corpus holds them, and every change sent at once. A label
+ * shows as saved only when the API has answered with it: what the view shows as saved is in
+ * SQLite. The next item is asked for while this one is shown (preload), so moving on reads a
+ * promise already settled.
+ */
+import { groupLabels, type Taxonomy, type TaxonomyLabel } from '../../../src/annotate/index.js';
+import type { AnnotationInfo, AnnotationItem, Queue } from '../../../src/api/contract/index.js';
+import type { DataSource } from '../lib/source.js';
+
+const NAME_KEY = 'stepscope.annotator';
+
+export class Labeling {
+  annotator = $state(localStorage.getItem(NAME_KEY) ?? '');
+  set = $state('');
+  run = $state('');
+  failedOnly = $state(true);
+  taxonomy = $state.raw<Taxonomy | null>(null);
+  queue = $state.raw<Queue | null>(null);
+  index = $state(0);
+  item = $state.raw<AnnotationItem | null>(null);
+  /** This annotator's labels on the open item, as last saved. */
+  labels = $state.raw<string[]>([]);
+  note = $state('');
+  group = $state(0);
+  /** Changes sent and not yet answered. */
+  pending = $state(0);
+  error = $state<string | null>(null);
+  /** Milliseconds the last move to another item took (to the item shown). */
+  lastMove = $state<number | null>(null);
+
+  #cache = new Map<number, Promise<AnnotationItem>>();
+  #writes: Promise<unknown> = Promise.resolve();
+
+  constructor(private readonly source: DataSource) {}
+
+  get groups() {
+    return this.taxonomy?.groups.filter((g) => groupLabels(this.taxonomy!, g.id).length > 0) ?? [];
+  }
+
+  get openGroupLabels(): TaxonomyLabel[] {
+    const g = this.groups[this.group];
+    return g && this.taxonomy ? groupLabels(this.taxonomy, g.id) : [];
+  }
+
+  get entry() {
+    return this.queue?.entries[this.index] ?? null;
+  }
+
+  setAnnotator(name: string): void {
+    this.annotator = name.trim();
+    localStorage.setItem(NAME_KEY, this.annotator);
+  }
+
+  /** Loads the taxonomy and the queue, and opens the entry where this annotator stopped. */
+  async start(): Promise<void> {
+    this.error = null;
+    if (!this.annotator || !this.set || !this.run) return;
+    try {
+      this.taxonomy = await this.source.call('getTaxonomy', {});
+      this.#cache.clear();
+      this.queue = await this.#loadQueue();
+      await this.goTo(Math.min(this.queue.position, Math.max(0, this.queue.entries.length - 1)));
+    } catch (e) {
+      this.error = (e as Error).message;
+    }
+  }
+
+  #loadQueue(): Promise<Queue> {
+    return this.source.call('annotationQueue', { set: this.set, run: this.run, annotator: this.annotator, failed: this.failedOnly });
+  }
+
+  #fetch(prediction: number, fresh = false): Promise<AnnotationItem> {
+    let p = fresh ? undefined : this.#cache.get(prediction);
+    if (!p) {
+      p = this.source.call('getAnnotationItem', { prediction, annotator: this.annotator });
+      p.catch(() => this.#cache.delete(prediction));
+      this.#cache.set(prediction, p);
+    }
+    return p;
+  }
+
+  async goTo(i: number, fresh = false): Promise<void> {
+    const q = this.queue;
+    if (!q || i < 0 || i >= q.entries.length) return;
+    const t0 = performance.now();
+    this.index = i;
+    const it = await this.#fetch(q.entries[i].prediction, fresh);
+    if (this.index !== i) return;
+    this.item = it;
+    this.labels = it.mine?.labels ?? [];
+    this.note = it.mine?.note ?? '';
+    this.lastMove = performance.now() - t0;
+    // Preload the next entry (and drop what is far behind).
+    if (i + 1 < q.entries.length) this.#fetch(q.entries[i + 1].prediction);
+  }
+
+  next = () => this.goTo(this.index + 1);
+  prev = () => this.goTo(this.index - 1);
+
+  /** Runs writes one after another, in the order they were asked for. */
+  #write<T>(f: () => Promise<T>): Promise<T> {
+    this.pending++;
+    const p = this.#writes.then(f);
+    this.#writes = p.catch(() => undefined);
+    return p
+      .catch((e) => {
+        this.error = (e as Error).message;
+        throw e;
+      })
+      .finally(() => this.pending--);
+  }
+
+  #saved(a: AnnotationInfo): void {
+    const at = this.item && a.target === `prediction:${this.item.prediction.prediction}`;
+    if (at) {
+      this.labels = a.skipped && !a.labels.length ? [] : a.labels;
+      this.note = a.note ?? '';
+    }
+    this.#cache.delete(a.prediction ?? -1);
+    this.#loadQueue().then((q) => (this.queue = q)).catch(() => undefined);
+  }
+
+  async setLabels(labels: string[], note?: string): Promise<void> {
+    const item = this.item;
+    if (!item) return;
+    const a = await this.#write(() =>
+      this.source.call('annotate', { target: { prediction: item.prediction.prediction }, labels, note, annotator: this.annotator }),
+    );
+    this.#saved(a);
+  }
+
+  toggleKey(key: number): Promise<void> | undefined {
+    const label = this.openGroupLabels.find((l) => l.key === key);
+    if (!label) return;
+    const has = this.labels.includes(label.id);
+    return this.setLabels(has ? this.labels.filter((l) => l !== label.id) : [...this.labels, label.id]);
+  }
+
+  /** Enter: keeps the labels given (the pre-labels when none were), then the next entry. */
+  async accept(): Promise<void> {
+    if (!this.item) return;
+    const labels = this.labels.length ? this.labels : this.item.prelabels.map((p) => p.label);
+    if (labels.length) await this.setLabels([...new Set(labels)]);
+    await this.next();
+  }
+
+  async skip(): Promise<void> {
+    const item = this.item;
+    if (!item) return;
+    const a = await this.#write(() => this.source.call('skipAnnotation', { target: { prediction: item.prediction.prediction }, annotator: this.annotator }));
+    this.#saved(a);
+    await this.next();
+  }
+
+  /** Ctrl+Z: reverts this annotator's last change and shows the item it was on. */
+  async undo(): Promise<void> {
+    const r = await this.#write(() => this.source.call('undoAnnotation', { annotator: this.annotator }));
+    if (!r.undone) return;
+    this.#saved(r.undone);
+    const i = this.queue?.entries.findIndex((e) => e.prediction === r.undone!.prediction) ?? -1;
+    if (i >= 0) await this.goTo(i, true);
+  }
+}

@@ -1,0 +1,183 @@
+/**
+ * The annotation domain of the API (docs/annotation.md): the taxonomy, the labeling queue and
+ * its items, setting labels (each call committed at once, recorded in the history), skip,
+ * undo, adjudication, the annotations themselves and the agreement between annotators.
+ * Write methods need a writable corpus; the transports route them (accessOf).
+ */
+import type { AgreementReport, Confusion, FieldDiff, RuleAgreement, Taxonomy } from '../../annotate/index.js';
+import { FIELDS, type Field, type Prediction } from '../../semantics/index.js';
+import { write, read } from './method.js';
+import { recordName } from './predictions.js';
+import { recordId } from './traces.js';
+import { arrayOf, bool, int, InvalidValue, object, oneOf, optional, str, type Validator } from './validate.js';
+import type { ItemRow, PredictionDetail } from './predictions.js';
+
+/** An annotator's name as the app and the CLI take it: 1–80 characters, not starting with `rule:`. */
+export const annotatorName: Validator<string> = (v, p) => {
+  const s = str(80)(v, p);
+  if (s.trim() === '' || s !== s.trim()) throw new InvalidValue(p, 'an annotator name (1-80 characters, no leading or trailing spaces)', s);
+  if (s.startsWith('rule:')) throw new InvalidValue(p, 'a person\'s name (names starting with "rule:" are the pre-label rules\')', s);
+  return s;
+};
+
+/** What an annotation is about: `{prediction}` or `{trace, seq[, action]}` (checked whole by targetKey). */
+export const annotationTarget = object({ prediction: optional(recordId), trace: optional(recordId), seq: optional(int(0)), action: optional(str(300)) });
+
+const labelList = arrayOf(str(120), 50);
+
+export const LABELED = ['any', 'yes', 'no'] as const;
+
+/** The queue's filter (docs/annotation.md, "The queue"). */
+export const queueFilter = {
+  set: recordName,
+  run: recordName,
+  annotator: annotatorName,
+  /** Last action's kind (`step_over` …). */
+  action: optional(str(40)),
+  /** Only predictions wrong on every one of these fields. */
+  wrong: optional(arrayOf(oneOf(FIELDS), 4)),
+  /** true: format errors only; false: no format errors. */
+  formatError: optional(bool),
+  /** Only failures (the default), or every prediction. */
+  failed: optional(bool),
+  /** Labeled by anyone: yes, no, or either (default). */
+  labeled: optional(oneOf(LABELED)),
+  /** Only predictions this annotator labeled. */
+  by: optional(str(80)),
+  /** Only predictions with this pre-label suggested. */
+  prelabel: optional(str(120)),
+  /** Hand each item to at most m annotators: leave out items m others have labeled already. */
+  need: optional(int(1, 9)),
+};
+
+export const annotationMethods = {
+  getTaxonomy: read(object({})),
+  setTaxonomy: write(object({ taxonomy: (v: unknown) => v, author: annotatorName })),
+  annotationQueue: read(object(queueFilter)),
+  getAnnotationItem: read(object({ prediction: recordId, annotator: annotatorName })),
+  annotate: write(object({ target: annotationTarget, labels: labelList, note: optional(str(10_000)), annotator: annotatorName })),
+  skipAnnotation: write(object({ target: annotationTarget, annotator: annotatorName })),
+  undoAnnotation: write(object({ annotator: annotatorName })),
+  adjudicate: write(object({ target: annotationTarget, labels: labelList, annotator: annotatorName })),
+  listAnnotations: read(object({ set: optional(recordName), run: optional(recordName), annotator: optional(str(80)) })),
+  annotationHistory: read(object({ target: optional(annotationTarget), annotator: optional(str(80)) })),
+  getAgreement: read(object({ set: optional(recordName), run: optional(recordName), view: optional(oneOf(['set', 'primary'] as const)) })),
+};
+
+export interface AnnotationInfo {
+  id: number;
+  /** The annotation's name across copies of a corpus (export/import). */
+  uid: string;
+  /** `prediction:12`, `trace:3/seq:17`, `trace:3/seq:17/action:step_over`. */
+  target: string;
+  prediction: number | null;
+  trace: number | null;
+  seq: number | null;
+  action: string | null;
+  annotator: string;
+  role: 'annotator' | 'adjudicator';
+  source: 'person' | 'rule';
+  rule: string | null;
+  labels: string[];
+  /** A person's note; a rule's reason. */
+  note: string | null;
+  status: 'suggested' | 'accepted' | 'rejected' | null;
+  skipped: boolean;
+  taxonomy: number;
+  created: string;
+  updated: string;
+}
+
+export interface QueueEntry {
+  prediction: number;
+  item: number;
+  key: string;
+  action: string;
+  sample: number;
+  /** People who labeled it. */
+  annotators: string[];
+  /** This annotator's state: labeled, skipped, or not yet. */
+  mine: 'labeled' | 'skipped' | null;
+  /** Label ids the rules suggested. */
+  prelabels: string[];
+}
+
+export interface Queue {
+  /** In the set's item order, then by sample. */
+  entries: QueueEntry[];
+  /** Entries this annotator labeled or skipped. */
+  done: number;
+  /** Where to resume: the first entry not done (entries.length when all are). */
+  position: number;
+  /** Per label id, this annotator's labels in the queue. */
+  counts: Record<string, number>;
+}
+
+export interface PrelabelInfo {
+  /** The rule's annotation id. */
+  id: number;
+  label: string;
+  rule: string;
+  reason: string | null;
+  status: 'suggested' | 'accepted' | 'rejected' | null;
+}
+
+export interface AnnotationItem {
+  item: ItemRow & { prompt: string; target: string };
+  prediction: PredictionDetail;
+  /** The program (the trace's forward context), for the code view. */
+  code: string;
+  /** The prediction read into a state (CRUXEval's value and call forms too); null when it cannot be read. */
+  predicted: Prediction | null;
+  truth: Prediction;
+  /** null when the prediction cannot be read. */
+  diff: FieldDiff | null;
+  /** Fields that were wrong, by exact match (or by execution for CRUXEval's texts). */
+  wrong: Field[];
+  prelabels: PrelabelInfo[];
+  /** This annotator's annotation, if any. */
+  mine: AnnotationInfo | null;
+  /** Everyone who labeled it. */
+  annotators: string[];
+}
+
+export interface Disagreement {
+  target: string;
+  labels: Record<string, readonly string[]>;
+  /** What an adjudicator set, if anyone did. */
+  final: { annotator: string; labels: string[] } | null;
+}
+
+export interface AgreementInfo extends AgreementReport {
+  /** The confusion table of each pair, in `pairs` order. */
+  confusion: (Confusion & { a: string; b: string })[];
+  disagreements: Disagreement[];
+  /** Pre-label rules against people's labels: precision per rule and overall. */
+  rules: RuleAgreement;
+}
+
+export interface HistoryInfo {
+  id: number;
+  annotation: number;
+  target: string;
+  who: string;
+  at: string;
+  op: 'create' | 'update' | 'undo' | 'import';
+  undoes: number | null;
+  before: { labels: string[]; note: string | null; status: string | null; skipped: boolean; active: boolean } | null;
+  after: { labels: string[]; note: string | null; status: string | null; skipped: boolean; active: boolean };
+}
+
+export interface AnnotationResults {
+  getTaxonomy: Taxonomy;
+  setTaxonomy: Taxonomy;
+  annotationQueue: Queue;
+  getAnnotationItem: AnnotationItem;
+  annotate: AnnotationInfo;
+  skipAnnotation: AnnotationInfo;
+  undoAnnotation: { undone: AnnotationInfo | null };
+  adjudicate: AnnotationInfo;
+  listAnnotations: { counts: Record<string, number>; rows: AnnotationInfo[] };
+  annotationHistory: HistoryInfo[];
+  getAgreement: AgreementInfo;
+}

@@ -1,0 +1,47 @@
+/**
+ * The annotation domain's handlers (contract: ../contract/annotations.ts). Reads take a
+ * ReadCorpus; writes a Corpus, and each is one transaction (src/labeling/write.ts).
+ */
+import { annotationInfo } from '../../labeling/info.js';
+import { labelListing } from '../../labeling/scope.js';
+import { agreementInfo } from '../../labeling/agreement.js';
+import { annotationItem } from '../../labeling/item.js';
+import { buildQueue } from '../../labeling/queue.js';
+import { resolveTarget } from '../../labeling/target.js';
+import { currentTaxonomy, updateTaxonomy } from '../../labeling/taxonomy.js';
+import { setLabels, skipTarget, undoLast } from '../../labeling/write.js';
+import type { Corpus, ReadCorpus } from '../../store/corpus.js';
+import type { Api, ReadMethod, WriteMethod } from '../contract/index.js';
+
+type Reads = Extract<ReadMethod, 'getTaxonomy' | 'annotationQueue' | 'getAnnotationItem' | 'listAnnotations' | 'annotationHistory' | 'getAgreement'>;
+
+export function annotationReadHandlers(corpus: ReadCorpus): Pick<Api, Reads> {
+  return {
+    getTaxonomy: () => currentTaxonomy(corpus),
+    annotationQueue: (p) => buildQueue(corpus, p),
+    getAnnotationItem: (p) => annotationItem(corpus, p.prediction, p.annotator),
+    listAnnotations: (p) => labelListing(corpus, p),
+    annotationHistory(p) {
+      const targets = new Map(corpus.listAnnotations({ inactive: true }).map((a) => [a.id, a.target]));
+      const only = p.target === undefined ? undefined : resolveTarget(corpus, p.target).target;
+      return corpus
+        .annotationHistory({ who: p.annotator })
+        .map((h) => ({ ...h, target: targets.get(h.annotation)! }))
+        .filter((h) => only === undefined || h.target === only);
+    },
+    getAgreement: (p) => agreementInfo(corpus, p),
+  };
+}
+
+export function annotationWriteHandlers(corpus: Corpus): Pick<Api, WriteMethod> {
+  return {
+    setTaxonomy: (p) => updateTaxonomy(corpus, p.taxonomy, p.author).taxonomy,
+    annotate: (p) => annotationInfo(setLabels(corpus, p)),
+    skipAnnotation: (p) => annotationInfo(skipTarget(corpus, p.target, p.annotator)),
+    undoAnnotation(p) {
+      const a = undoLast(corpus, p.annotator);
+      return { undone: a && annotationInfo(a) };
+    },
+    adjudicate: (p) => annotationInfo(setLabels(corpus, { ...p, role: 'adjudicator' })),
+  };
+}

@@ -1,0 +1,75 @@
+/**
+ * The labeling queue (docs/annotation.md, "The queue"): a run's predictions (its failures by
+ * default) in the set's item order, narrowed by the filter, with who labeled each, the rules'
+ * suggestions, and where this annotator resumes (the first entry they have not labeled or
+ * skipped). With `need` = m, an entry m other people labeled is left out, unless this
+ * annotator has it already: each item goes to the first m annotators who reach it.
+ */
+import type { Queue, QueueEntry } from '../api/contract/annotations.js';
+import type { Field } from '../semantics/index.js';
+import { requireRun, requireSet } from '../predictions/views.js';
+import type { AnnotationRecord, ReadCorpus } from '../store/corpus.js';
+import { predictionFacts } from './facts.js';
+import { labelCounts } from './info.js';
+
+export interface QueueFilter {
+  set: string;
+  run: string;
+  annotator: string;
+  action?: string;
+  wrong?: Field[];
+  formatError?: boolean;
+  failed?: boolean;
+  labeled?: 'any' | 'yes' | 'no';
+  by?: string;
+  prelabel?: string;
+  need?: number;
+}
+
+interface Marks {
+  people: Map<string, AnnotationRecord>;
+  rules: string[];
+}
+
+export function buildQueue(corpus: ReadCorpus, f: QueueFilter): Queue {
+  const set = requireSet(corpus, f.set);
+  const run = requireRun(corpus, set, f.run);
+  const items = new Map([...corpus.iterateItems(set.id)].map((it) => [it.id, it]));
+  const marks = new Map<number, Marks>();
+  for (const a of corpus.listAnnotations({ runId: run.id })) {
+    const m: Marks = marks.get(a.prediction!) ?? { people: new Map(), rules: [] };
+    if (a.source === 'rule') m.rules.push(a.labels[0]);
+    else if (a.role === 'annotator') m.people.set(a.annotator, a);
+    marks.set(a.prediction!, m);
+  }
+  const entries: (QueueEntry & { ord: number })[] = [];
+  const mine: AnnotationRecord[] = [];
+  for (const p of corpus.iteratePredictions({ setId: set.id, runId: run.id, failed: f.failed ?? true })) {
+    const item = items.get(p.itemId)!;
+    const m: Marks = marks.get(p.id) ?? { people: new Map(), rules: [] };
+    const labeledBy = [...m.people.values()].filter((a) => !a.skipped).map((a) => a.annotator).sort();
+    const own = m.people.get(f.annotator);
+    const state = own ? (own.skipped ? 'skipped' : 'labeled') : null;
+    if (f.action !== undefined && item.action !== f.action) continue;
+    if (f.formatError !== undefined && (p.formatError === true) !== f.formatError) continue;
+    if (f.labeled === 'yes' && labeledBy.length === 0) continue;
+    if (f.labeled === 'no' && labeledBy.length > 0) continue;
+    if (f.by !== undefined && !labeledBy.includes(f.by)) continue;
+    if (f.prelabel !== undefined && !m.rules.includes(f.prelabel)) continue;
+    if (f.need !== undefined && !own && labeledBy.length >= f.need) continue;
+    if (f.wrong?.length) {
+      const wrong = predictionFacts(set, run, item, p).wrong;
+      if (!f.wrong.every((w) => wrong.includes(w))) continue;
+    }
+    if (own && !own.skipped) mine.push(own);
+    entries.push({ prediction: p.id, item: item.id, key: item.key, action: item.action, sample: p.sample, annotators: labeledBy, mine: state, prelabels: m.rules, ord: item.ord });
+  }
+  entries.sort((a, b) => a.ord - b.ord || a.sample - b.sample || a.prediction - b.prediction);
+  const position = entries.findIndex((e) => e.mine === null);
+  return {
+    entries: entries.map(({ ord: _, ...e }) => e),
+    done: entries.filter((e) => e.mine !== null).length,
+    position: position < 0 ? entries.length : position,
+    counts: labelCounts(mine),
+  };
+}

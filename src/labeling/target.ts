@@ -1,0 +1,29 @@
+/** Checks that an annotation target exists in the corpus and gives its stored columns. */
+import { parseTargetKey, targetKey, type AnnotationTarget } from '../annotate/index.js';
+import { UserError } from '../common/errors.js';
+import { ACTION_NAMES } from '../semantics/index.js';
+import type { NewAnnotation, ReadCorpus } from '../store/corpus.js';
+
+export type TargetColumns = Pick<NewAnnotation, 'target' | 'prediction' | 'trace' | 'seq' | 'action'>;
+
+export function resolveTarget(corpus: ReadCorpus, t: AnnotationTarget): TargetColumns {
+  const key = targetKey(t);
+  if (t.prediction !== undefined) {
+    if (!corpus.predictionRef(t.prediction)) throw new UserError(`no prediction with id ${t.prediction} (stepscope predictions lists them)`, 'not-found');
+    return { target: key, prediction: t.prediction, trace: null, seq: null, action: null };
+  }
+  const trace = corpus.getTrace(t.trace!);
+  if (!trace) throw new UserError(`no trace with id ${t.trace} (stepscope traces lists them)`, 'not-found');
+  if (t.seq! >= trace.events) throw new UserError(`trace ${t.trace} has no state with seq ${t.seq}: expected a seq from 0 to ${trace.events - 1}`, 'not-found');
+  if (t.action !== undefined && !(ACTION_NAMES as readonly string[]).includes(t.action.split(' ')[0])) {
+    throw new UserError(`unknown action '${t.action}': expected one of ${ACTION_NAMES.join(', ')}`, 'bad-input');
+  }
+  return { target: key, prediction: null, trace: t.trace!, seq: t.seq!, action: t.action ?? null };
+}
+
+/** A stored target key back to a target, checked. */
+export function resolveTargetKey(corpus: ReadCorpus, key: string): TargetColumns {
+  const t = parseTargetKey(key);
+  if (!t) throw new UserError(`unknown target '${key}': expected prediction:ID, trace:ID/seq:N or trace:ID/seq:N/action:A`, 'bad-input');
+  return resolveTarget(corpus, t);
+}

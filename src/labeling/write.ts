@@ -1,0 +1,63 @@
+/**
+ * A person's changes: set the labels of a target, skip it, undo the last change, adjudicate.
+ * Labels are resolved against the corpus's taxonomy first (an unknown one is a one-line error
+ * and nothing is written); each call is one transaction, committed when it returns, and one
+ * entry of the history. The status of the rules' suggestions on a prediction follows the
+ * labels of the person who last changed them: accepted when given, rejected when not.
+ */
+import { resolveLabels, type AnnotationTarget } from '../annotate/index.js';
+import type { AnnotationRecord, AnnotationRole, AnnotationStatus, Corpus, NewAnnotation } from '../store/corpus.js';
+import { resolveTarget, type TargetColumns } from './target.js';
+import { storedTaxonomy } from './taxonomy.js';
+
+export interface LabelChange {
+  target: AnnotationTarget;
+  labels: readonly string[];
+  /** undefined keeps the note there is. */
+  note?: string;
+  annotator: string;
+  role?: AnnotationRole;
+}
+
+function statusesFor(corpus: Corpus, target: TargetColumns, labels: readonly string[] | null): { id: number; status: AnnotationStatus }[] {
+  if (target.prediction === null) return [];
+  return corpus
+    .annotationsOfPredictions([target.prediction])
+    .filter((a) => a.source === 'rule')
+    .map((a) => ({ id: a.id, status: labels === null ? 'suggested' : labels.includes(a.labels[0]) ? 'accepted' : 'rejected' }));
+}
+
+function person(corpus: Corpus, target: TargetColumns, annotator: string, role: AnnotationRole, fields: Partial<NewAnnotation>): NewAnnotation {
+  const taxonomy = storedTaxonomy(corpus, annotator);
+  const old = corpus.getAnnotation(target.target, annotator, role);
+  return {
+    ...target, annotator, role, source: 'person', rule: null, labels: old?.labels ?? [], note: old?.note ?? null, status: null,
+    skipped: false, active: true, taxonomy: taxonomy.version, ...fields,
+  };
+}
+
+export function setLabels(corpus: Corpus, c: LabelChange): AnnotationRecord {
+  const target = resolveTarget(corpus, c.target);
+  const labels = resolveLabels(storedTaxonomy(corpus, c.annotator), c.labels);
+  const role = c.role ?? 'annotator';
+  const a = person(corpus, target, c.annotator, role, c.note === undefined ? { labels } : { labels, note: c.note === '' ? null : c.note });
+  const statuses = role === 'annotator' ? statusesFor(corpus, target, labels) : [];
+  return corpus.saveAnnotationsWithStatus([a], statuses, c.annotator)[0];
+}
+
+/** Marks the target passed over by this annotator (its labels, if any, stay). */
+export function skipTarget(corpus: Corpus, target: AnnotationTarget, annotator: string): AnnotationRecord {
+  const t = resolveTarget(corpus, target);
+  return corpus.saveAnnotations([person(corpus, t, annotator, 'annotator', { skipped: true })], annotator)[0];
+}
+
+/** Reverts the annotator's last change not yet undone; null when there is none. */
+export function undoLast(corpus: Corpus, annotator: string): AnnotationRecord | null {
+  const a = corpus.undoAnnotation(annotator);
+  if (!a) return null;
+  if (a.role === 'annotator' && a.source === 'person') {
+    const target: TargetColumns = { target: a.target, prediction: a.prediction, trace: a.trace, seq: a.seq, action: a.action };
+    corpus.saveAnnotationsWithStatus([], statusesFor(corpus, target, a.active && !a.skipped ? a.labels : null), annotator);
+  }
+  return a;
+}
