@@ -50,14 +50,9 @@ if (existsSync(join(root, 'dist/cli/commands/evalset.js'))) must(process.execPat
 // breakpoint set answered in serialized states: right, one local changed, or unreadable.
 if (existsSync(join(root, 'dist/cli/commands/evalset.js'))) {
   const cli = (...args) => must(process.execPath, [join(root, 'bin/stepscope.js'), ...args]);
-  cli('evalset', 'create', '--db', db, '--name', 'crux-out', '--task', 'cruxeval-output');
+  // crux-out with CodeLlama-7B's released output generations of these tasks is made above (make-predictions.mjs).
   cli('evalset', 'create', '--db', db, '--name', 'crux-bp', '--task', 'cruxeval-output-breakpoint');
-  const scored = JSON.parse(readFileSync(resolve(root, '../shared/data/cruxeval/generations/sample_scored_codellama-7b_temp0.2_output.json'), 'utf8'));
   const exported = (name) => { cli('evalset', 'export', '--db', db, '--name', name, '-o', join(work, `${name}.jsonl`)); return readFileSync(join(work, `${name}.jsonl`), 'utf8').trim().split('\n').map((l) => JSON.parse(l)); };
-  const gens = {};
-  for (const it of exported('crux-out')) gens[it.name] = scored.raw_generations[it.name];
-  writeFileSync(join(work, 'codellama-out.json'), JSON.stringify(gens));
-  cli('predictions', 'import', join(work, 'codellama-out.json'), '--db', db, '--set', 'crux-out', '--model', 'codellama-7b');
   const lines = exported('crux-bp').map((it, i) => {
     let completion = it.target;
     if (i % 3 === 1) completion = it.target.replace(/": "([^"]*)"/, (_m, v) => `": "${v}7"`);
