@@ -6,7 +6,7 @@
  * guessed. Per action kind (and for the whole set): the 2×2 counts and McNemar's test.
  */
 import { mcnemar, type McNemar } from '../scoring/mcnemar.js';
-import type { VerdictRow } from '../store/corpus.js';
+import type { ItemVerdicts } from '../store/corpus.js';
 
 export interface PairCounts {
   /** The action kind; null for the whole set. */
@@ -35,16 +35,12 @@ export interface Comparison {
   unpaired: number;
 }
 
-/** Each item's first sample's verdict (rows come in item, then sample order). */
-function firstVerdicts(rows: readonly VerdictRow[]): Map<number, { action: string; ok: boolean | null }> {
-  const out = new Map<number, { action: string; ok: boolean | null }>();
-  for (const r of rows) if (!out.has(r.itemId)) out.set(r.itemId, { action: r.action, ok: r.correct });
-  return out;
-}
+/** Each item's first sample's verdict, by item id. */
+const firstVerdicts = (items: readonly ItemVerdicts[]) => new Map(items.map((it) => [it.itemId, { action: it.action, ok: it.first }]));
 
-export function compareRows(rowsA: readonly VerdictRow[], rowsB: readonly VerdictRow[]): Comparison {
-  const a = firstVerdicts(rowsA);
-  const b = firstVerdicts(rowsB);
+export function compareItems(itemsA: readonly ItemVerdicts[], itemsB: readonly ItemVerdicts[]): Comparison {
+  const a = firstVerdicts(itemsA);
+  const b = firstVerdicts(itemsB);
   const paired: PairedItem[] = [];
   for (const [itemId, va] of a) {
     const vb = b.get(itemId);

@@ -10,57 +10,39 @@
  * - pass@k: the unbiased estimator over each item's samples, averaged over items; a sample
  *   is correct by execution where it has a CRUXEval verdict, else by em_all (`correct`);
  * - --by field: one line per field, pass@k on that field's exact match.
+ *
+ * Every figure is computed from a run's verdicts summed per item (`ItemVerdicts`: the store's
+ * `itemVerdicts`, or `itemVerdictsOf` over its rows), in item order.
  */
 import { seedFrom, mulberry32, FIELDS, type Field, type ScoreBy, type ScoreLine } from '../semantics/index.js';
-import type { EvalSetRecord, RunRecord, VerdictRow } from '../store/corpus.js';
+import type { EvalSetRecord, ItemVerdicts, RunRecord } from '../store/corpus.js';
 import { meanPassAtK } from '../scoring/passk.js';
 
-export type Correct = (r: VerdictRow) => boolean | null;
-
 const pct = (num: number, den: number) => (den === 0 ? null : (num / den) * 100);
+const sum = (items: readonly ItemVerdicts[], of: (it: ItemVerdicts) => number) => items.reduce((s, it) => s + of(it), 0);
 
-/** Per item: samples with a verdict (n) and correct ones (c). */
-function perItem(rows: readonly VerdictRow[], correct: Correct): { n: number; c: number }[] {
-  const items = new Map<number, { n: number; c: number }>();
-  for (const r of rows) {
-    const ok = correct(r);
-    if (ok === null) continue;
-    let it = items.get(r.itemId);
-    if (!it) items.set(r.itemId, (it = { n: 0, c: 0 }));
-    it.n++;
-    if (ok) it.c++;
-  }
-  return [...items.values()];
-}
+/** Per item with a verdict: samples with one (n) and correct ones (c). */
+const perItem = (items: readonly ItemVerdicts[]) => items.filter((it) => it.correct.n > 0).map((it) => ({ n: it.correct.n, c: it.correct.ok }));
 
-function line(set: string, model: string, by: ScoreBy | null, group: ScoreLine['group'], rows: readonly VerdictRow[], correct: Correct, only?: Field | 'all'): ScoreLine {
-  const em = (f: Field | 'all') => {
-    if (only !== undefined && only !== f) return null;
-    let n = 0;
-    let ok = 0;
-    for (const r of rows) if (r.em[f] !== null) (n++, r.em[f] && ok++);
-    return pct(ok, n);
-  };
-  let execN = 0;
-  let execOk = 0;
-  for (const r of rows) {
-    const v = r.exec ?? r.alt;
-    if (v !== null) (execN++, v && execOk++);
-  }
-  const items = perItem(rows, correct);
+function line(set: string, model: string, by: ScoreBy | null, group: ScoreLine['group'], items: readonly ItemVerdicts[], only?: Field | 'all'): ScoreLine {
+  const em = (f: Field | 'all') => (only !== undefined && only !== f ? null : pct(sum(items, (it) => it.em[f].ok), sum(items, (it) => it.em[f].n)));
+  const passK = perItem(items);
   return {
     set, model, by, group,
-    items: new Set(rows.map((r) => r.itemId)).size,
-    samples: rows.length,
-    format_errors: rows.filter((r) => r.formatError === true).length,
+    items: items.length,
+    samples: sum(items, (it) => it.samples),
+    format_errors: sum(items, (it) => it.formatErrors),
     em_event: em('event'), em_src: em('src'), em_locals: em('locals'), em_arg: em('arg'), em_all: em('all'),
-    exec_pass: only === undefined ? pct(execOk, execN) : null,
-    'pass@1': meanPassAtK(items, 1), 'pass@5': meanPassAtK(items, 5), 'pass@10': meanPassAtK(items, 10),
+    exec_pass: only === undefined ? pct(sum(items, (it) => it.exec.ok), sum(items, (it) => it.exec.n)) : null,
+    'pass@1': meanPassAtK(passK, 1), 'pass@5': meanPassAtK(passK, 5), 'pass@10': meanPassAtK(passK, 10),
   };
 }
 
-/** The group value of a row; horizon fractions go to the nearest point of the set's grid. */
-export function groupOf(by: Exclude<ScoreBy, 'field'>, set: EvalSetRecord): (r: VerdictRow) => string | number | null {
+/** What groups items: their set's breakdowns are properties of the item, not of a sample. */
+type ItemKeys = Pick<ItemVerdicts, 'action' | 'direction' | 'horizon' | 'traceEvents' | 'depth'>;
+
+/** The group value of an item; horizon fractions go to the nearest point of the set's grid. */
+export function groupOf(by: Exclude<ScoreBy, 'field'>, set: EvalSetRecord): (r: ItemKeys) => string | number | null {
   if (by === 'action') return (r) => r.action;
   if (by === 'direction') return (r) => r.direction;
   if (by === 'length') return (r) => 2 ** Math.floor(Math.log2(Math.max(1, r.traceEvents)));
@@ -69,58 +51,67 @@ export function groupOf(by: Exclude<ScoreBy, 'field'>, set: EvalSetRecord): (r: 
   return (r) => (r.horizon === null ? null : points >= 2 ? Math.round(r.horizon * (points - 1)) / (points - 1) : r.horizon);
 }
 
-/** One line of scores with the rows it was computed from (for intervals). */
+/**
+ * An item restricted to its samples where field f applies, scored on f's exact match (`--by
+ * field`). Only the counts a field's line reads are kept.
+ */
+function onField(it: ItemVerdicts, f: Field | 'all'): ItemVerdicts {
+  const t = it.em[f];
+  return { ...it, samples: t.n, formatErrors: t.formatErrors, correct: { n: t.n, ok: t.ok } };
+}
+
+/** One line of scores with the items it was computed from (for intervals). */
 export interface ScoreGroup {
   line: ScoreLine;
-  rows: readonly VerdictRow[];
-  correct: Correct;
+  items: readonly ItemVerdicts[];
 }
 
 /** The whole set first (group null), then one group per value of `by` (fields: event, src, locals, arg, all). */
-export function scoreGroups(set: EvalSetRecord, run: RunRecord, rows: readonly VerdictRow[], by?: ScoreBy): ScoreGroup[] {
-  const group = (g: ScoreLine['group'], rs: readonly VerdictRow[], correct: Correct, only?: Field | 'all'): ScoreGroup => ({
-    line: line(set.name, run.label, by ?? null, g, rs, correct, only), rows: rs, correct,
+export function scoreGroups(set: EvalSetRecord, run: RunRecord, items: readonly ItemVerdicts[], by?: ScoreBy): ScoreGroup[] {
+  const group = (g: ScoreLine['group'], its: readonly ItemVerdicts[], only?: Field | 'all'): ScoreGroup => ({
+    line: line(set.name, run.label, by ?? null, g, its, only), items: its,
   });
-  const out = [group(null, rows, (r) => r.correct)];
+  const out = [group(null, items)];
   if (by === 'field') {
     for (const f of [...FIELDS, 'all'] as const) {
-      const has = rows.filter((r) => r.em[f] !== null);
-      if (has.length) out.push(group(f, has, (r) => r.em[f], f));
+      const has = items.filter((it) => it.em[f].n > 0).map((it) => onField(it, f));
+      if (has.length) out.push(group(f, has, f));
     }
   } else if (by) {
     const key = groupOf(by, set);
-    const groups = new Map<string | number | null, VerdictRow[]>();
-    for (const r of rows) {
-      const g = key(r);
+    const groups = new Map<string | number | null, ItemVerdicts[]>();
+    for (const it of items) {
+      const g = key(it);
       if (!groups.has(g)) groups.set(g, []);
-      groups.get(g)!.push(r);
+      groups.get(g)!.push(it);
     }
     const keys = [...groups.keys()];
     if (by === 'horizon' || by === 'length' || by === 'depth') keys.sort((a, b) => (typeof a !== 'number' ? 1 : typeof b !== 'number' ? -1 : a - b));
-    for (const g of keys) out.push(group(g, groups.get(g)!, (r) => r.correct));
+    for (const g of keys) out.push(group(g, groups.get(g)!));
   }
   return out;
 }
 
 /** The lines of `stepscope scores --json` and of the API's getScores. */
-export function scoreLines(set: EvalSetRecord, run: RunRecord, rows: readonly VerdictRow[], by?: ScoreBy): ScoreLine[] {
-  return scoreGroups(set, run, rows, by).map((g) => g.line);
+export function scoreLines(set: EvalSetRecord, run: RunRecord, items: readonly ItemVerdicts[], by?: ScoreBy): ScoreLine[] {
+  return scoreGroups(set, run, items, by).map((g) => g.line);
 }
 
 /**
  * A 95% percentile-bootstrap interval for pass@1 (items resampled with replacement, 2,000
  * times), seeded by the set, the run and the group: the same run prints the same interval.
  */
-export function pass1Interval(rows: readonly VerdictRow[], seedParts: (string | number)[], correct: Correct = (r) => r.correct): [number, number] | null {
-  const items = perItem(rows, correct).map(({ n, c }) => c / n);
-  if (items.length === 0) return null;
+export function pass1Interval(items: readonly ItemVerdicts[], seedParts: (string | number)[]): [number, number] | null {
+  const values = Float64Array.from(perItem(items), ({ n, c }) => c / n);
+  const len = values.length;
+  if (len === 0) return null;
   const rng = mulberry32(seedFrom('pass@1 bootstrap', ...seedParts));
-  const means: number[] = [];
+  const means = new Float64Array(2000);
   for (let b = 0; b < 2000; b++) {
-    let sum = 0;
-    for (let i = 0; i < items.length; i++) sum += items[Math.floor(rng() * items.length)];
-    means.push((sum / items.length) * 100);
+    let total = 0;
+    for (let i = 0; i < len; i++) total += values[Math.floor(rng() * len)];
+    means[b] = (total / len) * 100;
   }
-  means.sort((a, b) => a - b);
+  means.sort();
   return [means[Math.floor(0.025 * means.length)], means[Math.ceil(0.975 * means.length) - 1]];
 }

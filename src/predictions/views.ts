@@ -5,6 +5,7 @@
 import { UserError } from '../common/errors.js';
 import { formatAction, parsePrediction, type ScoreBy, type ScoreLine } from '../semantics/index.js';
 import type { EvalSetRecord, PredictionRecord, ReadCorpus, RunRecord, StoredItem } from '../store/corpus.js';
+import { itemVerdictsOf } from './item-verdicts.js';
 import { scoreLines } from './scores.js';
 
 /** The set named `name`, or a not-found error listing the sets there are. */
@@ -34,7 +35,7 @@ export function runsOf(corpus: ReadCorpus, set: EvalSetRecord, label?: string): 
 export function runScores(corpus: ReadCorpus, setName: string, label: string, by?: ScoreBy): ScoreLine[] {
   const set = requireSet(corpus, setName);
   const run = requireRun(corpus, set, label);
-  return scoreLines(set, run, corpus.verdictRows(run.id), by);
+  return scoreLines(set, run, itemVerdictsOf(corpus.verdictRows(run.id)), by);
 }
 
 export function runInfo(r: RunRecord) {

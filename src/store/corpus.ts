@@ -41,6 +41,7 @@ import {
   type NewPrediction, type PendingCheck, type CheckedPrediction, type PredictionQuery, type PredictionRecord, type VerdictRow, type VerdictUpdate,
 } from './queries/predictions.js';
 import { deleteRun, getRun, getRunById, insertRun, listRuns, type NewRun, type RunRecord } from './queries/runs.js';
+import { itemVerdicts, type ItemVerdicts } from './queries/verdicts.js';
 import {
   annotationHistory, annotationsOfPredictions, getAnnotation, getAnnotationByUid, insertTaxonomy, labelUsage, latestTaxonomy, listAnnotations,
   predictionRef, saveAnnotation, setSuggestionStatus, undoLast, type AnnotationQuery, type AnnotationRecord, type AnnotationRole, type AnnotationStatus, type HistoryEntry, type NewAnnotation,
@@ -55,6 +56,7 @@ export type { SqlRow } from './queries/sql.js';
 export type { RowSource } from './queries/export.js';
 export type { EvalSetRecord, ItemQuery, NewItem, StoredItem } from './queries/evalsets.js';
 export type { RunFormat, NewRun, RunRecord } from './queries/runs.js';
+export type { ItemKeys, ItemVerdicts, Tally, VerdictCombo } from './queries/verdicts.js';
 export type { NewPrediction, PendingCheck, CheckedPrediction, PredictionQuery, PredictionRecord, VerdictRow, VerdictUpdate, CheckVerdict } from './queries/predictions.js';
 export type { IngestOptions, IngestResult } from './ingest.js';
 export type {
@@ -62,6 +64,7 @@ export type {
 } from './queries/annotations.js';
 export type { OpenOptions } from './open.js';
 export { CorpusError, IngestError } from './errors.js';
+export { foldVerdicts } from './queries/verdicts.js';
 
 export class ReadCorpus {
   private closed = false;
@@ -204,6 +207,11 @@ export class ReadCorpus {
   /** One row per prediction of a run, what scores are computed from. */
   verdictRows(runId: number): VerdictRow[] {
     return this.guard(() => verdictRows(this.conn, runId));
+  }
+
+  /** A run's verdicts summed per item, in item order (what the dashboard scores from). */
+  itemVerdicts(runId: number): ItemVerdicts[] {
+    return this.guard(() => itemVerdicts(this.conn, runId));
   }
 
   // ---- curated export (queries/export.ts; src/export/ plans and writes) -------------------

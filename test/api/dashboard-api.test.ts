@@ -63,6 +63,9 @@ describe('dashboard API', () => {
     for (const by of ['action', 'length', 'depth'] as const) expect(r.by[by]).toEqual(await api.getScores({ set: 'ns', run: 'B', by }));
     expect(r.by.horizon).toEqual([]); // not a horizon set
     expect(r.interval).toEqual((await api.getScoreIntervals({ set: 'ns', run: 'B' }))[0]);
+    // Without the interval (what the dashboard asks on sets other than CRUXEval's): the same lines.
+    const bare = await api.getRunScores({ set: 'ns', run: 'B', interval: false });
+    expect(bare).toEqual({ by: r.by, interval: null });
   });
 
   it('puts each item in the length bin of its trace and the depth of its target', async () => {

@@ -1,7 +1,8 @@
 // Two runs compared item by item: the first sample decides, pending verdicts and items one run
 // did not answer are left out and counted, and the 2×2 counts feed McNemar's b and c.
 import { describe, expect, it } from 'vitest';
-import { compareRows } from '../../src/predictions/compare.js';
+import { compareItems } from '../../src/predictions/compare.js';
+import { itemVerdictsOf } from '../../src/predictions/item-verdicts.js';
 import type { VerdictRow } from '../../src/store/corpus.js';
 
 const row = (itemId: number, action: string, correct: boolean | null): VerdictRow => ({
@@ -9,7 +10,10 @@ const row = (itemId: number, action: string, correct: boolean | null): VerdictRo
   em: { event: correct, src: correct, locals: null, arg: null, all: correct }, exec: null, alt: null, correct, pending: correct === null,
 });
 
-describe('compareRows', () => {
+/** Two runs' verdict rows, summed per item as the store sums them. */
+const compareRows = (a: VerdictRow[], b: VerdictRow[]) => compareItems(itemVerdictsOf(a), itemVerdictsOf(b));
+
+describe('compareItems', () => {
   it('counts both, only A, only B and neither per action, on each item\'s first sample', () => {
     const a = [row(1, 'step_into', true), row(1, 'step_into', false), row(2, 'step_into', true), row(3, 'step_over', false), row(4, 'step_over', false), row(5, 'step_over', true)];
     const b = [row(1, 'step_into', false), row(1, 'step_into', true), row(2, 'step_into', true), row(3, 'step_over', true), row(4, 'step_over', false), row(5, 'step_over', null)];

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEvalSet } from '../../src/predictions/create.js';
 import { runPendingChecks } from '../../src/predictions/execute.js';
 import { importPredictions } from '../../src/predictions/import.js';
+import { itemVerdictsOf } from '../../src/predictions/item-verdicts.js';
 import { scoreLines } from '../../src/predictions/scores.js';
 import type { Corpus, EvalSetRecord, StoredItem } from '../../src/store/corpus.js';
 import { cli, ensureBuilt } from '../cli/helpers.js';
@@ -55,7 +56,7 @@ describe.each([['output', () => co], ['input', () => ci]] as const)('CodeLlama-7
     for (const p of preds(set(), run.id)) (got[p.itemKey] ??= [])[p.sample] = p.exec!.status === 'pass';
     expect(got).toEqual(slice(released.raw_scored_generations));
     const expected = (SLICE.reduce((s, k) => s + released.raw_scored_generations[k].filter(Boolean).length / 10, 0) / SLICE.length) * 100;
-    const [line] = scoreLines(set(), corpus.getRunById(run.id)!, corpus.verdictRows(run.id));
+    const [line] = scoreLines(set(), corpus.getRunById(run.id)!, itemVerdictsOf(corpus.verdictRows(run.id)));
     expect(line).toMatchObject({ items: 20, samples: 200, format_errors: 0, em_all: null });
     expect(line['pass@1']).toBeCloseTo(expected, 9);
     expect(line.exec_pass).toBeCloseTo(expected, 9);
@@ -73,7 +74,7 @@ describe('the skip rule', () => {
       expect(a.exec).toMatchObject({ status: 'skipped', rule: true, detail: expect.stringMatching(/^skip rule/) });
       expect(a.correct).toBe(false);
       expect(b.exec).toMatchObject({ status: 'pass', rule: false });
-      expect(scoreLines(set, corpus.getRunById(run)!, corpus.verdictRows(run))[0]['pass@1']).toBe(50);
+      expect(scoreLines(set, corpus.getRunById(run)!, itemVerdictsOf(corpus.verdictRows(run)))[0]['pass@1']).toBe(50);
     }
   }, 120_000);
 });
@@ -108,7 +109,7 @@ describe('predicted states on CRUXEval sets', () => {
       [false, 'fail', 'fail', false],
       [false, 'error', 'error', false],
     ]);
-    const [line] = scoreLines(ci, corpus.getRunById(run.id)!, corpus.verdictRows(run.id));
+    const [line] = scoreLines(ci, corpus.getRunById(run.id)!, itemVerdictsOf(corpus.verdictRows(run.id)));
     expect(line.em_all).toBe(25);
     expect(line['pass@1']).toBe(50);
   }, 120_000);

@@ -2,10 +2,14 @@
 // field, groups, and the seeded bootstrap interval.
 import { describe, expect, it } from 'vitest';
 import { pass1Interval, scoreLines } from '../../src/predictions/scores.js';
+import { itemVerdictsOf } from '../../src/predictions/item-verdicts.js';
+import type { ScoreBy } from '../../src/semantics/index.js';
 import type { EvalSetRecord, RunRecord, VerdictRow } from '../../src/store/corpus.js';
 
 const set = { name: 'ns', task: 'next-state', options: { per_action: 5 } } as unknown as EvalSetRecord;
 const run = { label: 'm' } as unknown as RunRecord;
+/** Scores of verdict rows, summed per item as `stepscope scores` sums them. */
+const score = (rows: VerdictRow[], by?: ScoreBy) => scoreLines(set, run, itemVerdictsOf(rows), by);
 
 /** C(n, k) as an exact integer. */
 function choose(n: number, k: number): bigint {
@@ -36,7 +40,7 @@ describe('pass@k', () => {
   it('is the unbiased estimator averaged over items', () => {
     const shapes: [number, number][] = [[10, 0], [10, 1], [10, 3], [10, 7], [10, 10], [12, 5], [20, 2], [15, 14]];
     const rows = shapes.flatMap(([n, c], i) => item(i + 1, n, c));
-    const [all] = scoreLines(set, run, rows);
+    const [all] = score(rows);
     for (const k of [1, 5, 10]) {
       const expected = shapes.reduce((s, [n, c]) => s + formula(n, c, k), 0) / shapes.length;
       expect(all[`pass@${k}` as 'pass@1'], `pass@${k}`).toBeCloseTo(expected, 9);
@@ -45,7 +49,7 @@ describe('pass@k', () => {
   });
 
   it('is null where an item has fewer samples than k', () => {
-    const [all] = scoreLines(set, run, [...item(1, 10, 4), ...item(2, 4, 1)]);
+    const [all] = score([...item(1, 10, 4), ...item(2, 4, 1)]);
     expect(all['pass@1']).toBeCloseTo(((0.4 + 0.25) / 2) * 100, 9);
     expect(all['pass@5']).toBeNull();
     expect(all['pass@10']).toBeNull();
@@ -54,7 +58,7 @@ describe('pass@k', () => {
   it('counts by execution where a sample has an execution verdict (the stored `correct`)', () => {
     // Exact match wrong everywhere, but the execution check passed for one of two samples.
     const rows = [row(1, false, { correct: true, exec: true }), row(1, false, { correct: false, exec: false })];
-    const [all] = scoreLines(set, run, rows);
+    const [all] = score(rows);
     expect(all.em_all).toBe(0);
     expect(all.exec_pass).toBe(50);
     expect(all['pass@1']).toBe(50);
@@ -62,7 +66,7 @@ describe('pass@k', () => {
 
   it('leaves out samples whose check is pending', () => {
     const rows = [row(1, true), row(1, false, { correct: null, exec: null, pending: true })];
-    expect(scoreLines(set, run, rows)[0]['pass@1']).toBe(100);
+    expect(score(rows)[0]['pass@1']).toBe(100);
   });
 });
 
@@ -76,7 +80,7 @@ describe('shares and groups', () => {
   ];
 
   it('whole set: shares over the samples whose target has the field; format errors counted', () => {
-    const [all] = scoreLines(set, run, rows);
+    const [all] = score(rows);
     expect(all).toMatchObject({ set: 'ns', model: 'm', by: null, group: null, items: 5, samples: 5, format_errors: 1 });
     expect(all.em_event).toBe(80);
     expect(all.em_locals).toBeCloseTo((1 / 3) * 100, 9);
@@ -87,14 +91,14 @@ describe('shares and groups', () => {
   });
 
   it('--by action and --by direction: the whole set first, then a line per group', () => {
-    const by = scoreLines(set, run, rows, 'action');
+    const by = score(rows, 'action');
     expect(by.map((l) => [l.group, l.items, l.em_all])).toEqual([[null, 5, 40], ['step_into', 2, 50], ['step_return', 2, 50], ['inv_step_call', 1, 0]]);
     expect(by.every((l) => l.by === 'action')).toBe(true);
-    expect(scoreLines(set, run, rows, 'direction').map((l) => [l.group, l.samples])).toEqual([[null, 5], ['forward', 4], ['inverse', 1]]);
+    expect(score(rows, 'direction').map((l) => [l.group, l.samples])).toEqual([[null, 5], ['forward', 4], ['inverse', 1]]);
   });
 
   it('--by field: a line per field, pass@k on that field', () => {
-    const by = scoreLines(set, run, rows, 'field');
+    const by = score(rows, 'field');
     expect(by.map((l) => l.group)).toEqual([null, 'event', 'src', 'locals', 'arg', 'all']);
     const locals = by.find((l) => l.group === 'locals')!;
     expect(locals).toMatchObject({ samples: 3, em_locals: (1 / 3) * 100, em_event: null, em_all: null, exec_pass: null });
@@ -103,7 +107,7 @@ describe('shares and groups', () => {
 
   it('--by horizon: fractions go to the nearest point of the set\'s grid, in order', () => {
     const h = [1, 10 / 13, 0.5, 3 / 13, 0].map((x, i) => row(i + 1, i % 2 === 0, { horizon: x }));
-    expect(scoreLines(set, run, h, 'horizon').map((l) => l.group)).toEqual([null, 0, 0.25, 0.5, 0.75, 1]);
+    expect(score(h, 'horizon').map((l) => l.group)).toEqual([null, 0, 0.25, 0.5, 0.75, 1]);
   });
 });
 
@@ -111,9 +115,9 @@ describe('the 95% bootstrap interval of pass@1', () => {
   const rows = Array.from({ length: 60 }, (_, i) => item(i + 1, 4, i % 5)).flat();
 
   it('is the same for the same run, and holds the estimate', () => {
-    const a = pass1Interval(rows, ['ns', 'm', 'null']);
-    expect(pass1Interval(rows, ['ns', 'm', 'null'])).toEqual(a);
-    const p1 = scoreLines(set, run, rows)[0]['pass@1']!;
+    const a = pass1Interval(itemVerdictsOf(rows), ['ns', 'm', 'null']);
+    expect(pass1Interval(itemVerdictsOf(rows), ['ns', 'm', 'null'])).toEqual(a);
+    const p1 = score(rows)[0]['pass@1']!;
     expect(a![0]).toBeLessThan(p1);
     expect(a![1]).toBeGreaterThan(p1);
     expect(a![0]).toBeGreaterThanOrEqual(0);
@@ -121,6 +125,6 @@ describe('the 95% bootstrap interval of pass@1', () => {
   });
 
   it('is a point when every item scores the same', () => {
-    expect(pass1Interval(Array.from({ length: 10 }, (_, i) => row(i + 1, true)), ['x'])).toEqual([100, 100]);
+    expect(pass1Interval(itemVerdictsOf(Array.from({ length: 10 }, (_, i) => row(i + 1, true))), ['x'])).toEqual([100, 100]);
   });
 });

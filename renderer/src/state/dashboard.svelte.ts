@@ -65,7 +65,9 @@ export class Dashboard {
     this.error = null;
     try {
       const runs = await this.source.call('listRuns', { set: name });
-      const scored = await Promise.all(runs.map(async (run) => ({ run, ...(await this.source.call('getRunScores', { set: name, run: run.label })) })));
+      // The interval is drawn for CRUXEval sets only (the plot beside the published figures).
+      const interval = set.task.startsWith('cruxeval');
+      const scored = await Promise.all(runs.map(async (run) => ({ run, ...(await this.source.call('getRunScores', { set: name, run: run.label, interval })) })));
       if (!live()) return;
       this.set = set;
       this.runs = scored;

@@ -8,15 +8,19 @@ import { SCORE_BY, type ScoreLine } from '../../semantics/index.js';
 import { read } from './method.js';
 import { recordName } from './predictions.js';
 import type { ItemRow } from './predictions.js';
-import { int, object, oneOf, optional, str } from './validate.js';
+import { bool, int, object, oneOf, optional, str } from './validate.js';
 
 /** The breakdowns getRunScores gives at once (horizon only on horizon sets). */
 export const DASHBOARD_BREAKDOWNS = ['action', 'horizon', 'length', 'depth'] as const;
 export type DashboardBreakdown = (typeof DASHBOARD_BREAKDOWNS)[number];
 
 export const dashboardMethods = {
-  /** What the dashboard draws of one run: getScores by each breakdown, and pass@1's interval on the whole set. */
-  getRunScores: read(object({ set: recordName, run: recordName })),
+  /**
+   * What the dashboard draws of one run: getScores by each breakdown, and pass@1's interval on
+   * the whole set unless `interval` is false (2,000 resamples of the items: the dashboard draws
+   * it for CRUXEval sets only).
+   */
+  getRunScores: read(object({ set: recordName, run: recordName, interval: optional(bool) })),
   getScoreIntervals: read(object({ set: recordName, run: recordName, by: optional(oneOf(SCORE_BY)) })),
   /** `group`: a group of `by` as text (`step_into`, `0.25`, `8`, `exit`); absent: the whole set. */
   listGroupItems: read(object({ set: recordName, run: recordName, by: optional(oneOf(SCORE_BY)), group: optional(str(200)), offset: optional(int(0)), limit: optional(int(1, 1000)) })),
@@ -64,7 +68,8 @@ export interface RunComparison {
 export interface RunScores {
   /** The lines of getScores (`stepscope scores --json`) by each breakdown; horizon: [] on other sets. */
   by: Record<DashboardBreakdown, ScoreLine[]>;
-  interval: ScoreInterval;
+  /** null when asked without (`interval: false`). */
+  interval: ScoreInterval | null;
 }
 
 export interface DashboardResults {

@@ -1,5 +1,6 @@
 /** `stepscope scores`: a run's scores (exact match per field, execution, pass@k), whole or broken down. */
 import { recordName } from '../../api/contract/predictions.js';
+import { itemVerdictsOf } from '../../predictions/item-verdicts.js';
 import { pass1Interval, scoreGroups } from '../../predictions/scores.js';
 import { requireSet, runsOf } from '../../predictions/views.js';
 import { SCORE_BY, type ScoreLine } from '../../semantics/index.js';
@@ -55,13 +56,13 @@ Options:
       const runs = runsOf(corpus, set, label);
       if (runs.length === 0) console.error(`the set ${JSON.stringify(set.name)} has no runs yet (stepscope predictions import, or stepscope predict)`);
       for (const run of runs) {
-        const groups = scoreGroups(set, run, corpus.verdictRows(run.id), by);
+        const groups = scoreGroups(set, run, itemVerdictsOf(corpus.verdictRows(run.id)), by);
         if (values.json) {
           process.stdout.write(groups.map((g) => JSON.stringify(g.line) + '\n').join(''));
         } else {
           const n = (x: number | null) => (x === null ? '-' : x.toFixed(2));
           const ci = (g: (typeof groups)[number]) => {
-            const iv = pass1Interval(g.rows, [set.name, run.label, String(g.line.group)], g.correct);
+            const iv = pass1Interval(g.items, [set.name, run.label, String(g.line.group)]);
             return iv ? `${n(g.line['pass@1'])} [${n(iv[0])}, ${n(iv[1])}]` : n(g.line['pass@1']);
           };
           console.log(`${set.name} (${set.task}), model ${run.label}: ${run.items} items, ${run.predictions} predictions`);

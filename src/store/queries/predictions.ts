@@ -235,15 +235,20 @@ export interface VerdictRow {
   pending: boolean;
 }
 
+/**
+ * `depth(item, d)`: each item of run @run's set with its target's depth, the hops up its
+ * events' `parent` chain (each hop is one calling frame); no row for an exit. Begins a `WITH`.
+ */
+export const ITEM_DEPTH_CTE = `WITH RECURSIVE up(item, seq, d) AS (
+    SELECT i.id, e.parent, 0 FROM evalset_items i JOIN events e ON e.trace_id = i.trace_id AND e.seq = i.target_seq
+    WHERE i.set_id = (SELECT set_id FROM runs WHERE id = @run)
+    UNION ALL
+    SELECT up.item, e.parent, up.d + 1 FROM up JOIN evalset_items i ON i.id = up.item JOIN events e ON e.trace_id = i.trace_id AND e.seq = up.seq
+  ), depth AS (SELECT item, max(d) AS d FROM up GROUP BY item)`;
+
 export function verdictRows(db: Database.Database, runId: number): VerdictRow[] {
-  // A target's depth: the hops up its events' `parent` chain (each hop is one calling frame).
   const rows = db
-    .prepare(`WITH RECURSIVE up(item, seq, d) AS (
-        SELECT i.id, e.parent, 0 FROM evalset_items i JOIN events e ON e.trace_id = i.trace_id AND e.seq = i.target_seq
-        WHERE i.set_id = (SELECT set_id FROM runs WHERE id = @run)
-        UNION ALL
-        SELECT up.item, e.parent, up.d + 1 FROM up JOIN evalset_items i ON i.id = up.item JOIN events e ON e.trace_id = i.trace_id AND e.seq = up.seq
-      ), depth AS (SELECT item, max(d) AS d FROM up GROUP BY item)
+    .prepare(`${ITEM_DEPTH_CTE}
       SELECT p.item_id, i.action, i.direction, i.horizon, t.events, depth.d, p.format_error, p.em_event, p.em_src, p.em_locals, p.em_arg, p.em_all,
       p.exec_pass, p.alt_pass, p.correct, (p.exec_status = 'pending' OR p.alt_status = 'pending') AS pending
       FROM predictions p JOIN evalset_items i ON i.id = p.item_id JOIN traces t ON t.id = i.trace_id LEFT JOIN depth ON depth.item = p.item_id
