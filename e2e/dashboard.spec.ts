@@ -109,6 +109,47 @@ test('a clicked cell lists its items, and an item opens in the explorer where th
   await expect(page.getByTestId('history-pos')).toHaveText(new RegExp(`^${item.actions.length}/`));
   const tree = page.getByTestId(`${item.direction}-tree`).locator('[data-current="true"]');
   if (item.targetNode !== null) await expect(tree).toHaveAttribute('data-seq', String(item.targetSeq));
+  // Opened as its link opens it: the mark's run overlaid, the item's answers against the truth, the address naming it.
+  await expect(page.getByTestId('view-explorer')).toHaveAttribute('aria-current', 'page');
+  await expect(page.getByTestId('prediction-head')).toContainText(`item ${item.key}`);
+  await expect.poll(() => Object.fromEntries(new URL(page.url()).searchParams)).toMatchObject({ set: 'ns', run: 'model-a', item: String(item.id) });
+});
+
+test('one view bar: every view by click, by Alt+digit and by link; an unknown view says so', async ({ page }) => {
+  await page.goto('./');
+  const bar = page.getByTestId('view-bar');
+  await expect(bar.getByRole('button')).toHaveText(['Explorer', 'Dashboard', 'Label failures', 'Agreement']);
+  const shown = { explorer: 'welcome', dashboard: 'dash-set', label: 'label-run', agreement: 'agreement' };
+  for (const [i, [view, testid]] of Object.entries(shown).entries()) {
+    await page.getByTestId(`view-${view}`).click();
+    await expect(page.getByTestId(testid)).toBeVisible();
+    await expect(page.getByTestId(`view-${view}`)).toHaveAttribute('aria-current', 'page');
+    await expect.poll(() => new URL(page.url()).searchParams.get('view')).toBe(view === 'explorer' ? null : view);
+    // Back to the explorer by keyboard, then here again by Alt+digit.
+    await page.keyboard.press('Alt+1');
+    await expect(page.getByTestId('welcome')).toBeVisible();
+    await page.keyboard.press(`Alt+${i + 1}`);
+    await expect(page.getByTestId(testid)).toBeVisible();
+    // Reopened from its address.
+    await page.goto(`./?view=${view}`);
+    await expect(page.getByTestId(testid)).toBeVisible();
+    await expect(page.getByTestId('link-problems')).toHaveCount(0);
+  }
+  // Tab reaches the bar's buttons, Enter opens one.
+  await page.goto('./');
+  await page.getByTestId('view-explorer').focus();
+  await page.keyboard.press('Tab');
+  await expect(page.getByTestId('view-dashboard')).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('dash-set')).toBeVisible();
+  for (const w of [[1280, 720], [1920, 1080]] as const) {
+    await page.setViewportSize({ width: w[0], height: w[1] });
+    await page.screenshot({ path: join(shots, `view-bar-dashboard-${w[0]}.png`) });
+  }
+  await page.goto('./?view=plots');
+  await expect(page.getByTestId('link-problems')).toContainText('"view" should be one of the views "explorer", "dashboard", "label", "agreement", not "plots"');
+  await expect(page.getByTestId('welcome')).toBeVisible();
+  await page.screenshot({ path: join(shots, 'view-bar-unknown-view.png') });
 });
 
 for (const [set, a, b] of [['crux-out', 'codellama-7b', 'gpt-4'], ['ns', 'model-a', 'model-b']] as const) {

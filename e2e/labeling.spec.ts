@@ -40,7 +40,7 @@ function labelsFor(item: AnnotationItem): string[] {
 }
 
 async function openQueue(page: Page, annotator: string): Promise<void> {
-  await page.getByTestId('mode-label').click();
+  await page.getByTestId('view-label').click();
   await expect(page.getByTestId('label-run')).toHaveValue(RUN);
   await page.getByTestId('annotator').fill(annotator);
   await page.getByTestId('annotator').press('Enter');
@@ -190,7 +190,7 @@ test('two annotators: the agreement view shows kappa and alpha, and an adjudicat
   expect(pair.observed).toBeCloseTo(6 / 8, 10);
 
   await page.goto('/');
-  await page.getByTestId('mode-agreement').click();
+  await page.getByTestId('view-agreement').click();
   const row = page.getByTestId('pair').filter({ hasText: 'bob' }).filter({ hasText: 'ada' });
   await expect(row.getByTestId('kappa')).toHaveText(pair.kappa === null ? 'n/a' : pair.kappa.toFixed(3));
   await expect(page.getByTestId('alpha')).toHaveText(g.alpha === null ? 'n/a' : g.alpha.toFixed(3));

@@ -26,6 +26,8 @@ describe('deep links', () => {
   it('writes the dashboard link the dashboard view opens, and nothing for an empty link', () => {
     expect(formatLink({ view: 'dashboard', set: 'crux-out', run: 'm1', run2: 'm2' })).toBe('?view=dashboard&set=crux-out&run=m1&run2=m2');
     expect(formatLink({ view: 'explorer' })).toBe('');
+    // The labeling views round-trip too (one view bar, one \`view=\`).
+    for (const view of ['label', 'agreement'] as const) expect(parseLink(formatLink({ view }))).toEqual({ link: { view }, problems: [] });
     expect(formatLink({})).toBe('');
     expect(parseLink('')).toEqual({ link: {}, problems: [] });
     expect(parseLink('?')).toEqual({ link: {}, problems: [] });
@@ -38,7 +40,7 @@ describe('deep links', () => {
     expect(problems[0]).toBe('The link\'s "trace" should be a positive whole number (an id), not "abc"; it was left out.');
     expect(problems[1]).toMatch(/unknown parameter "colour"/);
     expect(problems.join('\n')).toMatch(/"dir" should be "forward" or "inverse", not "up"/);
-    expect(problems.join('\n')).toMatch(/"view" should be "explorer" or "dashboard", not "plots"/);
+    expect(problems.join('\n')).toContain('"view" should be one of the views "explorer", "dashboard", "label", "agreement", not "plots"');
     expect(problems.join('\n')).toMatch(/"run" should be percent-encoded text/);
   });
 

@@ -6,11 +6,12 @@
  * The format (every parameter optional, in this order when formatted):
  *
  *   /?view=dashboard&set=S&run=R&run2=R2
+ *   /?view=label   /?view=agreement
  *   /?trace=12&set=S&run=R&run2=R2&dir=forward&entry=0&actions=step_into,step_into&cursor=2&item=345&failures=1
  *
  * | key | value |
  * | --- | --- |
- * | `view` | `explorer` (the default) or `dashboard` |
+ * | `view` | the view open: `explorer` (the default), `dashboard`, `label` (labeling failures) or `agreement` (the annotators' agreement) |
  * | `trace` | a trace id: the explorer opens it |
  * | `set`, `run`, `run2` | an evaluation set and the run (and a second run to compare) overlaid on the trees, or shown by the dashboard |
  * | `dir`, `entry` | the trajectory's direction (`forward`, `inverse`) and entry (seq of a call) |
@@ -19,13 +20,16 @@
  * | `item` | an evaluation item opened in the inspector (its predictions against the truth) |
  * | `failures` | `1`: the trees show only failing items' marks |
  *
- * The dashboard opens an item in the explorer with `formatLink({trace, set, run, item})`.
+ * Every way into an item goes through a link: the dashboard opens one with `followLink(app,
+ * {set, run, item})` (state/links.ts), as the address does.
  * A parameter that is not one of these, or a value that is not what the table says, is
  * reported in `problems` (one sentence each) and left out of the link; the app shows them,
  * never a blank page.
  */
 
-export type View = 'explorer' | 'dashboard';
+/** The app's views, in the order of its view bar. */
+export const VIEWS = ['explorer', 'dashboard', 'label', 'agreement'] as const;
+export type View = (typeof VIEWS)[number];
 
 export interface DeepLink {
   view?: View;
@@ -82,8 +86,8 @@ export function parseLink(search: string): { link: DeepLink; problems: string[] 
     }
     switch (key) {
       case 'view':
-        if (v === 'explorer' || v === 'dashboard') link.view = v;
-        else bad('"explorer" or "dashboard"');
+        if ((VIEWS as readonly string[]).includes(v)) link.view = v as View;
+        else bad(`one of the views ${VIEWS.map((x) => `"${x}"`).join(', ')}`);
         break;
       case 'dir':
         if (v === 'forward' || v === 'inverse') link.dir = v;

@@ -2,12 +2,15 @@
  * Deep links applied and read back (lib/deeplink.ts has the format): `linkOf` says what is
  * open, `applyLink` opens it. A stale link (a trace, set, run or item that is gone; actions
  * that no longer walk) opens what it can and says what it could not, one sentence each.
+ * `followLink` is the app's one way to open something elsewhere (the address at start, an item
+ * clicked on the dashboard): it applies the link and shows what it could not open.
  */
 import type { AppState } from '../lib/context.js';
 import type { DeepLink } from '../lib/deeplink.js';
 
 export function linkOf(app: AppState): DeepLink {
   if (app.nav.view === 'dashboard') return app.dashboard.set ? { view: 'dashboard', set: app.dashboard.set.name } : { view: 'dashboard' };
+  if (app.nav.view !== 'explorer') return { view: app.nav.view };
   const ex = app.explorer;
   const ov = app.overlay;
   const l: DeepLink = {};
@@ -39,10 +42,14 @@ export async function applyLink(app: AppState, l: DeepLink): Promise<string[]> {
   const ex = app.explorer;
   const ov = app.overlay;
   const problems: string[] = [];
+  app.nav.view = l.view ?? 'explorer';
   if (l.view === 'dashboard') {
-    app.nav.view = 'dashboard';
     await app.dashboard.load(l.set);
     if (app.dashboard.error) problems.push(app.dashboard.error);
+    return problems;
+  }
+  if (l.view === 'label' || l.view === 'agreement') {
+    if (Object.keys(l).length > 1) problems.push(`The ${l.view === 'label' ? 'labeling' : 'agreement'} view takes no other parameters; they were ignored.`);
     return problems;
   }
   await ov.loadSets();
@@ -88,4 +95,9 @@ export async function applyLink(app: AppState, l: DeepLink): Promise<string[]> {
     }
   }
   return problems;
+}
+
+/** Opens a link from inside the app; what it could not open is shown above the view. */
+export async function followLink(app: AppState, l: DeepLink): Promise<void> {
+  app.nav.problems = await applyLink(app, l);
 }
