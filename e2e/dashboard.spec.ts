@@ -106,9 +106,8 @@ test('a clicked cell lists its items, and an item opens in the explorer where th
   const item = rows.find((r) => r.id === ids[0])!;
   await page.getByTestId('group-item').filter({ has: page.locator(`text=${item.key}`) }).first().click();
   await expect(page.getByTestId('code-view')).toBeVisible();
-  await expect(page.getByTestId('history-pos')).toHaveText(new RegExp(`^${item.actions.length}/`));
-  const tree = page.getByTestId(`${item.direction}-tree`).locator('[data-current="true"]');
-  if (item.targetNode !== null) await expect(tree).toHaveAttribute('data-seq', String(item.targetSeq));
+  // The prompt's actions walked but the last (the one asked about): the current node is where the model was asked.
+  await expect(page.getByTestId('history-pos')).toHaveText(`${item.actions.length - 1}/${item.actions.length}`);
   // Opened as its link opens it: the mark's run overlaid, the item's answers against the truth, the address naming it.
   await expect(page.getByTestId('view-explorer')).toHaveAttribute('aria-current', 'page');
   await expect(page.getByTestId('prediction-head')).toContainText(`item ${item.key}`);
@@ -185,7 +184,10 @@ for (const [set, a, b] of [['crux-out', 'codellama-7b', 'gpt-4'], ['ns', 'model-
     const item = await truth(request, 'getItem', { id: Number(await d.getAttribute('data-item')) });
     await d.click();
     await expect(page.getByTestId('code-view')).toContainText(item.name);
-    await expect(page.getByTestId('history-pos')).toHaveText(new RegExp(`^${item.actions.length}/`));
+    await expect(page.getByTestId('history-pos')).toHaveText(`${item.actions.length - 1}/${item.actions.length}`);
+    // Both runs overlaid, as the link the address now carries.
+    await expect(page.getByTestId('prediction-head')).toContainText(`item ${item.key}`);
+    await expect.poll(() => Object.fromEntries(new URL(page.url()).searchParams)).toMatchObject({ set, run: a, run2: b, item: String(item.id) });
   });
 }
 
