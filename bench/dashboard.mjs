@@ -5,6 +5,8 @@
 // another event, cut short), and a baseline set of 100 items with the same two runs (1,000
 // predictions each).
 // Measured, best of three, both sets in this same run:
+//   - scores of the big set's runs from the per-item sums (SQL, migration 008) against the same
+//     scores from one row per prediction (the path `stepscope scores` takes);
 //   - draw: choosing the set in the dashboard -> every plot drawn and the comparison shown
 //     (the API's scores, intervals and comparison, then Observable Plot), the runs' verdicts
 //     already read by the server; and the first draw, which reads them;
@@ -30,6 +32,8 @@ const { openCorpus } = await import(join(root, 'dist/store/corpus.js'));
 const { createEvalSet } = await import(join(root, 'dist/predictions/create.js'));
 const { importPredictions } = await import(join(root, 'dist/predictions/import.js'));
 const { createApi } = await import(join(root, 'dist/api/handlers/index.js'));
+const { scoreLines } = await import(join(root, 'dist/predictions/scores.js'));
+const { itemVerdictsOf } = await import(join(root, 'dist/predictions/item-verdicts.js'));
 const dir = mkdtempSync(join(tmpdir(), 'stepscope-bench-dash-'));
 const ms = (t0) => Number(process.hrtime.bigint() - t0) / 1e6;
 
@@ -58,16 +62,33 @@ try {
   }
   console.log(`predictions per run: ${sets.big.toLocaleString('en')} (set big), ${sets.base.toLocaleString('en')} (set base, the baseline); two runs each`);
 
-  // What the server computes for one draw, from Node, with nothing cached (a fresh API each time).
+  // What the server computes for one draw, from Node, with nothing cached (a fresh API each
+  // time), as the dashboard asks it (no interval on a next-state set).
   const apiMs = (set) => {
     const api = createApi(corpus);
     const t = process.hrtime.bigint();
-    for (const run of ['a', 'b']) api.getRunScores({ set, run });
+    for (const run of ['a', 'b']) api.getRunScores({ set, run, interval: false });
     api.compareRuns({ set, a: 'a', b: 'b' });
     return ms(t);
   };
-  const apiBig = Math.min(apiMs('big'), apiMs('big'), apiMs('big'));
-  const apiBase = Math.min(apiMs('base'), apiMs('base'), apiMs('base'));
+  // The same scores from one row per prediction, summed in JS (what `stepscope scores` reads,
+  // and what the dashboard read before migration 008): the sums' baseline.
+  const rowsMs = (setName) => {
+    const set = corpus.listEvalSets().find((s) => s.name === setName);
+    const t = process.hrtime.bigint();
+    for (const run of corpus.listRuns(set.id)) for (const by of ['action', 'length', 'depth']) scoreLines(set, run, itemVerdictsOf(corpus.verdictRows(run.id)), by);
+    return ms(t);
+  };
+  const sumsMs = (setName) => {
+    const set = corpus.listEvalSets().find((s) => s.name === setName);
+    const t = process.hrtime.bigint();
+    for (const run of corpus.listRuns(set.id)) for (const by of ['action', 'length', 'depth']) scoreLines(set, run, corpus.itemVerdicts(run.id), by);
+    return ms(t);
+  };
+  const best = (f, x) => Math.min(f(x), f(x), f(x));
+  const apiBig = best(apiMs, 'big');
+  const apiBase = best(apiMs, 'base');
+  const [rowsBig, sumsBig] = [best(rowsMs, 'big'), best(sumsMs, 'big')];
   corpus.close();
 
   const { startServer } = await import(join(root, 'dist/server/listen.js'));
@@ -107,6 +128,8 @@ try {
   const base = [];
   for (let i = 0; i < 3; i++) (base.push(await draw('base')), big.push(await draw('big')));
   const [b, s] = [Math.min(...big), Math.min(...base)];
+  console.log(`load (uptime): ${(await import('node:os')).loadavg().map((x) => x.toFixed(2)).join(', ')} on ${(await import('node:os')).cpus().length} cores`);
+  console.log(`scores of both runs over 100,000 (3 breakdowns): ${rowsBig.toFixed(0)} ms from one row per prediction, ${sumsBig.toFixed(0)} ms from the per-item sums: ratio ${(sumsBig / rowsBig).toFixed(2)}`);
   console.log(`API per draw (Node):  ${apiBase.toFixed(0)} ms baseline, ${apiBig.toFixed(0)} ms over 100,000: ratio ${(apiBig / apiBase).toFixed(1)}`);
   console.log(`dashboard draw:       ${s.toFixed(0)} ms baseline, ${b.toFixed(0)} ms over 100,000: ratio ${(b / s).toFixed(2)} (verdicts cached by the server)`);
   console.log(`first draw of 100,000 (verdicts read): ${first.toFixed(0)} ms, ${(first / s).toFixed(1)}x the baseline draw`);
