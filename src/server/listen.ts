@@ -38,7 +38,10 @@ export class ServeError extends UserError {}
 export async function startServer(o: ServeOptions): Promise<Running> {
   const host = o.host ?? '127.0.0.1';
   if (!isLoopback(host) && !o.token) {
-    throw new ServeError(`refusing to listen on ${host} without --token: anyone on the network could read the corpus. Add --token <secret>, or use --host 127.0.0.1.`, 'forbidden');
+    throw new ServeError(
+      `refusing to listen on ${host} without --token-file, STEPSCOPE_TOKEN or --token: anyone on the network could read the corpus. Give a token, or use --host 127.0.0.1.`,
+      'forbidden',
+    );
   }
   const uiDir = o.uiDir ?? DEFAULT_UI_DIR;
   const uiBuilt = existsSync(`${uiDir}/index.html`);

@@ -19,13 +19,8 @@ const TYPES: Record<string, string> = {
   '.map': 'application/json; charset=utf-8',
 };
 
-export function serveStatic(root: string, req: IncomingMessage, res: ServerResponse): void {
-  let path: string;
-  try {
-    path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
-  } catch {
-    return notFound(res);
-  }
+/** Serves the file at `path` (the request's decoded URL path). */
+export function serveStatic(root: string, path: string, req: IncomingMessage, res: ServerResponse): void {
   if (path.endsWith('/')) path += 'index.html';
   const rel = normalize(path).replace(/^([/\\])+/, '');
   if (rel.split(sep).some((part) => part === '..' || part.startsWith('.'))) return notFound(res);

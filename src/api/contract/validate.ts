@@ -45,7 +45,9 @@ export const int =
   (min = 0, max = Number.MAX_SAFE_INTEGER): Validator<number> =>
   (v, p) => {
     if (typeof v !== 'number' || !Number.isInteger(v)) bad(p, 'an integer', v);
-    if (v < min || v > max) bad(p, max === Number.MAX_SAFE_INTEGER ? `an integer, ${min} or more` : `an integer from ${min} to ${max}`, v);
+    // Below the range of an open-ended one: `N or more`; anything else names both ends.
+    if (v < min && max === Number.MAX_SAFE_INTEGER) bad(p, `an integer, ${min} or more`, v);
+    if (v < min || v > max) bad(p, `an integer from ${min} to ${max}`, v);
     return v;
   };
 
