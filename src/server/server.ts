@@ -15,16 +15,16 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { timingSafeEqual } from 'node:crypto';
-import type { Api } from '../api/contract/index.js';
 import { fail } from '../api/contract/result.js';
-import { dispatch } from '../api/handlers/index.js';
+import type { ApiHost } from '../api/host/index.js';
 import type { ErrorCode } from '../common/errors.js';
 import { BodyError, parseBody, readBody } from './body.js';
 import { setSecurityHeaders } from './headers.js';
 import { serveStatic } from './static.js';
 
 export interface ServerOptions {
-  api: Api;
+  /** Runs the API calls (a worker pool): this thread only reads requests and writes answers. */
+  host: ApiHost;
   /** Folder of the built renderer; null serves the API only. */
   staticDir: string | null;
   token?: string;
@@ -69,7 +69,7 @@ async function handle(opts: ServerOptions, req: IncomingMessage, res: ServerResp
       if (e.status === 413) res.setHeader('Connection', 'close');
       return sendFail(res, e.status, 'bad-input', e.message);
     }
-    return sendJson(res, 200, await dispatch(opts.api, path.slice('/api/'.length), params));
+    return sendBytes(res, 200, await opts.host.call(path.slice('/api/'.length), params));
   }
   if (req.method !== 'GET' && req.method !== 'HEAD') return sendFail(res, 405, 'bad-input', 'method not allowed');
   if (!opts.staticDir) return sendFail(res, 404, 'not-found', 'no UI built');
@@ -90,7 +90,10 @@ function sendFail(res: ServerResponse, status: number, code: ErrorCode, message:
 }
 
 function sendJson(res: ServerResponse, status: number, body: unknown): void {
-  const text = JSON.stringify(body);
-  res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store', 'Content-Length': Buffer.byteLength(text) });
-  res.end(text);
+  sendBytes(res, status, Buffer.from(JSON.stringify(body)));
+}
+
+function sendBytes(res: ServerResponse, status: number, body: Uint8Array): void {
+  res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store', 'Content-Length': body.byteLength });
+  res.end(body);
 }

@@ -16,7 +16,7 @@ export type { TraceRow } from '../../trace/listing.js';
 export type { Direction } from '../../semantics/types.js';
 export type { Walk, WalkState } from '../../semantics/walk-view.js';
 export { MAX_EVENT_WINDOW, type Skeleton, type TraceInfo } from './traces.js';
-export type { TrajectoryRow } from './trajectories.js';
+export { MAX_WALK_ACTIONS, type TrajectoryRow } from './trajectories.js';
 
 /** Every method, by name: its access and its params validator. */
 export const methods = { ...traceMethods, ...trajectoryMethods } satisfies Record<string, MethodSpec>;

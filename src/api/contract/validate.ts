@@ -22,7 +22,7 @@ export class InvalidValue extends UserError {
 
 function describe(v: unknown): string {
   if (v === null) return 'null';
-  if (Array.isArray(v)) return 'an array';
+  if (Array.isArray(v)) return `an array of ${v.length} item${v.length === 1 ? '' : 's'}`;
   if (typeof v === 'string') return `the string ${JSON.stringify(v.length > 40 ? v.slice(0, 40) + '…' : v)}`;
   return typeof v === 'object' ? 'an object' : `${typeof v} ${String(v)}`;
 }
@@ -61,9 +61,11 @@ export function optional<T>(inner: Validator<T>): Validator<T | undefined> {
   return (v, p) => (v === undefined || v === null ? undefined : inner(v, p));
 }
 
-export function arrayOf<T>(inner: Validator<T>, max = 100_000): Validator<T[]> {
+/** An array of at most `max` items; `tooMany` words the limit when it is not just a number of items. */
+export function arrayOf<T>(inner: Validator<T>, max = 100_000, tooMany = `an array of at most ${max} items`): Validator<T[]> {
   return (v, p) => {
-    if (!Array.isArray(v) || v.length > max) bad(p, `an array of at most ${max} items`, v);
+    if (!Array.isArray(v)) bad(p, `an array of at most ${max} items`, v);
+    if (v.length > max) bad(p, tooMany, v);
     return (v as unknown[]).map((x, i) => inner(x, `${p}[${i}]`));
   };
 }
