@@ -44,7 +44,7 @@ const MAY_IMPORT: Record<string, string[]> = {
   model: ['semantics', 'common'],
   server: ['host', 'contract', 'common'],
   cli: ['server', 'recorder', 'model', 'trajectories', 'store', 'contract', 'semantics', 'trace', 'common'],
-  main: ['handlers', 'contract'],
+  main: ['host', 'contract', 'server', 'common'],
   renderer: ['contract', 'semantics', 'trace', 'common'],
 };
 

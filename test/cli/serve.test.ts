@@ -84,5 +84,7 @@ describe('serve: where the token comes from', () => {
     const help = cli(['serve', '--help']).stdout;
     expect(help).toContain('--token-file FILE');
     expect(help).toContain('STEPSCOPE_TOKEN');
+    expect(help).toMatch(/read-only connection/);
+    expect(help).toContain('--cache-mb N');
   });
 });

@@ -9,20 +9,28 @@ export const command: Command = {
   name: 'serve',
   summary: 'Serve the explorer (web mode) over a corpus',
   help: [
-    'Usage: stepscope serve --db CORPUS [--port P] [--host H] [--token-file FILE | --token T]',
+    'Usage: stepscope serve --db CORPUS [--port P] [--host H] [--token-file FILE | --token T] [--cache-mb N]',
     '',
     'Serves the explorer UI and its API (POST /api/<method>) over HTTP and prints the URL.',
     '',
     '  --db CORPUS   corpus file to explore (must exist)',
     '  --port P      port to listen on (default 7420; 0 picks a free one)',
     '  --host H      address to bind (default 127.0.0.1). Any non-loopback host',
-    '                requires --token, and every API call must then carry it',
-    '  --token-file FILE  read the shared secret (8 characters or more) from FILE, its',
-    '                first line; every API call must then carry it, and the printed URL',
-    '                carries it in its #fragment',
-    '  --token T     the same secret given on the command line, where other users of',
-    '                this machine can read it (`ps`): prefer --token-file or STEPSCOPE_TOKEN',
+    '                requires a token, and every API call must then carry it',
+    '  --token-file FILE',
+    '                the shared secret (8 characters or more): the first line of FILE.',
+    '                The printed URL carries it in its #fragment',
+    '  --token T     the same secret on the command line, where other users of this',
+    '                machine can read it (`ps`): prefer --token-file or STEPSCOPE_TOKEN',
     '  --ui DIR      folder of the built renderer (default: out/renderer of this install)',
+    '  --cache-mb N  memory for the traces held open for walking, in MiB (default 1024;',
+    '                a 1,000,000-event trace of short values takes about 430). A trace',
+    '                that needs more is refused with its size',
+    '',
+    'The API runs in worker threads, each with its own read-only connection to the corpus:',
+    'a big trace loading never holds up another request. An older corpus is upgraded once,',
+    'before serving. Limits: a request body of 8 MiB, 20,000 actions per walk, 64 MiB per',
+    'answer; each refusal says the limit and how to get more.',
     '',
     'Environment:',
     '  STEPSCOPE_TOKEN  the shared secret, when neither --token nor --token-file is given',
@@ -34,14 +42,16 @@ export const command: Command = {
     token: { type: 'string' },
     'token-file': { type: 'string' },
     ui: { type: 'string' },
+    'cache-mb': { type: 'string' },
   },
   async run(values) {
     const db = requireString(values, 'db', 'serve');
     const port = intOption(values, 'port', 'serve', 7420, int(0, 65535));
     const token = tokenOf(values);
+    const cacheMb = intOption(values, 'cache-mb', 'serve', 1024, int(16, 1024 * 1024));
     let running;
     try {
-      running = await startServer({ db, port, host: values.host as string | undefined, token, uiDir: values.ui as string | undefined });
+      running = await startServer({ db, port, host: values.host as string | undefined, token, uiDir: values.ui as string | undefined, cacheBytes: cacheMb * 2 ** 20 });
     } catch (e) {
       if (e instanceof ServeError) throw new CliError(`serve: ${e.message}`, 2, e.code);
       if (e instanceof UserError) throw new CliError(`serve: ${e.message}`, 1, e.code);
