@@ -75,7 +75,7 @@ function createWindow(): void {
       // The preload is the renderer's only bridge: one `invoke` over the API contract's method
       // names, nothing else exposed (main/preload.ts). Reviewed for Electronegativity's
       // PRELOAD_JS_CHECK, which flags every preload for review.
-      preload: preloadFile, // eng-disable PRELOAD_JS_CHECK
+      preload: /* eng-disable PRELOAD_JS_CHECK @preserve */ preloadFile,
       contextIsolation: true,
       sandbox: true,
       nodeIntegration: false,
