@@ -24,14 +24,13 @@ import { explainSqliteError, readOnlyError } from './errors.js';
 import { exportTraces } from './export.js';
 import { ingestFile, ingestStream, type IngestOptions, type IngestResult } from './ingest.js';
 import { openDatabase, type OpenOptions } from './open.js';
-import { getEvents, iterateEvents, traceSize, type TraceSize } from './queries/events.js';
+import { getEvents, iterateEvents } from './queries/events.js';
 import { userQuery, type SqlRow } from './queries/sql.js';
 import { counts, getTrace, listTraces, traceIds, type CorpusCounts, type TraceRecord } from './queries/traces.js';
 import { getTrajectory, insertTrajectories, iterateTrajectories, listTrajectories, type NewTrajectory, type StoredTrajectory } from './queries/trajectories.js';
 
 export type { TraceQuery, TraceRow } from '../trace/listing.js';
 export type { CorpusCounts, TraceRecord } from './queries/traces.js';
-export type { TraceSize } from './queries/events.js';
 export type { NewTrajectory, StoredTrajectory } from './queries/trajectories.js';
 export type { SqlRow } from './queries/sql.js';
 export type { IngestOptions, IngestResult } from './ingest.js';
@@ -85,11 +84,6 @@ export class ReadCorpus {
   /** Like getEvents, one event at a time; see queries/events.ts for the iterator rule. */
   iterateEvents(traceId: number, fromSeq = 0, toSeq = Infinity): Generator<TraceEvent> {
     return iterateEvents(this.conn, traceId, fromSeq, toSeq);
-  }
-
-  /** A trace's event count and the bytes of its text (one scan of its rows, no values parsed). */
-  traceSize(traceId: number): TraceSize {
-    return this.guard(() => traceSize(this.conn, traceId));
   }
 
   /** Writes the given traces to `out` in the trace file format. */

@@ -10,12 +10,18 @@ export interface LoadedTrace {
   index: TreeIndex;
 }
 
-/** A not-found UserError naming the corpus and the id when there is no such trace. */
-export function loadTrace(corpus: ReadCorpus, traceId: number): LoadedTrace {
+/**
+ * A not-found UserError naming the corpus and the id when there is no such trace. `onEvent`
+ * sees each event as it is read and may throw to stop reading (e.g. past a memory budget).
+ */
+export function loadTrace(corpus: ReadCorpus, traceId: number, onEvent?: (e: TraceEvent) => void): LoadedTrace {
   const record = corpus.getTrace(traceId);
   if (!record) throw new UserError(`${corpus.path} has no trace with id ${traceId}`, 'not-found');
   // One event at a time: the rows are never all held beside the events made from them.
   const events: TraceEvent[] = [];
-  for (const e of corpus.iterateEvents(traceId)) events.push(e);
+  for (const e of corpus.iterateEvents(traceId)) {
+    onEvent?.(e);
+    events.push(e);
+  }
   return { record, events, index: buildTraceIndex(events) };
 }

@@ -87,7 +87,21 @@ describe('worker pool', () => {
     expect(p.heldTraces().map((h) => h.traceId)).toEqual([other]);
   });
 
-  it('refuses a trace over the budget before reading it, saying how to raise it', async () => {
+  it('loads a trace on the idle worker holding least, and reads a small trace again on an idle worker rather than queue it behind another load', async () => {
+    const p = await pool();
+    const where = () => Object.fromEntries(p.heldTraces().map((h) => [h.traceId, h.worker]));
+    await p.call('getSkeleton', { traceId: 3 });
+    await p.call('getSkeleton', { traceId: 2 });
+    const { 3: a, 2: b } = where();
+    expect(a).not.toBe(b); // trace 2 went to the worker holding nothing
+    // Trace 1 goes to the worker holding least (the 3-event trace's); while it loads there,
+    // trace 3 is read again by the other worker, and the first copy is dropped.
+    const answers = await Promise.all([p.call('getSkeleton', { traceId: 1 }), p.call('getSkeleton', { traceId: 3 })]);
+    for (const r of answers) expect(json(r).ok).toBe(true);
+    expect(where()).toEqual({ 1: a, 2: b, 3: b });
+  });
+
+  it('stops reading a trace once it passes the budget, and refuses it saying how to raise the budget', async () => {
     const p = await pool({ cacheBytes: 100_000 });
     const r = json(await p.call('getSkeleton', { traceId: 1 }));
     expect(r.ok).toBe(false);

@@ -34,6 +34,8 @@ const post = async (base: string, method: string, params: unknown) =>
 
 describe('a big trace loading', () => {
   it('does not hold up other clients: many small requests are answered before it is', async () => {
+    // The small trace is held by a worker first: its calls must not queue behind the big load.
+    expect((await post(server.url, 'getSkeleton', { traceId: 2 })).ok).toBe(true);
     let loaded = false;
     const big = post(server.url, 'getSkeleton', { traceId: 1 }).then((r) => ((loaded = true), r));
     // One small request after another until the big one lands. In one thread they would all
@@ -44,6 +46,7 @@ describe('a big trace loading', () => {
       ['getTrace', { id: 1 }],
       ['getEvents', { traceId: 1, from: 0, to: 50 }],
       ['getSkeleton', { traceId: 2 }],
+      ['walk', { traceId: 2, direction: 'forward', actions: ['step_into', 'step_over'] }],
     ];
     while (!loaded && answered < 400) {
       const [m, p] = smalls[answered % smalls.length];

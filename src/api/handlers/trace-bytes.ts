@@ -7,7 +7,6 @@
  * many tiny values (V8 shares short strings), never far below. `npm run bench` (bench/server.mjs)
  * prints estimate / measured for its 1,000,000-event trace.
  */
-import type { TraceSize } from '../../store/corpus.js';
 import type { TreeIndex } from '../../semantics/index.js';
 import type { TraceEvent } from '../../trace/types.js';
 
@@ -17,8 +16,8 @@ const EVENT_OBJECTS = 120;
 const SLOT = 8;
 /** A string's header. */
 const STRING_HEADER = 16;
-/** Index and skeleton per event, for the estimate made before loading (measured: 33 + 40). */
-const SHAPE_PER_EVENT = 80;
+/** Index and skeleton per event, counted while the events are read, before they exist (measured: 33 + 40). */
+export const SHAPE_PER_EVENT = 80;
 
 const WIDE = /[^\u0000-\u00ff]/;
 
@@ -27,15 +26,12 @@ function stringBytes(s: string): number {
   return STRING_HEADER + ((bytes + 7) & ~7);
 }
 
-/** The events as loaded (objects and every string they hold). */
-export function eventsBytes(events: readonly TraceEvent[]): number {
-  let b = 0;
-  for (const e of events) {
-    b += EVENT_OBJECTS + stringBytes(e.event) + stringBytes(e.func) + stringBytes(e.src);
-    if (e.arg !== null) b += stringBytes(e.arg);
-    for (const k in e.locals) b += SLOT + stringBytes(e.locals[k]);
-    if (e.cut) for (const c of e.cut) b += SLOT + stringBytes(c);
-  }
+/** One event as loaded: its objects and every string it holds. */
+export function eventBytes(e: TraceEvent): number {
+  let b = EVENT_OBJECTS + stringBytes(e.event) + stringBytes(e.func) + stringBytes(e.src);
+  if (e.arg !== null) b += stringBytes(e.arg);
+  for (const k in e.locals) b += SLOT + stringBytes(e.locals[k]);
+  if (e.cut) for (const c of e.cut) b += SLOT + stringBytes(c);
   return b;
 }
 
@@ -63,9 +59,4 @@ export function valueBytes(v: unknown): number {
   let b = 24;
   for (const x of Object.values(v)) b += SLOT + (typeof x === 'object' || typeof x === 'string' ? valueBytes(x) : 0);
   return b;
-}
-
-/** The estimate before loading, from the stored text: the events' objects and text, the index and skeleton. */
-export function estimateBeforeLoading(size: TraceSize): number {
-  return size.events * (EVENT_OBJECTS + 7 * STRING_HEADER + SHAPE_PER_EVENT) + size.textBytes;
 }

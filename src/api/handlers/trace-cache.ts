@@ -4,8 +4,10 @@
  * index and skeleton). Stepping through one trace re-walks from the entry on each call, which
  * is linear in the trajectory, but the trace is read from SQLite once.
  *
- * A trace whose estimate is over the whole budget is refused before it is read, naming the
- * budget and how to raise it. In a worker pool (src/api/host/) each worker has one cache;
+ * Traces are counted as they are read: older ones are dropped to make room, and a trace that
+ * alone passes the budget, or is on course to (judged from its first 5%), stops being read
+ * and is refused, naming its size and how to raise the budget; memory never holds much more
+ * than the budget. In a worker pool (src/api/host/) each worker has one cache;
  * `onChange` tells the pool what was loaded or dropped, so the pool keeps the workers' sum to
  * the budget by asking one to drop() its least recently used trace.
  */
@@ -14,7 +16,7 @@ import type { ReadCorpus, TraceRecord } from '../../store/corpus.js';
 import { EVENT_KINDS } from '../../trace/types.js';
 import { loadTrace, type LoadedTrace } from '../../trajectories/load.js';
 import type { Skeleton } from '../contract/index.js';
-import { estimateBeforeLoading, eventsBytes, indexBytes, valueBytes } from './trace-bytes.js';
+import { eventBytes, indexBytes, SHAPE_PER_EVENT, valueBytes } from './trace-bytes.js';
 
 /** A loaded trace with its skeleton, as the cache holds it. */
 export interface CachedTrace extends LoadedTrace {
@@ -58,24 +60,46 @@ export class TraceCache {
       this.map.set(id, hit);
       return hit;
     }
-    this.record(id); // the API's wording for an unknown id
-    const size = this.corpus.traceSize(id);
-    const before = estimateBeforeLoading(size);
-    if (before > this.budgetBytes) {
-      throw new UserError(
-        `trace ${id} has ${size.events.toLocaleString('en')} events, about ${mib(before)} in memory: over the ${mib(this.budgetBytes)} this explorer may hold. ` +
-          'Start it with a larger budget (`stepscope serve --cache-mb N`), or read the trace in windows (getEvents, `stepscope events --from --to`).',
-        'unavailable',
-      );
+    const record = this.record(id);
+    const dropped: number[] = [];
+    let reading = 0;
+    let read = 0;
+    const sample = Math.max(100, record.events / 20);
+    let trace: LoadedTrace;
+    try {
+      trace = loadTrace(this.corpus, id, (e) => {
+        reading += eventBytes(e) + SHAPE_PER_EVENT;
+        read++;
+        // Past the budget, or on course to pass it (judged after 5% of the events): stop
+        // before dropping what is held for a trace that will not fit anyway.
+        const expected = (reading / read) * record.events;
+        if (reading > this.budgetBytes || (read >= sample && expected > this.budgetBytes)) throw this.overBudget(id, record.events, Math.max(expected, reading));
+        // Make room as it grows, least recently used first.
+        for (const old of this.map.keys()) {
+          if (this.held + reading <= this.budgetBytes) break;
+          this.drop(old);
+          dropped.push(old);
+        }
+      });
+    } catch (e) {
+      if (dropped.length) this.onChange?.({ dropped });
+      throw e;
     }
-    // Make room first, so the budget holds while the new trace is read.
-    const dropped = this.evictFor(before);
-    const trace = loadTrace(this.corpus, id);
     const skeleton = skeletonOf(trace);
-    const loaded: CachedTrace = { ...trace, skeleton, bytes: eventsBytes(trace.events) + indexBytes(trace.index) + valueBytes(skeleton) };
+    const loaded: CachedTrace = { ...trace, skeleton, bytes: reading - read * SHAPE_PER_EVENT + indexBytes(trace.index) + valueBytes(skeleton) };
+    // The index and skeleton were counted at a measured average while reading; their real
+    // size decides. Over the budget alone, the trace is refused; else older ones make room.
+    if (loaded.bytes > this.budgetBytes) {
+      if (dropped.length) this.onChange?.({ dropped });
+      throw this.overBudget(id, record.events, loaded.bytes);
+    }
+    for (const old of this.map.keys()) {
+      if (this.held + loaded.bytes <= this.budgetBytes) break;
+      this.drop(old);
+      dropped.push(old);
+    }
     this.map.set(id, loaded);
     this.held += loaded.bytes;
-    dropped.push(...this.evictFor(0, id));
     this.onChange?.({ loaded: { traceId: id, bytes: loaded.bytes }, dropped });
     return loaded;
   }
@@ -93,16 +117,12 @@ export class TraceCache {
     return this.held;
   }
 
-  /** Drops least recently used traces (never `keep`) until `incoming` more bytes fit. */
-  private evictFor(incoming: number, keep?: number): number[] {
-    const dropped: number[] = [];
-    for (const id of this.map.keys()) {
-      if (this.held + incoming <= this.budgetBytes) break;
-      if (id === keep) continue;
-      this.drop(id);
-      dropped.push(id);
-    }
-    return dropped;
+  private overBudget(id: number, events: number, estimate: number): UserError {
+    return new UserError(
+      `trace ${id} has ${events.toLocaleString('en')} events, about ${mib(estimate)} in memory: over the ${mib(this.budgetBytes)} this explorer may hold. ` +
+        'Start it with a larger budget (`stepscope serve --cache-mb N`), or read the trace in windows (getEvents, `stepscope events --from --to`).',
+      'unavailable',
+    );
   }
 }
 

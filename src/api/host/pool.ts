@@ -6,8 +6,8 @@
  *
  * Workers and routing:
  * - `trace` workers (2 by default) run the methods that hold a whole trace (TRACE_METHODS);
- *   every call on one trace goes to the worker that holds or is loading it, else to the
- *   least busy one;
+ *   every call on one trace goes to the worker that holds or is loading it (a small trace
+ *   whose worker is busy loading another is read again by an idle one), else to an idle one;
  * - one `quick` worker runs every other read (listings, headers, event windows), so a short
  *   request always has a worker that is not loading a trace; when it is busy, an idle trace
  *   worker takes the call;
@@ -50,6 +50,9 @@ export function defaultWorkerFile(): string {
 }
 
 type Answer = Extract<FromWorker, { type: 'answer' }>;
+
+/** A trace this small (about 35,000 events of short values) is read again faster than another trace's load ends. */
+const SMALL_TRACE_BYTES = 16 * 2 ** 20;
 
 interface Held {
   slot: Slot;
@@ -134,10 +137,25 @@ export class WorkerPool implements ApiHost {
     return this.slots.filter((s) => s.role === role);
   }
 
+  /**
+   * The worker for a call on a trace: the one loading it, else the one holding it, unless that
+   * one is busy with another trace and this one is small enough to read again elsewhere
+   * sooner; else an idle one (the one holding least, so a big load goes where it drops least).
+   */
   private traceSlot(traceId: number): Slot {
-    const there = this.held.get(traceId)?.slot ?? this.inFlight.get(traceId)?.slot;
-    if (there) return there;
+    const loading = this.inFlight.get(traceId)?.slot;
+    if (loading) return loading;
+    const held = this.held.get(traceId);
+    const idle = this.byRole('trace').filter((s) => s.busy === 0);
+    if (held && (held.slot.busy === 0 || held.bytes >= SMALL_TRACE_BYTES || idle.length === 0)) return held.slot;
+    if (idle.length) return idle.reduce((best, s) => (this.bytesOn(s) < this.bytesOn(best) ? s : best));
     return leastBusy(this.byRole('trace'));
+  }
+
+  private bytesOn(slot: Slot): number {
+    let n = 0;
+    for (const h of this.held.values()) if (h.slot === slot) n += h.bytes;
+    return n;
   }
 
   private quickSlot(): Slot {
@@ -161,6 +179,9 @@ export class WorkerPool implements ApiHost {
   private noteCache(slot: Slot, a: Answer, traceId: number | undefined): void {
     for (const id of a.dropped ?? []) if (this.held.get(id)?.slot === slot) this.held.delete(id);
     if (a.loaded) {
+      // Read again by another worker (see traceSlot): the first copy goes.
+      const before = this.held.get(a.loaded.traceId);
+      if (before && before.slot !== slot) before.slot.post({ type: 'drop', traceId: a.loaded.traceId });
       this.held.delete(a.loaded.traceId);
       this.held.set(a.loaded.traceId, { slot, bytes: a.loaded.bytes });
     } else if (traceId !== undefined) {

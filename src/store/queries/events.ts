@@ -49,26 +49,3 @@ export function* iterateEvents(db: Database.Database, traceId: number, from = 0,
   const [lo, hi] = bounds(from, to);
   for (const r of db.prepare(WINDOW_SQL).iterate(traceId, lo, hi) as IterableIterator<EventRow>) yield toEvent(r);
 }
-
-/** How much text a trace's events hold, to tell what loading it will cost before loading it. */
-export interface TraceSize {
-  events: number;
-  /**
-   * Bytes the text of src, func, locals, arg and cut takes once decoded: a byte per
-   * character, two for one stored as a JSON escape (\u00e9), which V8 holds in two bytes.
-   */
-  textBytes: number;
-}
-
-/** One scan of the trace's rows; no value is parsed. */
-export function traceSize(db: Database.Database, traceId: number): TraceSize {
-  const r = db
-    .prepare(
-      `SELECT count(*) AS events,
-              total(length(src) + length(func) + length(locals) + coalesce(length(arg), 0) + coalesce(length(cut), 0)
-                    - 2 * (length(locals) - length(replace(locals, '\\u', '')))) AS textBytes
-       FROM events WHERE trace_id = ?`,
-    )
-    .get(traceId) as TraceSize;
-  return { events: r.events, textBytes: r.textBytes };
-}
