@@ -18,6 +18,7 @@ const LAYERS: [string, string][] = [
   ['src/annotate/', 'annotate'],
   ['src/api/contract/', 'contract'],
   ['src/api/handlers/', 'handlers'],
+  ['src/api/host/', 'host'],
   ['src/store/connection.ts', 'store-connection'],
   ['src/store/', 'store'],
   ['src/trajectories/', 'trajectories'],
@@ -42,13 +43,14 @@ const MAY_IMPORT: Record<string, string[]> = {
   'store-connection': [],
   trajectories: ['store', 'semantics', 'trace', 'common'],
   handlers: ['contract', 'store', 'trajectories', 'predictions', 'model', 'semantics', 'trace', 'common'],
+  host: ['handlers', 'contract', 'common'],
   recorder: [],
   model: ['semantics', 'common'],
   scoring: ['recorder'], // the execution worker is the recorder package's Python, found the same way
   predictions: ['store', 'trajectories', 'scoring', 'model', 'semantics', 'trace', 'common'],
-  server: ['handlers', 'contract', 'common'],
+  server: ['host', 'contract', 'common'],
   cli: ['server', 'recorder', 'model', 'predictions', 'scoring', 'trajectories', 'store', 'contract', 'semantics', 'trace', 'common'],
-  main: ['handlers', 'contract'],
+  main: ['host', 'contract', 'server', 'common'],
   renderer: ['contract', 'semantics', 'trace', 'common'],
 };
 
@@ -61,6 +63,7 @@ const PACKAGES: Record<string, RegExp> = {
   'store-connection': /^better-sqlite3$/,
   trajectories: /^node:/,
   handlers: /^node:/,
+  host: /^node:/,
   recorder: /^node:/,
   model: /^node:/,
   scoring: /^node:/,
