@@ -36,7 +36,12 @@ await c.ingest(join(dir, 'big.jsonl'));
 await c.ingest(join(dir, 'small.jsonl'));
 c.close();
 
-const server = spawn(process.execPath, [join(root, 'bin/stepscope.js'), 'serve', '--db', db, '--port', '0', '--cache-mb', '2048'], { stdio: ['ignore', 'pipe', 'inherit'] });
+// _loop-stalls.mjs notes where the server's own request loop stalls (and its GC pauses).
+const stallsFile = join(dir, 'stalls.json');
+const server = spawn(process.execPath, ['--import', join(root, 'bench/_loop-stalls.mjs'), join(root, 'bin/stepscope.js'), 'serve', '--db', db, '--port', '0', '--cache-mb', '2048'], {
+  stdio: ['ignore', 'pipe', 'inherit'],
+  env: { ...process.env, STEPSCOPE_BENCH_STALLS: stallsFile },
+});
 process.on('exit', () => server.kill('SIGTERM'));
 const url = await new Promise((resolve, reject) => {
   let out = '';
@@ -76,7 +81,7 @@ async function small(k) {
 }
 const stats = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
-  return { n: s.length, median: s[Math.floor(s.length / 2)], p95: s[Math.floor(s.length * 0.95)], max: s[s.length - 1] };
+  return { n: s.length, median: s[Math.floor(s.length / 2)], p95: s[Math.floor(s.length * 0.95)], p99: s[Math.floor(s.length * 0.99)], max: s[s.length - 1] };
 };
 const ms = (x) => `${x.toFixed(1)} ms`;
 
@@ -101,16 +106,30 @@ let otherOut = '';
 other.stdout.on('data', (b) => (otherOut += b));
 const big = new Promise((resolve) => other.on('exit', () => resolve((loaded = now() - t0))));
 const during = [];
+/** When each request during the load started and how long it took (absolute ms, to match the server's stalls). */
+const timeline = [];
 const slowest = {};
+// This process's own stalls (its timers late by over 20 ms): a wait here is counted against the server.
+const ownStalls = [];
+let lastTick = now();
+const ticker = setInterval(() => {
+  const t = now();
+  if (t - lastTick > 20 && loaded === null) ownStalls.push(t - lastTick);
+  lastTick = t;
+}, 2);
 for (let k = 0; loaded === null; k++) {
+  const started = now();
   const d = await small(k);
   if (loaded === null) {
     during.push(d);
+    timeline.push({ at: performance.timeOrigin + started, ms: d, m: SMALL[k % SMALL.length][0] });
     const m = SMALL[k % SMALL.length][0];
     slowest[m] = Math.max(slowest[m] ?? 0, d);
   }
 }
 await big;
+clearInterval(ticker);
+const loadWindow = [performance.timeOrigin + t0, performance.timeOrigin + t0 + loaded];
 const sk = JSON.parse(otherOut);
 if (!sk.ok) throw new Error(`getSkeleton: ${sk.error.message}`);
 
@@ -123,7 +142,15 @@ const huge = await call('walk', { traceId: 1, direction: 'forward', actions: Arr
 const hugeMs = now() - t;
 
 const hwm = Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${server.pid}/status`, 'utf8'))[1]) / 1024;
+const serverExit = new Promise((r) => server.on('exit', r));
 server.kill('SIGTERM');
+await serverExit;
+const loop = JSON.parse(readFileSync(stallsFile, 'utf8'));
+const inLoad = (x) => loop.origin + x.at + x.ms >= loadWindow[0] && loop.origin + x.at <= loadWindow[1];
+const loopStalls = loop.stalls.filter(inLoad).map((x) => ({ ...x, at: loop.origin + x.at }));
+const loopGc = loop.gc.filter(inLoad);
+/** For a slow request: the server's loop stall that overlaps it, if any. */
+const stallIn = (r) => loopStalls.filter((x) => x.at < r.at + r.ms && x.at + x.ms > r.at).reduce((a, x) => a + x.ms, 0);
 
 // 4. The cache's estimate against the heap the big trace takes, in this process.
 global.gc?.();
@@ -143,10 +170,14 @@ const d = stats(during);
 console.log(`trace: ${BIG.toLocaleString('en')} events; small requests: listTraces, getTrace, a 100-event window, a 200-event skeleton`);
 console.log(`idle server:            median ${ms(i.median)}, p95 ${ms(i.p95)}, max ${ms(i.max)} (${i.n} requests)`);
 console.log(`while the trace loads:  median ${ms(d.median)}, p95 ${ms(d.p95)}, max ${ms(d.max)} (${d.n} requests answered during the load)`);
-console.log(`ratio loading / idle:   median ${(d.median / i.median).toFixed(2)}, p95 ${(d.p95 / i.p95).toFixed(2)} (target: every one under 100 ms)`);
+console.log(`ratio loading / idle:   median ${(d.median / i.median).toFixed(2)}, p95 ${(d.p95 / i.p95).toFixed(2)}, p99 ${ms(d.p99)} vs ${ms(i.p99)}, max ${(d.max / i.max).toFixed(2)} (target: every one under 100 ms)`);
 const over = (xs) => xs.filter((x) => x >= 100).length;
 console.log(`100 ms or more:         ${over(during)} of ${d.n} while loading, ${over(idle)} of ${i.n} idle (on a machine running other work, the slowest are its scheduling)`);
 console.log(`slowest while loading:  ${Object.entries(slowest).map(([m, x]) => `${m} ${ms(x)}`).join(', ')}`);
+const top = [...timeline].sort((a, b) => b.ms - a.ms).slice(0, 3);
+console.log(`the 3 slowest:          ${top.map((r) => `${r.m} ${ms(r.ms)} (server loop stalled ${ms(stallIn(r))} of it)`).join('; ')}`);
+console.log(`server loop, loading:   ${loopStalls.length} stalls over 20 ms, longest ${ms(Math.max(0, ...loopStalls.map((x) => x.ms)))}; GC on its main thread: ${loopGc.length} pauses, longest ${ms(Math.max(0, ...loopGc.map((x) => x.ms)))}`);
+console.log(`this client, loading:   ${ownStalls.length} stalls over 20 ms, longest ${ms(Math.max(0, ...ownStalls))} (counted against the server; machine load ${readFileSync('/proc/loadavg', 'utf8').split(' ')[0]})`);
 console.log(`big skeleton + read:   ${(loaded / 1000).toFixed(1)} s, ${sk.count.toLocaleString('en')} events (another client's process, its answer parsed)`);
 console.log(`walk of 20,000 actions: ${ms(walkMs)}, ${(walk.bytes / 2 ** 20).toFixed(1)} MiB answer (ok: ${walk.body.ok})`);
 console.log(`walk of 500,000:        refused in ${ms(hugeMs)}: ${huge.body.error?.message}`);
