@@ -47,7 +47,7 @@ export async function startServer(o: ServeOptions): Promise<Running> {
   }
   const uiDir = o.uiDir ?? DEFAULT_UI_DIR;
   const uiBuilt = existsSync(`${uiDir}/index.html`);
-  // The API runs in worker threads, each with its own read-only connection (src/api/host/).
+  // The API runs in worker threads, each with its own read-only connection, and one writable for the annotation writes (src/api/host/).
   const pool = await startPool({ path: o.db, cacheBytes: o.cacheBytes });
   const server = createExplorerServer({ host: pool, staticDir: uiBuilt ? uiDir : null, token: o.token });
   try {
