@@ -1,5 +1,6 @@
 import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { svelteTesting } from '@testing-library/svelte/vite';
+import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { defineConfig } from 'vitest/config';
 
@@ -7,6 +8,9 @@ const root = import.meta.dirname;
 
 export default defineConfig({
   test: {
+    // Vitest's default is one worker per core but one: a single worker on two cores, which
+    // leaves a core idle while a file waits on its child processes (the compiled CLI, Python).
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     projects: [
       {
         test: {

@@ -13,7 +13,8 @@ if (!process.env.STEPSCOPE_E2E_PORT) {
     '-e',
     "const s=require('net').createServer().listen(0,'127.0.0.1',()=>{process.stdout.write(String(s.address().port));s.close()})",
   ]).toString();
-  process.env.STEPSCOPE_E2E_DB = join(mkdtempSync(join(tmpdir(), 'stepscope-e2e-')), 'corpus.db');
+  // scripts/test-all.mjs may have made the corpus already (STEPSCOPE_E2E_PREPARED, e2e/server.mjs).
+  process.env.STEPSCOPE_E2E_DB ??= join(mkdtempSync(join(tmpdir(), 'stepscope-e2e-')), 'corpus.db');
 }
 const port = Number(process.env.STEPSCOPE_E2E_PORT);
 

@@ -42,7 +42,7 @@ function summary(report) {
   const detected = (n.Killed ?? 0) + (n.Timeout ?? 0);
   const undetected = (n.Survived ?? 0) + (n.NoCoverage ?? 0);
   const score = detected + undetected ? (100 * detected) / (detected + undetected) : 100;
-  return `${score.toFixed(2)}% (killed ${n.Killed ?? 0}, timeout ${n.Timeout ?? 0}, survived ${n.Survived ?? 0}, no coverage ${n.NoCoverage ?? 0}, errors ${(n.RuntimeError ?? 0) + (n.CompileError ?? 0)})`;
+  return `${score.toFixed(2)}% (killed ${n.Killed ?? 0}, timeout ${n.Timeout ?? 0}, survived ${n.Survived ?? 0}, no coverage ${n.NoCoverage ?? 0}, ignored ${n.Ignored ?? 0}, errors ${(n.RuntimeError ?? 0) + (n.CompileError ?? 0)})`;
 }
 
 const lines = [];

@@ -3,7 +3,13 @@
 // of the Electron shell, Playwright e2e) and ends with one plain `N passed, N failed` line,
 // the line CI reads.
 // Usage: node scripts/test-all.mjs [--only ts,py,eng,e2e]
-import { spawnSync } from 'node:child_process';
+//
+// Order, for a short wall time on two cores: the core is compiled once (tsc); then vitest,
+// the Python suite and the e2e preparation (the renderer's build and the e2e corpus) run side
+// by side, since much of each is spent waiting on child processes; Playwright runs last,
+// against what was prepared (e2e/server.mjs builds nothing when STEPSCOPE_E2E_PREPARED is set).
+// The output of the side jobs is printed whole when each ends; every suite's time is printed.
+import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,11 +23,33 @@ const want = (s) => !only || only.has(s);
 const tmp = mkdtempSync(join(tmpdir(), 'stepscope-test-'));
 const totals = { passed: 0, failed: 0, skipped: 0 };
 const suites = [];
+const times = [];
+const bin = (name) => join(root, 'node_modules/.bin', name);
 
-function run(cmd, args, env = {}) {
-  console.log(`\n$ ${cmd} ${args.join(' ')}`);
-  const r = spawnSync(cmd, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
-  return r.status ?? 1;
+/**
+ * Runs a command to its end: its output straight through (`live`) or kept and printed in one
+ * block when it ends, so side-by-side jobs do not interleave. Resolves to the exit status.
+ */
+function run(label, cmd, args, { env = {}, live = false } = {}) {
+  const started = Date.now();
+  if (live) console.log(`\n$ ${cmd} ${args.join(' ')}`);
+  return new Promise((done) => {
+    const child = spawn(cmd, args, { cwd: root, stdio: live ? 'inherit' : ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
+    const out = [];
+    if (!live) for (const s of [child.stdout, child.stderr]) s.on('data', (d) => out.push(d));
+    const end = (status) => {
+      const secs = (Date.now() - started) / 1000;
+      times.push(`${label} ${secs.toFixed(0)}s`);
+      if (!live) console.log(`\n$ ${cmd} ${args.join(' ')}\n${Buffer.concat(out).toString()}`);
+      console.log(`(${label}: ${secs.toFixed(0)}s, exit ${status})`);
+      done(status);
+    };
+    child.on('error', (e) => {
+      out.push(Buffer.from(String(e)));
+      end(1);
+    });
+    child.on('close', (code) => end(code ?? 1));
+  });
 }
 
 function record(name, passed, failed, skipped = 0) {
@@ -31,49 +59,66 @@ function record(name, passed, failed, skipped = 0) {
   totals.skipped += skipped;
 }
 
-// 1. Build the core (the CLI tests run the compiled command).
-if (run('npm', ['run', '--silent', 'build:core']) !== 0) record('build', 0, 1);
+const started = Date.now();
 
-// 2. TypeScript suites (vitest).
-if (want('ts')) {
+// 1. Build the core once (the CLI tests run the compiled command; so does the e2e server).
+const built = (await run('build:core', 'npm', ['run', '--silent', 'build:core'], { live: true })) === 0;
+if (!built) record('build', 0, 1);
+
+// 2. Side by side: vitest (live output), the Python suite, the e2e preparation.
+async function typescript() {
   const out = join(tmp, 'vitest.json');
-  const status = run(join(root, 'node_modules/.bin/vitest'), ['run', '--reporter=default', '--reporter=json', `--outputFile=${out}`]);
+  const status = await run('vitest', bin('vitest'), ['run', '--reporter=default', '--reporter=json', `--outputFile=${out}`], { live: true });
   if (existsSync(out)) {
     const j = JSON.parse(readFileSync(out, 'utf8'));
     record('typescript', j.numPassedTests, j.numFailedTests + (j.numRuntimeErrorTests ?? 0) + (status !== 0 && j.numFailedTests === 0 ? 1 : 0), j.numPendingTests + j.numTodoTests);
   } else record('typescript', 0, 1);
 }
 
-// 3. Python recorder suites (unittest, standard library only).
-if (want('py')) {
+async function python() {
   const out = join(tmp, 'python.json');
-  run('python3', ['python/run_tests.py', '--json', out]);
+  await run('python', 'python3', ['python/run_tests.py', '--json', out]);
   if (existsSync(out)) {
     const j = JSON.parse(readFileSync(out, 'utf8'));
     record('python', j.passed, j.failed, j.skipped);
   } else record('python', 0, 1);
 }
 
-// 4. Electronegativity on the Electron shell: main/ and the built app (scripts/electronegativity.mjs builds it).
+const e2e = want('e2e') && existsSync(join(root, 'e2e/playwright.config.ts'));
+const e2eDb = join(mkdtempSync(join(tmpdir(), 'stepscope-e2e-')), 'corpus.db');
+/** The renderer's build and the e2e corpus (what e2e/server.mjs would otherwise make). */
+async function prepareE2e() {
+  if (!built) return false;
+  if ((await run('e2e build', bin('electron-vite'), ['build'])) !== 0) return false;
+  return (await run('e2e corpus', process.execPath, [join(root, 'e2e/make-corpus.mjs'), e2eDb])) === 0;
+}
+
+const [, , prepared] = await Promise.all([want('ts') ? typescript() : null, want('py') ? python() : null, e2e ? prepareE2e() : false]);
+
+// 3. Electronegativity on the Electron shell: main/ and the built app (built by the e2e
+// preparation when it ran; otherwise the scan builds it).
 if (want('eng')) {
   const out = join(tmp, 'electronegativity.json');
-  run(process.execPath, ['scripts/electronegativity.mjs', '--json', out]);
+  await run('electronegativity', process.execPath, ['scripts/electronegativity.mjs', '--json', out, ...(prepared ? ['--no-build'] : [])]);
   if (existsSync(out)) {
     const j = JSON.parse(readFileSync(out, 'utf8'));
     record('electronegativity', j.passed, j.failed);
   } else record('electronegativity', 0, 1);
 }
 
-// 5. End-to-end suites (Playwright in Debian's Chromium against the web mode).
-if (want('e2e') && existsSync(join(root, 'e2e/playwright.config.ts'))) {
+// 4. End-to-end suites (Playwright in Debian's Chromium against the web mode).
+if (e2e) {
   const out = join(tmp, 'e2e.json');
-  const status = run(join(root, 'node_modules/.bin/playwright'), ['test', '-c', 'e2e/playwright.config.ts'], { PLAYWRIGHT_JSON_OUTPUT_NAME: out });
+  // Not prepared (a build or the corpus failed): the e2e server tries again and says why.
+  const env = { PLAYWRIGHT_JSON_OUTPUT_NAME: out, ...(prepared ? { STEPSCOPE_E2E_PREPARED: '1', STEPSCOPE_E2E_DB: e2eDb } : {}) };
+  const status = await run('e2e', bin('playwright'), ['test', '-c', 'e2e/playwright.config.ts'], { env, live: true });
   if (existsSync(out)) {
     const s = JSON.parse(readFileSync(out, 'utf8')).stats;
     record('e2e', s.expected + (s.flaky ?? 0), s.unexpected + (status !== 0 && s.unexpected === 0 ? 1 : 0), s.skipped);
   } else record('e2e', 0, 1);
 }
 
-console.log('\n' + suites.join('\n'));
+console.log(`\ntimes: ${times.join(', ')}; total ${((Date.now() - started) / 1000).toFixed(0)}s`);
+console.log(suites.join('\n'));
 console.log(`${totals.passed} passed, ${totals.failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ''}`);
 process.exit(totals.failed === 0 && totals.passed > 0 ? 0 : 1);

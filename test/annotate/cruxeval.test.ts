@@ -7,13 +7,13 @@
  * wrong value; and no generation makes a rule throw.
  */
 import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { prelabel, type Suggestion } from '../../src/annotate/index.js';
 import { parsePrediction, pyJsonObject, pyJsonString, type Prediction } from '../../src/semantics/index.js';
 import { splitTop } from '../../src/annotate/prelabel/repr.js';
+import { cruxevalDir } from '../semantics/helpers.js';
 
-const dir = resolve(import.meta.dirname, '../../../shared/data/cruxeval');
+const dir = cruxevalDir;
 const tasks: { id: string; code: string; input: string; output: string }[] = readFileSync(`${dir}/cruxeval.jsonl`, 'utf8')
   .split('\n')
   .filter(Boolean)

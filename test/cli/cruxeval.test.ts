@@ -1,14 +1,15 @@
 // Integration: record all 800 CRUXEval tasks with the Python recorder, ingest them, and
 // check the corpus against the recorded file and the dataset.
 import { readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir, cleanTempDirs } from '../store/fixtures.js';
-import { cli, ensureBuilt, lines, repoRoot } from './helpers.js';
+import { cruxevalPath } from '../semantics/helpers.js';
+import { cli, ensureBuilt, lines } from './helpers.js';
 
 afterAll(cleanTempDirs);
 
-const dataset = resolve(repoRoot, '../shared/data/cruxeval/cruxeval.jsonl');
+const dataset = cruxevalPath;
 let dir: string;
 let recording: string;
 /** name -> event count, read straight from the recorded file's end records. */

@@ -5,12 +5,10 @@
  */
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { resolve } from 'node:path';
 import { afterEach } from 'vitest';
 import type { Backoff } from '../../src/model/index.js';
 import { startFakeModelServer, type FakeModelServer, type FakeOptions } from '../../scripts/fake-model-server.mjs';
-
-const vectorsPath = resolve(import.meta.dirname, '../../../shared/docs/examples/trajectories.json');
+import { vectorsPath } from '../semantics/helpers.js';
 
 export interface Pair {
   /** `<vector name>#<action number>` */

@@ -6,10 +6,10 @@
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cli, ensureBuilt, lines } from '../cli/helpers.js';
-import { cruxevalRecording } from '../semantics/helpers.js';
+import { cruxevalDir, cruxevalRecording } from '../semantics/helpers.js';
 import { cleanTempDirs, tempDir } from '../store/fixtures.js';
 
-const released = resolve(__dirname, '../../../shared/data/cruxeval/generations/sample_scored_codellama-7b_temp0.2_input.json');
+const released = resolve(cruxevalDir, 'generations/sample_scored_codellama-7b_temp0.2_input.json');
 let db: string;
 
 beforeAll(() => {

@@ -11,10 +11,11 @@ import { itemVerdictsOf } from '../../src/predictions/item-verdicts.js';
 import { scoreLines } from '../../src/predictions/scores.js';
 import type { Corpus, EvalSetRecord, StoredItem } from '../../src/store/corpus.js';
 import { cli, ensureBuilt } from '../cli/helpers.js';
+import { cruxevalDir } from '../semantics/helpers.js';
 import { cleanTempDirs } from '../store/fixtures.js';
 import { corpusOf, cruxevalTraces, fileWriter } from './helpers.js';
 
-const data = resolve(__dirname, '../../../shared/data/cruxeval/generations');
+const data = resolve(cruxevalDir, 'generations');
 const SLICE = Array.from({ length: 20 }, (_, i) => `sample_${i}`);
 let corpus: Corpus;
 let path: string;

@@ -3,14 +3,14 @@
 // (../shared/data/cruxeval/generations/, README there). The released per-generation
 // verdicts are compared afterwards as an independent check.
 // The four leaderboard models are checked by scripts/verify-cruxeval.mjs (too slow here).
-import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compareWithReleased } from '../../src/scoring/compare.js';
 import { scoreCruxeval, type CruxevalMode, type CruxevalTask } from '../../src/scoring/cruxeval.js';
 import { readCruxevalTasks, readGenerations, readReleasedVerdicts } from '../../src/scoring/files.js';
 import { ExecPool } from '../../src/scoring/pool.js';
+import { cruxevalDir } from '../semantics/helpers.js';
 
-const data = resolve(__dirname, '../../../shared/data/cruxeval');
+const data = cruxevalDir;
 const file = (mode: CruxevalMode) => `${data}/generations/sample_scored_codellama-7b_temp0.2_${mode}.json`;
 let tasks: CruxevalTask[];
 let pool: ExecPool;

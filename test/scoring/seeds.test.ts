@@ -2,12 +2,12 @@
 // The data README's case: GPT-4's input predictions for sample_664 are f({"3", "4"}), a
 // set of strings whose iteration order depends on PYTHONHASHSEED: all 10 fail under seed 0
 // and pass under seed 5.
-import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readCruxevalTasks, readGenerations } from '../../src/scoring/files.js';
 import { scoreUnderTwoSeeds } from '../../src/scoring/seeds.js';
+import { cruxevalDir } from '../semantics/helpers.js';
 
-const data = resolve(__dirname, '../../../shared/data/cruxeval');
+const data = cruxevalDir;
 
 describe('hash-seed flips', () => {
   it('finds the GPT-4 input predictions of sample_664 that pass under seed 5 and fail under seed 0', async () => {

@@ -13,7 +13,9 @@ export const repoRoot = resolve(import.meta.dirname, '../..');
 // The data kept beside the repository; STEPSCOPE_SHARED names it when the tests run from a
 // copy elsewhere (the mutation-testing sandbox, scripts/mutation.mjs).
 const shared = process.env.STEPSCOPE_SHARED ?? resolve(repoRoot, '../shared');
-export const cruxevalPath = resolve(shared, 'data/cruxeval/cruxeval.jsonl');
+/** CRUXEval's folder: the tasks, the released generations and the leaderboard's files. */
+export const cruxevalDir = resolve(shared, 'data/cruxeval');
+export const cruxevalPath = resolve(cruxevalDir, 'cruxeval.jsonl');
 export const vectorsPath = resolve(shared, 'docs/examples/trajectories.json');
 
 export interface Trace {
