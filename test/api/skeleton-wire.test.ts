@@ -2,7 +2,7 @@
 // Node's own codec, integer columns of every width (and negative parents) round-trip.
 import { describe, expect, it } from 'vitest';
 import { decodeSkeleton, encodeSkeleton } from '../../src/api/contract/index.js';
-import { fromBase64, packInts, toBase64, unpackInts } from '../../src/api/contract/skeleton.js';
+import { fromBase64, packInts, toBase64, unpackInts } from '../../src/trace/skeleton.js';
 
 describe('packed skeleton columns', () => {
   it('base64 agrees with Node for every length remainder and byte value', () => {

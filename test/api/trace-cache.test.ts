@@ -20,16 +20,16 @@ afterAll(() => {
   cleanTempDirs();
 });
 
-/** The corpus, counting the reads of a trace's shape (what opening a trace reads first) per trace id. */
+/** The corpus, counting the reads of a trace's packed skeleton (what opening a trace reads first) per trace id. */
 function counting(): { reads: Map<number, number>; corpus: ReadCorpus } {
   const reads = new Map<number, number>();
   const proxy = new Proxy(corpus, {
     get(target, key) {
       const v = Reflect.get(target, key, target);
-      if (key !== 'getTraceShape') return typeof v === 'function' ? v.bind(target) : v;
+      if (key !== 'getPackedSkeleton') return typeof v === 'function' ? v.bind(target) : v;
       return (id: number) => {
         reads.set(id, (reads.get(id) ?? 0) + 1);
-        return target.getTraceShape(id);
+        return target.getPackedSkeleton(id);
       };
     },
   });
