@@ -51,7 +51,7 @@ describe('the trace cache behind walks and skeletons', () => {
   it('keeps the traces in use while others come and go, and forgets the oldest', async () => {
     const { reads, corpus: c } = counting();
     const api = createApi(c);
-    const touch = (id: number) => dispatch(api, 'getSkeleton', { traceId: id });
+    const touch = (id: number) => dispatch(api, 'walk', { traceId: id, direction: 'forward', actions: [] });
     // Trace 1 stays in use between visits to others, so it is never read again.
     for (const other of [2, 3, 4, 5, 6]) {
       await touch(1);
@@ -64,5 +64,17 @@ describe('the trace cache behind walks and skeletons', () => {
     expect(reads.get(2)).toBe(2);
     // An unknown trace is refused without being cached.
     expect(await touch(99)).toEqual({ ok: false, error: { code: 'not-found', message: 'no trace with id 99' } });
+  });
+
+  it('answers the skeleton of a trace not opened yet from its kept row, the same as once opened', async () => {
+    const { reads, corpus: c } = counting();
+    const api = createApi(c);
+    const early = await dispatch(api, 'getSkeleton', { traceId: 4 });
+    expect(reads.get(4)).toBeUndefined();
+    expect((await dispatch(api, 'walk', { traceId: 4, direction: 'forward', actions: ['step_into'] })).ok).toBe(true);
+    expect(reads.get(4)).toBe(1);
+    expect(await dispatch(api, 'getSkeleton', { traceId: 4 })).toEqual(early);
+    expect(early.ok && early.value.count).toBe(corpus.getEvents(4).length);
+    expect(await dispatch(api, 'getSkeleton', { traceId: 99 })).toEqual({ ok: false, error: { code: 'not-found', message: 'no trace with id 99' } });
   });
 });

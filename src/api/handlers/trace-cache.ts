@@ -27,6 +27,11 @@ export class TraceCache {
     return r;
   }
 
+  /** The trace if it is held now, without opening it or changing its place in the LRU order. */
+  peek(id: number): CachedTrace | undefined {
+    return this.map.get(id);
+  }
+
   get(id: number): CachedTrace {
     const hit = this.map.get(id);
     if (hit) {

@@ -64,15 +64,19 @@ export function transferables(b: Built): ArrayBuffer[] {
 let worker: Worker | null | undefined;
 let nextId = 0;
 
+/** Starts the worker (once) so it has loaded by the time a skeleton arrives. */
+export function startBuilder(): void {
+  if (worker !== undefined) return;
+  try {
+    worker = typeof Worker === 'undefined' ? null : new Worker(new URL('./build-worker.ts', import.meta.url), { type: 'module' });
+  } catch {
+    worker = null;
+  }
+}
+
 /** Builds in the worker; where it cannot start or fails, here. */
 export async function buildOffThread(wire: SkeletonWire): Promise<Built> {
-  if (worker === undefined) {
-    try {
-      worker = typeof Worker === 'undefined' ? null : new Worker(new URL('./build-worker.ts', import.meta.url), { type: 'module' });
-    } catch {
-      worker = null;
-    }
-  }
+  startBuilder();
   const w = worker;
   if (!w) return buildAll(wire);
   const id = ++nextId;
