@@ -99,7 +99,7 @@ async function coldOpen(name) {
     });
     await page.evaluate(() => performance.clearMeasures());
     const total = await openAndPaint(page, name);
-    const spans = await page.evaluate(() => performance.getEntriesByType('measure').filter((e) => e.name.startsWith('stepscope open')).map((e) => [e.name.slice(15), e.duration]));
+    const spans = await page.evaluate(() => performance.getEntriesByType('measure').filter((e) => e.name.startsWith('stepscope open')).map((e) => [e.name.slice('stepscope open: '.length), e.duration]));
     runs.push({ total, calls: [...calls], spans });
     await page.close();
     await server.close();

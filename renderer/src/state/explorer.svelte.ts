@@ -108,6 +108,7 @@ export class Explorer {
       const built = await buildOffThread(wire);
       if (!live()) return;
       const t2 = span('open: build trees', t1);
+      for (let at = t1, j = 0; j < built.phases.length; j++) at = span(`open: build trees: ${built.phases[j][0]}`, at, at + built.phases[j][1]);
       const skeleton = built.skeleton;
       this.traceId = id;
       this.info = info;
