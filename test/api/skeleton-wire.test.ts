@@ -1,4 +1,4 @@
-// The packed skeleton of getSkeleton (src/api/contract/skeleton.ts): base64 checked against
+// The packed skeleton of getSkeleton (src/trace/skeleton.ts): base64 checked against
 // Node's own codec, integer columns of every width (and negative parents) round-trip.
 import { describe, expect, it } from 'vitest';
 import { decodeSkeleton, encodeSkeleton } from '../../src/api/contract/index.js';

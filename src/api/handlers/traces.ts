@@ -40,12 +40,7 @@ export function traceHandlers(corpus: ReadCorpus, cache: TraceCache): Pick<Api, 
     },
 
     getSkeleton(p) {
-      // A trace not opened yet answers with its kept skeleton (one row) without being opened
-      // (decoded, indexed for walks): the page draws from it while the first walk opens it.
-      const open = cache.peek(p.traceId);
-      if (open) return open.skeleton;
-      cache.record(p.traceId);
-      return corpus.getKeptSkeleton(p.traceId) ?? cache.get(p.traceId).skeleton;
+      return cache.get(p.traceId).skeleton;
     },
   };
 }
