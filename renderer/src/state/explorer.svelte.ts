@@ -96,8 +96,8 @@ export class Explorer {
       // The parts of an open are named in the performance timeline (bench/ui.mjs reads them).
       const t0 = performance.now();
       startBuilder(); // the tree builder's worker loads while the skeleton is on its way
-      // Asked for in this order: the server answers the skeleton from one row, then opens the
-      // trace for the first walk while this page builds the trees.
+      // Asked for in this order: the server opens the trace from its kept skeleton (one row)
+      // and answers it before the first walk, which it computes while this page builds the trees.
       const asked = [this.source.call('getTrace', { id }), this.source.call('getSkeleton', { traceId: id })] as const;
       const first = this.source.call('walk', { traceId: id, direction: 'forward', entry: 0, actions: [] });
       first.catch(() => undefined); // an error surfaces where it is awaited
