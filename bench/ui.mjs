@@ -7,8 +7,11 @@
 //   - zoom/pan: mean time per frame of 60 wheel zooms (in the page) and 20 drags, both shapes;
 //   - fit: zoom out to the whole tree (level of detail, depth profile) and paint, both shapes;
 //   - overview: a brush over the strip -> both trees zoomed to the range and painted.
+// The cold open is broken into its parts: each API call (request to last byte, size), the
+// page's spans (fetch, tree build in the worker, first walk; the rest is painting), and the
+// server's steps timed in this process (events scan or kept-row read, pack, decode, index).
 // Prints absolute figures and ratios against the 1k trace measured in this same run.
-// Usage: node bench/ui.mjs [--root DIR]   (DIR: another checkout to measure, e.g. the
+// Usage: node bench/ui.mjs [--root DIR] [--cold-only]   (DIR: another checkout to measure, e.g. the
 // commit before a change; builds its core and renderer first. Shapes it lacks are skipped.)
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
@@ -18,7 +21,7 @@ import { parseArgs } from 'node:util';
 import { chromium } from '@playwright/test';
 
 const here = resolve(import.meta.dirname, '..');
-const { values } = parseArgs({ options: { root: { type: 'string' } } });
+const { values } = parseArgs({ options: { root: { type: 'string' }, 'cold-only': { type: 'boolean' } } });
 const root = resolve(values.root ?? here);
 const must = (cmd, args, cwd = root) => {
   const r = spawnSync(cmd, args, { cwd, encoding: 'utf8' });
@@ -39,6 +42,7 @@ for (const [name, n] of Object.entries(sizes)) {
   await corpus.ingest(out);
 }
 const events = Object.fromEntries(corpus.listTraces({}).rows.map((r) => [r.name, r.events]));
+const ids = Object.fromEntries(corpus.listTraces({}).rows.map((r) => [r.name, r.id]));
 corpus.close();
 
 const { startServer } = await import(join(root, 'dist/server/listen.js'));
@@ -74,17 +78,69 @@ async function newPage(url, shape) {
   return page;
 }
 
+/**
+ * Cold open of `name`, 3 times; the median total and, of that run, its parts: each API
+ * call's time from request to last byte (server work + transfer) and its size, and the
+ * page's own spans (explorer.svelte.ts names them in the performance timeline).
+ */
 async function coldOpen(name) {
-  const times = [];
+  const runs = [];
   for (let rep = 0; rep < 3; rep++) {
     const server = await startServer({ db, port: 0 });
     const page = await newPage(server.url, 'rows');
     await filter(page, name);
-    times.push(await openAndPaint(page, name));
+    const calls = [];
+    page.on('requestfinished', async (req) => {
+      const m = /\/api\/(getSkeleton|walk|getTrace)$/.exec(req.url());
+      if (!m) return;
+      const t = req.timing();
+      const body = await (await req.response())?.body();
+      calls.push({ method: m[1], ms: t.responseEnd, bytes: body?.length ?? 0 });
+    });
+    await page.evaluate(() => performance.clearMeasures());
+    const total = await openAndPaint(page, name);
+    const spans = await page.evaluate(() => performance.getEntriesByType('measure').filter((e) => e.name.startsWith('stepscope open')).map((e) => [e.name.slice('stepscope open: '.length), e.duration]));
+    runs.push({ total, calls: [...calls], spans });
     await page.close();
     await server.close();
   }
-  return median(times);
+  return [...runs].sort((a, b) => a.total - b.total)[1];
+}
+
+const kb = (b) => `${(b / 1024).toFixed(0)} KB`;
+function describeCold(label, run) {
+  const calls = run.calls.map((c) => `${c.method} ${c.ms.toFixed(0)} ms (${kb(c.bytes)})`).join(', ');
+  const spans = run.spans.map(([n, d]) => `${n} ${d.toFixed(0)} ms`).join(', ');
+  return `  ${label}: total ${run.total} ms; API request -> last byte: ${calls || 'n/a'}; page: ${spans || 'n/a (no timeline spans in this checkout)'}`;
+}
+
+/** Server side of opening a trace, in this process on the same corpus: median ms of 3 of each step. */
+async function serverParts(id) {
+  const contract = await import(join(root, 'dist/api/contract/index.js'));
+  const { buildTreeIndex } = await import(join(root, 'dist/semantics/index.js'));
+  const c = openCorpus(db, { readonly: true });
+  const time = (f) => {
+    const ms = [];
+    let v;
+    for (let i = 0; i < 3; i++) {
+      const t = performance.now();
+      v = f();
+      ms.push(performance.now() - t);
+    }
+    return [median(ms), v];
+  };
+  const [scan, shape] = time(() => c.getTraceShape(id));
+  const [encode, wire] = time(() => contract.encodeSkeleton(shape));
+  const [index] = time(() => buildTreeIndex(shape));
+  const [decode] = time(() => contract.decodeSkeleton(wire));
+  const kept = typeof c.getPackedSkeleton === 'function' ? time(() => c.getPackedSkeleton(id))[0] : null;
+  c.close();
+  return { scan, encode, index, decode, kept, bytes: JSON.stringify(wire).length };
+}
+function describeServer(label, p) {
+  const f = (x) => x.toFixed(1);
+  const kept = p.kept === null ? 'no kept skeleton in this checkout' : `kept-row read + parse ${f(p.kept)} ms`;
+  return `  ${label}: events scan for the shape ${f(p.scan)} ms, pack ${f(p.encode)} ms | ${kept} | decode ${f(p.decode)} ms, walk index ${f(p.index)} ms; skeleton ${kb(p.bytes)} of JSON`;
 }
 
 async function measure(url, name, shape) {
@@ -153,9 +209,14 @@ try {
   const cold1k = await coldOpen('long_1k');
   const cold270k = await coldOpen('long_270k');
   console.log(`traces: long_1k ${events.long_1k}, long_100k ${events.long_100k}, long_270k ${events.long_270k} states`);
-  console.log(`cold open (server just started, fresh page): 1k ${cold1k} ms, 270k ${cold270k} ms  ratio 270k/1k ${r(cold270k, cold1k)}`);
+  console.log(`cold open (server just started, fresh page): 1k ${cold1k.total} ms, 270k ${cold270k.total} ms  ratio 270k/1k ${r(cold270k.total, cold1k.total)}`);
+  console.log(describeCold('1k  ', cold1k));
+  console.log(describeCold('270k', cold270k));
+  console.log('server side of an open (in this process):');
+  console.log(describeServer('1k  ', await serverParts(ids.long_1k)));
+  console.log(describeServer('270k', await serverParts(ids.long_270k)));
   const server = await startServer({ db, port: 0 });
-  for (const shape of ['rows', 'graph']) {
+  for (const shape of values['cold-only'] ? [] : ['rows', 'graph']) {
     const small = await measure(server.url, 'long_1k', shape);
     const big = small && (await measure(server.url, 'long_100k', shape));
     if (!small || !big) {

@@ -25,7 +25,9 @@ import { exportTraces } from './export.js';
 import { ingestFile, ingestStream, type IngestOptions, type IngestResult } from './ingest.js';
 import { openDatabase, type OpenOptions } from './open.js';
 import { getEvents, iterateEvents, traceShape, type TraceShape } from './queries/events.js';
+import { packedSkeleton } from './queries/skeletons.js';
 import { userQuery, type SqlRow } from './queries/sql.js';
+import type { SkeletonWire } from '../trace/skeleton.js';
 import {
   beginRead, benchmarkPrograms, hasAnnotations, iterateExportRows, iterateProgramSources, programWeights, rowLabels, rowSources, schemaVersion,
   type RowSource,
@@ -113,6 +115,14 @@ export class ReadCorpus {
   /** The columns that lay out a trace's trees (no values), or null when it has no events. */
   getTraceShape(traceId: number): TraceShape | null {
     return this.guard(() => traceShape(this.conn, traceId));
+  }
+
+  /**
+   * The trace's packed skeleton (what getTraceShape gives, packed): the row kept at ingest,
+   * else packed from the events; null when the trace has no events.
+   */
+  getPackedSkeleton(traceId: number): SkeletonWire | null {
+    return this.guard(() => packedSkeleton(this.conn, traceId));
   }
 
   /** Like getEvents, one event at a time; see queries/events.ts for the iterator rule. */

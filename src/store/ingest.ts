@@ -17,6 +17,7 @@ import { createHash, type Hash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import type { TraceEnd, TraceHeader } from '../trace/types.js';
 import { explainSqliteError, IngestError } from './errors.js';
+import { storeSkeleton } from './queries/skeletons.js';
 import { DEFAULT_MAX_LINE_BYTES, forEachLine } from './lines.js';
 import { FAST_PREFIX, fastEvent, ROW_WIDTH, type EventRows } from './fast-event.js';
 import { pyJson } from '../semantics/json.js';
@@ -207,6 +208,7 @@ export async function ingestStream(
         else s.finish.run(end.exit, end.reason, end.events, end.seconds, end.stdout_bytes ?? null, hash, cur.traceId);
         if (end.tampered !== undefined) s.tampered(end.tampered, cur.traceId!);
         flush(cur);
+        storeSkeleton(db, cur.traceId!);
         result.inserted++;
       }
       result.traces++;

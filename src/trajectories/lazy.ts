@@ -1,6 +1,7 @@
 /**
  * A stored trace opened for walking without reading all of it: the semantics' index built
- * from the trace's shape (a few columns, src/store/queries/events.ts) and its events read in
+ * from the trace's packed skeleton (one row kept at ingest, src/store/queries/skeletons.ts,
+ * also what the explorer draws from) and its events read in
  * windows of CHUNK the first time the semantics touch one. Opening a 270,000-event trace and
  * walking its first states reads a window or two instead of every event; a breakpoint (which
  * looks at the src of every line) reads them all, window by window.
@@ -9,6 +10,7 @@ import { UserError } from '../common/errors.js';
 import { buildTreeIndex } from '../semantics/index.js';
 import type { ReadCorpus } from '../store/corpus.js';
 import type { TraceShape } from '../store/corpus.js';
+import { decodeSkeleton, type SkeletonWire } from '../trace/skeleton.js';
 import type { TraceEvent } from '../trace/types.js';
 import type { LoadedTrace } from './load.js';
 
@@ -16,7 +18,11 @@ const CHUNK = 4096;
 
 export interface OpenedTrace extends LoadedTrace {
   shape: TraceShape;
+  /** The shape packed, as getSkeleton sends it. */
+  skeleton: SkeletonWire;
 }
+
+const EMPTY: SkeletonWire = { count: 0, kind: { bytes: 1, min: 0, data: '' }, parent: { bytes: 1, min: 0, data: '' }, frame: { bytes: 1, min: 0, data: '' }, line: { bytes: 1, min: 0, data: '' }, func: { bytes: 1, min: 0, data: '' }, funcs: [] };
 
 /**
  * `onRead` sees each window's events when they are read, before they are kept, and may throw
@@ -26,9 +32,10 @@ export interface OpenedTrace extends LoadedTrace {
 export function openTraceLazily(corpus: ReadCorpus, traceId: number, onRead?: (events: TraceEvent[]) => void): OpenedTrace {
   const record = corpus.getTrace(traceId);
   if (!record) throw new UserError(`${corpus.path} has no trace with id ${traceId}`, 'not-found');
-  const shape = corpus.getTraceShape(traceId) ?? { count: 0, kind: new Uint8Array(0), parent: new Int32Array(0), frame: new Int32Array(0), line: new Int32Array(0), func: new Int32Array(0), funcs: [] };
+  const skeleton = corpus.getPackedSkeleton(traceId) ?? EMPTY;
+  const shape = decodeSkeleton(skeleton);
   const events = lazyEvents(corpus, traceId, shape.count, onRead);
-  return { record, events, shape, index: { ...buildTreeIndex(shape), events } };
+  return { record, events, shape, skeleton, index: { ...buildTreeIndex(shape), events } };
 }
 
 /** An array of the trace's events, each window read from the corpus on its first access. */

@@ -1,8 +1,8 @@
-// The packed skeleton of getSkeleton (src/api/contract/skeleton.ts): base64 checked against
+// The packed skeleton of getSkeleton (src/trace/skeleton.ts): base64 checked against
 // Node's own codec, integer columns of every width (and negative parents) round-trip.
 import { describe, expect, it } from 'vitest';
 import { decodeSkeleton, encodeSkeleton } from '../../src/api/contract/index.js';
-import { fromBase64, packInts, toBase64, unpackInts } from '../../src/api/contract/skeleton.js';
+import { fromBase64, packInts, toBase64, unpackInts } from '../../src/trace/skeleton.js';
 
 describe('packed skeleton columns', () => {
   it('base64 agrees with Node for every length remainder and byte value', () => {

@@ -1,4 +1,4 @@
-// The trace cache opens traces lazily (shape at once, events window by window as walks touch
+// The trace cache opens traces lazily (packed skeleton at once, events window by window as walks touch
 // them) and holds them within a budget in bytes, counted as they are opened and read,
 // dropping the least recently used, and refuses a trace that alone passes it, without ever
 // holding more (src/api/handlers/trace-cache.ts).
@@ -60,7 +60,7 @@ async function readWhole(cache: TraceCache, id: number) {
   return cache.get(id);
 }
 
-/** The corpus, counting per trace id the reads of its shape (what opening a trace reads first) and of its event windows. */
+/** The corpus, counting per trace id the reads of its packed skeleton (what opening a trace reads first) and of its event windows. */
 function counting(c: ReadCorpus): { shapes: Map<number, number>; windows: Map<number, number>; corpus: ReadCorpus } {
   const shapes = new Map<number, number>();
   const windows = new Map<number, number>();
@@ -68,10 +68,10 @@ function counting(c: ReadCorpus): { shapes: Map<number, number>; windows: Map<nu
   const proxy = new Proxy(c, {
     get(target, key) {
       const v = Reflect.get(target, key, target);
-      if (key === 'getTraceShape')
+      if (key === 'getPackedSkeleton')
         return (id: number) => {
           count(shapes, id);
-          return target.getTraceShape(id);
+          return target.getPackedSkeleton(id);
         };
       if (key === 'getEvents')
         return (id: number, from?: number, to?: number) => {

@@ -10,7 +10,8 @@ import { hittableLines, sameTextLines } from '../lib/lines.js';
 import { Newest } from '../lib/newest.js';
 import type { DataSource } from '../lib/source.js';
 import { eventName, nodeOf, type Tree } from '../lib/tree/build.js';
-import { buildOffThread } from '../lib/tree/built.js';
+import { buildOffThread, startBuilder } from '../lib/tree/built.js';
+import { span } from '../lib/timing.js';
 import type { FoldPlan } from '../lib/tree/fold.js';
 import { CALL } from '../lib/tree/kinds.js';
 import { pathTo } from '../lib/tree/path.js';
@@ -92,14 +93,22 @@ export class Explorer {
     this.loading = true;
     this.error = null;
     try {
-      // The first walk is asked for with the skeleton: it is ready when the trees are.
+      // The parts of an open are named in the performance timeline (bench/ui.mjs reads them).
+      const t0 = performance.now();
+      startBuilder(); // the tree builder's worker loads while the skeleton is on its way
+      // Asked for in this order: the server opens the trace from its kept skeleton (one row)
+      // and answers it before the first walk, which it computes while this page builds the trees.
+      const asked = [this.source.call('getTrace', { id }), this.source.call('getSkeleton', { traceId: id })] as const;
       const first = this.source.call('walk', { traceId: id, direction: 'forward', entry: 0, actions: [] });
       first.catch(() => undefined); // an error surfaces where it is awaited
-      const [info, wire] = await Promise.all([this.source.call('getTrace', { id }), this.source.call('getSkeleton', { traceId: id })]);
+      const [info, wire] = await Promise.all(asked);
       if (!live()) return;
+      const t1 = span('open: fetch skeleton', t0);
       // Unpacking the skeleton and building both trees and their fold plans happen in a worker.
       const built = await buildOffThread(wire);
       if (!live()) return;
+      const t2 = span('open: build trees', t1);
+      for (let at = t1, j = 0; j < built.phases.length; j++) at = span(`open: build trees: ${built.phases[j][0]}`, at, at + built.phases[j][1]);
       const skeleton = built.skeleton;
       this.traceId = id;
       this.info = info;
@@ -116,6 +125,7 @@ export class Explorer {
       this.breakpoints = new Set();
       this.chosenLine = 0;
       await this.restart('forward', 0, [], first);
+      span('open: first walk', t2);
     } catch (e) {
       if (live()) this.error = (e as Error).message;
     } finally {

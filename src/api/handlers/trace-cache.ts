@@ -1,9 +1,9 @@
 /**
  * Traces held in memory for walking and drawing, least recently used first out, within a
  * budget in bytes (trace-bytes.ts). A trace is opened lazily (src/trajectories/lazy.ts): its
- * shape (what the skeleton packs) and the semantics' index are built at once, its events
- * read window by window as walks touch them, so opening a long trace costs a column scan,
- * not every event. Stepping re-walks from the entry on each call, which is linear in the
+ * packed skeleton (one row kept at ingest) is read and its shape and the semantics' index
+ * built at once, its events read window by window as walks touch them, so opening a long
+ * trace costs one row read and an index build, not every event. Stepping re-walks from the entry on each call, which is linear in the
  * trajectory, but each window is read from SQLite once.
  *
  * Bytes are counted as they come: the shape, index and packed skeleton when a trace is
@@ -20,12 +20,10 @@ import { UserError } from '../../common/errors.js';
 import type { ReadCorpus, TraceRecord } from '../../store/corpus.js';
 import type { TraceEvent } from '../../trace/types.js';
 import { openTraceLazily, type OpenedTrace } from '../../trajectories/lazy.js';
-import { encodeSkeleton, type SkeletonWire } from '../contract/index.js';
 import { eventBytes, openedBytes } from './trace-bytes.js';
 
 /** An opened trace with its packed skeleton, as the cache holds it. */
 export interface CachedTrace extends OpenedTrace {
-  skeleton: SkeletonWire;
   /** What it holds in memory now (trace-bytes.ts): its opening, and the windows read so far. */
   bytes: number;
 }
@@ -78,7 +76,7 @@ export class TraceCache {
     const read = { events: 0, bytes: 0 };
     let cached: CachedTrace | undefined;
     const trace = openTraceLazily(this.corpus, id, (events) => this.grow(cached!, read, events));
-    const skeleton = encodeSkeleton(trace.shape);
+    const skeleton = trace.skeleton;
     const opened = openedBytes(trace, skeleton);
     if (opened > this.budgetBytes) throw this.overBudget(id, trace.shape.count, opened);
     cached = { ...trace, skeleton, bytes: opened };

@@ -18,29 +18,46 @@ export interface Built {
   prevInFrame: Int32Array;
   /** Line numbers visited, ascending. */
   visited: Int32Array;
+  /** Milliseconds of each step (for the performance timeline: decode, trees, fold plans, the rest). */
+  phases: [string, number][];
 }
 
 export function buildAll(wire: SkeletonWire): Built {
+  const phases: [string, number][] = [];
+  let t = performance.now();
+  const lap = (name: string) => phases.push([name, -t + (t = performance.now())]);
   const skeleton = decodeSkeleton(wire);
+  lap('decode');
   const ix = treeIndex(skeleton);
   const fwd = forwardTree(ix);
   const inv = inverseTree(ix, fwd);
+  lap('trees');
+  const fwdPlan = foldPlan(fwd, skeleton.line);
+  const invPlan = foldPlan(inv, skeleton.line);
+  lap('fold plans');
   const n = skeleton.count;
-  const prevInFrame = new Int32Array(n);
-  const last = new Map<number, number>();
-  const seen = new Set<number>();
+  // Frames (0 or more) and lines are small numbers: typed arrays indexed by them, not hashes.
+  const { frame, line } = skeleton;
+  let maxFrame = -1;
+  let minLine = 0;
+  let maxLine = -1;
   for (let s = 0; s < n; s++) {
-    prevInFrame[s] = last.get(skeleton.frame[s]) ?? -1;
-    last.set(skeleton.frame[s], s);
-    seen.add(skeleton.line[s]);
+    if (frame[s] > maxFrame) maxFrame = frame[s];
+    if (line[s] > maxLine) maxLine = line[s];
+    if (line[s] < minLine) minLine = line[s];
   }
-  return {
-    skeleton, fwd, inv,
-    fwdPlan: foldPlan(fwd, skeleton.line),
-    invPlan: foldPlan(inv, skeleton.line),
-    prevInFrame,
-    visited: Int32Array.from([...seen].sort((a, b) => a - b)),
-  };
+  const prevInFrame = new Int32Array(n);
+  const last = new Int32Array(maxFrame + 1).fill(-1);
+  const seen = new Uint8Array(maxLine - minLine + 1);
+  for (let s = 0; s < n; s++) {
+    prevInFrame[s] = last[frame[s]];
+    last[frame[s]] = s;
+    seen[line[s] - minLine] = 1;
+  }
+  const visited: number[] = [];
+  for (let l = minLine; l <= maxLine; l++) if (seen[l - minLine]) visited.push(l);
+  lap('frames and lines');
+  return { skeleton, fwd, inv, fwdPlan, invPlan, prevInFrame, visited: Int32Array.from(visited), phases };
 }
 
 /** The typed arrays of a Built, to transfer rather than copy out of the worker. */
@@ -64,15 +81,19 @@ export function transferables(b: Built): ArrayBuffer[] {
 let worker: Worker | null | undefined;
 let nextId = 0;
 
+/** Starts the worker (once) so it has loaded by the time a skeleton arrives. */
+export function startBuilder(): void {
+  if (worker !== undefined) return;
+  try {
+    worker = typeof Worker === 'undefined' ? null : new Worker(new URL('./build-worker.ts', import.meta.url), { type: 'module' });
+  } catch {
+    worker = null;
+  }
+}
+
 /** Builds in the worker; where it cannot start or fails, here. */
 export async function buildOffThread(wire: SkeletonWire): Promise<Built> {
-  if (worker === undefined) {
-    try {
-      worker = typeof Worker === 'undefined' ? null : new Worker(new URL('./build-worker.ts', import.meta.url), { type: 'module' });
-    } catch {
-      worker = null;
-    }
-  }
+  startBuilder();
   const w = worker;
   if (!w) return buildAll(wire);
   const id = ++nextId;
