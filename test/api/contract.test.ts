@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accessOf, METHODS, type Api } from '../../src/api/contract/index.js';
 import { CSP, CSP_META } from '../../src/api/contract/transport.js';
-import { createApi, dispatch } from '../../src/api/handlers/index.js';
+import { createApi, createWriteApi, dispatch } from '../../src/api/handlers/index.js';
 import { openCorpus, type Corpus } from '../../src/store/corpus.js';
 import { cleanTempDirs, tempDir, writeTraces } from '../store/fixtures.js';
 
@@ -18,7 +18,7 @@ beforeAll(async () => {
   const dir = tempDir('stepscope-api-contract-');
   corpus = openCorpus(join(dir, 'c.db'), { create: true });
   await corpus.ingest(writeTraces(dir, 't.jsonl', [{ name: 'sum_3', n: 3 }]));
-  api = createApi(corpus);
+  api = { ...createApi(corpus), ...createWriteApi(corpus) }; // the reads and the writes, as a host serves them
 });
 afterAll(() => {
   corpus.close();
