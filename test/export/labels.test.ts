@@ -3,12 +3,13 @@
 // expected labels of each row are worked out here from the annotations this test made, by
 // the documented rule; the files are read back by DuckDB, hyparquet and JSON.parse; the
 // label filters select the rows the rule says; the card's per-label counts match the files.
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import type { Manifest } from '../../src/export/manifest.js';
 import { exportDataset, type WriteOptions } from '../../src/export/run.js';
+import { importPredictions } from '../../src/predictions/import.js';
 import { prelabelRun } from '../../src/labeling/prelabel-run.js';
 import { setLabels, skipTarget } from '../../src/labeling/write.js';
 import type { Corpus } from '../../src/store/corpus.js';
@@ -27,6 +28,8 @@ let wrong: number[];
 const predictionLabels = new Map<number, string[]>();
 /** The trajectory labeled on its states and transitions, and what each of its rows must carry. */
 let traj: { id: number; trace: number; states: number[]; actions: string[] };
+/** The second run's labelled prediction and its item (p1's). */
+let otherRun: { prediction: number; item: number };
 const rulePredictions: { id: number; label: string }[] = [];
 
 beforeAll(async () => {
@@ -53,6 +56,15 @@ beforeAll(async () => {
   // p5: ada's labels; p5's rule suggestions (if any) are rejected by them.
   label(p5, 'ada', ['truth.value_cut']);
   predictionLabels.set(p5, ['truth.value_cut']);
+
+  // A second run, every answer wrong; its prediction on p1's item labelled too.
+  const set = corpus.getEvalSet('ns')!;
+  const file = join(dir, 'bad.jsonl');
+  writeFileSync(file, [...corpus.iterateItems(set.id)].map((it) => JSON.stringify({ id: it.id, completion: 'junk' })).join('\n') + '\n');
+  importPredictions(corpus, { file, set: 'ns', label: 'bad' });
+  const [other] = sql<{ id: number }>(`SELECT p.id FROM predictions p JOIN runs r ON r.id = p.run_id WHERE r.label = 'bad' AND p.item_id = (SELECT item_id FROM predictions WHERE id = ${p1})`);
+  label(other.id, 'ada', ['format.truncated']);
+  otherRun = { prediction: other.id, item: sql<{ item_id: number }>(`SELECT item_id FROM predictions WHERE id = ${p1}`)[0].item_id };
 
   // Rules' suggestions: only those a person gave count; rejected and unreviewed ones never.
   prelabelRun(corpus, 'ns', 'half');
@@ -118,13 +130,16 @@ describe('every row carries its labels', () => {
     expect(steps.map((r) => r.labels)).toEqual(traj.actions.map((_, k) => (k === 0 ? ['control.wrong_event', 'truth.nondeterminism'] : [])));
   });
 
-  it('prompt-target items: the labels of their predictions; traces: each event its state\'s and its transitions\' labels', async () => {
-    const items = await run({ kind: 'prompt-target', select: ['source=items', 'set=ns'] });
+  it('prompt-target items: the labels of their predictions (of the runs run= names); traces: each event its state\'s and its transitions\' labels', async () => {
     const itemOf = new Map(sql<{ id: number; item_id: number }>('SELECT id, item_id FROM predictions').map((p) => [p.id, p.item_id]));
-    for (const r of items.rows) {
+    const half = await run({ kind: 'prompt-target', select: ['source=items', 'set=ns', 'run=half'] });
+    for (const r of half.rows) {
       const want = wrong.filter((p) => itemOf.get(p) === r.id).flatMap((p) => predictionLabels.get(p) ?? []);
       expect(r.labels).toEqual(sorted(want));
     }
+    const any = await run({ kind: 'prompt-target', select: ['source=items', 'set=ns'] });
+    expect(any.rows.find((r) => r.id === otherRun.item)!.labels).toEqual(sorted([...predictionLabels.get(wrong[0])!, 'format.truncated']));
+    expect(half.rows.find((r) => r.id === otherRun.item)!.labels).toEqual(predictionLabels.get(wrong[0]));
     const tr = await run({ kind: 'traces', format: 'parquet', select: [`sql=t.id = ${traj.trace}`] });
     const events = (await duckRead(dataFiles(tr.out).train, 'parquet')).rows;
     for (const e of events) {
@@ -173,7 +188,7 @@ describe('the label filters', () => {
 
 describe('the dataset card counts labels as the files hold them', () => {
   it('per split and label, in the manifest and the card\'s table, equal to DuckDB\'s count over the Parquet files', async () => {
-    const { out, m } = await run({ kind: 'corrections', format: 'parquet', split: 'train=0.5,test=0.5', seed: 3 });
+    const { out, m } = await run({ kind: 'corrections', format: 'parquet', split: 'train=0.5,test=0.5', seed: 3, select: ['run=half'] });
     const files = dataFiles(out);
     for (const split of Object.keys(m.splits)) {
       const rows = files[split] ? (await duckRead(files[split], 'parquet')).rows : [];

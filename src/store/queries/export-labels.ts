@@ -10,8 +10,8 @@
  * alone (for `rule:NAME`, its suggestions that were not rejected).
  *
  * Which targets a row carries (alias `a` is the annotation; the row's aliases as in
- * export.ts): a correction its prediction; a prompt-target item its predictions (any run) and
- * the state it asks for (its target); a trajectory step the transition it asks for (the
+ * export.ts): a correction its prediction; a prompt-target item its predictions (of the runs
+ * `run=` names, else of any run) and the state it asks for (its target); a trajectory step the transition it asks for (the
  * state before it and its action) and the state it leads to; a trajectory every state it
  * shows and every transition it takes; a trace event its state and the transitions from it.
  */
@@ -27,10 +27,18 @@ const actionIs = (action: string) => `(a.action = ${action} OR substr(a.action, 
 /** The state a trajectory shows before its step `step` (j.states lists them in order). */
 const stateBefore = (step: string) => `json_extract(j.states, '$[' || ${step} || ']')`;
 
-/** Per row source (and `trace`: a whole trace, what a traces export filters by). */
-export const ROW_TARGETS = {
+const marks = (n: number) => Array(n).fill('?').join(', ');
+
+/** The item's predictions whose annotations an item row carries. */
+function itemPredictions(f: ExportFilter): Sql {
+  const runs = f.run ? ` AND pi.run_id IN (SELECT ri.id FROM runs ri WHERE ri.label IN (${marks(f.run.length)}))` : '';
+  return { sql: `SELECT pi.id FROM predictions pi WHERE pi.item_id = i.id${runs}`, params: f.run ?? [] };
+}
+
+/** Per row source (and `trace`: a whole trace, what a traces export filters by); `%ITEM%` is itemPredictions. */
+const ROW_TARGETS = {
   corrections: 'a.prediction_id = pr.id',
-  items: '(a.prediction_id IN (SELECT pi.id FROM predictions pi WHERE pi.item_id = i.id) OR (a.trace_id = i.trace_id AND a.seq = i.target_seq AND a.action IS NULL))',
+  items: '(a.prediction_id IN (%ITEM%) OR (a.trace_id = i.trace_id AND a.seq = i.target_seq AND a.action IS NULL))',
   steps: `(a.trace_id = j.trace_id AND ((a.action IS NULL AND a.seq = st.target_seq) OR (a.seq = ${stateBefore('st.step')} AND ${actionIs('st.action')})))`,
   trajectories: `(a.trace_id = j.trace_id AND ((a.action IS NULL AND a.seq IN (SELECT value FROM json_each(j.states)))
     OR (a.action IS NOT NULL AND EXISTS (SELECT 1 FROM trajectory_steps ts WHERE ts.trajectory_id = j.id AND a.seq = ${stateBefore('ts.step')} AND ${actionIs('ts.action')}))))`,
@@ -42,23 +50,23 @@ export type LabelScope = keyof typeof ROW_TARGETS;
 const SETTLED = "EXISTS (SELECT 1 FROM annotations b WHERE b.target = a.target AND b.role = 'adjudicator' AND b.active = 1 AND b.skipped = 0)";
 
 /** The counted labels (`jl.value`) of the annotations a row of `scope` carries, plus `extra`. */
-function labelRows(scope: LabelScope, annotator: string | undefined, extra = ''): Sql {
-  const who = annotator === undefined
+function labelRows(scope: LabelScope, f: ExportFilter, extra = ''): Sql {
+  const who = f.annotator === undefined
     ? `(a.role = 'adjudicator' OR (a.source = 'person' AND NOT ${SETTLED}))`
     : "a.annotator = ? AND a.status IS NOT 'rejected'";
+  const item = itemPredictions(f);
+  const target = ROW_TARGETS[scope];
   return {
-    sql: `SELECT jl.value AS label FROM annotations a, json_each(a.labels) jl WHERE a.active = 1 AND a.skipped = 0 AND ${who} AND ${ROW_TARGETS[scope]}${extra}`,
-    params: annotator === undefined ? [] : [annotator],
+    sql: `SELECT jl.value AS label FROM annotations a, json_each(a.labels) jl WHERE a.active = 1 AND a.skipped = 0 AND ${who} AND ${target.replace('%ITEM%', item.sql)}${extra}`,
+    params: [...(f.annotator === undefined ? [] : [f.annotator]), ...(target.includes('%ITEM%') ? item.params : [])],
   };
 }
 
 /** The row's labels as a JSON array, sorted and each once (so re-exports are byte-identical). */
 export function labelsColumn(scope: LabelScope, f: ExportFilter): Sql {
-  const r = labelRows(scope, f.annotator);
+  const r = labelRows(scope, f);
   return { sql: `(SELECT json_group_array(label) FROM (SELECT DISTINCT label FROM (${r.sql}) ORDER BY label))`, params: r.params };
 }
-
-const marks = (n: number) => Array(n).fill('?').join(', ');
 
 /** The conditions the label keys and `annotator` put on a row of `scope` (none without them). */
 export function labelConditions(scope: LabelScope, f: ExportFilter): Sql[] {
@@ -66,7 +74,7 @@ export function labelConditions(scope: LabelScope, f: ExportFilter): Sql[] {
   const among = (labels: string[]) => ({ extra: ` AND jl.value IN (${marks(labels.length)})`, values: labels });
   const rows = (labels?: string[]) => {
     const m = labels && among(labels);
-    const r = labelRows(scope, f.annotator, m?.extra);
+    const r = labelRows(scope, f, m?.extra);
     return { sql: r.sql, params: [...r.params, ...(m?.values ?? [])] };
   };
   // With an annotator, only rows that annotator labeled.
