@@ -50,7 +50,7 @@ const MAY_IMPORT: Record<string, string[]> = {
   model: ['semantics', 'common'],
   scoring: ['recorder'], // the execution worker is the recorder package's Python, found the same way
   predictions: ['store', 'trajectories', 'scoring', 'model', 'semantics', 'trace', 'common'],
-  export: ['store', 'semantics', 'trace', 'common'],
+  export: ['store', 'annotate', 'semantics', 'trace', 'common'],
   labeling: ['store', 'trajectories', 'predictions', 'contract', 'annotate', 'semantics', 'trace', 'common'],
   server: ['host', 'contract', 'common'],
   cli: ['server', 'recorder', 'model', 'predictions', 'export', 'labeling', 'scoring', 'trajectories', 'store', 'contract', 'annotate', 'semantics', 'trace', 'common'],

@@ -6,6 +6,7 @@
  * (CRUXEval) are left out of training splits unless overlap is allowed (the leakage guard).
  */
 import { createHash } from 'node:crypto';
+import { DEFAULT_TAXONOMY, findLabel, type Taxonomy } from '../annotate/index.js';
 import { UserError } from '../common/errors.js';
 import { isTrainingSplit, parseSelect, parseSplit, type ExportFilter, type ExportKind } from '../semantics/export-select.js';
 import type { ReadCorpus, RowSource } from '../store/corpus.js';
@@ -53,15 +54,26 @@ export function splitIndex(point: number, fractions: number[]): number {
   return fractions.length - 1;
 }
 
+/** Label keys need annotations, and name labels of the corpus's taxonomy (old ids and deprecated ones too). */
+function checkLabelKeys(corpus: ReadCorpus, f: ExportFilter): void {
+  if (!corpus.hasAnnotations()) {
+    throw new UserError(`--select labels-any, labels-all, labels-none and annotator: there are no annotations in this corpus (${corpus.path})`, 'bad-input');
+  }
+  const stored = corpus.latestTaxonomy();
+  const t = stored ? (JSON.parse(stored.body) as Taxonomy) : DEFAULT_TAXONOMY;
+  for (const [key, ids] of [['labels-any', f.labelsAny], ['labels-all', f.labelsAll], ['labels-none', f.labelsNone]] as const) {
+    for (const id of ids ?? []) {
+      if (!findLabel(t, id)) {
+        throw new UserError(`--select ${key}: unknown label '${id}' (taxonomy '${t.name}' version ${t.version}; \`stepscope taxonomy\` lists the labels)`, 'bad-input');
+      }
+    }
+  }
+}
+
 export function planExport(corpus: ReadCorpus, opts: ExportOptions): Plan {
   const options: Required<ExportOptions> = { kind: opts.kind, select: opts.select, split: opts.split ?? 'train=1', seed: opts.seed ?? 0, allowOverlap: opts.allowOverlap ?? false };
   const filter = parseSelect(options.select);
-  if (filter.labelsAny || filter.labelsAll || filter.labelsNone || filter.annotator !== undefined) {
-    if (!corpus.hasAnnotations()) {
-      throw new UserError(`--select labels-any, labels-all, labels-none and annotator: there are no annotations in this corpus (${corpus.path})`, 'bad-input');
-    }
-    throw new UserError('--select labels and annotator: this Stepscope cannot read the corpus\'s annotations yet', 'bad-input');
-  }
+  if (filter.labelsAny || filter.labelsAll || filter.labelsNone || filter.annotator !== undefined) checkLabelKeys(corpus, filter);
   const splits = parseSplit(options.split).map((s) => ({ ...s, rows: 0, programs: 0 }));
   const sources = corpus.exportSources(options.kind, filter);
   const weights = new Map<number, number>();

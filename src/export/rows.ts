@@ -6,7 +6,7 @@
  */
 import { formatAction } from '../semantics/actions-text.js';
 import type { Action } from '../semantics/types.js';
-import type { ReadCorpus, RowSource } from '../store/corpus.js';
+import type { RowSource } from '../store/corpus.js';
 import type { Row } from './columns.js';
 import { frameEnds, stepPromptTarget } from './steps.js';
 
@@ -14,10 +14,12 @@ import { frameEnds, stepPromptTarget } from './steps.js';
 type Raw = Record<string, any>;
 
 const actionsOf = (json: string) => (JSON.parse(json) as Action[]).map(formatAction);
+/** The store's `labels` column (docs/export.md, *Labels*: which annotations a row carries). */
+const labelsOf = (json: string): string[] => (json === '[]' ? [] : JSON.parse(json));
 
 /** The export rows of one raw row, given to `emit`; `program` is the row's program hash. */
-export function shapeRows(corpus: ReadCorpus, src: RowSource, raw: Raw, program: string, emit: (row: Row) => void): void {
-  const labels = corpus.rowLabels(src, raw);
+export function shapeRows(src: RowSource, raw: Raw, program: string, emit: (row: Row) => void): void {
+  const labels = src === 'steps' ? [] : labelsOf(raw.labels);
   switch (src) {
     case 'traces':
       emit({
@@ -43,7 +45,8 @@ export function shapeRows(corpus: ReadCorpus, src: RowSource, raw: Raw, program:
       const acts = JSON.parse(raw.actions) as Action[];
       const actions = acts.map(formatAction);
       const ends = frameEnds(raw.text, actions.length, raw.id);
-      for (const k of JSON.parse(raw.steps) as number[]) {
+      // Each step that passed the filter, with its own labels.
+      for (const [k, labels] of JSON.parse(raw.steps) as [number, string[]][]) {
         const { prompt, target } = stepPromptTarget(raw.text, ends, k);
         emit({
           name: raw.name, trace: raw.trace, program, labels, source: 'trajectory', id: raw.id, set: null, key: null, step: k,

@@ -122,7 +122,7 @@ async function writeSplits(
         if (!p) continue; // left out by the leakage guard
         split = p.split;
         const before = done;
-        shapeRows(corpus, src, raw, p.hash, emit);
+        shapeRows(src, raw, p.hash, emit);
         if (Math.floor(done / 5000) !== Math.floor(before / 5000)) {
           onProgress?.(done, total);
           // Let a server answer progress requests, and a Ctrl+C handler run (see partialPrefix).

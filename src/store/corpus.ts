@@ -29,7 +29,7 @@ import { packedSkeleton } from './queries/skeletons.js';
 import { userQuery, type SqlRow } from './queries/sql.js';
 import type { SkeletonWire } from '../trace/skeleton.js';
 import {
-  beginRead, benchmarkPrograms, hasAnnotations, iterateExportRows, iterateProgramSources, programWeights, rowLabels, rowSources, schemaVersion,
+  beginRead, benchmarkPrograms, hasAnnotations, iterateExportRows, iterateProgramSources, programWeights, rowSources, schemaVersion,
   type RowSource,
 } from './queries/export.js';
 import type { ExportFilter, ExportKind } from '../semantics/export-select.js';
@@ -248,11 +248,6 @@ export class ReadCorpus {
   /** Benchmark (CRUXEval) sets and the program ids their items are over: the leakage guard's input. */
   benchmarkPrograms(): { sets: string[]; programs: Set<number> } {
     return this.guard(() => benchmarkPrograms(this.conn));
-  }
-
-  /** The labels of an exported row: the one place labels are read (none until annotations land). */
-  rowLabels(src: RowSource, row: Record<string, unknown>): string[] {
-    return rowLabels(this.conn, src, row);
   }
 
   hasAnnotations(): boolean {

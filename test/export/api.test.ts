@@ -45,6 +45,27 @@ describe('export over the API', () => {
     expect(JSON.parse(readFileSync(join(path, 'stepscope-export.json'), 'utf8')).rows).toBe(events('error'));
   });
 
+  it('a job started by one instance of the API is polled from another (the server\'s worker pool), to the end; an unknown job is not found', async () => {
+    const other = openCorpus(db, { readonly: true });
+    try {
+      const second = createApi(other);
+      const { job, path } = await api.startExport({ kind: 'traces', select: [], folder: 'pooled' });
+      let s = await second.exportProgress({ job });
+      expect(s.path).toBe(path);
+      while (s.state === 'running') {
+        await new Promise((r) => setTimeout(r, 20));
+        s = await second.exportProgress({ job });
+      }
+      expect(s).toMatchObject({ state: 'done', done: events(), total: events() });
+      const next = await second.startExport({ kind: 'traces', select: ['exit=error'], folder: 'pooled2' });
+      expect(next.job).toBe(job + 1);
+      while ((await api.exportProgress({ job: next.job })).state === 'running') await new Promise((r) => setTimeout(r, 20));
+      expect(await dispatch(second, 'exportProgress', { job: job + 50 })).toMatchObject({ ok: false, error: { code: 'not-found' } });
+    } finally {
+      other.close();
+    }
+  });
+
   it('refuses a path for a folder, a folder in use, and a wrong filter before starting', async () => {
     for (const folder of ['../x', '/tmp/x', '.hidden', 'a/b', '']) {
       const r = await dispatch(api, 'startExport', { kind: 'traces', select: [], folder });

@@ -1,7 +1,8 @@
 /**
  * Export from the app: a preview of the plan, and an export that runs in the background
- * (polled with exportProgress for its progress bar). Files go only into the export folder
- * beside the corpus (src/api/contract/export.ts says why).
+ * (polled with exportProgress for its progress bar; its status is kept in a file, so any
+ * instance of these handlers answers it: export-jobs.ts). Files go only into the export
+ * folder beside the corpus (src/api/contract/export.ts says why).
  */
 import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -9,6 +10,7 @@ import { checkOutput, exportDataset, previewExport } from '../../export/run.js';
 import { UserError } from '../../common/errors.js';
 import type { ReadCorpus } from '../../store/corpus.js';
 import type { Api, ExportStatus } from '../contract/index.js';
+import { createJob, readJob } from './export-jobs.js';
 
 export const EXPORT_DIR = 'stepscope-exports';
 
@@ -16,8 +18,6 @@ export const EXPORT_DIR = 'stepscope-exports';
 export const exportRoot = (corpusPath: string) => join(dirname(corpusPath), EXPORT_DIR);
 
 export function exportHandlers(corpus: ReadCorpus): Pick<Api, 'previewExport' | 'startExport' | 'exportProgress'> {
-  const jobs = new Map<number, ExportStatus>();
-  let next = 1;
   return {
     previewExport(p) {
       const plan = previewExport(corpus.path, p);
@@ -34,22 +34,19 @@ export function exportHandlers(corpus: ReadCorpus): Pick<Api, 'previewExport' | 
       // A wrong filter or a folder in use is refused now, not in the background.
       checkOutput(path, opts.force ?? false);
       previewExport(corpus.path, opts);
-      const job = next++;
       const status: ExportStatus = { state: 'running', done: 0, total: 0, path };
-      jobs.set(job, status);
-      exportDataset(corpus.path, path, { ...opts, onProgress: (done, total) => Object.assign(status, { done, total }) }).then(
-        (m) => Object.assign(status, {
-          state: 'done', done: m.rows, total: m.rows,
+      const { job, write } = createJob(root, status);
+      exportDataset(corpus.path, path, { ...opts, onProgress: (done, total) => write({ ...status, done, total }) }).then(
+        (m) => write({
+          ...status, state: 'done', done: m.rows, total: m.rows,
           splits: Object.entries(m.splits).map(([name, s]) => ({ name, rows: s.rows, programs: s.programs, files: s.files.length })),
         }),
-        (e: unknown) => Object.assign(status, { state: 'failed', error: e instanceof UserError ? e.message : `internal error: ${(e as Error).message}` }),
-      );
+        (e: unknown) => write({ ...status, state: 'failed', error: e instanceof UserError ? e.message : `internal error: ${(e as Error).message}` }),
+      ).catch(() => {}); // the status file could not be written (a full disk): the poll then sees the job stop
       return { job, path };
     },
     exportProgress({ job }) {
-      const s = jobs.get(job);
-      if (!s) throw new UserError(`no export job ${job} (jobs last as long as the app)`, 'not-found');
-      return { ...s };
+      return readJob(exportRoot(corpus.path), job);
     },
   };
 }

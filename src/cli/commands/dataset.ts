@@ -21,7 +21,9 @@ Kinds:
   traces         the raw events, one row per event
 
 Filter (--select, repeatable; every clause must hold; lists comma-separated):
-  labels-any=…  labels-all=…  labels-none=…  annotator=NAME   (failure labels)
+  labels-any=…  labels-all=…  labels-none=…   failure label ids (data.wrong_value); a row's
+    labels: its adjudicator's, else the union of its annotators' (docs/export.md, Labels)
+  annotator=NAME   rows NAME labelled, with NAME's labels alone
   run=LABEL  set=NAME  verdict.FIELD=right|wrong (FIELD: event, src, locals, arg, all,
   exec, alt, correct)  action=KIND  direction=forward|inverse  exit=normal,error,never
   name=GLOB (trace name, e.g. sample_1*)  length=N | N..M | N.. | ..M (actions; traces: events)

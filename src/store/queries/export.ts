@@ -15,6 +15,7 @@ import { UserError } from '../../common/errors.js';
 import { isCruxevalTask, type EvalTask } from '../../semantics/eval.js';
 import type { ExportFilter, ExportKind, VerdictKey } from '../../semantics/export-select.js';
 import { explainSqliteError } from '../errors.js';
+import { labelConditions, labelsColumn, type LabelScope, type Sql } from './export-labels.js';
 
 /** Where rows come from: the kind, and for prompt-target, items or trajectory steps. */
 export type RowSource = 'trajectories' | 'items' | 'steps' | 'corrections' | 'traces';
@@ -44,6 +45,9 @@ const marks = (n: number) => Array(n).fill('?').join(', ');
 /** The FROM, the columns and the WHERE of one source; `weight` is how many rows one result row gives. */
 interface Built {
   select: string;
+  /** Bound in `select` (before the WHERE's), and in `weight` when counting. */
+  selectParams: unknown[];
+  weightParams: unknown[];
   from: string;
   /** Joined for the rows only, not when counting. */
   join?: string;
@@ -53,10 +57,20 @@ interface Built {
   weight: string;
 }
 
-function build(src: RowSource, f: ExportFilter): Built {
+/** `labeled`: the corpus holds annotations (else every row's labels are `[]`, read for free). */
+function build(src: RowSource, f: ExportFilter, labeled: boolean): Built {
   const where: string[] = [];
   const params: unknown[] = [];
   const add = (cond: string, ...values: unknown[]) => (where.push(cond), params.push(...values));
+  const labels = (scope: LabelScope): Sql => (labeled ? labelsColumn(scope, f) : { sql: "'[]'", params: [] });
+  const labelFilter = (scope: LabelScope) => {
+    for (const c of labelConditions(scope, f)) add(c.sql, ...c.params);
+  };
+  const rowOf = (scope: LabelScope, rest: Omit<Built, 'selectParams' | 'weightParams' | 'where' | 'params' | 'weight'>): Built => {
+    labelFilter(scope);
+    const l = labels(scope);
+    return { ...rest, select: `${rest.select}, ${l.sql} AS labels`, selectParams: l.params, weightParams: [], where, params, weight: '1' };
+  };
   const given = (k: keyof ExportFilter) => f[k] !== undefined;
   const refuse = (keys: (keyof ExportFilter)[], what: string) => {
     const hit = keys.filter(given);
@@ -81,21 +95,26 @@ function build(src: RowSource, f: ExportFilter): Built {
       const acts = f.action ? ` AND st.action IN (${marks(f.action.length)})` : '';
       if (src === 'trajectories') {
         if (f.action) add(`EXISTS (SELECT 1 FROM trajectory_steps st WHERE st.trajectory_id = j.id${acts})`, ...f.action);
-        return {
+        return rowOf('trajectories', {
           select: 'j.id, t.name, t.id AS trace, t.program_id, j.text, j.direction, j.entry, j.actions, j.exit',
-          from: `trajectories j ${base.replace('%', 'j')}`, where, params, order: 'j.id', weight: '1',
-        };
+          from: `trajectories j ${base.replace('%', 'j')}`, order: 'j.id',
+        });
       }
-      // One result row per trajectory, with the steps that pass the filter.
-      const stepParams = f.action ?? [];
+      // One result row per trajectory, with the steps that pass the filter (actions and
+      // labels are per step), each as [step, labels].
+      const conds = labelConditions('steps', f);
+      const stepWhere = `st.trajectory_id = j.id${acts}${conds.map((c) => ` AND ${c.sql}`).join('')}`;
+      const stepParams = [...(f.action ?? []), ...conds.flatMap((c) => c.params)];
+      const l = labels('steps');
       return {
         select: `j.id, t.name, t.id AS trace, t.program_id, j.text, j.direction, j.entry, j.actions, j.exit,
-          (SELECT json_group_array(st.step) FROM (SELECT st.step FROM trajectory_steps st WHERE st.trajectory_id = j.id${acts} ORDER BY st.step) st) AS steps`,
+          (SELECT json_group_array(json_array(st.step, json(st.labels))) FROM (SELECT st.step, ${l.sql} AS labels FROM trajectory_steps st WHERE ${stepWhere} ORDER BY st.step) st) AS steps`,
+        selectParams: [...l.params, ...stepParams],
         from: `trajectories j ${base.replace('%', 'j')}`,
-        where: [`EXISTS (SELECT 1 FROM trajectory_steps st WHERE st.trajectory_id = j.id${acts})`, ...where],
-        // The step list (or, when counting, the weight) and the EXISTS bind the actions first.
-        params: [...stepParams, ...stepParams, ...params], order: 'j.id',
-        weight: `(SELECT count(*) FROM trajectory_steps st WHERE st.trajectory_id = j.id${acts})`,
+        // The EXISTS binds the step's parameters before the other clauses'.
+        where: [`EXISTS (SELECT 1 FROM trajectory_steps st WHERE ${stepWhere})`, ...where],
+        params: [...stepParams, ...params], order: 'j.id',
+        weight: `(SELECT count(*) FROM trajectory_steps st WHERE ${stepWhere})`, weightParams: stepParams,
       };
     }
     case 'items': {
@@ -110,10 +129,10 @@ function build(src: RowSource, f: ExportFilter): Built {
         for (const [k, v] of Object.entries(f.verdicts ?? {})) conds.push(`pr.${VERDICT_COLUMN[k as VerdictKey]} = ?`), vals.push(v);
         add(`EXISTS (SELECT 1 FROM predictions pr JOIN runs r ON r.id = pr.run_id WHERE ${conds.join(' AND ')})`, ...vals);
       }
-      return {
+      return rowOf('items', {
         select: 'i.id, s.name AS set_name, i.key, t.name, t.id AS trace, t.program_id, i.direction, i.entry, i.actions, i.action, i.prompt, i.target',
-        from: `evalset_items i JOIN evalsets s ON s.id = i.set_id ${base.replace('%', 'i')}`, where, params, order: 'i.id', weight: '1',
-      };
+        from: `evalset_items i JOIN evalsets s ON s.id = i.set_id ${base.replace('%', 'i')}`, order: 'i.id',
+      });
     }
     case 'corrections': {
       // Failures of runs whose completions are states (a benchmark literal is not one).
@@ -124,20 +143,24 @@ function build(src: RowSource, f: ExportFilter): Built {
       if (f.action) add(`i.action IN (${marks(f.action.length)})`, ...f.action);
       length('json_array_length(i.actions)');
       verdicts('pr');
-      return {
+      return rowOf('corrections', {
         select: `pr.id AS prediction, pr.sample, r.label AS model, s.name AS set_name, i.id AS item, i.key, t.name, t.id AS trace, t.program_id,
           i.direction, i.action, i.prompt, i.target, pr.completion, pr.format_error, pr.em_event, pr.em_src, pr.em_locals, pr.em_arg`,
         from: `predictions pr JOIN runs r ON r.id = pr.run_id JOIN evalset_items i ON i.id = pr.item_id JOIN evalsets s ON s.id = i.set_id ${base.replace('%', 'i')}`,
-        where, params, order: 'pr.id', weight: '1',
-      };
+        order: 'pr.id',
+      });
     }
     case 'traces': {
       refuse(['set', 'run', 'verdicts', 'action', 'direction'], '--kind traces');
       length('t.events');
-      // A trace is exported whole: the filter selects traces (aliases t and p), so the plan
-      // counts their events without reading them.
+      // A trace is exported whole: the filter selects traces (aliases t and p; label keys
+      // over all of the trace's states and transitions), so the plan counts their events
+      // without reading them. Each event row carries its own state's labels.
+      labelFilter('trace');
+      const l = labels('traces');
       return {
-        select: 't.name, t.id AS trace, t.program_id, e.seq, e.event, e.frame, e.func, e.line, e.src, e.locals, e.arg, e.parent',
+        select: `t.name, t.id AS trace, t.program_id, e.seq, e.event, e.frame, e.func, e.line, e.src, e.locals, e.arg, e.parent, ${l.sql} AS labels`,
+        selectParams: l.params, weightParams: [],
         from: 'traces t JOIN programs p ON p.id = t.program_id', join: 'JOIN events e ON e.trace_id = t.id', where, params, order: 't.id, e.seq', weight: 't.events',
       };
     }
@@ -177,15 +200,14 @@ export function checkCondition(sql: string): void {
   if (!sql.trim()) fail('nothing');
 }
 
-function assemble(db: Database.Database, src: RowSource, f: ExportFilter, shape: (b: Built) => string): Query & { stmt: Database.Statement } {
-  const b = build(src, f);
+function assemble(db: Database.Database, src: RowSource, f: ExportFilter, shape: (b: Built) => Query): Query & { stmt: Database.Statement } {
+  const b = build(src, f, hasAnnotations(db));
   const where = [...b.where];
   if (f.sql !== undefined) {
     checkCondition(f.sql);
     where.push(`(${f.sql})`);
   }
-  const sql = shape({ ...b, where });
-  const params = b.params;
+  const { sql, params } = shape({ ...b, where });
   let stmt: Database.Statement;
   try {
     stmt = db.prepare(sql);
@@ -201,7 +223,10 @@ const whereOf = (w: string[]) => (w.length ? `WHERE ${w.join(' AND ')}` : '');
 
 /** Rows per program id that `src` gives under the filter (the plan's input). */
 export function programWeights(db: Database.Database, src: RowSource, f: ExportFilter): Map<number, number> {
-  const q = assemble(db, src, f, (b) => `SELECT t.program_id AS program_id, sum(${b.weight}) AS weight FROM ${b.from} ${whereOf(b.where)} GROUP BY t.program_id`);
+  const q = assemble(db, src, f, (b) => ({
+    sql: `SELECT t.program_id AS program_id, sum(${b.weight}) AS weight FROM ${b.from} ${whereOf(b.where)} GROUP BY t.program_id`,
+    params: [...b.weightParams, ...b.params],
+  }));
   const out = new Map<number, number>();
   for (const r of q.stmt.iterate(...q.params) as IterableIterator<{ program_id: number; weight: number }>) out.set(r.program_id, r.weight);
   return out;
@@ -209,7 +234,10 @@ export function programWeights(db: Database.Database, src: RowSource, f: ExportF
 
 /** The rows of `src`, in a fixed order, one at a time (raw columns; src/export/ shapes them). */
 export function iterateExportRows(db: Database.Database, src: RowSource, f: ExportFilter): IterableIterator<Record<string, unknown>> {
-  const q = assemble(db, src, f, (b) => `SELECT ${b.select} FROM ${b.from} ${b.join ?? ''} ${whereOf(b.where)} ORDER BY ${b.order}`);
+  const q = assemble(db, src, f, (b) => ({
+    sql: `SELECT ${b.select} FROM ${b.from} ${b.join ?? ''} ${whereOf(b.where)} ORDER BY ${b.order}`,
+    params: [...b.selectParams, ...b.params],
+  }));
   return q.stmt.iterate(...q.params) as IterableIterator<Record<string, unknown>>;
 }
 
@@ -227,14 +255,6 @@ export function benchmarkPrograms(db: Database.Database): { sets: string[]; prog
   const programs = new Set<number>();
   for (const s of sets) for (const id of ids.iterate(s.id) as IterableIterator<number>) programs.add(id);
   return { sets: sets.map((s) => s.name), programs };
-}
-
-/**
- * The labels of one exported row. Until the corpus has annotations (migration 005 arrives
- * with them) every row has none: this is the one place that will read them.
- */
-export function rowLabels(_db: Database.Database, _src: RowSource, _row: Record<string, unknown>): string[] {
-  return [];
 }
 
 /** Whether label filters can be answered: the corpus holds annotations. */
