@@ -2,6 +2,7 @@
 // keeps all workers' traces within one budget, survives a worker's death, and opens a writable
 // connection only for write methods (tested with a fake module: the contract's writes are the
 // annotation methods, tested in pool-jobs.test.ts).
+import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApi, dispatch } from '../../src/api/handlers/index.js';
@@ -121,6 +122,17 @@ describe('worker pool', () => {
     expect(json(await p.call('listTraces', {})).value.total).toBe(3);
     expect(json(await p.call('crash', {})).error.code).toBe('unavailable');
     expect(json(await p.call('getSkeleton', { traceId: 3 })).ok).toBe(true);
+  });
+
+  it.runIf(process.platform === 'linux')('runs its trace and job workers at a lower CPU priority than the thread that answers clients', async () => {
+    const niceOf = () => readdirSync('/proc/self/task').map((t) => Number(readFileSync(`/proc/self/task/${t}/stat`, 'utf8').split(') ')[1].split(' ')[16]));
+    const before = niceOf().filter((n) => n === 10).length;
+    const p = await startPool({ path: db });
+    // Two trace workers and the job worker yield; this thread, the quick and the write worker do not.
+    expect(niceOf().filter((n) => n === 10).length - before).toBe(3);
+    expect(niceOf()[0]).toBe(0);
+    await p.close();
+    expect(niceOf().filter((n) => n === 10).length).toBe(before);
   });
 
   it('refuses a corpus it cannot open with the store\'s words', async () => {

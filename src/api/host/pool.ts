@@ -17,6 +17,9 @@
  * - a `write` worker, with the only writable connection, exists only when the API has write
  *   methods, and runs those alone. Read workers open the corpus read-only.
  *
+ * Trace and job workers run at a lower CPU priority (nice +10, Linux): on a machine short of
+ * CPU, a load of seconds yields to the thread answering clients and to the quick worker.
+ *
  * The trace cache's budget is the pool's: each worker's cache keeps to it, and the pool
  * keeps the sum over workers to it by asking the worker holding the least recently used
  * trace to drop it. A trace grows as walks read its windows; the pool learns what it holds at
@@ -130,7 +133,7 @@ export class WorkerPool implements ApiHost {
   }
 
   private spawn(role: Role, at: number): Slot {
-    const config: WorkerConfig = { path: this.o.path, nativeBinding: this.o.nativeBinding, access: role === 'write' ? 'write' : 'read', concurrent: role === 'job', cacheBytes: this.budget, apiModule: this.o.api?.file };
+    const config: WorkerConfig = { path: this.o.path, nativeBinding: this.o.nativeBinding, access: role === 'write' ? 'write' : 'read', concurrent: role === 'job', background: role === 'trace' || role === 'job', cacheBytes: this.budget, apiModule: this.o.api?.file };
     const slot = new Slot(role, this.o.workerFile ?? defaultWorkerFile(), config, (dead) => this.forget(dead));
     this.slots[at] = slot;
     return slot;

@@ -15,6 +15,8 @@ export interface WorkerConfig {
   access: 'read' | 'write';
   /** Run calls as they come, not one at a time (the job worker: its calls wait on jobs and servers, not on the CPU). */
   concurrent?: boolean;
+  /** Run at a lower CPU priority (loads and exports, seconds long): the request loop and the quick worker go first. */
+  background?: boolean;
   /** The trace cache's budget (the whole pool's: the pool keeps the sum over workers to it). */
   cacheBytes: number;
   /** A module exporting `apiModule` to serve instead of the contract's (tests). */

@@ -4,6 +4,8 @@
  * dispatch(), one call at a time (the job worker: as they come). Answers each call with the JSON bytes of its ApiResult, transferred without a
  * copy, and tells the pool what its cache opened, grew or dropped.
  */
+import { readlinkSync } from 'node:fs';
+import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { pathToFileURL } from 'node:url';
 import { UserError } from '../../common/errors.js';
@@ -15,7 +17,18 @@ const config = workerData as WorkerConfig;
 const port = parentPort!;
 const send = (m: FromWorker, transfer: ArrayBuffer[] = []) => port.postMessage(m, transfer);
 
+/** Lowers this thread's CPU priority (Linux: its id from /proc/thread-self; elsewhere nothing, never the whole process). */
+function yieldCpu(): void {
+  try {
+    const tid = Number(readlinkSync('/proc/thread-self').split('/').pop());
+    if (tid > 0 && tid !== process.pid) setPriority(tid, 10);
+  } catch {
+    // not Linux: the same priority as the rest
+  }
+}
+
 async function start(): Promise<void> {
+  if (config.background) yieldCpu();
   let handlers: Record<string, ((p: never) => unknown) | undefined>;
   let cache: TraceCache | null = null;
   let change: CacheChange | null = null;
