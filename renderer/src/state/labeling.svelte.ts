@@ -6,16 +6,52 @@
  * promise already settled.
  */
 import { groupLabels, type Taxonomy, type TaxonomyLabel } from '../../../src/annotate/index.js';
-import type { AnnotationInfo, AnnotationItem, Queue } from '../../../src/api/contract/index.js';
+import type { AnnotationInfo, AnnotationItem, Params, Queue } from '../../../src/api/contract/index.js';
+import type { Field } from '../../../src/semantics/index.js';
+import { mergeQueue } from '../lib/queue-merge.js';
 import type { DataSource } from '../lib/source.js';
 
 const NAME_KEY = 'stepscope.annotator';
+const FILTER_KEY = 'stepscope.labelFilter';
+
+/** The queue's filter as the view edits it ('' = any); remembered, so the app reopens the same queue. */
+export interface QueueChoice {
+  action: string;
+  wrong: Field[];
+  formatError: 'any' | 'only' | 'none';
+  labeled: 'any' | 'yes' | 'no';
+  by: string;
+  prelabel: string;
+}
+
+export const ANY_CHOICE: QueueChoice = { action: '', wrong: [], formatError: 'any', labeled: 'any', by: '', prelabel: '' };
+
+/** The choice as annotationQueue's filter: only what narrows the queue. */
+export function choiceParams(c: QueueChoice): Partial<Params<'annotationQueue'>> {
+  return {
+    ...(c.action && { action: c.action }),
+    ...(c.wrong.length && { wrong: c.wrong }),
+    ...(c.formatError !== 'any' && { formatError: c.formatError === 'only' }),
+    ...(c.labeled !== 'any' && { labeled: c.labeled }),
+    ...(c.by && { by: c.by }),
+    ...(c.prelabel && { prelabel: c.prelabel }),
+  };
+}
+
+function storedChoice(): QueueChoice {
+  try {
+    return { ...ANY_CHOICE, ...JSON.parse(localStorage.getItem(FILTER_KEY) ?? '{}') };
+  } catch {
+    return ANY_CHOICE;
+  }
+}
 
 export class Labeling {
   annotator = $state(localStorage.getItem(NAME_KEY) ?? '');
   set = $state('');
   run = $state('');
   failedOnly = $state(true);
+  choice = $state.raw<QueueChoice>(storedChoice());
   taxonomy = $state.raw<Taxonomy | null>(null);
   queue = $state.raw<Queue | null>(null);
   index = $state(0);
@@ -32,6 +68,8 @@ export class Labeling {
 
   #cache = new Map<number, Promise<AnnotationItem>>();
   #writes: Promise<unknown> = Promise.resolve();
+  /** This session's saved annotations by prediction (mergeQueue keeps them in place). */
+  #mine = new Map<number, AnnotationInfo>();
 
   constructor(private readonly source: DataSource) {}
 
@@ -60,7 +98,9 @@ export class Labeling {
     try {
       this.taxonomy = await this.source.call('getTaxonomy', {});
       this.#cache.clear();
+      this.#mine.clear();
       this.queue = await this.#loadQueue();
+      if (this.queue.entries.length === 0) this.item = null;
       await this.goTo(Math.min(this.queue.position, Math.max(0, this.queue.entries.length - 1)));
     } catch (e) {
       this.error = (e as Error).message;
@@ -68,7 +108,14 @@ export class Labeling {
   }
 
   #loadQueue(): Promise<Queue> {
-    return this.source.call('annotationQueue', { set: this.set, run: this.run, annotator: this.annotator, failed: this.failedOnly });
+    return this.source.call('annotationQueue', { set: this.set, run: this.run, annotator: this.annotator, failed: this.failedOnly, ...choiceParams(this.choice) });
+  }
+
+  /** A new filter: remembered, and the queue reopened at its first item not done. */
+  async filter(c: QueueChoice): Promise<void> {
+    this.choice = c;
+    localStorage.setItem(FILTER_KEY, JSON.stringify(c));
+    if (this.queue) await this.start();
   }
 
   #fetch(prediction: number, fresh = false): Promise<AnnotationItem> {
@@ -119,7 +166,10 @@ export class Labeling {
       this.note = a.note ?? '';
     }
     this.#cache.delete(a.prediction ?? -1);
-    this.#loadQueue().then((q) => (this.queue = q)).catch(() => undefined);
+    if (a.prediction !== null) this.#mine.set(a.prediction, a);
+    this.#loadQueue()
+      .then((q) => (this.queue = this.queue ? mergeQueue(this.queue, q, this.#mine) : q))
+      .catch(() => undefined);
   }
 
   async setLabels(labels: string[], note?: string): Promise<void> {
@@ -161,5 +211,7 @@ export class Labeling {
     this.#saved(r.undone);
     const i = this.queue?.entries.findIndex((e) => e.prediction === r.undone!.prediction) ?? -1;
     if (i >= 0) await this.goTo(i, true);
+    // An undone creation leaves no annotation: the item is not this annotator's any more.
+    if (this.item?.prediction.prediction === r.undone.prediction && !this.item.mine) this.#mine.set(r.undone.prediction!, { ...r.undone, labels: [], skipped: false });
   }
 }

@@ -90,6 +90,8 @@ export interface Queue {
   position: number;
   /** Per label id, this annotator's labels in the queue. */
   counts: Record<string, number>;
+  /** What the filters can choose from: over the run's predictions (its failures unless `failed` is false) before the other filters. */
+  facets: { actions: string[]; annotators: string[]; prelabels: string[] };
 }
 
 export interface PrelabelInfo {
