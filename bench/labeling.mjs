@@ -24,12 +24,18 @@ const must = (cmd, args, cwd = root) => {
 };
 must(join(root, 'node_modules/.bin/electron-vite'), ['build']);
 
-const work = mkdtempSync(join(tmpdir(), 'stepscope-bench-labeling-'));
-const db = join(work, 'corpus.db');
-const crux = join(work, 'cruxeval.jsonl');
-must('python3', ['-m', 'stepscope_recorder', 'record-cruxeval', '-o', crux, resolve(root, '../shared/data/cruxeval/cruxeval.jsonl')], join(root, 'python'));
-must(process.execPath, [join(root, 'bin/stepscope.js'), 'ingest', crux, '--db', db]);
-must(process.execPath, [join(root, 'e2e/annotation-fixture.mjs'), db]);
+// Making the corpus takes minutes on a busy machine: STEPSCOPE_BENCH_LABELING_DB reuses one a
+// previous run made (its path is printed).
+let db = process.env.STEPSCOPE_BENCH_LABELING_DB;
+if (!db) {
+  const work = mkdtempSync(join(tmpdir(), 'stepscope-bench-labeling-'));
+  db = join(work, 'corpus.db');
+  const crux = join(work, 'cruxeval.jsonl');
+  must('python3', ['-m', 'stepscope_recorder', 'record-cruxeval', '-o', crux, resolve(root, '../shared/data/cruxeval/cruxeval.jsonl')], join(root, 'python'));
+  must(process.execPath, [join(root, 'bin/stepscope.js'), 'ingest', crux, '--db', db]);
+  must(process.execPath, [join(root, 'e2e/annotation-fixture.mjs'), db]);
+}
+console.log(`corpus: ${db}`);
 
 const { startServer } = await import(join(root, 'dist/server/listen.js'));
 const server = await startServer({ db, port: 0 });

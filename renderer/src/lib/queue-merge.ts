@@ -1,25 +1,36 @@
 /**
- * The queue a session keeps while labeling: the entries as opened, so that labeling an item
- * of a "labeled by nobody" queue does not pull the items after it one place back under the
- * annotator's keys; their states, pre-labels and counts refreshed from the corpus. An entry
- * the fresh queue no longer holds (it just left the filter because it was labeled) keeps its
- * place, with this annotator's state and labels from the annotation saved in this session.
- * Entries that joined the filter since it was opened wait for the next opening.
+ * The queue a labeling session shows: the entries as the queue was opened, with this
+ * annotator's changes of the session applied in the page, so the progress (done, labels per
+ * label) follows each save without asking the server to rebuild the queue (on the whole
+ * CRUXEval run that takes seconds, and would hold up the next item). The entries stay in
+ * place: labeling an item of a "labeled by nobody" queue counts it as done, and the items
+ * after it do not move one place back under the annotator's keys.
  */
-import type { AnnotationInfo, Queue } from '../../../src/api/contract/index.js';
+import type { Queue, QueueEntry } from '../../../src/api/contract/index.js';
 
-export function mergeQueue(open: Queue, fresh: Queue, saved: ReadonlyMap<number, AnnotationInfo>): Queue {
-  const now = new Map(fresh.entries.map((e) => [e.prediction, e]));
-  const counts = { ...fresh.counts };
+/** This annotator's annotation of an item: its labels and whether it was skipped; null for none. */
+export type Mine = { labels: readonly string[]; skipped: boolean } | null;
+
+/** An item changed in this session: its annotation when the session first touched it, and now. */
+export interface Touched {
+  before: Mine;
+  now: Mine;
+}
+
+const stateOf = (m: Mine): QueueEntry['mine'] => (m === null ? null : m.skipped ? 'skipped' : 'labeled');
+
+export function sessionQueue(open: Queue, touched: ReadonlyMap<number, Touched>): Queue {
+  const counts = { ...open.counts };
+  const add = (m: Mine, by: number) => {
+    if (m && !m.skipped) for (const l of m.labels) counts[l] = (counts[l] ?? 0) + by;
+  };
   const entries = open.entries.map((e) => {
-    const f = now.get(e.prediction);
-    if (f) return f;
-    const a = saved.get(e.prediction);
-    if (!a) return e;
-    // No labels and not skipped: its creation was undone (or every label taken off).
-    if (!a.skipped && a.labels.length === 0) return { ...e, mine: null };
-    if (!a.skipped) for (const l of a.labels) counts[l] = (counts[l] ?? 0) + 1;
-    return { ...e, mine: a.skipped ? ('skipped' as const) : ('labeled' as const) };
+    const t = touched.get(e.prediction);
+    if (!t) return e;
+    add(t.before, -1);
+    add(t.now, +1);
+    return { ...e, mine: stateOf(t.now) };
   });
-  return { ...fresh, entries, counts, done: entries.filter((e) => e.mine !== null).length, position: open.position };
+  for (const [l, n] of Object.entries(counts)) if (n <= 0) delete counts[l];
+  return { ...open, entries, counts, done: entries.filter((e) => e.mine !== null).length };
 }

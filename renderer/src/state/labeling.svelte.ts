@@ -8,7 +8,7 @@
 import { groupLabels, type Taxonomy, type TaxonomyLabel } from '../../../src/annotate/index.js';
 import type { AnnotationInfo, AnnotationItem, Params, Queue } from '../../../src/api/contract/index.js';
 import type { Field } from '../../../src/semantics/index.js';
-import { mergeQueue } from '../lib/queue-merge.js';
+import { sessionQueue, type Mine, type Touched } from '../lib/queue-merge.js';
 import type { DataSource } from '../lib/source.js';
 
 const NAME_KEY = 'stepscope.annotator';
@@ -68,8 +68,9 @@ export class Labeling {
 
   #cache = new Map<number, Promise<AnnotationItem>>();
   #writes: Promise<unknown> = Promise.resolve();
-  /** This session's saved annotations by prediction (mergeQueue keeps them in place). */
-  #mine = new Map<number, AnnotationInfo>();
+  /** The queue as opened, and the items this session changed (sessionQueue applies them). */
+  #open: Queue | null = null;
+  #touched = new Map<number, Touched>();
 
   constructor(private readonly source: DataSource) {}
 
@@ -98,8 +99,8 @@ export class Labeling {
     try {
       this.taxonomy = await this.source.call('getTaxonomy', {});
       this.#cache.clear();
-      this.#mine.clear();
-      this.queue = await this.#loadQueue();
+      this.#touched.clear();
+      this.queue = this.#open = await this.#loadQueue();
       if (this.queue.entries.length === 0) this.item = null;
       await this.goTo(Math.min(this.queue.position, Math.max(0, this.queue.entries.length - 1)));
     } catch (e) {
@@ -159,17 +160,25 @@ export class Labeling {
       .finally(() => this.pending--);
   }
 
-  #saved(a: AnnotationInfo): void {
+  /** An answer to a change: shown if its item is open, and counted in the progress. `before`: the item's annotation when it was shown. */
+  #saved(a: AnnotationInfo, before: Mine | undefined, now: Mine = a): void {
     const at = this.item && a.target === `prediction:${this.item.prediction.prediction}`;
     if (at) {
-      this.labels = a.skipped && !a.labels.length ? [] : a.labels;
-      this.note = a.note ?? '';
+      this.labels = now ? [...now.labels] : [];
+      this.note = now ? (a.note ?? '') : '';
     }
     this.#cache.delete(a.prediction ?? -1);
-    if (a.prediction !== null) this.#mine.set(a.prediction, a);
-    this.#loadQueue()
-      .then((q) => (this.queue = this.queue ? mergeQueue(this.queue, q, this.#mine) : q))
-      .catch(() => undefined);
+    const p = a.prediction;
+    if (p === null || !this.#open) return;
+    const t = this.#touched.get(p);
+    if (!t && before === undefined) {
+      // A change to an item this session has not shown (an undo reaching back): ask the corpus.
+      this.#loadQueue().then((q) => (this.queue = this.#open = q), () => undefined);
+      this.#touched.clear();
+      return;
+    }
+    this.#touched.set(p, { before: t ? t.before : before!, now });
+    this.queue = sessionQueue(this.#open, this.#touched);
   }
 
   async setLabels(labels: string[], note?: string): Promise<void> {
@@ -178,7 +187,7 @@ export class Labeling {
     const a = await this.#write(() =>
       this.source.call('annotate', { target: { prediction: item.prediction.prediction }, labels, note, annotator: this.annotator }),
     );
-    this.#saved(a);
+    this.#saved(a, item.mine);
   }
 
   toggleKey(key: number): Promise<void> | undefined {
@@ -188,11 +197,17 @@ export class Labeling {
     return this.setLabels(has ? this.labels.filter((l) => l !== label.id) : [...this.labels, label.id]);
   }
 
-  /** Enter: keeps the labels given (the pre-labels when none were), then the next entry. */
+  /**
+   * Enter: keeps the labels given (stored already: this.labels only ever holds saved labels),
+   * or accepts the pre-labels when none were given, and opens the next entry at once. The
+   * write goes on meanwhile, in order with the others; "saving…" shows until it is answered.
+   */
   async accept(): Promise<void> {
     if (!this.item) return;
-    const labels = this.labels.length ? this.labels : this.item.prelabels.map((p) => p.label);
-    if (labels.length) await this.setLabels([...new Set(labels)]);
+    if (!this.labels.length) {
+      const labels = [...new Set(this.item.prelabels.map((p) => p.label))];
+      if (labels.length) this.setLabels(labels).catch(() => undefined); // the error is shown by #write
+    }
     await this.next();
   }
 
@@ -200,7 +215,7 @@ export class Labeling {
     const item = this.item;
     if (!item) return;
     const a = await this.#write(() => this.source.call('skipAnnotation', { target: { prediction: item.prediction.prediction }, annotator: this.annotator }));
-    this.#saved(a);
+    this.#saved(a, item.mine);
     await this.next();
   }
 
@@ -208,10 +223,10 @@ export class Labeling {
   async undo(): Promise<void> {
     const r = await this.#write(() => this.source.call('undoAnnotation', { annotator: this.annotator }));
     if (!r.undone) return;
-    this.#saved(r.undone);
     const i = this.queue?.entries.findIndex((e) => e.prediction === r.undone!.prediction) ?? -1;
     if (i >= 0) await this.goTo(i, true);
-    // An undone creation leaves no annotation: the item is not this annotator's any more.
-    if (this.item?.prediction.prediction === r.undone.prediction && !this.item.mine) this.#mine.set(r.undone.prediction!, { ...r.undone, labels: [], skipped: false });
+    // What the item holds now (an undone creation leaves no annotation of this annotator).
+    const now = this.item?.prediction.prediction === r.undone.prediction ? this.item.mine : r.undone;
+    this.#saved(r.undone, undefined, now);
   }
 }
