@@ -1,6 +1,7 @@
-// Builds the three parts of the desktop app into out/: main (Electron main process),
-// preload (the one bridge the renderer gets) and renderer (the Svelte UI, also served
-// as static files by `stepscope serve` in web mode).
+// Builds the three parts of the desktop app into out/: main (the Electron main process, and
+// beside it the API process it forks and that process's worker thread), preload (the one
+// bridge the renderer gets) and renderer (the Svelte UI, also served as static files by
+// `stepscope serve` in web mode).
 import { resolve } from 'node:path';
 import { defineConfig } from 'electron-vite';
 import type { Plugin } from 'vite';
@@ -23,7 +24,13 @@ export default defineConfig({
     build: {
       outDir: 'out/main',
       // better-sqlite3 is native and stays external (electron-vite's default externalizeDeps).
-      rollupOptions: { input: { index: resolve(root, 'main/index.ts') } },
+      rollupOptions: {
+        input: {
+          index: resolve(root, 'main/index.ts'),
+          'api-process': resolve(root, 'main/api-process.ts'),
+          'api-worker': resolve(root, 'src/api/host/worker.ts'),
+        },
+      },
     },
   },
   preload: {

@@ -1,28 +1,38 @@
 /**
- * Electron main process: a thin, locked-down shell around the same API the web mode serves.
- * The renderer is sandboxed with context isolation and no Node; it reaches the corpus only
- * through the preload's `invoke`, validated here (ipc.ts). Navigation, new windows and
- * permission requests are all refused.
+ * Electron main process: a thin, locked-down shell. It owns windows, menus and dialogs and
+ * nothing else: the corpus and the API run in the API process (api-process.ts, an Electron
+ * utilityProcess with its own worker threads), so a big trace never freezes the window;
+ * main forwards the renderer's calls there (ipc.ts, api-client.ts).
+ *
+ * Locks: the renderer is served from app://stepscope (app-protocol.ts, with the CSP header),
+ * sandboxed with context isolation and no Node, and reaches the API only through the
+ * preload's `invoke`; every web contents may not navigate, redirect, open windows or attach
+ * webviews, and the session grants no permission or device (guards.ts). DevTools exist in
+ * development builds only (not packaged). Electron's fuses are flipped at packaging time
+ * (scripts/fuses.mjs).
  *
  * Which corpus opens: `--db PATH` on the command line (npm start passes the workspace
  * corpus), else the most recent one, else none (File › Open Corpus…).
  *
  * better-sqlite3 in node_modules is built for plain Node's ABI and does not load here:
  * `--sqlite-binding PATH` (npm start passes it; see scripts/electron-native.mjs) names a
- * better_sqlite3.node built for Electron's, used for every corpus this process opens.
+ * better_sqlite3.node built for Electron's, which the API process uses for every corpus.
  */
-import { app, BrowserWindow, dialog, Menu, session } from 'electron';
+import { app, BrowserWindow, dialog, ipcMain, Menu, protocol, session, utilityProcess } from 'electron';
 import { join } from 'node:path';
-import { CSP } from '../src/api/contract/transport.js';
-import { openApi, type OpenApi } from '../src/api/handlers/index.js';
+import { ApiClient } from './api-client.js';
+import { APP_PAGE, APP_SCHEME } from './app-origin.js';
+import { appResponse } from './app-protocol.js';
+import { guardWebContents, lockSession } from './guards.js';
 import { serveIpc } from './ipc.js';
 import { buildMenu } from './menu.js';
 import { RecentCorpora } from './recent.js';
 
-const rendererFile = join(import.meta.dirname, '../renderer/index.html');
+const rendererDir = join(import.meta.dirname, '../renderer');
 const preloadFile = join(import.meta.dirname, '../preload/index.cjs');
+const apiProcessFile = join(import.meta.dirname, 'api-process.js');
+const dev = !app.isPackaged;
 
-let served: OpenApi | null = null;
 let win: BrowserWindow | null = null;
 let recent: RecentCorpora;
 
@@ -32,53 +42,72 @@ function arg(name: string): string | undefined {
 }
 const sqliteBinding = arg('--sqlite-binding');
 
-function openPath(path: string): void {
+const api = new ApiClient(() =>
+  utilityProcess.fork(apiProcessFile, sqliteBinding ? ['--sqlite-binding', sqliteBinding] : [], { serviceName: 'Stepscope API', stdio: 'inherit' }),
+);
+
+async function openPath(path: string): Promise<void> {
   try {
-    const next = openApi(path, { nativeBinding: sqliteBinding });
-    served?.close();
-    served = next;
-    recent.add(path);
-    Menu.setApplicationMenu(buildMenu(menuActions));
-    win?.setTitle(`Stepscope — ${path}`);
-    win?.webContents.reload();
+    await api.open(path);
   } catch (e) {
     dialog.showErrorBox('Cannot open corpus', (e as Error).message);
+    return;
   }
+  recent.add(path);
+  Menu.setApplicationMenu(buildMenu(menuActions, dev));
+  win?.setTitle(`Stepscope — ${path}`);
+  win?.webContents.reload();
 }
 
 async function openDialog(): Promise<void> {
   const r = await dialog.showOpenDialog({ title: 'Open Corpus', properties: ['openFile'], filters: [{ name: 'Stepscope corpus', extensions: ['db', 'sqlite'] }, { name: 'All files', extensions: ['*'] }] });
-  if (!r.canceled && r.filePaths[0]) openPath(r.filePaths[0]);
+  if (!r.canceled && r.filePaths[0]) await openPath(r.filePaths[0]);
 }
 
-const menuActions = { openDialog: () => void openDialog(), openPath, recent: () => recent.list() };
+const menuActions = { openDialog: () => void openDialog(), openPath: (p: string) => void openPath(p), recent: () => recent.list() };
 
 function createWindow(): void {
   win = new BrowserWindow({
     width: 1440,
     height: 900,
     title: 'Stepscope',
-    webPreferences: { preload: preloadFile, contextIsolation: true, sandbox: true, nodeIntegration: false, webSecurity: true, spellcheck: false },
+    webPreferences: {
+      // The preload is the renderer's only bridge: one `invoke` over the API contract's method
+      // names, nothing else exposed (main/preload.ts). Reviewed for Electronegativity's
+      // PRELOAD_JS_CHECK, which flags every preload for review.
+      preload: /* eng-disable PRELOAD_JS_CHECK @preserve */ preloadFile,
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      webSecurity: true,
+      webviewTag: false,
+      devTools: dev,
+      navigateOnDragDrop: false,
+      spellcheck: false,
+      // A middle click must not open a link in a new window.
+      disableBlinkFeatures: 'Auxclick',
+    },
   });
-  win.webContents.setWindowOpenHandler(() => ({ action: 'deny' }));
-  win.webContents.on('will-navigate', (e) => e.preventDefault());
-  void win.loadFile(rendererFile);
+  void win.loadURL(APP_PAGE);
 }
 
+// The renderer's own scheme: standard (relative URLs, an origin), secure (like https).
+protocol.registerSchemesAsPrivileged([{ scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } }]);
 app.enableSandbox();
+guardWebContents(app);
+
 app.whenReady().then(() => {
   recent = new RecentCorpora(app.getPath('userData'));
-  // The renderer is a file:// page: the CSP also rides on its <meta>, this covers any response.
-  session.defaultSession.webRequest.onHeadersReceived((d, cb) => cb({ responseHeaders: { ...d.responseHeaders, 'Content-Security-Policy': [CSP] } }));
-  session.defaultSession.setPermissionRequestHandler((_wc, _perm, cb) => cb(false));
-  serveIpc(() => served?.api ?? null, rendererFile);
-  Menu.setApplicationMenu(buildMenu(menuActions));
+  lockSession(session.defaultSession);
+  session.defaultSession.protocol.handle(APP_SCHEME, (request) => appResponse(rendererDir, request.url));
+  serveIpc(ipcMain, api);
+  Menu.setApplicationMenu(buildMenu(menuActions, dev));
   createWindow();
   const first = arg('--db') ?? recent.list()[0];
-  if (first) openPath(first);
+  if (first) void openPath(first);
 });
 
 app.on('window-all-closed', () => {
-  served?.close();
+  api.close();
   app.quit();
 });

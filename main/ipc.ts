@@ -1,22 +1,21 @@
 /**
- * The one IPC channel (IPC_CHANNEL): invoke(method, params) -> ApiResult. Only frames loaded
- * from our own renderer file may call it; the method name and params are validated by
- * dispatch() against the API contract, exactly as the HTTP server does.
+ * The one IPC channel (IPC_CHANNEL): invoke(method, params) -> the JSON bytes of an
+ * ApiResult, which the preload parses. Only our renderer's page (app://stepscope/index.html)
+ * may call it; everything else, validating the method and params included, happens in the
+ * API process (api-client.ts), exactly as the HTTP server's workers do. No Electron import
+ * at run time: tests pass a fake ipcMain.
  */
-import { ipcMain, type IpcMainInvokeEvent } from 'electron';
-import { pathToFileURL } from 'node:url';
-import type { Api } from '../src/api/contract/index.js';
+import type { IpcMain } from 'electron';
 import { fail } from '../src/api/contract/result.js';
 import { IPC_CHANNEL } from '../src/api/contract/transport.js';
-import { dispatch } from '../src/api/handlers/index.js';
+import { encodeAnswer } from '../src/api/host/answer.js';
+import type { ApiClient } from './api-client.js';
+import { isAppPage } from './app-origin.js';
 
-export function serveIpc(getApi: () => Api | null, rendererFile: string): void {
-  const allowed = pathToFileURL(rendererFile).href;
-  ipcMain.handle(IPC_CHANNEL, async (e: IpcMainInvokeEvent, method: unknown, params: unknown) => {
-    const from = e.senderFrame?.url.split('#')[0];
-    if (from !== allowed) return fail('forbidden', 'IPC refused: not the Stepscope renderer');
-    const api = getApi();
-    if (!api) return fail('unavailable', 'no corpus is open (File › Open Corpus…)');
-    return dispatch(api, method, params);
+export function serveIpc(ipcMain: Pick<IpcMain, 'handle'>, client: Pick<ApiClient, 'call'>): void {
+  ipcMain.handle(IPC_CHANNEL, (e, method: unknown, params: unknown) => {
+    const name = String(method).slice(0, 100);
+    if (!isAppPage(e.senderFrame?.url)) return encodeAnswer(name, fail('forbidden', 'IPC refused: not the Stepscope renderer'));
+    return client.call(name, params);
   });
 }

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
-// Runs every suite (TypeScript unit/integration, Python recorder, Playwright e2e) and ends
-// with one plain `N passed, N failed` line, the line CI reads.
-// Usage: node scripts/test-all.mjs [--only ts,py,e2e]
+// Runs every suite (TypeScript unit/integration, Python recorder, the Electronegativity scan
+// of the Electron shell, Playwright e2e) and ends with one plain `N passed, N failed` line,
+// the line CI reads.
+// Usage: node scripts/test-all.mjs [--only ts,py,eng,e2e]
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -53,7 +54,17 @@ if (want('py')) {
   } else record('python', 0, 1);
 }
 
-// 4. End-to-end suites (Playwright in Debian's Chromium against the web mode).
+// 4. Electronegativity on the Electron shell: main/ and the built app (scripts/electronegativity.mjs builds it).
+if (want('eng')) {
+  const out = join(tmp, 'electronegativity.json');
+  run(process.execPath, ['scripts/electronegativity.mjs', '--json', out]);
+  if (existsSync(out)) {
+    const j = JSON.parse(readFileSync(out, 'utf8'));
+    record('electronegativity', j.passed, j.failed);
+  } else record('electronegativity', 0, 1);
+}
+
+// 5. End-to-end suites (Playwright in Debian's Chromium against the web mode).
 if (want('e2e') && existsSync(join(root, 'e2e/playwright.config.ts'))) {
   const out = join(tmp, 'e2e.json');
   const status = run(join(root, 'node_modules/.bin/playwright'), ['test', '-c', 'e2e/playwright.config.ts'], { PLAYWRIGHT_JSON_OUTPUT_NAME: out });

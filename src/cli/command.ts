@@ -44,7 +44,7 @@ export const usage = (message: string) => new CliError(message, 2);
 export function parseCommandArgs(cmd: Command, argv: string[]) {
   try {
     return parseArgs({
-      args: argv,
+      args: joinNegativeValues(cmd.options, argv),
       options: { ...cmd.options, help: { type: 'boolean', short: 'h' } },
       allowPositionals: cmd.positionals ?? false,
       strict: true,
@@ -52,6 +52,32 @@ export function parseCommandArgs(cmd: Command, argv: string[]) {
   } catch (e) {
     throw usage(`${cmd.name}: ${(e as Error).message}\nTry 'stepscope ${cmd.name} --help'.`);
   }
+}
+
+/**
+ * `--seed -3` as `--seed=-3`: parseArgs takes a value starting with a dash for an option and
+ * refuses it with three lines of advice; no option of ours is a dash and digits, so a
+ * negative number after an option that takes a value is that option's value (and its
+ * validator words what is wrong with it, e.g. `--limit expects an integer from 0 to …`).
+ */
+function joinNegativeValues(options: Options, argv: string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const name = /^--([^=]+)$/.exec(argv[i])?.[1];
+    if (name && options[name]?.type === 'string' && /^-\d/.test(argv[i + 1] ?? '')) out.push(`${argv[i]}=${argv[++i]}`);
+    else out.push(argv[i]);
+  }
+  return out;
+}
+
+/**
+ * The number an integer option's text stands for: decimal digits with an optional sign, and
+ * nothing else (not `1e3`, `0x10`, `1.0`, ` 7` or the empty text, which Number() accepts);
+ * NaN otherwise, which every integer validator refuses. Digits past 2^53 stay a number the
+ * validator refuses as out of range, never a rounded value.
+ */
+export function integerText(text: string): number {
+  return /^[+-]?\d+$/.test(text) ? Number(text) : NaN;
 }
 
 /** Reads a required string option or fails with a usage error. */
@@ -62,7 +88,7 @@ export function requireString(values: Record<string, unknown>, key: string, cmd:
 }
 
 /**
- * Checks one option's text with a contract validator (after `fromText`, e.g. Number);
+ * Checks one option's text with a contract validator (after `fromText`, e.g. integerText);
  * undefined when the option is absent. A wrong value: `CMD: --KEY expects …, got 'TEXT'`.
  */
 export function checkedOption<T>(
@@ -94,7 +120,7 @@ export function intOption(
   def?: number,
   valid: Validator<number> = int(Number.MIN_SAFE_INTEGER),
 ): number {
-  const n = checkedOption(values, key, cmd, valid, Number);
+  const n = checkedOption(values, key, cmd, valid, integerText);
   if (n !== undefined) return n;
   if (def === undefined) throw usage(`${cmd}: --${key} is required`);
   return def;
@@ -102,7 +128,7 @@ export function intOption(
 
 /** Every value of a repeated integer option. */
 export function intOptions(values: Record<string, unknown>, key: string, cmd: string, validator: Validator<number>): number[] {
-  return ((values[key] as string[] | undefined) ?? []).map((t) => checkText(t, key, cmd, validator, Number));
+  return ((values[key] as string[] | undefined) ?? []).map((t) => checkText(t, key, cmd, validator, integerText));
 }
 
 /** An option with a fixed set of values (the contract's `oneOf`); `def` when absent. */

@@ -5,7 +5,7 @@
 import { existsSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { openApi } from '../api/handlers/index.js';
+import { startPool } from '../api/host/index.js';
 import { UserError } from '../common/errors.js';
 import { createExplorerServer } from './server.js';
 
@@ -22,6 +22,8 @@ export interface ServeOptions {
   port?: number;
   token?: string;
   uiDir?: string;
+  /** Budget in bytes of the traces held in memory (default 1 GiB). */
+  cacheBytes?: number;
 }
 
 export interface Running {
@@ -38,19 +40,23 @@ export class ServeError extends UserError {}
 export async function startServer(o: ServeOptions): Promise<Running> {
   const host = o.host ?? '127.0.0.1';
   if (!isLoopback(host) && !o.token) {
-    throw new ServeError(`refusing to listen on ${host} without --token: anyone on the network could read the corpus. Add --token <secret>, or use --host 127.0.0.1.`, 'forbidden');
+    throw new ServeError(
+      `refusing to listen on ${host} without --token-file, STEPSCOPE_TOKEN or --token: anyone on the network could read the corpus. Give a token, or use --host 127.0.0.1.`,
+      'forbidden',
+    );
   }
   const uiDir = o.uiDir ?? DEFAULT_UI_DIR;
   const uiBuilt = existsSync(`${uiDir}/index.html`);
-  const served = openApi(o.db);
-  const server = createExplorerServer({ api: served.api, staticDir: uiBuilt ? uiDir : null, token: o.token });
+  // The API runs in worker threads, each with its own read-only connection, and one writable for the annotation writes (src/api/host/).
+  const pool = await startPool({ path: o.db, cacheBytes: o.cacheBytes });
+  const server = createExplorerServer({ host: pool, staticDir: uiBuilt ? uiDir : null, token: o.token });
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(o.port ?? 0, host, () => resolve());
     });
   } catch (e) {
-    served.close();
+    await pool.close();
     const err = e as NodeJS.ErrnoException;
     if (err.code === 'EADDRINUSE') throw new ServeError(`port ${o.port} on ${host} is already in use; pick another with --port, or --port 0 for any free port.`, 'unavailable');
     throw new ServeError(`cannot listen on ${host}:${o.port}: ${err.message}`, 'unavailable');
@@ -65,10 +71,7 @@ export async function startServer(o: ServeOptions): Promise<Running> {
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
-        server.close(() => {
-          served.close();
-          resolve();
-        });
+        server.close(() => void pool.close().then(resolve));
       }),
   };
 }

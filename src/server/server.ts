@@ -1,11 +1,12 @@
 /**
  * The web mode's HTTP server: the built renderer as static files, and `POST /api/<method>`
  * with a JSON body of params answering an ApiResult as JSON (always HTTP 200 for handled
- * calls, so the client reads one shape; 401/403/404/405/413/415 for transport problems,
- * with the same failure shape and an error code).
+ * calls, so the client reads one shape; 400/401/403/404/405/413/415 for transport problems,
+ * with the same failure shape and an error code: a malformed URL, a body over 8 MiB, not
+ * UTF-8 or not JSON, a missing token, a foreign host, a wrong method or content type).
  *
  * Access rules:
- * - with a token, every API call needs `Authorization: Bearer <token>`; the UI reads the
+ * - with a token, every API call needs `Authorization: Bearer <token>` (scheme in any case); the UI reads the
  *   token from the URL fragment (`#token=…`, never sent to the server or to logs);
  * - without a token (loopback only, enforced by the CLI) the Host header must name a
  *   loopback host, which stops DNS-rebinding pages from reaching the API;
@@ -14,21 +15,21 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { timingSafeEqual } from 'node:crypto';
-import type { Api } from '../api/contract/index.js';
 import { fail } from '../api/contract/result.js';
-import { dispatch } from '../api/handlers/index.js';
+import type { ApiHost } from '../api/host/index.js';
 import type { ErrorCode } from '../common/errors.js';
+import { BodyError, parseBody, readBody } from './body.js';
 import { setSecurityHeaders } from './headers.js';
 import { serveStatic } from './static.js';
 
 export interface ServerOptions {
-  api: Api;
+  /** Runs the API calls (a worker pool): this thread only reads requests and writes answers. */
+  host: ApiHost;
   /** Folder of the built renderer; null serves the API only. */
   staticDir: string | null;
   token?: string;
 }
 
-const MAX_BODY = 8 * 1024 * 1024;
 const LOOPBACK_HOST = /^(localhost|127\.\d+\.\d+\.\d+|\[::1\])(:\d+)?$/i;
 
 export function createExplorerServer(opts: ServerOptions): Server {
@@ -42,11 +43,16 @@ export function createExplorerServer(opts: ServerOptions): Server {
 }
 
 async function handle(opts: ServerOptions, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const url = new URL(req.url ?? '/', 'http://x');
   if (!opts.token && !LOOPBACK_HOST.test(req.headers.host ?? '')) {
     return sendFail(res, 403, 'forbidden', 'forbidden host');
   }
-  if (url.pathname.startsWith('/api/')) {
+  let path: string;
+  try {
+    path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
+  } catch {
+    return sendFail(res, 400, 'bad-input', 'malformed percent-encoding in the URL path');
+  }
+  if (path.startsWith('/api/')) {
     if (req.method !== 'POST') return sendFail(res, 405, 'bad-input', 'API calls use POST');
     if (opts.token && !tokenMatches(req.headers.authorization, opts.token)) {
       return sendFail(res, 401, 'forbidden', 'missing or wrong token');
@@ -54,46 +60,29 @@ async function handle(opts: ServerOptions, req: IncomingMessage, res: ServerResp
     if (!/^application\/json\b/i.test(req.headers['content-type'] ?? '')) {
       return sendFail(res, 415, 'bad-input', 'API calls need Content-Type: application/json');
     }
-    const body = await readBody(req);
-    if (body === null) return sendFail(res, 413, 'bad-input', `request body over ${MAX_BODY} bytes`);
     let params: unknown;
     try {
-      params = body.length ? JSON.parse(body) : {};
+      params = parseBody(await readBody(req));
     } catch (e) {
-      return sendFail(res, 200, 'bad-input', `request body is not JSON: ${(e as Error).message}`);
+      if (!(e instanceof BodyError)) throw e;
+      // Past the limit the rest of the body is being drained: close once answered.
+      if (e.status === 413) res.setHeader('Connection', 'close');
+      return sendFail(res, e.status, 'bad-input', e.message);
     }
-    const method = decodeURIComponent(url.pathname.slice('/api/'.length));
-    return sendJson(res, 200, await dispatch(opts.api, method, params));
+    return sendBytes(res, 200, await opts.host.call(path.slice('/api/'.length), params));
   }
   if (req.method !== 'GET' && req.method !== 'HEAD') return sendFail(res, 405, 'bad-input', 'method not allowed');
   if (!opts.staticDir) return sendFail(res, 404, 'not-found', 'no UI built');
-  serveStatic(opts.staticDir, req, res);
+  serveStatic(opts.staticDir, path, req, res);
 }
 
+/** `Authorization: Bearer <token>`; the scheme in any case (RFC 9110 §11.1). */
 function tokenMatches(header: string | undefined, token: string): boolean {
-  const m = /^Bearer (.+)$/.exec(header ?? '');
+  const m = /^bearer +(.+)$/i.exec(header ?? '');
   if (!m) return false;
   const a = Buffer.from(m[1]);
   const b = Buffer.from(token);
   return a.length === b.length && timingSafeEqual(a, b);
-}
-
-/**
- * The body as text, or null when it is over MAX_BODY. An oversized body is read to its end
- * and dropped (not kept): destroying the request would close the socket before the 413
- * answer reaches the client, which would see only a reset connection.
- */
-function readBody(req: IncomingMessage): Promise<string | null> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (c: Buffer) => {
-      size += c.length;
-      if (size <= MAX_BODY) chunks.push(c);
-    });
-    req.on('end', () => resolve(size > MAX_BODY ? null : Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
 }
 
 function sendFail(res: ServerResponse, status: number, code: ErrorCode, message: string): void {
@@ -101,7 +90,10 @@ function sendFail(res: ServerResponse, status: number, code: ErrorCode, message:
 }
 
 function sendJson(res: ServerResponse, status: number, body: unknown): void {
-  const text = JSON.stringify(body);
-  res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store', 'Content-Length': Buffer.byteLength(text) });
-  res.end(text);
+  sendBytes(res, status, Buffer.from(JSON.stringify(body)));
+}
+
+function sendBytes(res: ServerResponse, status: number, body: Uint8Array): void {
+  res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store', 'Content-Length': body.byteLength });
+  res.end(body);
 }

@@ -18,16 +18,21 @@ export interface OpenedTrace extends LoadedTrace {
   shape: TraceShape;
 }
 
-export function openTraceLazily(corpus: ReadCorpus, traceId: number): OpenedTrace {
+/**
+ * `onRead` sees each window's events when they are read, before they are kept, and may throw
+ * to refuse them (e.g. past a memory budget): the window then stays unread and the access
+ * that asked for it throws.
+ */
+export function openTraceLazily(corpus: ReadCorpus, traceId: number, onRead?: (events: TraceEvent[]) => void): OpenedTrace {
   const record = corpus.getTrace(traceId);
   if (!record) throw new UserError(`${corpus.path} has no trace with id ${traceId}`, 'not-found');
   const shape = corpus.getTraceShape(traceId) ?? { count: 0, kind: new Uint8Array(0), parent: new Int32Array(0), frame: new Int32Array(0), line: new Int32Array(0), func: new Int32Array(0), funcs: [] };
-  const events = lazyEvents(corpus, traceId, shape.count);
+  const events = lazyEvents(corpus, traceId, shape.count, onRead);
   return { record, events, shape, index: { ...buildTreeIndex(shape), events } };
 }
 
 /** An array of the trace's events, each window read from the corpus on its first access. */
-function lazyEvents(corpus: ReadCorpus, traceId: number, count: number): TraceEvent[] {
+function lazyEvents(corpus: ReadCorpus, traceId: number, count: number, onRead?: (events: TraceEvent[]) => void): TraceEvent[] {
   const slots: TraceEvent[] = new Array(count);
   const loaded = new Uint8Array(Math.ceil(count / CHUNK));
   return new Proxy(slots, {
@@ -38,6 +43,7 @@ function lazyEvents(corpus: ReadCorpus, traceId: number, count: number): TraceEv
           const c = Math.floor(i / CHUNK);
           if (!loaded[c]) {
             const evs = corpus.getEvents(traceId, c * CHUNK, Math.min(count, (c + 1) * CHUNK));
+            onRead?.(evs);
             for (let j = 0; j < evs.length; j++) target[c * CHUNK + j] = evs[j];
             loaded[c] = 1;
           }

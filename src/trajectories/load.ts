@@ -14,6 +14,8 @@ export interface LoadedTrace {
 export function loadTrace(corpus: ReadCorpus, traceId: number): LoadedTrace {
   const record = corpus.getTrace(traceId);
   if (!record) throw new UserError(`${corpus.path} has no trace with id ${traceId}`, 'not-found');
-  const events = corpus.getEvents(traceId);
+  // One event at a time: the rows are never all held beside the events made from them.
+  const events: TraceEvent[] = [];
+  for (const e of corpus.iterateEvents(traceId)) events.push(e);
   return { record, events, index: buildTraceIndex(events) };
 }

@@ -5,18 +5,21 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApi, dispatch } from '../../src/api/handlers/index.js';
+import { createApi, createWriteApi, dispatch, openForReading, openForWriting } from '../../src/api/handlers/index.js';
 import type { AnnotationInfo, AnnotationItem, AgreementInfo, Api, HistoryInfo, Queue } from '../../src/api/contract/index.js';
 import { prelabelRun } from '../../src/labeling/prelabel-run.js';
 import { createEvalSet } from '../../src/predictions/create.js';
 import { importPredictions } from '../../src/predictions/import.js';
-import { openCorpus, type Corpus, type StoredItem } from '../../src/store/corpus.js';
+import { openCorpus, type Corpus, type ReadCorpus, type StoredItem } from '../../src/store/corpus.js';
 import { cleanTempDirs } from '../store/fixtures.js';
 import { corpusOf, vectorTraces } from '../predictions/helpers.js';
 
 let corpus: Corpus;
 let path: string;
 let api: Api;
+/** The API's connections as the app opens them: reads on a read-only one, writes on the writable one. */
+let reading: ReadCorpus;
+let writing: Corpus;
 let items: StoredItem[];
 
 beforeAll(async () => {
@@ -27,9 +30,13 @@ beforeAll(async () => {
   const file = join(dir, 'p.jsonl');
   writeFileSync(file, items.map((it, i) => JSON.stringify({ id: it.id, completion: i % 2 ? it.target : 'oops, no state' })).join('\n'));
   importPredictions(corpus, { file, set: 'ns', label: 'half' });
-  api = createApi(corpus);
+  reading = openForReading(path);
+  writing = openForWriting(path);
+  api = { ...createApi(reading), ...createWriteApi(writing) };
 });
 afterAll(() => {
+  reading.close();
+  writing.close();
   corpus.close();
   cleanTempDirs();
 });
@@ -161,7 +168,7 @@ describe('annotation API', () => {
 
   it('a corpus opened read-only answers every write with read-only and keeps the reads', async () => {
     const ro = openCorpus(path, { readonly: true });
-    const roApi = createApi(ro);
+    const roApi = { ...createApi(ro), ...createWriteApi(ro as Corpus) };
     const r = await dispatch(roApi, 'annotate', { target: { trace: 1, seq: 0 }, labels: ['other.other'], annotator: 'eve' });
     expect(r.ok ? 'ok' : r.error.code).toBe('read-only');
     const t = await dispatch(roApi, 'getTaxonomy', {});

@@ -55,7 +55,7 @@ describe('params', () => {
       const r = await dispatch(api, 'listTraces', none);
       expect(r.ok && r.value.total).toBe(1);
     }
-    expect(await message('listTraces', [])).toBe('listTraces: expected an object, got an array');
+    expect(await message('listTraces', [])).toBe('listTraces: expected an object, got an array of 0 items');
     expect(await message('listTraces', 'name=sum')).toBe('listTraces: expected an object, got the string "name=sum"');
     expect(await message('listTraces', 7)).toBe('listTraces: expected an object, got number 7');
     expect(await message('getTrace', { id: 1, sql: 'DROP TABLE traces' })).toBe("getTrace: unknown field 'sql'");
@@ -71,7 +71,7 @@ describe('params', () => {
   it('says what came, whatever its type', async () => {
     expect(await message('getTrace', { id: true })).toBe('getTrace.id: expected an integer, got boolean true');
     expect(await message('getTrace', { id: { n: 1 } })).toBe('getTrace.id: expected an integer, got an object');
-    expect(await message('getTrace', { id: [1] })).toBe('getTrace.id: expected an integer, got an array');
+    expect(await message('getTrace', { id: [1] })).toBe('getTrace.id: expected an integer, got an array of 1 item');
     expect(await message('getTrace', { id: '1' })).toBe('getTrace.id: expected an integer, got the string "1"');
     expect(await message('getTrace', { id: 1.5 })).toBe('getTrace.id: expected an integer, got number 1.5');
     // A long string is shown by its first 40 characters.
@@ -98,7 +98,7 @@ describe('params', () => {
 
   it('action lists: an array of action texts, each checked and named by its index', async () => {
     expect(await message('walk', { traceId: 1, direction: 'forward', actions: 'step_into' })).toBe(
-      'walk.actions: expected an array of at most 1000000 items, got the string "step_into"',
+      'walk.actions: expected an array of at most 20000 items, got the string "step_into"',
     );
     expect(await message('walk', { traceId: 1, direction: 'forward', actions: ['step_into', 7] })).toBe(
       'walk.actions[1]: expected a string of at most 100000 characters, got number 7',

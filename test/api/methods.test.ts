@@ -7,7 +7,7 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeSkeleton, type Api } from '../../src/api/contract/index.js';
-import { createApi, dispatch, openApi } from '../../src/api/handlers/index.js';
+import { createApi, dispatch, openForReading } from '../../src/api/handlers/index.js';
 import { openCorpus, type Corpus } from '../../src/store/corpus.js';
 import { sampleCorpus } from '../../src/trajectories/sample-corpus.js';
 import { cleanTempDirs, jsonl, tempDir, traceRecords, type Rec } from '../store/fixtures.js';
@@ -177,14 +177,15 @@ describe('stored trajectories', () => {
   });
 });
 
-describe('openApi', () => {
+describe('openForReading', () => {
   it('serves the corpus at a path until closed', async () => {
-    const served = openApi(db);
-    expect(served.path).toBe(db);
-    const r = await dispatch(served.api, 'listTraces', { limit: 1 });
+    const corpus = openForReading(db);
+    expect(corpus.path).toBe(db);
+    const served = createApi(corpus);
+    const r = await dispatch(served, 'listTraces', { limit: 1 });
     expect(r.ok && r.value.total).toBe(103);
-    served.close();
-    const after = await dispatch(served.api, 'getTrace', { id: 3 });
+    corpus.close();
+    const after = await dispatch(served, 'getTrace', { id: 3 });
     expect(after.ok).toBe(false);
   });
 });

@@ -7,7 +7,10 @@ import { fileURLToPath } from 'node:url';
 export const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 
 
-/** Builds dist/ when any source under src/ is newer than its output. */
+/**
+ * Builds dist/ when any source is newer than its output: the CLI tests run the compiled
+ * command, and the API's worker threads run the compiled worker (src/api/host/pool.ts).
+ */
 export function ensureBuilt(): void {
   const sources = walk(join(repoRoot, 'src'));
   const stale = sources.some((src) => {

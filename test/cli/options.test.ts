@@ -2,6 +2,7 @@
  * The CLI checks its options with the API contract's validators: both accept the same values
  * and word a wrong one alike (`expected X` / `expects X`).
  */
+import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApi, dispatch } from '../../src/api/handlers/index.js';
@@ -52,5 +53,47 @@ describe('CLI options and API params', () => {
   it('accept the same values', () => {
     for (const exit of ['normal', 'error', 'never']) expect(cli(['traces', '--db', db, '--exit', exit]).status).toBe(0);
     for (const sort of ['id', 'name', 'events']) expect(cli(['traces', '--db', db, '--sort', sort]).status).toBe(0);
+  });
+});
+
+describe('integer options', () => {
+  /** The one line of stderr, after checking it is a usage error (exit 2) and one line. */
+  function refusal(args: string[]): string {
+    const r = cli(args);
+    expect(r.status, `${args.join(' ')}: ${r.stdout}`).toBe(2);
+    const lines = r.stderr.trim().split('\n');
+    expect(lines, r.stderr).toHaveLength(1);
+    return lines[0];
+  }
+
+  it('refuse what is not plain decimal digits, naming the option, in one line', () => {
+    for (const text of ['1e3', '0x10', '1.0', ' 7', '', '1_000', 'Infinity', '10 ']) {
+      expect(refusal(['traces', '--db', db, '--limit', text]), text).toBe(`stepscope: traces: --limit expects an integer, got '${text}'`);
+    }
+  });
+
+  it('refuse numbers out of range with the range, never rounded or passed to SQLite', () => {
+    expect(refusal(['traces', '--db', db, '--limit', '99999999999999999999'])).toBe(
+      "stepscope: traces: --limit expects an integer from 0 to 9007199254740991, got '99999999999999999999'",
+    );
+    expect(refusal(['traces', '--db', db, '--offset', '9007199254740993'])).toMatch(/--offset expects an integer from 0 to 9007199254740991/);
+    expect(refusal(['events', '--db', db, '--trace', '1', '--to', '1e400'])).toBe("stepscope: events: --to expects an integer, got '1e400'");
+    expect(refusal(['serve', '--db', db, '--port', '65536'])).toBe("stepscope: serve: --port expects an integer from 0 to 65535, got '65536'");
+  });
+
+  it('refuse a negative limit in both spellings with the range, and accept a negative seed', () => {
+    expect(refusal(['traces', '--db', db, '--limit', '-5'])).toBe("stepscope: traces: --limit expects an integer, 0 or more, got '-5'");
+    expect(refusal(['traces', '--db', db, '--limit=-5'])).toBe("stepscope: traces: --limit expects an integer, 0 or more, got '-5'");
+    expect(refusal(['events', '--db', db, '--trace', '-1'])).toBe("stepscope: events: --trace expects an integer, 1 or more, got '-1'");
+    const copy = join(tempDir('stepscope-seed-'), 'c.db');
+    copyFileSync(db, copy);
+    const r = cli(['sample', '--db', copy, '--seed', '-3', '--max-steps', '2']);
+    expect(r.status, r.stderr).toBe(0);
+  });
+
+  it('accept plain digits, with a sign', () => {
+    expect(cli(['traces', '--db', db, '--limit', '1']).status).toBe(0);
+    expect(cli(['traces', '--db', db, '--limit', '+1']).status).toBe(0);
+    expect(cli(['traces', '--db', db, '--limit', '007']).status).toBe(0);
   });
 });

@@ -1,8 +1,8 @@
 // Execution verdicts of stored predictions: CRUXEval's check on a slice of the released
 // CodeLlama-7B generations against the released per-generation verdicts, the skip rule,
 // predicted states run as a literal or a call, the valid alternative, and resumption.
-import { readFileSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEvalSet } from '../../src/predictions/create.js';
 import { runPendingChecks } from '../../src/predictions/execute.js';
@@ -11,18 +11,20 @@ import { scoreLines } from '../../src/predictions/scores.js';
 import type { Corpus, EvalSetRecord, StoredItem } from '../../src/store/corpus.js';
 import { cli, ensureBuilt } from '../cli/helpers.js';
 import { cleanTempDirs } from '../store/fixtures.js';
-import { corpusOf, cruxevalTraces } from './helpers.js';
+import { corpusOf, cruxevalTraces, fileWriter } from './helpers.js';
 
 const data = resolve(__dirname, '../../../shared/data/cruxeval/generations');
 const SLICE = Array.from({ length: 20 }, (_, i) => `sample_${i}`);
 let corpus: Corpus;
 let path: string;
 let dir: string;
+let file: (text: string) => string; // a new file in dir with the text given
 let co: EvalSetRecord;
 let ci: EvalSetRecord;
 
 beforeAll(async () => {
   ({ corpus, path, dir } = await corpusOf(cruxevalTraces([...SLICE, 'sample_146', 'sample_664'])));
+  file = fileWriter(dir, 'g', 'json');
   co = createEvalSet(corpus, { name: 'co', task: 'cruxeval-output' }).set;
   ci = createEvalSet(corpus, { name: 'ci', task: 'cruxeval-input' }).set;
 }, 900_000); // the first run of the day records all of CRUXEval (see cruxevalRecording)
@@ -31,12 +33,6 @@ afterAll(() => {
   cleanTempDirs();
 });
 
-let files = 0;
-function file(text: string): string {
-  const p = join(dir, `g${files++}.json`);
-  writeFileSync(p, text);
-  return p;
-}
 const item = (set: EvalSetRecord, key: string): StoredItem => [...corpus.iterateItems(set.id)].find((i) => i.key === key)!;
 const preds = (set: EvalSetRecord, runId: number) => [...corpus.iteratePredictions({ setId: set.id, runId })];
 

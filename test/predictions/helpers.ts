@@ -34,6 +34,16 @@ export function traceFile(dir: string, traces: Trace[]): string {
   return path;
 }
 
+/** Writes each text given to a new numbered file in dir (g0.json, g1.json …) and returns its path. */
+export function fileWriter(dir: string, name: string, ext: string): (text: string) => string {
+  let n = 0;
+  return (text) => {
+    const p = join(dir, `${name}${n++}.${ext}`);
+    writeFileSync(p, text);
+    return p;
+  };
+}
+
 export async function corpusOf(traces: Trace[], prefix = 'stepscope-pred-'): Promise<{ corpus: Corpus; path: string; dir: string }> {
   const dir = tempDir(prefix);
   const path = join(dir, 'c.db');

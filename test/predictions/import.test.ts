@@ -1,24 +1,24 @@
 // predictions import: the formats, FILE:LINE errors with nothing stored, idempotency,
 // --replace, and deleting a run.
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEvalSet } from '../../src/predictions/create.js';
 import { importPredictions } from '../../src/predictions/import.js';
 import type { Corpus, EvalSetRecord, StoredItem } from '../../src/store/corpus.js';
 import { cli, ensureBuilt } from '../cli/helpers.js';
 import { cleanTempDirs } from '../store/fixtures.js';
-import { corpusOf, cruxevalTraces, vectorTraces } from './helpers.js';
+import { corpusOf, cruxevalTraces, fileWriter, vectorTraces } from './helpers.js';
 
 let corpus: Corpus;
 let path: string;
 let dir: string;
+let file: (text: string) => string; // a new file in dir with the text given
 let ns: EvalSetRecord;
 let co: EvalSetRecord;
 let items: StoredItem[];
 
 beforeAll(async () => {
   ({ corpus, path, dir } = await corpusOf([...vectorTraces().traces, ...cruxevalTraces(['sample_0', 'sample_146'])]));
+  file = fileWriter(dir, 'p', 'jsonl');
   ns = createEvalSet(corpus, { name: 'ns', task: 'next-state', perAction: 3 }).set;
   co = createEvalSet(corpus, { name: 'co', task: 'cruxeval-output' }).set;
   items = [...corpus.iterateItems(ns.id)];
@@ -28,12 +28,6 @@ afterAll(() => {
   cleanTempDirs();
 });
 
-let files = 0;
-function file(text: string): string {
-  const p = join(dir, `p${files++}.jsonl`);
-  writeFileSync(p, text);
-  return p;
-}
 const lines = (objs: unknown[]) => objs.map((o) => JSON.stringify(o)).join('\n') + '\n';
 /** Everything a failed import must leave as it was. */
 const state = () => JSON.stringify([corpus.listRuns(), corpus.countPredictions({ setId: ns.id }), corpus.countPredictions({ setId: co.id })]);

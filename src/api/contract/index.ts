@@ -22,7 +22,7 @@ export type { Direction } from '../../semantics/types.js';
 export type { Walk, WalkState } from '../../semantics/walk-view.js';
 export { MAX_EVENT_WINDOW, type TraceInfo } from './traces.js';
 export { decodeSkeleton, encodeSkeleton, type Skeleton, type SkeletonWire } from './skeleton.js';
-export type { TrajectoryRow } from './trajectories.js';
+export { MAX_WALK_ACTIONS, type TrajectoryRow } from './trajectories.js';
 export type { AskResults, CheckedAnswer, StateCheck } from './ask.js';
 export type { EvalSetInfo, RunInfo, ItemRow, ItemDetail, PredictionDetail, VerdictInfo } from './predictions.js';
 export type { ScoreLine, ScoreBy } from '../../semantics/eval.js';

@@ -21,13 +21,24 @@ export const action: Validator<string> = (v, p) => {
   return s;
 };
 
+/**
+ * Most actions one walk takes: its answer (every state shown, its locals and the text) stays
+ * a few MB on ordinary values, and walking re-runs from the entry on every call. 500,000
+ * actions made a 93 MB answer and 1.2 GB of memory. The command line has no such limit.
+ */
+export const MAX_WALK_ACTIONS = 20_000;
+
 export const trajectoryMethods = {
   walk: read(
     object({
       traceId: recordId,
       direction: oneOf(DIRECTIONS),
       entry: optional(int(0)),
-      actions: arrayOf(action, 1_000_000),
+      actions: arrayOf(
+        action,
+        MAX_WALK_ACTIONS,
+        `at most ${MAX_WALK_ACTIONS.toLocaleString('en')} actions per walk (walk a longer trajectory with \`stepscope replay\`, which has no limit)`,
+      ),
     }),
   ),
   listTrajectories: read(object({ traceId: recordId, offset: optional(int(0)), limit: optional(int(1, 1000)) })),

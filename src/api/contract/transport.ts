@@ -9,7 +9,8 @@ export const IPC_CHANNEL = 'stepscope:invoke';
 
 /**
  * The content security policy of every page of the explorer: only our own scripts (no inline
- * script, no eval); inline styles are allowed because CodeMirror and D3 set style attributes.
+ * script, no eval); inline styles are allowed because CodeMirror and D3 set style attributes
+ * (Electronegativity's CSP check rates that LOW; renderer/index.html says so where it points).
  */
 const DIRECTIVES = [
   "default-src 'self'",
@@ -24,7 +25,7 @@ const DIRECTIVES = [
   "frame-ancestors 'none'",
 ];
 
-/** As an HTTP header (web mode, Electron's responses). */
+/** As an HTTP header (web mode, and the desktop app's app:// protocol: main/app-protocol.ts). */
 export const CSP = DIRECTIVES.join('; ');
 
 /** As a <meta> tag: the same policy minus frame-ancestors, which browsers ignore there. */

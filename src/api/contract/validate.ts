@@ -23,7 +23,7 @@ export class InvalidValue extends UserError {
 function describe(v: unknown): string {
   if (v === undefined) return 'nothing';
   if (v === null) return 'null';
-  if (Array.isArray(v)) return 'an array';
+  if (Array.isArray(v)) return `an array of ${v.length} item${v.length === 1 ? '' : 's'}`;
   if (typeof v === 'string') return `the string ${JSON.stringify(v.length > 40 ? v.slice(0, 40) + '…' : v)}`;
   return typeof v === 'object' ? 'an object' : `${typeof v} ${String(v)}`;
 }
@@ -46,7 +46,9 @@ export const int =
   (min = 0, max = Number.MAX_SAFE_INTEGER): Validator<number> =>
   (v, p) => {
     if (typeof v !== 'number' || !Number.isInteger(v)) bad(p, 'an integer', v);
-    if (v < min || v > max) bad(p, max === Number.MAX_SAFE_INTEGER ? `an integer, ${min} or more` : `an integer from ${min} to ${max}`, v);
+    // Below the range of an open-ended one: `N or more`; anything else names both ends.
+    if (v < min && max === Number.MAX_SAFE_INTEGER) bad(p, `an integer, ${min} or more`, v);
+    if (v < min || v > max) bad(p, `an integer from ${min} to ${max}`, v);
     return v;
   };
 
@@ -60,9 +62,11 @@ export function optional<T>(inner: Validator<T>): Validator<T | undefined> {
   return (v, p) => (v === undefined || v === null ? undefined : inner(v, p));
 }
 
-export function arrayOf<T>(inner: Validator<T>, max = 100_000): Validator<T[]> {
+/** An array of at most `max` items; `tooMany` words the limit when it is not just a number of items. */
+export function arrayOf<T>(inner: Validator<T>, max = 100_000, tooMany = `an array of at most ${max} items`): Validator<T[]> {
   return (v, p) => {
-    if (!Array.isArray(v) || v.length > max) bad(p, `an array of at most ${max} items`, v);
+    if (!Array.isArray(v)) bad(p, `an array of at most ${max} items`, v);
+    if (v.length > max) bad(p, tooMany, v);
     return (v as unknown[]).map((x, i) => inner(x, `${p}[${i}]`));
   };
 }

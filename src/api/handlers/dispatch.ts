@@ -5,17 +5,43 @@
  * crosses as `internal` with its message only (no stack crosses the boundary).
  */
 import { UserError } from '../../common/errors.js';
-import { isMethod, methods, type Api } from '../contract/index.js';
-import { fail, ok, type ApiResult } from '../contract/result.js';
+import { methods } from '../contract/index.js';
+import type { MethodSpec } from '../contract/method.js';
+import { fail, ok, type ApiFailure, type ApiResult } from '../contract/result.js';
 
-export async function dispatch(api: Api, method: unknown, raw: unknown): Promise<ApiResult<unknown>> {
-  if (!isMethod(method)) return fail('bad-input', `unknown API method ${JSON.stringify(String(method).slice(0, 60))}`);
-  try {
-    const p = (methods[method].params as (v: unknown, path: string) => unknown)(raw ?? {}, method);
-    const fn = api[method] as (p: unknown) => unknown;
-    return ok(await fn(p));
-  } catch (e) {
-    if (e instanceof UserError) return fail(e.code, e.message);
-    return fail('internal', `${method} failed: ${e instanceof Error ? e.message : String(e)}`);
+/** A method table: the contract's (`methods`), or a test's own. */
+export type MethodTable = Record<string, MethodSpec>;
+
+type Handlers = Record<string, ((p: never) => unknown) | undefined>;
+
+/** The method's spec and its validated params, or why the call is refused before it runs. */
+export function checkCall(method: unknown, raw: unknown, table: MethodTable = methods): { spec: MethodSpec; params: unknown } | { error: ApiFailure } {
+  if (typeof method !== 'string' || !Object.prototype.hasOwnProperty.call(table, method)) {
+    return { error: { code: 'bad-input', message: `unknown API method ${JSON.stringify(String(method).slice(0, 60))}` } };
   }
+  const spec = table[method];
+  try {
+    return { spec, params: spec.params(raw ?? {}, method) };
+  } catch (e) {
+    return { error: failureOf(method, e) };
+  }
+}
+
+export async function dispatch(api: Handlers, method: unknown, raw: unknown, table: MethodTable = methods): Promise<ApiResult<unknown>> {
+  const checked = checkCall(method, raw, table);
+  if ('error' in checked) return { ok: false, error: checked.error };
+  const name = method as string;
+  try {
+    const fn = api[name] as ((p: unknown) => unknown) | undefined;
+    if (!fn) throw new Error(`no handler for ${name} here`);
+    return ok(await fn(checked.params));
+  } catch (e) {
+    const f = failureOf(name, e);
+    return fail(f.code, f.message);
+  }
+}
+
+function failureOf(method: string, e: unknown): ApiFailure {
+  if (e instanceof UserError) return { code: e.code, message: e.message };
+  return { code: 'internal', message: `${method} failed: ${e instanceof Error ? e.message : String(e)}` };
 }

@@ -1,52 +1,89 @@
 /**
  * The API's handlers, one file per domain (traces.ts, trajectories.ts, …), assembled over one
- * corpus; both transports (HTTP server, Electron IPC) serve the result through dispatch().
- * Read methods get a ReadCorpus, so they cannot write; a domain with write methods takes
- * a Corpus for those (docs/architecture.md).
+ * corpus; both transports (HTTP server, Electron IPC) serve the result through dispatch(),
+ * run by the workers of src/api/host/. Read methods get a ReadCorpus, so they cannot write;
+ * a domain with write methods takes a Corpus for those (docs/architecture.md).
  */
-import { Corpus, openCorpus, type ReadCorpus } from '../../store/corpus.js';
-import { UserError } from '../../common/errors.js';
-import type { Api, ReadMethod, WriteMethod } from '../contract/index.js';
+import { CorpusError, openCorpus, type Corpus, type ReadCorpus } from '../../store/corpus.js';
+import { methods, type Api, type Method, type ReadMethod, type WriteMethod } from '../contract/index.js';
+import type { MethodTable } from './dispatch.js';
 import { annotationReadHandlers, annotationWriteHandlers } from './annotations.js';
+import { askHandlers } from './ask.js';
 import { dashboardHandlers } from './dashboard.js';
 import { exportHandlers } from './export.js';
-import { askHandlers } from './ask.js';
 import { findHandlers } from './find.js';
 import { predictionHandlers } from './predictions.js';
 import { TraceCache } from './trace-cache.js';
 import { traceHandlers } from './traces.js';
 import { trajectoryHandlers } from './trajectories.js';
 
-export { dispatch } from './dispatch.js';
+export { checkCall, dispatch, type MethodTable } from './dispatch.js';
+export { DEFAULT_CACHE_BYTES, mergeChanges, TraceCache, type CacheChange } from './trace-cache.js';
 
-/**
- * Every method over a corpus: reads get it as a ReadCorpus; writes as a Corpus (a corpus
- * opened read-only refuses them with \`read-only\` before anything starts).
- */
-export function createApi(corpus: ReadCorpus): Api {
-  const cache = new TraceCache(corpus);
-  const reads: Pick<Api, ReadMethod> = {
-    ...traceHandlers(corpus, cache), ...trajectoryHandlers(corpus, cache), ...findHandlers(cache), ...predictionHandlers(corpus), ...dashboardHandlers(corpus), ...exportHandlers(corpus),
-    ...askHandlers(corpus), ...annotationReadHandlers(corpus),
+/** Every read method over a corpus; `cache` holds the traces they walk (default budget). */
+export function createApi(corpus: ReadCorpus, cache = new TraceCache(corpus)): Pick<Api, ReadMethod> {
+  return {
+    ...traceHandlers(corpus, cache), ...trajectoryHandlers(corpus, cache), ...findHandlers(cache), ...predictionHandlers(corpus), ...dashboardHandlers(corpus),
+    ...exportHandlers(corpus), ...askHandlers(corpus), ...annotationReadHandlers(corpus),
   };
-  // openCorpus always makes a Corpus; only a hand-made ReadCorpus has no write methods at all.
-  if (!(corpus instanceof Corpus)) throw new UserError('the API needs a corpus opened by openCorpus', 'internal');
-  const writes: Pick<Api, WriteMethod> = annotationWriteHandlers(corpus);
-  return { ...reads, ...writes };
 }
 
-export interface OpenApi {
-  api: Api;
-  /** The corpus file it serves. */
-  path: string;
-  close(): void;
+/** Every write method, over a writable corpus (a corpus opened read-only refuses them with `read-only`). */
+export function createWriteApi(corpus: Corpus): Pick<Api, WriteMethod> {
+  return annotationWriteHandlers(corpus);
 }
 
 /**
- * Opens a corpus (upgrading an older schema) and the API over it: how the server and the
- * desktop app reach a corpus without touching the store. `nativeBinding`: see OpenOptions.
+ * The methods whose handler holds a whole trace in the TraceCache (their params name it as
+ * `traceId`): a worker pool sends every call on one trace to the worker that holds it.
  */
-export function openApi(path: string, opts: { nativeBinding?: string } = {}): OpenApi {
-  const corpus = openCorpus(path, { nativeBinding: opts.nativeBinding });
-  return { api: createApi(corpus), path, close: () => corpus.close() };
+export const TRACE_METHODS: readonly Method[] = ['getSkeleton', 'walk', 'findInTrace'];
+
+/**
+ * The methods whose work outlives the call or waits on another server: an export started in
+ * the background and the polls of its progress (the job lives where it was started), and a
+ * question to a model server (which may take a minute). A pool runs them on one worker of
+ * their own, concurrently, so a poll reaches its job and a slow server holds up nothing else.
+ */
+export const JOB_METHODS: readonly Method[] = ['startExport', 'exportProgress', 'askModel'];
+
+type Handler = (p: never) => unknown;
+
+/**
+ * What a worker of src/api/host/ serves: a method table, which of its methods hold a trace,
+ * and the handlers. `apiModule` below is the contract's; a test swaps in its own (e.g. with a
+ * write method) through the pool's options.
+ */
+export interface ApiModule {
+  methods: MethodTable;
+  traceMethods: readonly string[];
+  /** Read methods run on the pool's job worker (see JOB_METHODS); none when absent. */
+  jobMethods?: readonly string[];
+  /** The read methods' handlers over a read-only corpus, with the trace cache they share. */
+  readHandlers(corpus: ReadCorpus, cache: TraceCache): Record<string, Handler>;
+  /** The write methods' handlers over a writable corpus; needed only when a method writes. */
+  writeHandlers?(corpus: Corpus): Record<string, Handler>;
+}
+
+/** The contract's methods: the annotation domain's writes go to the one writable connection. */
+export const apiModule: ApiModule = { methods, traceMethods: TRACE_METHODS, jobMethods: JOB_METHODS, readHandlers: createApi, writeHandlers: createWriteApi };
+
+/**
+ * Opens a corpus read-only to serve it. An older corpus (a schema this version must upgrade)
+ * is upgraded once first, through a short writable open that is closed before serving.
+ * `nativeBinding`: see OpenOptions.
+ */
+export function openForReading(path: string, opts: { nativeBinding?: string } = {}): ReadCorpus {
+  try {
+    return openCorpus(path, { readonly: true, nativeBinding: opts.nativeBinding });
+  } catch (e) {
+    if (!(e instanceof CorpusError && e.kind === 'needs-upgrade')) throw e;
+    openCorpus(path, { nativeBinding: opts.nativeBinding }).close();
+    return openCorpus(path, { readonly: true, nativeBinding: opts.nativeBinding });
+  }
+}
+
+/** Opens a corpus writable, for the write methods only (upgrading it when needed). */
+export function openForWriting(path: string, opts: { nativeBinding?: string } = {}): Corpus {
+  return openCorpus(path, { nativeBinding: opts.nativeBinding });
 }

@@ -2,7 +2,7 @@
 import type { TraceEvent } from '../../trace/types.js';
 import { recordId } from '../../api/contract/traces.js';
 import { int } from '../../api/contract/validate.js';
-import { CliError, checkedOption, intOption, type Command } from '../command.js';
+import { CliError, checkedOption, integerText, intOption, type Command } from '../command.js';
 import { quietOnClosedStdout, withCorpus } from '../open-corpus.js';
 
 export const command: Command = {
@@ -30,7 +30,7 @@ Options:
   async run(values) {
     const id = intOption(values, 'trace', 'events', undefined, recordId);
     const from = intOption(values, 'from', 'events', 0, int(0));
-    const to = checkedOption(values, 'to', 'events', int(0), Number) ?? Infinity;
+    const to = checkedOption(values, 'to', 'events', int(0), integerText) ?? Infinity;
     quietOnClosedStdout();
     await withCorpus(values, 'events', { readonly: true }, (corpus, db) => {
       const t = corpus.getTrace(id);
