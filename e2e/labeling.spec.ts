@@ -204,3 +204,118 @@ test('two annotators: the agreement view shows kappa and alpha, and an adjudicat
   expect(after.disagreements.find((d) => d.target === target)!.final).toEqual({ annotator: 'dora', labels: mine.get(both[7].prediction) });
   await page.screenshot({ path: 'test-results/agreement.png', fullPage: true });
 });
+
+test("the queue's filter narrows it to exactly the items the API lists, in order, and labeling one moves on to the next of them", async ({ page, request }) => {
+  test.setTimeout(120_000);
+  const all = await truth(request, 'annotationQueue', { set: SET, run: RUN, annotator: 'flo' });
+  expect(all.facets.annotators).toEqual(expect.arrayContaining(['ada', 'bob']));
+  expect(all.facets.prelabels.length).toBeGreaterThan(0);
+  await page.goto('/');
+  await openQueue(page, 'flo');
+  const count = page.getByTestId('filter-count');
+  await expect(count).toHaveText(`${all.entries.length} items`);
+
+  // Labeled by ada: the items she labeled in the first test.
+  await page.getByTestId('filter-by').selectOption('ada');
+  const byAda = await truth(request, 'annotationQueue', { set: SET, run: RUN, annotator: 'flo', by: 'ada' });
+  expect(byAda.entries.length).toBeLessThan(all.entries.length);
+  await expect(count).toHaveText(`${byAda.entries.length} items`);
+  await expect(page.getByTestId('item-key')).toHaveText(byAda.entries[0].key);
+
+  // A pre-label, not labeled by anybody, wrong on the return value: walk it with → against the API's list.
+  await page.getByTestId('filter-by').selectOption('');
+  const prelabel = all.facets.prelabels[0];
+  await page.getByTestId('filter-prelabel').selectOption(prelabel);
+  await page.getByTestId('filter-labeled').selectOption('no');
+  await page.locator('[data-testid="filter-wrong"][data-field="arg"]').click();
+  const want = await truth(request, 'annotationQueue', { set: SET, run: RUN, annotator: 'flo', prelabel, labeled: 'no', wrong: ['arg'] });
+  expect(want.entries.length).toBeGreaterThan(2);
+  expect(want.entries.length).toBeLessThan(all.entries.length);
+  await expect(count).toHaveText(`${want.entries.length} items`);
+  // Every item when there are few; the first 15 and the count otherwise (the test's time stays bounded).
+  const walk = Math.min(want.entries.length, 15);
+  const shown: string[] = [];
+  for (let i = 0; i < walk; i++) {
+    await expect(page.getByTestId('item-position')).toHaveText(`${i + 1} / ${want.entries.length}`);
+    shown.push(await page.getByTestId('item-key').innerText());
+    await expect(page.locator(`[data-testid="prelabel"][data-label="${prelabel}"]`)).toBeVisible();
+    await page.keyboard.press('ArrowRight');
+  }
+  expect(shown).toEqual(want.entries.slice(0, walk).map((e) => e.key));
+
+  // Labeling the first item takes it out of "labeled by nobody", yet Enter opens the second the API listed.
+  for (let i = walk; i > 0; i--) await page.keyboard.press('ArrowLeft');
+  await expect(page.getByTestId('item-position')).toHaveText(`1 / ${want.entries.length}`);
+  await page.keyboard.press('Enter'); // accepts the pre-labels
+  await expect(page.getByTestId('item-position')).toHaveText(`2 / ${want.entries.length}`);
+  await expect(page.getByTestId('item-key')).toHaveText(want.entries[1].key);
+  await expect(page.getByTestId('progress-text')).toHaveText(`1 / ${want.entries.length} done`);
+  const after = await truth(request, 'annotationQueue', { set: SET, run: RUN, annotator: 'flo', prelabel, labeled: 'no', wrong: ['arg'] });
+  expect(after.entries.map((e) => e.prediction)).toEqual(want.entries.slice(1).map((e) => e.prediction));
+  await page.screenshot({ path: 'test-results/labeling-filter.png' });
+
+  // The filter is remembered: a reload reopens the same queue, where flo stopped in it.
+  await page.reload();
+  await openQueue(page, 'flo');
+  await expect(page.getByTestId('filter-prelabel')).toHaveValue(prelabel);
+  await expect(count).toHaveText(`${after.entries.length} items`);
+  await expect(page.getByTestId('item-key')).toHaveText(after.entries[0].key);
+});
+
+test('the taxonomy editor adds, edits and retires a label as new versions; a key clash is refused and nothing is stored', async ({ page, request }) => {
+  const before = await truth(request, 'getTaxonomy', {});
+  const taken = before.labels.find((l) => l.id === 'data.wrong_type')!;
+  await page.goto('/');
+  await page.getByTestId('mode-label').click();
+  await page.getByTestId('annotator').fill('tess');
+  await page.getByTestId('taxonomy-open').click();
+  await expect(page.getByTestId('taxonomy-version')).toHaveText(`version ${before.version}`);
+
+  // A new label of Data on the key "Wrong type" holds: refused, naming the holder.
+  await page.locator('[data-testid="taxonomy-group"][data-group="data"]').getByTestId('add-label').click();
+  await page.getByTestId('form-key').selectOption(String(taken.key));
+  await page.getByTestId('form-name').fill('Off by one');
+  await page.getByTestId('form-description').fill('A count or index one too high or too low.');
+  await page.getByTestId('form-predicted').fill('{"n": "3"}');
+  await page.getByTestId('form-truth').fill('{"n": "2"}');
+  await page.getByTestId('form-save').click();
+  await expect(page.getByTestId('taxonomy-error')).toContainText(`key ${taken.key} is taken in Data by "${taken.name}" (data.wrong_type): free keys:`);
+  expect((await truth(request, 'getTaxonomy', {})).version).toBe(before.version);
+  await page.screenshot({ path: 'test-results/taxonomy-clash.png' });
+
+  // On a free key it is stored as the next version.
+  const free = [1, 2, 3, 4, 5, 6, 7, 8, 9].find((k) => !before.labels.some((l) => l.group === 'data' && !l.deprecated && l.key === k))!;
+  await page.getByTestId('form-key').selectOption(String(free));
+  await page.getByTestId('form-save').click();
+  await expect(page.getByTestId('taxonomy-saved')).toHaveText(`Off by one added: saved as version ${before.version + 1}.`);
+  let now = await truth(request, 'getTaxonomy', {});
+  expect(now.labels.find((l) => l.id === 'data.off_by_one')).toMatchObject({ group: 'data', key: free, name: 'Off by one', example: { predicted: '{"n": "3"}', truth: '{"n": "2"}' } });
+
+  // Edited: the id stays, the description changes.
+  const row = page.locator('[data-testid="taxonomy-label"][data-label="data.off_by_one"]');
+  await row.getByTestId('edit-label').click();
+  await page.getByTestId('form-description').fill('A loop counter or index one off.');
+  await page.getByTestId('form-save').click();
+  await expect(page.getByTestId('taxonomy-version')).toHaveText(`version ${before.version + 2}`);
+  expect((await truth(request, 'getTaxonomy', {})).labels.find((l) => l.id === 'data.off_by_one')?.description).toBe('A loop counter or index one off.');
+
+  // In use, then retired: the label and its annotation stay; the queue no longer offers it.
+  const q = await truth(request, 'annotationQueue', { set: SET, run: RUN, annotator: 'tess' });
+  await truth(request, 'annotate', { target: { prediction: q.entries[0].prediction }, labels: ['data.off_by_one'], annotator: 'tess' });
+  await row.getByTestId('retire-label').click();
+  await expect(row).toHaveAttribute('data-retired', 'true');
+  now = await truth(request, 'getTaxonomy', {});
+  expect(now.version).toBe(before.version + 3);
+  expect(now.labels.find((l) => l.id === 'data.off_by_one')?.deprecated).toBe(true);
+  const tess = await truth(request, 'listAnnotations', { set: SET, run: RUN, annotator: 'tess' });
+  expect(tess.rows.map((a) => a.labels)).toEqual([['data.off_by_one']]);
+  await page.screenshot({ path: 'test-results/taxonomy-editor.png' });
+
+  await page.getByTestId('taxonomy-open').click();
+  await page.getByTestId('label-start').click();
+  await expect(page.getByTestId('item-key')).toBeVisible();
+  await expect(page.locator('[data-testid="label-option"][data-label="data.wrong_value"]')).toHaveCount(0);
+  for (let i = 0; i < now.groups.length && (await page.locator('[data-testid="group-tab"].active').innerText()) !== 'Data'; i++) await page.keyboard.press('Tab');
+  await expect(page.locator('[data-testid="label-option"][data-label="data.wrong_value"]')).toBeVisible();
+  await expect(page.locator('[data-testid="label-option"][data-label="data.off_by_one"]')).toHaveCount(0);
+});

@@ -41,7 +41,7 @@ const MAY_IMPORT: Record<string, string[]> = {
   semantics: ['trace', 'common'],
   annotate: ['semantics', 'trace', 'common'],
   contract: ['annotate', 'semantics', 'trace', 'common'],
-  store: ['store-connection', 'semantics', 'trace', 'common'],
+  store: ['store-connection', 'annotate', 'semantics', 'trace', 'common'],
   'store-connection': [],
   trajectories: ['store', 'semantics', 'trace', 'common'],
   handlers: ['contract', 'store', 'trajectories', 'predictions', 'export', 'labeling', 'model', 'annotate', 'semantics', 'trace', 'common'],

@@ -20,3 +20,5 @@ export * from './stats/agreement.js';
 export * from './stats/rule-agreement.js';
 export { itemPrelabelInput, type ItemTrace, type ItemShape, type PredictionFacts } from './prelabel/from-item.js';
 export * from './target.js';
+export type * from './record.js';
+export * from './taxonomy-edit.js';

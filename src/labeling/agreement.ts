@@ -4,14 +4,14 @@
  * confusion table of each pair, the disagreements with any adjudicator's final labels, and
  * the rules' precision against the people.
  */
-import { agreement, disagreements, pairConfusion, ruleAgreement, type Annotation, type LabelView } from '../annotate/index.js';
+import { agreement, disagreements, pairConfusion, ruleAgreement, type Rating, type LabelView } from '../annotate/index.js';
 import type { AgreementInfo } from '../api/contract/annotations.js';
 import type { ReadCorpus } from '../store/corpus.js';
 import { annotationScope } from './scope.js';
 
 export function agreementInfo(corpus: ReadCorpus, o: { set?: string; run?: string; view?: LabelView }): AgreementInfo {
   const rows = corpus.listAnnotations(annotationScope(corpus, o.set, o.run));
-  const people: Annotation[] = rows
+  const people: Rating[] = rows
     .filter((a) => a.source === 'person' && a.role === 'annotator' && !a.skipped)
     .map((a) => ({ item: a.target, annotator: a.annotator, labels: a.labels }));
   const finals = new Map(rows.filter((a) => a.role === 'adjudicator').map((a) => [a.target, { annotator: a.annotator, labels: a.labels }]));

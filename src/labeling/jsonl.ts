@@ -10,32 +10,14 @@
  * same annotation or the same annotator and target is never written over it: it is stored
  * beside it under the annotator `NAME@FILE`, so it shows up as a disagreement to settle.
  */
-import { findLabel, parseTargetKey } from '../annotate/index.js';
+import { findLabel, parseTargetKey, type Annotation } from '../annotate/index.js';
 import { UserError } from '../common/errors.js';
 import type { AnnotationRecord, Corpus, NewAnnotation, ReadCorpus } from '../store/corpus.js';
 import { resolveTarget } from './target.js';
 import { currentTaxonomy, storedTaxonomy } from './taxonomy.js';
 
-export interface AnnotationLine {
-  uid: string;
-  target: string;
-  set?: string;
-  run?: string;
-  item?: string;
-  sample?: number;
-  annotator: string;
-  role: 'annotator' | 'adjudicator';
-  source: 'person' | 'rule';
-  rule: string | null;
-  labels: string[];
-  note: string | null;
-  status: 'suggested' | 'accepted' | 'rejected' | null;
-  skipped: boolean;
-  active: boolean;
-  taxonomy: number;
-  created: string;
-  updated: string;
-}
+/** One line: the annotation (src/annotate/record.ts) without its target's row ids, plus where a prediction is. */
+export type AnnotationLine = Omit<Annotation, 'prediction' | 'trace' | 'seq' | 'action'> & { set?: string; run?: string; item?: string; sample?: number };
 
 /** Every annotation (undone ones too, so a merge keeps them undone), in id order. */
 export function exportLines(corpus: ReadCorpus): AnnotationLine[] {

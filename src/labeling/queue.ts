@@ -44,12 +44,16 @@ export function buildQueue(corpus: ReadCorpus, f: QueueFilter): Queue {
   }
   const entries: (QueueEntry & { ord: number })[] = [];
   const mine: AnnotationRecord[] = [];
+  const facets = { actions: new Set<string>(), annotators: new Set<string>(), prelabels: new Set<string>() };
   for (const p of corpus.iteratePredictions({ setId: set.id, runId: run.id, failed: f.failed ?? true })) {
     const item = items.get(p.itemId)!;
     const m: Marks = marks.get(p.id) ?? { people: new Map(), rules: [] };
     const labeledBy = [...m.people.values()].filter((a) => !a.skipped).map((a) => a.annotator).sort();
     const own = m.people.get(f.annotator);
     const state = own ? (own.skipped ? 'skipped' : 'labeled') : null;
+    facets.actions.add(item.action);
+    for (const a of labeledBy) facets.annotators.add(a);
+    for (const r of m.rules) facets.prelabels.add(r);
     if (f.action !== undefined && item.action !== f.action) continue;
     if (f.formatError !== undefined && (p.formatError === true) !== f.formatError) continue;
     if (f.labeled === 'yes' && labeledBy.length === 0) continue;
@@ -71,5 +75,6 @@ export function buildQueue(corpus: ReadCorpus, f: QueueFilter): Queue {
     done: entries.filter((e) => e.mine !== null).length,
     position: position < 0 ? entries.length : position,
     counts: labelCounts(mine),
+    facets: { actions: [...facets.actions].sort(), annotators: [...facets.annotators].sort(), prelabels: [...facets.prelabels].sort() },
   };
 }

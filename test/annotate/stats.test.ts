@@ -13,7 +13,7 @@
  *   yes/yes 20, yes/no 5, no/yes 10, no/no 15): p_o = 0.7, p_e = 0.5, κ = 0.4.
  */
 import { describe, expect, it } from 'vitest';
-import { agreement, cohenKappa, confusionTable, disagreements, krippendorffAlpha, pairConfusion, type Annotation } from '../../src/annotate/index.js';
+import { agreement, cohenKappa, confusionTable, disagreements, krippendorffAlpha, pairConfusion, type Rating } from '../../src/annotate/index.js';
 
 /** Reliability data as printed (one row per coder, `.` or `*` = missing) → one array per unit. */
 function units(rows: string[]): (string | null)[][] {
@@ -91,7 +91,7 @@ describe('confusion table', () => {
 describe('agreement on multi-label annotations', () => {
   // Krippendorff's section C, as annotations: observers A-D, units u1-u12, values as labels.
   const rows = ['1 2 3 3 2 1 4 1 2 . . .', '1 2 3 3 2 2 4 1 2 5 . 3', '. 3 3 3 2 3 4 2 2 5 1 .', '1 2 3 3 2 4 4 1 2 5 1 .'];
-  const section: Annotation[] = rows.flatMap((r, i) =>
+  const section: Rating[] = rows.flatMap((r, i) =>
     r.split(' ').flatMap((v, u) => (v === '.' ? [] : [{ item: `u${u + 1}`, annotator: 'ABCD'[i], labels: [`l${v}`] }])),
   );
 
@@ -134,7 +134,7 @@ describe('agreement on multi-label annotations', () => {
   });
 
   it('the primary view compares first labels only; the set view whole sets', () => {
-    const anns: Annotation[] = [
+    const anns: Rating[] = [
       { item: 'x', annotator: 'a', labels: ['data.wrong_value', 'data.wrong_type'] },
       { item: 'x', annotator: 'b', labels: ['data.wrong_value'] },
       { item: 'y', annotator: 'a', labels: ['control.branch'] },
@@ -147,7 +147,7 @@ describe('agreement on multi-label annotations', () => {
   });
 
   it("an annotator's later annotation of an item replaces the earlier; missing annotators are missing, not 'no'", () => {
-    const anns: Annotation[] = [
+    const anns: Rating[] = [
       { item: 'x', annotator: 'a', labels: ['data.wrong_type'] },
       { item: 'x', annotator: 'b', labels: ['data.wrong_value'] },
       { item: 'x', annotator: 'a', labels: ['data.wrong_value'] },

@@ -113,6 +113,17 @@ describe('annotation API', () => {
     expect((await queue('bob', { failed: false })).entries).toHaveLength(items.length);
   });
 
+  it("the queue's facets offer what the run has, whatever the other filters narrow it to", async () => {
+    const failing = items.filter((_, i) => i % 2 === 0);
+    const q = await queue('bob', { prelabel: 'data.wrong_value' });
+    expect(q.entries).toHaveLength(0);
+    expect(q.facets.actions).toEqual([...new Set(failing.map((it) => it.action))].sort());
+    expect(q.facets.annotators).toEqual(['ada']); // ada labeled one item; her skip is no label
+    expect(q.facets.prelabels).toEqual(['format.unparseable']);
+    expect((await queue('bob', { action: failing[0].action })).entries.map((e) => e.item)).toEqual(failing.filter((it) => it.action === failing[0].action).map((it) => it.id));
+    expect((await queue('bob', { formatError: false })).entries).toHaveLength(0); // every failure here is text that is no state
+  });
+
   it('an unknown label or target is one clear line, and nothing is written', async () => {
     const before = corpus.annotationHistory().length;
     const p = (await queue('ada')).entries[0].prediction;

@@ -6,16 +6,52 @@
  * promise already settled.
  */
 import { groupLabels, type Taxonomy, type TaxonomyLabel } from '../../../src/annotate/index.js';
-import type { AnnotationInfo, AnnotationItem, Queue } from '../../../src/api/contract/index.js';
+import type { AnnotationInfo, AnnotationItem, Params, Queue } from '../../../src/api/contract/index.js';
+import type { Field } from '../../../src/semantics/index.js';
+import { sessionQueue, type Mine, type Touched } from '../lib/queue-merge.js';
 import type { DataSource } from '../lib/source.js';
 
 const NAME_KEY = 'stepscope.annotator';
+const FILTER_KEY = 'stepscope.labelFilter';
+
+/** The queue's filter as the view edits it ('' = any); remembered, so the app reopens the same queue. */
+export interface QueueChoice {
+  action: string;
+  wrong: Field[];
+  formatError: 'any' | 'only' | 'none';
+  labeled: 'any' | 'yes' | 'no';
+  by: string;
+  prelabel: string;
+}
+
+export const ANY_CHOICE: QueueChoice = { action: '', wrong: [], formatError: 'any', labeled: 'any', by: '', prelabel: '' };
+
+/** The choice as annotationQueue's filter: only what narrows the queue. */
+export function choiceParams(c: QueueChoice): Partial<Params<'annotationQueue'>> {
+  return {
+    ...(c.action && { action: c.action }),
+    ...(c.wrong.length && { wrong: c.wrong }),
+    ...(c.formatError !== 'any' && { formatError: c.formatError === 'only' }),
+    ...(c.labeled !== 'any' && { labeled: c.labeled }),
+    ...(c.by && { by: c.by }),
+    ...(c.prelabel && { prelabel: c.prelabel }),
+  };
+}
+
+function storedChoice(): QueueChoice {
+  try {
+    return { ...ANY_CHOICE, ...JSON.parse(localStorage.getItem(FILTER_KEY) ?? '{}') };
+  } catch {
+    return ANY_CHOICE;
+  }
+}
 
 export class Labeling {
   annotator = $state(localStorage.getItem(NAME_KEY) ?? '');
   set = $state('');
   run = $state('');
   failedOnly = $state(true);
+  choice = $state.raw<QueueChoice>(storedChoice());
   taxonomy = $state.raw<Taxonomy | null>(null);
   queue = $state.raw<Queue | null>(null);
   index = $state(0);
@@ -32,6 +68,9 @@ export class Labeling {
 
   #cache = new Map<number, Promise<AnnotationItem>>();
   #writes: Promise<unknown> = Promise.resolve();
+  /** The queue as opened, and the items this session changed (sessionQueue applies them). */
+  #open: Queue | null = null;
+  #touched = new Map<number, Touched>();
 
   constructor(private readonly source: DataSource) {}
 
@@ -60,7 +99,9 @@ export class Labeling {
     try {
       this.taxonomy = await this.source.call('getTaxonomy', {});
       this.#cache.clear();
-      this.queue = await this.#loadQueue();
+      this.#touched.clear();
+      this.queue = this.#open = await this.#loadQueue();
+      if (this.queue.entries.length === 0) this.item = null;
       await this.goTo(Math.min(this.queue.position, Math.max(0, this.queue.entries.length - 1)));
     } catch (e) {
       this.error = (e as Error).message;
@@ -68,7 +109,14 @@ export class Labeling {
   }
 
   #loadQueue(): Promise<Queue> {
-    return this.source.call('annotationQueue', { set: this.set, run: this.run, annotator: this.annotator, failed: this.failedOnly });
+    return this.source.call('annotationQueue', { set: this.set, run: this.run, annotator: this.annotator, failed: this.failedOnly, ...choiceParams(this.choice) });
+  }
+
+  /** A new filter: remembered, and the queue reopened at its first item not done. */
+  async filter(c: QueueChoice): Promise<void> {
+    this.choice = c;
+    localStorage.setItem(FILTER_KEY, JSON.stringify(c));
+    if (this.queue) await this.start();
   }
 
   #fetch(prediction: number, fresh = false): Promise<AnnotationItem> {
@@ -112,14 +160,25 @@ export class Labeling {
       .finally(() => this.pending--);
   }
 
-  #saved(a: AnnotationInfo): void {
+  /** An answer to a change: shown if its item is open, and counted in the progress. `before`: the item's annotation when it was shown. */
+  #saved(a: AnnotationInfo, before: Mine | undefined, now: Mine = a): void {
     const at = this.item && a.target === `prediction:${this.item.prediction.prediction}`;
     if (at) {
-      this.labels = a.skipped && !a.labels.length ? [] : a.labels;
-      this.note = a.note ?? '';
+      this.labels = now ? [...now.labels] : [];
+      this.note = now ? (a.note ?? '') : '';
     }
     this.#cache.delete(a.prediction ?? -1);
-    this.#loadQueue().then((q) => (this.queue = q)).catch(() => undefined);
+    const p = a.prediction;
+    if (p === null || !this.#open) return;
+    const t = this.#touched.get(p);
+    if (!t && before === undefined) {
+      // A change to an item this session has not shown (an undo reaching back): ask the corpus.
+      this.#loadQueue().then((q) => (this.queue = this.#open = q), () => undefined);
+      this.#touched.clear();
+      return;
+    }
+    this.#touched.set(p, { before: t ? t.before : before!, now });
+    this.queue = sessionQueue(this.#open, this.#touched);
   }
 
   async setLabels(labels: string[], note?: string): Promise<void> {
@@ -128,7 +187,7 @@ export class Labeling {
     const a = await this.#write(() =>
       this.source.call('annotate', { target: { prediction: item.prediction.prediction }, labels, note, annotator: this.annotator }),
     );
-    this.#saved(a);
+    this.#saved(a, item.mine);
   }
 
   toggleKey(key: number): Promise<void> | undefined {
@@ -138,11 +197,17 @@ export class Labeling {
     return this.setLabels(has ? this.labels.filter((l) => l !== label.id) : [...this.labels, label.id]);
   }
 
-  /** Enter: keeps the labels given (the pre-labels when none were), then the next entry. */
+  /**
+   * Enter: keeps the labels given (stored already: this.labels only ever holds saved labels),
+   * or accepts the pre-labels when none were given, and opens the next entry at once. The
+   * write goes on meanwhile, in order with the others; "saving…" shows until it is answered.
+   */
   async accept(): Promise<void> {
     if (!this.item) return;
-    const labels = this.labels.length ? this.labels : this.item.prelabels.map((p) => p.label);
-    if (labels.length) await this.setLabels([...new Set(labels)]);
+    if (!this.labels.length) {
+      const labels = [...new Set(this.item.prelabels.map((p) => p.label))];
+      if (labels.length) this.setLabels(labels).catch(() => undefined); // the error is shown by #write
+    }
     await this.next();
   }
 
@@ -150,7 +215,7 @@ export class Labeling {
     const item = this.item;
     if (!item) return;
     const a = await this.#write(() => this.source.call('skipAnnotation', { target: { prediction: item.prediction.prediction }, annotator: this.annotator }));
-    this.#saved(a);
+    this.#saved(a, item.mine);
     await this.next();
   }
 
@@ -158,8 +223,10 @@ export class Labeling {
   async undo(): Promise<void> {
     const r = await this.#write(() => this.source.call('undoAnnotation', { annotator: this.annotator }));
     if (!r.undone) return;
-    this.#saved(r.undone);
     const i = this.queue?.entries.findIndex((e) => e.prediction === r.undone!.prediction) ?? -1;
     if (i >= 0) await this.goTo(i, true);
+    // What the item holds now (an undone creation leaves no annotation of this annotator).
+    const now = this.item?.prediction.prediction === r.undone.prediction ? this.item.mine : r.undone;
+    this.#saved(r.undone, undefined, now);
   }
 }

@@ -18,7 +18,8 @@ import { krippendorffAlpha } from './alpha.js';
 import { confusionTable, type Confusion } from './confusion.js';
 import { cohenKappa } from './kappa.js';
 
-export interface Annotation {
+/** One annotator's labels on one item, as the statistics see it. */
+export interface Rating {
   /** Any stable key of the target (prediction, state or transition). */
   item: string;
   annotator: string;
@@ -65,7 +66,7 @@ export interface AgreementReport {
 }
 
 /** item → annotator → labels, the later annotation of a pair winning. */
-function table(annotations: readonly Annotation[]): Map<string, Map<string, readonly string[]>> {
+function table(annotations: readonly Rating[]): Map<string, Map<string, readonly string[]>> {
   const t = new Map<string, Map<string, readonly string[]>>();
   for (const a of annotations) {
     let row = t.get(a.item);
@@ -88,7 +89,7 @@ function pairsOf(t: Map<string, Map<string, readonly string[]>>, a: string, b: s
   return out;
 }
 
-export function agreement(annotations: readonly Annotation[], options: { view?: LabelView; labels?: readonly string[] } = {}): AgreementReport {
+export function agreement(annotations: readonly Rating[], options: { view?: LabelView; labels?: readonly string[] } = {}): AgreementReport {
   const view = options.view ?? 'set';
   const t = table(annotations);
   const annotators = [...new Set(annotations.map((a) => a.annotator))].sort(byName);
@@ -117,7 +118,7 @@ export function agreement(annotations: readonly Annotation[], options: { view?: 
 }
 
 /** The confusion table of two annotators on the items both annotated. */
-export function pairConfusion(annotations: readonly Annotation[], a: string, b: string, view: LabelView = 'set'): Confusion {
+export function pairConfusion(annotations: readonly Rating[], a: string, b: string, view: LabelView = 'set'): Confusion {
   return confusionTable(pairsOf(table(annotations), a, b, view));
 }
 
@@ -128,7 +129,7 @@ export interface Disagreement {
 }
 
 /** Items whose annotators do not all give the same category: what an adjudicator looks at. */
-export function disagreements(annotations: readonly Annotation[], view: LabelView = 'set'): Disagreement[] {
+export function disagreements(annotations: readonly Rating[], view: LabelView = 'set'): Disagreement[] {
   const out: Disagreement[] = [];
   for (const [item, row] of table(annotations)) {
     if (new Set([...row.values()].map((ls) => categoryOf(ls, view))).size < 2) continue;

@@ -4,7 +4,7 @@
  * undo, adjudication, the annotations themselves and the agreement between annotators.
  * Write methods need a writable corpus; the transports route them (accessOf).
  */
-import type { AgreementReport, Confusion, FieldDiff, RuleAgreement, Taxonomy } from '../../annotate/index.js';
+import type { AgreementReport, Annotation, AnnotationChange, Confusion, FieldDiff, RuleAgreement, Taxonomy } from '../../annotate/index.js';
 import { FIELDS, type Field, type Prediction } from '../../semantics/index.js';
 import { write, read } from './method.js';
 import { recordName } from './predictions.js';
@@ -64,29 +64,8 @@ export const annotationMethods = {
   getAgreement: read(object({ set: optional(recordName), run: optional(recordName), view: optional(oneOf(['set', 'primary'] as const)) })),
 };
 
-export interface AnnotationInfo {
-  id: number;
-  /** The annotation's name across copies of a corpus (export/import). */
-  uid: string;
-  /** `prediction:12`, `trace:3/seq:17`, `trace:3/seq:17/action:step_over`. */
-  target: string;
-  prediction: number | null;
-  trace: number | null;
-  seq: number | null;
-  action: string | null;
-  annotator: string;
-  role: 'annotator' | 'adjudicator';
-  source: 'person' | 'rule';
-  rule: string | null;
-  labels: string[];
-  /** A person's note; a rule's reason. */
-  note: string | null;
-  status: 'suggested' | 'accepted' | 'rejected' | null;
-  skipped: boolean;
-  taxonomy: number;
-  created: string;
-  updated: string;
-}
+/** An annotation as the API shows it (src/annotate/record.ts; `active` is implied: undone ones are not listed). */
+export type AnnotationInfo = Omit<Annotation, 'active'> & { id: number };
 
 export interface QueueEntry {
   prediction: number;
@@ -111,6 +90,8 @@ export interface Queue {
   position: number;
   /** Per label id, this annotator's labels in the queue. */
   counts: Record<string, number>;
+  /** What the filters can choose from: over the run's predictions (its failures unless `failed` is false) before the other filters. */
+  facets: { actions: string[]; annotators: string[]; prelabels: string[] };
 }
 
 export interface PrelabelInfo {
@@ -156,17 +137,8 @@ export interface AgreementInfo extends AgreementReport {
   rules: RuleAgreement;
 }
 
-export interface HistoryInfo {
-  id: number;
-  annotation: number;
-  target: string;
-  who: string;
-  at: string;
-  op: 'create' | 'update' | 'undo' | 'import';
-  undoes: number | null;
-  before: { labels: string[]; note: string | null; status: string | null; skipped: boolean; active: boolean } | null;
-  after: { labels: string[]; note: string | null; status: string | null; skipped: boolean; active: boolean };
-}
+/** A change of the history with its annotation's target. */
+export type HistoryInfo = AnnotationChange & { target: string };
 
 export interface AnnotationResults {
   getTaxonomy: Taxonomy;

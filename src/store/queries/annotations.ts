@@ -7,52 +7,18 @@
  */
 import type Database from 'better-sqlite3';
 import { randomUUID } from 'node:crypto';
+import type { Annotation, AnnotationChange, AnnotationFields, AnnotationRole, AnnotationSource, AnnotationStatus } from '../../annotate/record.js';
 
-export type AnnotationSource = 'person' | 'rule';
-export type AnnotationStatus = 'suggested' | 'accepted' | 'rejected';
-export type AnnotationRole = 'annotator' | 'adjudicator';
+export type { AnnotationFields, AnnotationRole, AnnotationSource, AnnotationStatus };
 
-/** The fields a change sets: everything but the bookkeeping. */
-export interface AnnotationFields {
-  labels: string[];
-  note: string | null;
-  status: AnnotationStatus | null;
-  skipped: boolean;
-  active: boolean;
-}
+/** An annotation to store: `uid` (given on import, new otherwise) and the times are optional. */
+export type NewAnnotation = Omit<Annotation, 'uid' | 'created' | 'updated'> & Partial<Pick<Annotation, 'uid' | 'created' | 'updated'>>;
 
-export interface NewAnnotation extends AnnotationFields {
-  /** Canonical key (src/annotate/target.ts) and its parts. */
-  target: string;
-  prediction: number | null;
-  trace: number | null;
-  seq: number | null;
-  action: string | null;
-  annotator: string;
-  role: AnnotationRole;
-  source: AnnotationSource;
-  rule: string | null;
-  taxonomy: number;
-  /** Given on import (the annotation's name in the corpus it came from); new otherwise. */
-  uid?: string;
-  created?: string;
-  updated?: string;
-}
-
-export interface AnnotationRecord extends Required<NewAnnotation> {
+export interface AnnotationRecord extends Annotation {
   id: number;
 }
 
-export interface HistoryEntry {
-  id: number;
-  annotation: number;
-  who: string;
-  at: string;
-  op: 'create' | 'update' | 'undo' | 'import';
-  undoes: number | null;
-  before: AnnotationFields | null;
-  after: AnnotationFields;
-}
+export type HistoryEntry = AnnotationChange;
 
 export interface AnnotationQuery {
   setId?: number;
