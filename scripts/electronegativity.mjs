@@ -11,8 +11,9 @@
 //   read; the built page carries the same policy and is checked by the second scan.
 // - out/, the built app (npm run build): main, the API process, preload, the renderer page and
 //   bundle. The tool's parser stops at private class fields (`#x`, which Svelte 5 compiles
-//   state to), so the renderer's bundle is scanned with them lowered to WeakMaps (vite's
-//   oxc transform, es2021); the code is otherwise the shipped bundle.
+//   state to, and which the core's classes bundled into main use), so every script of the
+//   build is scanned with them lowered to WeakMaps (vite's oxc transform, es2021); the code is
+//   otherwise the shipped bundle.
 //
 // Prints each finding, then `electronegativity: N passed, N failed` (one pass per check and
 // scan, one failure per finding that fails or file the tool could not parse).
@@ -65,16 +66,15 @@ function explained(file, line) {
   return lines.slice(Math.max(0, line - 5), line).some((l) => /(\/\/|\/\*|<!--|\*).*electronegativity/i.test(l));
 }
 
-function lowerRendererBundle(dir) {
-  const assets = join(dir, 'renderer/assets');
+/** Every script of the built app lowered to es2021 (see the header: the tool cannot parse `#x`). */
+function lowerBundle(dir) {
+  const scripts = readdirSync(dir, { recursive: true }).filter((f) => String(f).endsWith('.js') || String(f).endsWith('.mjs'));
   return Promise.all(
-    readdirSync(assets)
-      .filter((f) => f.endsWith('.js'))
-      .map(async (f) => {
-        const path = join(assets, f);
-        const { code } = await transformWithOxc(readFileSync(path, 'utf8'), path, { target: 'es2021' });
-        writeFileSync(path, code);
-      }),
+    scripts.map(async (f) => {
+      const path = join(dir, String(f));
+      const { code } = await transformWithOxc(readFileSync(path, 'utf8'), path, { target: 'es2021' });
+      writeFileSync(path, code);
+    }),
   );
 }
 
@@ -82,7 +82,7 @@ const temp = mkdtempSync(join(tmpdir(), 'stepscope-eng-'));
 const built = join(temp, 'out');
 if (!only) {
   cpSync(join(root, 'out'), built, { recursive: true });
-  await lowerRendererBundle(built);
+  await lowerBundle(built);
 }
 
 const scans = only

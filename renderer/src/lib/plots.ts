@@ -168,7 +168,7 @@ export function cruxevalPlot(runs: (RunLines & { lo: number | null; hi: number |
   const pub = published.map((p) => ({ name: `${p.model} (published)`, value: p.value }));
   const names = [...data.map((d) => d.run), ...pub.map((p) => p.name)];
   return Plot.plot({
-    ...base(width), height: 60 + 26 * names.length, marginLeft: 230, marginRight: 40,
+    ...base(width), height: 60 + 26 * names.length, marginLeft: Math.max(...names.map((n) => 14 + 6.4 * n.length)), marginRight: 40, // the longest name whole (11px sans: ~6.4px a character)
     x: { domain: [0, 100], grid: true, label: 'pass@1 (%)' }, y: { domain: names, label: null },
     marks: [
       Plot.barX(pub, { y: 'name', x: 'value', fill: '#d1d5db', title: (p: { name: string; value: number }) => `${p.name}: ${p.value}` }),
