@@ -266,7 +266,7 @@ test('the taxonomy editor adds, edits and retires a label as new versions; a key
   const before = await truth(request, 'getTaxonomy', {});
   const taken = before.labels.find((l) => l.id === 'data.wrong_type')!;
   await page.goto('/');
-  await page.getByTestId('mode-label').click();
+  await page.getByTestId('view-label').click();
   await page.getByTestId('annotator').fill('tess');
   await page.getByTestId('taxonomy-open').click();
   await expect(page.getByTestId('taxonomy-version')).toHaveText(`version ${before.version}`);

@@ -50,7 +50,7 @@ test('Export… from the labeling queue: preview per split, progress, and the fi
   expect(whole.excluded.programs).toBeGreaterThan(0);
 
   await page.goto('./');
-  await page.getByTestId('mode-label').click();
+  await page.getByTestId('view-label').click();
   await expect(page.getByTestId('label-run')).toHaveValue(RUN);
   await page.getByTestId('label-export').click();
   const dialog = page.getByTestId('export-dialog');
