@@ -216,8 +216,8 @@ export function countPredictions(db: Database.Database, q: PredictionQuery): num
   return db.prepare(`SELECT count(*) FROM predictions p JOIN evalset_items i ON i.id = p.item_id WHERE ${w.sql}`).pluck().get(...w.args) as number;
 }
 
-/** What scores are computed from: one row per prediction of a run, in item order. */
-export interface VerdictRow {
+/** What scores are broken down by: an item's action, direction, horizon, trace length and depth. */
+export interface ItemFacts {
   itemId: number;
   action: string;
   direction: string;
@@ -226,6 +226,10 @@ export interface VerdictRow {
   traceEvents: number;
   /** How many calls deep the target state is (0: the trace's first frame); null for an exit. */
   depth: number | null;
+}
+
+/** What scores are computed from: one row per prediction of a run, in item order. */
+export interface VerdictRow extends ItemFacts {
   formatError: boolean | null;
   em: FieldVerdicts;
   /** exec_pass, alt_pass, correct (null: not applicable, or pending). */

@@ -12,7 +12,7 @@
 import type Database from 'better-sqlite3';
 import { FIELDS, type Field } from '../../semantics/eval.js';
 import type { FieldVerdicts } from '../../semantics/score.js';
-import { ITEM_DEPTH_CTE, type VerdictRow } from './predictions.js';
+import { ITEM_DEPTH_CTE, type ItemFacts, type VerdictRow } from './predictions.js';
 
 /** Of `n` samples with a verdict (not null), `ok` right. */
 export interface Tally {
@@ -21,15 +21,7 @@ export interface Tally {
 }
 
 /** One item's verdicts in one run (an item without predictions has none). */
-export interface ItemVerdicts {
-  itemId: number;
-  action: string;
-  direction: string;
-  horizon: number | null;
-  /** The item's trace: its number of events. */
-  traceEvents: number;
-  /** How many calls deep the target state is (0: the trace's first frame); null for an exit. */
-  depth: number | null;
+export interface ItemVerdicts extends ItemFacts {
   samples: number;
   formatErrors: number;
   /** Exact match per field over the samples where it applies, and the format errors among those samples. */
