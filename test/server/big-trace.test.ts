@@ -5,21 +5,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_WALK_ACTIONS } from '../../src/api/contract/index.js';
 import { encodeAnswer } from '../../src/api/host/index.js';
 import { startServer, type Running } from '../../src/server/listen.js';
-import { openCorpus } from '../../src/store/corpus.js';
 import { ensureBuilt } from '../cli/helpers.js';
-import { cleanTempDirs, tempDir, writeTraces } from '../store/fixtures.js';
+import { cleanTempDirs, corpusFileOf } from '../store/fixtures.js';
 
 let server: Running;
 let tight: Running;
 
 beforeAll(async () => {
   ensureBuilt();
-  const dir = tempDir('stepscope-big-');
-  const db = join(dir, 'c.db');
-  const c = openCorpus(db, { create: true });
   // Trace 1: 100,006 events; trace 2: 10.
-  await c.ingest(writeTraces(dir, 't.jsonl', [{ name: 'big', n: 50_000 }, { name: 'small', n: 2 }]));
-  c.close();
+  const { dir, db } = await corpusFileOf('stepscope-big-', [{ name: 'big', n: 50_000 }, { name: 'small', n: 2 }]);
   server = await startServer({ db, port: 0, uiDir: join(dir, 'no-ui') });
   tight = await startServer({ db, port: 0, uiDir: join(dir, 'no-ui'), cacheBytes: 4 * 2 ** 20 });
 }, 300_000);

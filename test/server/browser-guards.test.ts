@@ -7,20 +7,15 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type Running } from '../../src/server/listen.js';
-import { openCorpus } from '../../src/store/corpus.js';
 import { ensureBuilt } from '../cli/helpers.js';
-import { cleanTempDirs, tempDir, writeTraces } from '../store/fixtures.js';
+import { cleanTempDirs, corpusFileOf } from '../store/fixtures.js';
 import { send as sendTo, type Answer } from './http.js';
 
 let open: Running;
 
 beforeAll(async () => {
   ensureBuilt();
-  const dir = tempDir('stepscope-guards-');
-  const db = join(dir, 'c.db');
-  const c = openCorpus(db, { create: true });
-  await c.ingest(writeTraces(dir, 't.jsonl', [{ name: 'sum_3' }]));
-  c.close();
+  const { dir, db } = await corpusFileOf('stepscope-guards-', [{ name: 'sum_3' }]);
   const ui = join(dir, 'ui');
   mkdirSync(ui);
   writeFileSync(join(ui, 'index.html'), '<!doctype html><title>ui</title>');

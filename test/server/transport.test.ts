@@ -5,20 +5,15 @@ import { request } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type Running } from '../../src/server/listen.js';
-import { openCorpus } from '../../src/store/corpus.js';
 import { ensureBuilt } from '../cli/helpers.js';
-import { cleanTempDirs, tempDir, writeTraces } from '../store/fixtures.js';
+import { cleanTempDirs, corpusFileOf } from '../store/fixtures.js';
 
 let open: Running;
 let locked: Running;
 
 beforeAll(async () => {
   ensureBuilt();
-  const dir = tempDir('stepscope-transport-');
-  const db = join(dir, 'c.db');
-  const c = openCorpus(db, { create: true });
-  await c.ingest(writeTraces(dir, 't.jsonl', [{ name: 'sum_3' }]));
-  c.close();
+  const { dir, db } = await corpusFileOf('stepscope-transport-', [{ name: 'sum_3' }]);
   open = await startServer({ db, port: 0, uiDir: join(dir, 'no-ui') });
   locked = await startServer({ db, port: 0, uiDir: join(dir, 'no-ui'), token: 'sekrit-token-1' });
 });

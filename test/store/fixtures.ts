@@ -8,6 +8,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type Database from 'better-sqlite3';
+import { openCorpus } from '../../src/store/corpus.js';
 
 export type Rec = Record<string, unknown>;
 
@@ -98,6 +99,16 @@ export function writeTraces(dir: string, file: string, specs: TraceSpec[]): stri
 }
 
 /** A fingerprint of everything stored, to prove a failed ingest changed nothing. */
+/** A corpus file (in a fresh temporary folder) holding the traces given, closed again. */
+export async function corpusFileOf(prefix: string, specs: TraceSpec[]): Promise<{ dir: string; db: string }> {
+  const dir = tempDir(prefix);
+  const db = join(dir, 'c.db');
+  const c = openCorpus(db, { create: true });
+  await c.ingest(writeTraces(dir, 't.jsonl', specs));
+  c.close();
+  return { dir, db };
+}
+
 export function snapshot(db: Database.Database): string {
   const h = createHash('sha256');
   for (const t of ['programs', 'traces', 'events']) {
