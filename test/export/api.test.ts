@@ -45,7 +45,7 @@ describe('export over the API', () => {
     expect(JSON.parse(readFileSync(join(path, 'stepscope-export.json'), 'utf8')).rows).toBe(events('error'));
   });
 
-  it('a job started by one instance of the API is polled from another (the server\'s worker pool), to the end; an unknown job is not found', async () => {
+  it('a job started by one instance of the API is polled from another on the same worker (the pool\'s job worker), to the end; an unknown job is not found', async () => {
     const other = openCorpus(db, { readonly: true });
     try {
       const second = createApi(other);

@@ -1,7 +1,7 @@
 /**
  * Export from the app: a preview of the plan, and an export that runs in the background
- * (polled with exportProgress for its progress bar; its status is kept in a file, so any
- * instance of these handlers answers it: export-jobs.ts). Files go only into the export
+ * (polled with exportProgress for its progress bar; jobs are held by export-jobs.ts, on the
+ * pool's job worker). Files go only into the export
  * folder beside the corpus (src/api/contract/export.ts says why).
  */
 import { mkdirSync } from 'node:fs';
@@ -35,18 +35,18 @@ export function exportHandlers(corpus: ReadCorpus): Pick<Api, 'previewExport' | 
       checkOutput(path, opts.force ?? false);
       previewExport(corpus.path, opts);
       const status: ExportStatus = { state: 'running', done: 0, total: 0, path };
-      const { job, write } = createJob(root, status);
+      const { job, write } = createJob(status);
       exportDataset(corpus.path, path, { ...opts, onProgress: (done, total) => write({ ...status, done, total }) }).then(
         (m) => write({
           ...status, state: 'done', done: m.rows, total: m.rows,
           splits: Object.entries(m.splits).map(([name, s]) => ({ name, rows: s.rows, programs: s.programs, files: s.files.length })),
         }),
         (e: unknown) => write({ ...status, state: 'failed', error: e instanceof UserError ? e.message : `internal error: ${(e as Error).message}` }),
-      ).catch(() => {}); // the status file could not be written (a full disk): the poll then sees the job stop
+      );
       return { job, path };
     },
     exportProgress({ job }) {
-      return readJob(exportRoot(corpus.path), job);
+      return readJob(job);
     },
   };
 }
