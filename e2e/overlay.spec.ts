@@ -5,9 +5,9 @@
 import { expect as base, test, type Page } from '@playwright/test';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ItemRow, VerdictInfo } from '../src/api/contract/index.js';
+import type { ItemRow } from '../src/api/contract/index.js';
 import { startFakeModelServer } from '../scripts/fake-model-server.mjs';
-import { truth } from './helpers.js';
+import { truth, verdictOf as expected } from './helpers.js';
 
 // A loaded machine replays trajectories slowly: wait longer than the default for what follows a click.
 const expect = base.configure({ timeout: 20_000 });
@@ -15,15 +15,6 @@ const shots = join(import.meta.dirname, 'screenshots');
 // Each test opens several traces and replays trajectories through the server on a busy machine.
 test.describe.configure({ timeout: 180_000 });
 
-/** The mark the docs promise for a prediction's verdicts (docs/explorer.md), or null while a check is pending. */
-function expected(v: VerdictInfo | undefined): string | null {
-  if (!v) return null;
-  if (v.correct === true) return 'pass';
-  if (v.alt === 'pass') return 'alternative';
-  if (v.formatError === true) return 'format';
-  if (v.correct === false) return 'fail';
-  return null;
-}
 const first = (it: ItemRow, run: string) => it.verdicts.filter((v) => v.run === run).sort((a, b) => a.sample - b.sample)[0];
 const node = (page: Page, it: ItemRow) => page.getByTestId(`${it.direction}-tree`).locator(`[data-seq="${it.targetSeq}"][data-event="${it.targetKind}"]`);
 
