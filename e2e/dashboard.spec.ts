@@ -256,3 +256,52 @@ test('each plot saves as SVG and PNG', async ({ page }) => {
     expect(bytes.readUInt32BE(16)).toBe(Math.ceil(box.width * 2));
   }
 });
+
+test('a dashboard link opens its set and the two runs it compares; what is stale is said', async ({ page, request }) => {
+  await page.goto('./?view=dashboard&set=ns&run=model-b&run2=model-a');
+  await expect(page.getByTestId('dash-set')).toHaveValue('ns');
+  await expect(page.getByTestId('compare-a')).toHaveValue('model-b');
+  await expect(page.getByTestId('compare-b')).toHaveValue('model-a');
+  const want = (await truth(request, 'compareRuns', { set: 'ns', a: 'model-b', b: 'model-a' })).groups[0];
+  const whole = page.locator('[data-testid="compare-row"][data-action=""]');
+  await expect(whole.locator('[data-k="onlyA"]')).toHaveText(String(want.onlyA));
+  await expect(whole.locator('[data-k="onlyB"]')).toHaveText(String(want.onlyB));
+  await expect(page.getByTestId('link-problems')).toHaveCount(0);
+  // Choosing other runs is in the address, so a reload keeps them.
+  await page.getByTestId('compare-b').selectOption('model-a');
+  await page.getByTestId('compare-a').selectOption('model-a');
+  await page.getByTestId('compare-b').selectOption('model-b');
+  await expect.poll(() => new URL(page.url()).search).toBe('?view=dashboard&set=ns');
+  await page.getByTestId('compare-a').selectOption('model-b');
+  await page.getByTestId('compare-b').selectOption('model-a');
+  await expect.poll(() => Object.fromEntries(new URL(page.url()).searchParams)).toEqual({ view: 'dashboard', set: 'ns', run: 'model-b', run2: 'model-a' });
+  await page.reload();
+  await expect(page.getByTestId('compare-a')).toHaveValue('model-b');
+
+  await page.goto('./?view=dashboard&set=ns&run=nope&trace=3');
+  const box = page.getByTestId('link-problems');
+  await expect(box).toContainText('has no run "nope"');
+  await expect(box).toContainText('trace was ignored');
+  await expect(page.getByTestId('dash-set')).toHaveValue('ns');
+  await page.goto('./?view=dashboard&set=gone');
+  await expect(page.getByTestId('link-problems')).toContainText('no evaluation set named "gone"');
+  await expect(page.getByTestId('dash-set')).toBeVisible();
+});
+
+test('every plot, its axes and their labels stay inside its card, at 1280 and 1920 pixels wide', async ({ page }) => {
+  for (const set of ['crux-out', 'ns', 'hz']) {
+    for (const [w, h] of [[1280, 720], [1920, 1080]] as const) {
+      await page.setViewportSize({ width: w, height: h });
+      await openDashboard(page, set);
+      await expect(page.locator('[data-testid^="plot-"] svg').first()).toBeVisible();
+      const over = await page.locator('section[data-testid^="plot-"]').evaluateAll((cards) =>
+        cards.flatMap((c) => {
+          const right = c.getBoundingClientRect().right;
+          return [...c.querySelectorAll('svg text')].map((t) => ({ plot: c.getAttribute('data-testid'), text: t.textContent, past: t.getBoundingClientRect().right - right })).filter((x) => x.past > -2);
+        }),
+      );
+      expect(over, `${set} at ${w}px: labels at or past the card's right edge`).toEqual([]);
+      if (set === 'ns') await page.screenshot({ path: join(shots, `dashboard-${set}-${w}.png`) });
+    }
+  }
+});

@@ -177,7 +177,7 @@ test('k samples: a chip per sample with its verdict (CodeLlama-7B, 10 samples pe
   await page.screenshot({ path: join(shots, 'overlay-samples.png') });
 });
 
-test('a second run: its verdict on the same node, in the graph shape too', async ({ page, request }) => {
+test('a second run: its verdict on the same node, and its ghost beside the first run\'s, in the graph shape too', async ({ page, request }) => {
   const { rows } = await truth(request, 'listItems', { set: 'crux-bp', limit: 3 });
   const it = rows.find((r) => first(r, 'mutant').correct === false)!;
   await opened(page, `?trace=${it.traceId}&set=crux-bp&run=mutant&run2=oracle`);
@@ -189,7 +189,9 @@ test('a second run: its verdict on the same node, in the graph shape too', async
   // The graph is wider than its pane: the node may sit under the other pane, so the click is sent to it.
   await node(page, it).dispatchEvent('click');
   await expect(page.getByTestId('prediction-head')).toContainText(`item ${it.key}`);
-  await expect(page.getByTestId('forward-ghost-layer').getByTestId('ghost')).toBeVisible();
+  // Both runs' ghosts, each with its run's verdict.
+  const layer = page.getByTestId('forward-ghost-layer');
+  for (const run of ['mutant', 'oracle']) await expect(layer.locator(`[data-testid="ghost"][data-run="${run}"]`)).toHaveAttribute('data-verdict', expected(first(it, run))!);
   await page.screenshot({ path: join(shots, 'overlay-graph.png') });
   await page.getByTestId('forward-shape').click();
 });
