@@ -107,6 +107,34 @@ test('a format error shows where reading stopped; F8 jumps to the failing node; 
   expect(new URL(page.url()).searchParams.get('failures')).toBe('1');
 });
 
+test('F8 and Shift+F8 visit every failing item of the trace, several on one node each in turn', async ({ page, request }) => {
+  // The horizon set has several items whose target is the same node (an inverse call's inputs).
+  const { rows } = await truth(request, 'listItems', { set: 'hz', run: 'model-a', limit: 1000 });
+  const failingOf = new Map<number, ItemRow[]>();
+  for (const r of rows) if (['fail', 'format'].includes(expected(first(r, 'model-a')) ?? '')) failingOf.set(r.traceId, [...(failingOf.get(r.traceId) ?? []), r]);
+  const [traceId, failing] = [...failingOf].find(([, f]) => new Set(f.map((r) => `${r.direction}/${r.targetSeq}`)).size < f.length)!;
+  expect(failing, 'a trace with two failing items on one node').toBeTruthy();
+  await opened(page, `?trace=${traceId}&set=hz&run=model-a`);
+  await expect(page.getByTestId('verdict-counts')).toHaveAttribute('data-trace', String(traceId));
+  const item = () => new URL(page.url()).searchParams.get('item');
+  const seen: number[] = [];
+  for (let j = 0; j < failing.length; j++) {
+    const before = item();
+    await page.keyboard.press('F8');
+    // While the item's trajectory is replayed the address names no item yet.
+    await expect.poll(() => item() !== null && item() !== before).toBe(true);
+    seen.push(Number(item()));
+  }
+  expect([...seen].sort((a, b) => a - b)).toEqual(failing.map((r) => r.id).sort((a, b) => a - b));
+  // Round again, and back.
+  await page.keyboard.press('F8');
+  await expect.poll(item).toBe(String(seen[0]));
+  await page.keyboard.press('Shift+F8');
+  await expect.poll(item).toBe(String(seen[seen.length - 1]));
+  await page.keyboard.press('Shift+F8');
+  await expect.poll(item).toBe(String(seen[seen.length - 2]));
+});
+
 test('a stale or unknown link says so and still shows the app', async ({ page }) => {
   await page.goto('./?trace=99999&set=no-such-set&colour=red&dir=sideways');
   const box = page.getByTestId('link-problems');

@@ -98,13 +98,22 @@ export class Overlay {
     return out;
   }
 
-  /** Failing items of the chosen run, forward tree first, each in tree order. */
+  /**
+   * Failing items of the chosen run, forward tree first, each in tree order: every one, so
+   * several items on one node (a node shows only the worst) are each reached by F8 in turn.
+   */
   failing = $derived.by((): ItemMark[] => {
     const out: { m: ItemMark; key: number }[] = [];
     for (const [which, tree] of [['forward', this.explorer.fwd], ['inverse', this.explorer.inv]] as const) {
-      for (const [node, m] of this.marksFor(tree, which, this.run)) if (isFailing(m.verdict)) out.push({ m, key: (which === 'inverse' ? 1e12 : 0) + node });
+      if (!tree || !this.run) continue;
+      for (const it of this.items) {
+        if (it.direction !== which || it.targetSeq === null) continue;
+        const m = itemMark(it, this.run);
+        const node = m && isFailing(m.verdict) ? nodeOf(tree, it.targetSeq, it.targetKind) : -1;
+        if (node >= 0) out.push({ m: m!, key: (which === 'inverse' ? 1e12 : 0) + node });
+      }
     }
-    return out.sort((a, b) => a.key - b.key).map((x) => x.m);
+    return out.sort((a, b) => a.key - b.key || a.m.item.id - b.m.item.id).map((x) => x.m);
   });
 
   counts = $derived.by(() => {
@@ -147,6 +156,7 @@ export class Overlay {
     };
     this.run = pick(run, 'run') ?? this.runs[0]?.label ?? '';
     this.run2 = pick(run2, 'second run') ?? '';
+    if (this.run2 === this.run) this.run2 = ''; // a run compared with itself: one run
     await this.loadItems();
   }
 
