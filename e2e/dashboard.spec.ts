@@ -3,12 +3,12 @@
 // equals `stepscope scores --json` (run here on the same corpus), the comparison's counts add
 // up to the API's per-item verdicts, a clicked mark lists its items and an item opens in the
 // explorer, and each plot saves as SVG and PNG. Screenshots of each view for looking at.
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { ScoreLine } from '../src/api/contract/index.js';
-import { truth } from './helpers.js';
+import type { ItemDetail, ScoreLine } from '../src/api/contract/index.js';
+import { truth, verdictOf } from './helpers.js';
 
 const root = resolve(import.meta.dirname, '..');
 const shots = join(import.meta.dirname, 'screenshots');
@@ -188,7 +188,54 @@ for (const [set, a, b] of [['crux-out', 'codellama-7b', 'gpt-4'], ['ns', 'model-
     // Both runs overlaid, as the link the address now carries.
     await expect(page.getByTestId('prediction-head')).toContainText(`item ${item.key}`);
     await expect.poll(() => Object.fromEntries(new URL(page.url()).searchParams)).toMatchObject({ set, run: a, run2: b, item: String(item.id) });
+    await expectBothRuns(page, request, item, a, b, `dashboard-compare-item-${set}`);
+    // Reloaded, the address opens the same: both runs' ghosts and columns.
+    await page.reload();
+    await expectBothRuns(page, request, item, a, b, null);
+    // The graph shape draws both ghosts too.
+    await page.getByTestId(`${item.direction}-shape`).click();
+    await expect(page.getByTestId(`${item.direction}-tree`)).toHaveAttribute('data-shape', 'graph');
+    await expectBothRuns(page, request, item, a, b, null);
+    await page.screenshot({ path: join(shots, `dashboard-compare-item-${set}-graph.png`) });
+    await page.getByTestId(`${item.direction}-shape`).click();
   });
+}
+
+/**
+ * An item open with two runs: a ghost per run beside the true target, each with the verdict
+ * of its run's first sample as the API gives it (one right, the other not: the item is one
+ * where they differ), linked from the current node by the item's action; the prediction panel
+ * shows each run's verdict, and for state answers each run's wrong fields as the API's exact
+ * match found them. Screenshots at 1280x720 and 1920x1080 when `shot` names them.
+ */
+async function expectBothRuns(page: Page, request: APIRequestContext, item: ItemDetail, a: string, b: string, shot: string | null) {
+  const layer = page.getByTestId(`${item.direction}-ghost-layer`);
+  const right: boolean[] = [];
+  for (const run of [a, b]) {
+    const p = (await truth(request, 'getItem', { id: item.id, run })).predictions.sort((x, y) => x.sample - y.sample)[0];
+    const want = verdictOf(p)!;
+    right.push(want === 'pass');
+    await expect(layer.locator(`[data-testid="ghost"][data-run="${run}"]`)).toHaveAttribute('data-verdict', want);
+    await expect(layer.locator(`[data-testid="ghost-edge"][data-run="${run}"]`)).toHaveAttribute('data-action', item.actions[item.actions.length - 1]);
+    const side = page.locator(`[data-testid="pair-side"][data-run="${run}"]`);
+    await expect(side.getByTestId('verdict')).toHaveAttribute('data-verdict', want);
+    if (!p.parsed && !p.parseError) continue;
+    // The run's column of the field diff: a field is marked wrong exactly where exact match failed.
+    const cells = (field: string) => page.locator(`[data-testid="pair-row"][data-field="${field}"] [data-testid="pair-cell"][data-run="${run}"]:not([data-status="same"])`);
+    for (const field of ['event', 'src', 'locals'] as const) {
+      if (p.em[field] === null) continue;
+      const n = await cells(field === 'locals' ? 'local' : field).count();
+      expect(n > 0, `${run}'s ${field} marked wrong`).toBe(p.em[field] === false);
+    }
+  }
+  expect(right[0] !== right[1], 'one run right, the other not').toBe(true);
+  await expect(page.getByTestId('ghost')).toHaveCount(2);
+  if (!shot) return;
+  for (const [w, h] of [[1280, 720], [1920, 1080]] as const) {
+    await page.setViewportSize({ width: w, height: h });
+    await page.screenshot({ path: join(shots, `${shot}-${w}.png`) });
+  }
+  await page.setViewportSize({ width: 1440, height: 900 });
 }
 
 test('each plot saves as SVG and PNG', async ({ page }) => {
@@ -207,5 +254,54 @@ test('each plot saves as SVG and PNG', async ({ page }) => {
     // Twice the drawn size.
     const box = (await card.locator('.plot svg').boundingBox())!;
     expect(bytes.readUInt32BE(16)).toBe(Math.ceil(box.width * 2));
+  }
+});
+
+test('a dashboard link opens its set and the two runs it compares; what is stale is said', async ({ page, request }) => {
+  await page.goto('./?view=dashboard&set=ns&run=model-b&run2=model-a');
+  await expect(page.getByTestId('dash-set')).toHaveValue('ns');
+  await expect(page.getByTestId('compare-a')).toHaveValue('model-b');
+  await expect(page.getByTestId('compare-b')).toHaveValue('model-a');
+  const want = (await truth(request, 'compareRuns', { set: 'ns', a: 'model-b', b: 'model-a' })).groups[0];
+  const whole = page.locator('[data-testid="compare-row"][data-action=""]');
+  await expect(whole.locator('[data-k="onlyA"]')).toHaveText(String(want.onlyA));
+  await expect(whole.locator('[data-k="onlyB"]')).toHaveText(String(want.onlyB));
+  await expect(page.getByTestId('link-problems')).toHaveCount(0);
+  // Choosing other runs is in the address, so a reload keeps them.
+  await page.getByTestId('compare-b').selectOption('model-a');
+  await page.getByTestId('compare-a').selectOption('model-a');
+  await page.getByTestId('compare-b').selectOption('model-b');
+  await expect.poll(() => new URL(page.url()).search).toBe('?view=dashboard&set=ns');
+  await page.getByTestId('compare-a').selectOption('model-b');
+  await page.getByTestId('compare-b').selectOption('model-a');
+  await expect.poll(() => Object.fromEntries(new URL(page.url()).searchParams)).toEqual({ view: 'dashboard', set: 'ns', run: 'model-b', run2: 'model-a' });
+  await page.reload();
+  await expect(page.getByTestId('compare-a')).toHaveValue('model-b');
+
+  await page.goto('./?view=dashboard&set=ns&run=nope&trace=3');
+  const box = page.getByTestId('link-problems');
+  await expect(box).toContainText('has no run "nope"');
+  await expect(box).toContainText('trace was ignored');
+  await expect(page.getByTestId('dash-set')).toHaveValue('ns');
+  await page.goto('./?view=dashboard&set=gone');
+  await expect(page.getByTestId('link-problems')).toContainText('no evaluation set named "gone"');
+  await expect(page.getByTestId('dash-set')).toBeVisible();
+});
+
+test('every plot, its axes and their labels stay inside its card, at 1280 and 1920 pixels wide', async ({ page }) => {
+  for (const set of ['crux-out', 'ns', 'hz']) {
+    for (const [w, h] of [[1280, 720], [1920, 1080]] as const) {
+      await page.setViewportSize({ width: w, height: h });
+      await openDashboard(page, set);
+      await expect(page.locator('[data-testid^="plot-"] svg').first()).toBeVisible();
+      const over = await page.locator('section[data-testid^="plot-"]').evaluateAll((cards) =>
+        cards.flatMap((c) => {
+          const right = c.getBoundingClientRect().right;
+          return [...c.querySelectorAll('svg text')].map((t) => ({ plot: c.getAttribute('data-testid'), text: t.textContent, past: t.getBoundingClientRect().right - right })).filter((x) => x.past > -2);
+        }),
+      );
+      expect(over, `${set} at ${w}px: labels at or past the card's right edge`).toEqual([]);
+      if (set === 'ns') await page.screenshot({ path: join(shots, `dashboard-${set}-${w}.png`) });
+    }
   }
 });

@@ -43,4 +43,20 @@ test('exports the traces the browser filters to as Parquet, previewed per split,
   const manifest = JSON.parse(readFileSync(join(out, 'stepscope-export.json'), 'utf8'));
   expect(manifest.filter).toEqual(['exit=error']);
   await page.screenshot({ path: test.info().outputPath('export-dialog.png') });
+
+  // The same export again would be refused (its folder is no longer empty): Export is off
+  // until something changes, and "Export again" offers a new folder, which then exports.
+  await expect(dialog.getByTestId('export-start')).toBeDisabled();
+  await dialog.getByTestId('export-again').click();
+  await expect(dialog.getByTestId('export-folder')).toHaveValue(`${folder}-2`);
+  await expect(dialog.getByTestId('export-start')).toBeEnabled();
+  await dialog.getByTestId('export-start').click();
+  await expect(dialog.getByTestId('export-done')).toContainText(`${out}-2`);
+  expect(readdirSync(join(`${out}-2`, 'data')).length).toBeGreaterThan(0);
+  await expect(dialog.getByTestId('export-start')).toBeDisabled();
+  await dialog.getByTestId('export-again').click();
+  await expect(dialog.getByTestId('export-folder')).toHaveValue(`${folder}-3`);
+  // Another option (here the seed) is another export: offered at once.
+  await dialog.getByTestId('export-seed').fill('1');
+  await expect(dialog.getByTestId('export-start')).toBeEnabled();
 });

@@ -1,13 +1,23 @@
 // Page objects and the source of truth for e2e tests: expected values are read from the
 // running server's API (the same corpus the page shows), never hard-coded.
 import { expect, type APIRequestContext, type Page } from '@playwright/test';
-import { decodeSkeleton, type Method, type Params, type Results } from '../src/api/contract/index.js';
+import { decodeSkeleton, type Method, type Params, type Results, type VerdictInfo } from '../src/api/contract/index.js';
 
 export async function truth<M extends Method>(request: APIRequestContext, method: M, params: Params<M>): Promise<Results[M]> {
   const r = await request.post(`api/${method}`, { data: params, headers: { 'Content-Type': 'application/json' } });
   const body = await r.json();
   if (!body.ok) throw new Error(`${method}: ${body.error.message}`);
   return body.value as Results[M];
+}
+
+/** The mark the docs promise for a prediction's verdicts (docs/explorer.md), or null while a check is pending. */
+export function verdictOf(v: VerdictInfo | undefined): string | null {
+  if (!v) return null;
+  if (v.correct === true) return 'pass';
+  if (v.alt === 'pass') return 'alternative';
+  if (v.formatError === true) return 'format';
+  if (v.correct === false) return 'fail';
+  return null;
 }
 
 /** The trace's skeleton from the API, unpacked into plain arrays. */

@@ -5,9 +5,9 @@
 import { expect as base, test, type Page } from '@playwright/test';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ItemRow, VerdictInfo } from '../src/api/contract/index.js';
+import type { ItemRow } from '../src/api/contract/index.js';
 import { startFakeModelServer } from '../scripts/fake-model-server.mjs';
-import { truth } from './helpers.js';
+import { truth, verdictOf as expected } from './helpers.js';
 
 // A loaded machine replays trajectories slowly: wait longer than the default for what follows a click.
 const expect = base.configure({ timeout: 20_000 });
@@ -15,15 +15,6 @@ const shots = join(import.meta.dirname, 'screenshots');
 // Each test opens several traces and replays trajectories through the server on a busy machine.
 test.describe.configure({ timeout: 180_000 });
 
-/** The mark the docs promise for a prediction's verdicts (docs/explorer.md), or null while a check is pending. */
-function expected(v: VerdictInfo | undefined): string | null {
-  if (!v) return null;
-  if (v.correct === true) return 'pass';
-  if (v.alt === 'pass') return 'alternative';
-  if (v.formatError === true) return 'format';
-  if (v.correct === false) return 'fail';
-  return null;
-}
 const first = (it: ItemRow, run: string) => it.verdicts.filter((v) => v.run === run).sort((a, b) => a.sample - b.sample)[0];
 const node = (page: Page, it: ItemRow) => page.getByTestId(`${it.direction}-tree`).locator(`[data-seq="${it.targetSeq}"][data-event="${it.targetKind}"]`);
 
@@ -186,7 +177,7 @@ test('k samples: a chip per sample with its verdict (CodeLlama-7B, 10 samples pe
   await page.screenshot({ path: join(shots, 'overlay-samples.png') });
 });
 
-test('a second run: its verdict on the same node, in the graph shape too', async ({ page, request }) => {
+test('a second run: its verdict on the same node, and its ghost beside the first run\'s, in the graph shape too', async ({ page, request }) => {
   const { rows } = await truth(request, 'listItems', { set: 'crux-bp', limit: 3 });
   const it = rows.find((r) => first(r, 'mutant').correct === false)!;
   await opened(page, `?trace=${it.traceId}&set=crux-bp&run=mutant&run2=oracle`);
@@ -198,7 +189,9 @@ test('a second run: its verdict on the same node, in the graph shape too', async
   // The graph is wider than its pane: the node may sit under the other pane, so the click is sent to it.
   await node(page, it).dispatchEvent('click');
   await expect(page.getByTestId('prediction-head')).toContainText(`item ${it.key}`);
-  await expect(page.getByTestId('forward-ghost-layer').getByTestId('ghost')).toBeVisible();
+  // Both runs' ghosts, each with its run's verdict.
+  const layer = page.getByTestId('forward-ghost-layer');
+  for (const run of ['mutant', 'oracle']) await expect(layer.locator(`[data-testid="ghost"][data-run="${run}"]`)).toHaveAttribute('data-verdict', expected(first(it, run))!);
   await page.screenshot({ path: join(shots, 'overlay-graph.png') });
   await page.getByTestId('forward-shape').click();
 });

@@ -14,17 +14,21 @@ export interface Marks {
   hittable: Set<number>;
   breakpoints: Set<number>;
   sameText: number[];
-  /** An open prediction: the true target's line and the predicted one (0: none). */
+  /** An open prediction: the true target's line and the predicted one (0: none); a second run's predicted line. */
   truth?: number;
   predicted?: number;
+  predicted2?: number;
 }
 export const setMarks = StateEffect.define<Marks>();
 const visitedDeco = Decoration.line({ class: 'cm-visited' });
 const currentDeco = Decoration.line({ class: 'cm-current', attributes: { 'data-testid': 'current-line' } });
 const sameDeco = Decoration.line({ class: 'cm-sametext' });
-const truthDeco = Decoration.line({ class: 'cm-truth', attributes: { 'data-testid': 'truth-line' } });
-const predictedDeco = Decoration.line({ class: 'cm-predicted', attributes: { 'data-testid': 'predicted-line' } });
-const bothDeco = Decoration.line({ class: 'cm-truth cm-predicted', attributes: { 'data-testid': 'truth-line predicted-line' } });
+// A line can be the true one, run A's predicted one and run B's, in any combination (bit 1, 2, 4).
+const PRED_MARKS = [['cm-truth', 'truth-line'], ['cm-predicted', 'predicted-line'], ['cm-predicted-b', 'predicted-line-b']] as const;
+const predictionDecos = Array.from({ length: 8 }, (_, bits) => {
+  const on = PRED_MARKS.filter((_, j) => bits & (1 << j));
+  return Decoration.line({ class: on.map((x) => x[0]).join(' '), attributes: { 'data-testid': on.map((x) => x[1]).join(' ') } });
+});
 
 export class Dot extends GutterMarker {
   constructor(readonly kind: 'bp' | 'same' | 'none') {
@@ -68,9 +72,8 @@ export const marks = StateField.define<Built>({
         if (n === m.current) deco.add(from, from, currentDeco);
         else if (m.visited.has(n) && !marked.has(n)) deco.add(from, from, visitedDeco);
         if (marked.has(n)) deco.add(from, from, sameDeco);
-        const t = n === m.truth;
-        const p = n === m.predicted;
-        if (t || p) deco.add(from, from, t && p ? bothDeco : t ? truthDeco : predictedDeco);
+        const bits = (n === m.truth ? 1 : 0) | (n === m.predicted ? 2 : 0) | (n === m.predicted2 ? 4 : 0);
+        if (bits) deco.add(from, from, predictionDecos[bits]);
         if (m.breakpoints.has(n)) dots.add(from, from, BP);
         else if (same.has(n)) dots.add(from, from, SAME);
         if (!m.hittable.has(n)) nohit.add(from, from, NOHIT);

@@ -13,7 +13,7 @@
  * | --- | --- |
  * | `view` | the view open: `explorer` (the default), `dashboard`, `label` (labeling failures) or `agreement` (the annotators' agreement) |
  * | `trace` | a trace id: the explorer opens it |
- * | `set`, `run`, `run2` | an evaluation set and the run (and a second run to compare) overlaid on the trees, or shown by the dashboard |
+ * | `set`, `run`, `run2` | an evaluation set and the run (and a second run to compare) overlaid on the trees; on the dashboard, the set and the runs compared (A, B) |
  * | `dir`, `entry` | the trajectory's direction (`forward`, `inverse`) and entry (seq of a call) |
  * | `actions` | the actions walked, comma-separated, each one percent-encoded (`breakpoint%20%20%20%20return%20n`): a `,` inside an action is `%2C` |
  * | `cursor` | how many of them are applied (default all) |

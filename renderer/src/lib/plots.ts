@@ -127,9 +127,16 @@ export const horizonPlot = (runs: RunLines[], pick: Pick, width: number, colors:
 export const lengthPlot = (runs: RunLines[], pick: Pick, width: number, colors: Plot.ScaleOptions) =>
   linePlot(runs, 'length', 'pass@1', pick, width, { type: 'log', base: 2, label: 'trace length (events, bin lower end)', tickFormat: ',' }, colors);
 
+/** Whole numbers from 0 to the deepest group, at most about 8 of them (depths have no halves to label). */
+export function depthTicks(runs: RunLines[]): number[] {
+  const max = Math.max(0, ...runs.flatMap((r) => r.lines.map((l) => (typeof l.group === 'number' ? l.group : 0))));
+  const step = Math.max(1, Math.ceil(max / 8));
+  return Array.from({ length: Math.floor(max / step) + 1 }, (_, j) => j * step);
+}
+
 /** Accuracy by how many calls deep the target is. */
 export const depthPlot = (runs: RunLines[], pick: Pick, width: number, colors: Plot.ScaleOptions) =>
-  linePlot(runs, 'depth', 'pass@1', pick, width, { label: 'call depth of the target', tickFormat: 'd', ticks: 6 }, colors);
+  linePlot(runs, 'depth', 'pass@1', pick, width, { label: 'call depth of the target', tickFormat: 'd', ticks: depthTicks(runs) }, colors);
 
 /** pass@k against k, from the whole-set line (k = 1, 5, 10 where every item has k samples). */
 export function passAtKPlot(runs: RunLines[], pick: Pick, width: number, colors: Plot.ScaleOptions): Element | null {

@@ -40,8 +40,23 @@ export class Dashboard {
 
   constructor(private readonly source: DataSource) {}
 
-  /** Lists the sets and opens `want` (default: the one open, else the first). */
-  async load(want?: string): Promise<void> {
+  #loading: Promise<void> | null = null;
+
+  /**
+   * Lists the sets and opens `want` (default: the one open, else the first). A load without
+   * `want` while one is under way waits for it: the view asks for one as it mounts, and must
+   * not replace the set a link is opening.
+   */
+  load(want?: string): Promise<void> {
+    if (want === undefined && this.#loading) return this.#loading;
+    const p = this.#load(want).finally(() => {
+      if (this.#loading === p) this.#loading = null;
+    });
+    this.#loading = p;
+    return p;
+  }
+
+  async #load(want?: string): Promise<void> {
     const live = this.#sets.next();
     try {
       const sets = await this.source.call('listEvalSets', {});

@@ -9,7 +9,7 @@ import type { AppState } from '../lib/context.js';
 import type { DeepLink } from '../lib/deeplink.js';
 
 export function linkOf(app: AppState): DeepLink {
-  if (app.nav.view === 'dashboard') return app.dashboard.set ? { view: 'dashboard', set: app.dashboard.set.name } : { view: 'dashboard' };
+  if (app.nav.view === 'dashboard') return dashboardLink(app);
   if (app.nav.view !== 'explorer') return { view: app.nav.view };
   const ex = app.explorer;
   const ov = app.overlay;
@@ -44,8 +44,7 @@ export async function applyLink(app: AppState, l: DeepLink): Promise<string[]> {
   const problems: string[] = [];
   app.nav.view = l.view ?? 'explorer';
   if (l.view === 'dashboard') {
-    await app.dashboard.load(l.set);
-    if (app.dashboard.error) problems.push(app.dashboard.error);
+    await applyDashboard(app, l, problems);
     return problems;
   }
   if (l.view === 'label' || l.view === 'agreement') {
@@ -97,6 +96,45 @@ export async function applyLink(app: AppState, l: DeepLink): Promise<string[]> {
     }
   }
   return problems;
+}
+
+/** The dashboard's link: its set, and the two runs compared when they are not the set's first two. */
+function dashboardLink(app: AppState): DeepLink {
+  const d = app.dashboard;
+  if (!d.set) return { view: 'dashboard' };
+  const l: DeepLink = { view: 'dashboard', set: d.set.name };
+  if (d.a !== (d.runs[0]?.run.label ?? '') || d.b !== (d.runs[1]?.run.label ?? '')) {
+    if (d.a) l.run = d.a;
+    if (d.b) l.run2 = d.b;
+  }
+  return l;
+}
+
+const DASHBOARD_KEYS: readonly string[] = ['view', 'set', 'run', 'run2'];
+
+/** Opens the dashboard on the link's set, comparing its `run` and `run2`. */
+async function applyDashboard(app: AppState, l: DeepLink, problems: string[]): Promise<void> {
+  const d = app.dashboard;
+  const other = Object.keys(l).filter((k) => !DASHBOARD_KEYS.includes(k));
+  if (other.length) problems.push(`The dashboard takes only set, run and run2 (the runs compared); ${other.join(', ')} ${other.length > 1 ? 'were' : 'was'} ignored.`);
+  await d.load(l.set);
+  if (d.error) {
+    problems.push(d.error);
+    return;
+  }
+  if (l.run === undefined && l.run2 === undefined) return;
+  if (l.set === undefined) {
+    problems.push('The link names runs to compare but no set ("set=…"); they were ignored.');
+    return;
+  }
+  const labels = d.runs.map((r) => r.run.label);
+  for (const [key, run] of [['run', l.run], ['run2', l.run2]] as const) {
+    if (run === undefined) continue;
+    if (!labels.includes(run)) problems.push(`The set "${l.set}" has no run "${run}" (${key}; runs: ${labels.join(', ') || 'none'}); it was left out of the comparison.`);
+    else if (key === 'run') d.a = run;
+    else d.b = run;
+  }
+  await d.compare();
 }
 
 /** Opens a link from inside the app; what it could not open is shown above the view. */

@@ -7,7 +7,7 @@
  * where the model was asked, and the next action (the check's last) leads to the target.
  * Views read it; only its methods change it.
  */
-import type { CheckedAnswer, EvalSetInfo, ItemDetail, ItemRow, RunInfo, StateCheck } from '../../../src/api/contract/index.js';
+import type { CheckedAnswer, EvalSetInfo, ItemDetail, ItemRow, PredictionDetail, RunInfo, StateCheck } from '../../../src/api/contract/index.js';
 import type { TargetFields } from '../../../src/semantics/eval.js';
 import { Newest } from '../lib/newest.js';
 import { loadModelSettings, saveModelSettings, type AppModelSettings } from '../lib/overlay/settings.js';
@@ -43,7 +43,15 @@ export interface OpenCheck {
   item: ItemDetail | null;
   /** The run whose answers these are (items), or the model asked. */
   by: string | null;
+  /** An item opened with a second run chosen: that run's answers, shown beside the first's (run B). */
+  second: { by: string; answers: ShownAnswer[] } | null;
 }
+
+/** A run's prediction as the panel shows it. */
+const shown = (p: PredictionDetail): ShownAnswer => ({
+  completion: p.completion, finish: p.finish, parsed: p.parsed, parseError: p.parseError, em: p.em, sample: p.sample,
+  verdict: sampleVerdict(p), exec: p.exec, execDetail: p.execDetail, alt: p.alt, altGot: p.altGot,
+});
 
 export class Overlay {
   sets = $state.raw<EvalSetInfo[]>([]);
@@ -56,7 +64,9 @@ export class Overlay {
   items = $state.raw<ItemRow[]>([]);
   itemsTrace = $state<number | null>(null);
   check = $state.raw<OpenCheck | null>(null);
+  /** The sample shown of the check's answers, and of the second run's. */
   sample = $state(0);
+  sample2 = $state(0);
   /** One line: a failed request, a stale link. */
   error = $state<string | null>(null);
   busy = $state<string | null>(null);
@@ -140,12 +150,46 @@ export class Overlay {
     await this.loadItems();
   }
 
+  /** Chooses the run (the second run); an open item shows the new run's answers, its trajectory kept. */
   chooseRun(label: string): void {
     this.run = label;
+    if (this.run2 === label) this.run2 = '';
+    void this.#reloadItem();
   }
 
   chooseRun2(label: string): void {
     this.run2 = label;
+    void this.#reloadItem();
+  }
+
+  async #reloadItem(): Promise<void> {
+    const item = this.check?.item;
+    if (!item) return;
+    const live = this.#checks.next();
+    try {
+      const [a, b] = await this.#itemAnswers(item.id);
+      if (live() && this.check?.item?.id === item.id) this.#showItem(a, b);
+    } catch (e) {
+      if (live()) this.error = `Item ${item.id}: ${(e as Error).message}`;
+    }
+  }
+
+  /** The item with the chosen run's predictions (every run's when none is chosen), and with the second run's. */
+  #itemAnswers(id: number): Promise<[ItemDetail, ItemDetail | null]> {
+    const run2 = this.run && this.run2 && this.run2 !== this.run ? this.run2 : '';
+    return Promise.all([
+      this.source.call('getItem', { id, run: this.run || undefined }),
+      run2 ? this.source.call('getItem', { id, run: run2 }) : null,
+    ]);
+  }
+
+  #showItem(item: ItemDetail, second: ItemDetail | null): void {
+    this.sample = this.sample2 = 0;
+    this.check = {
+      source: 'item', traceId: item.traceId, direction: item.direction, entry: item.entry, actions: item.actions, targetNode: item.targetNode, targetSeq: item.targetSeq,
+      truth: item.truth, target: item.target, item, by: this.run || null, answers: item.predictions.map(shown),
+      second: second ? { by: this.run2, answers: second.predictions.map(shown) } : null,
+    };
   }
 
   /** The chosen set's items on the open trace (every page); called when the trace changes. */
@@ -177,25 +221,20 @@ export class Overlay {
     return this.explorer.replay(direction, entry, actions, actions.length - 1);
   }
 
-  /** Opens an item of the chosen run (or every run when none is chosen): replay, ghost, diff. */
+  /**
+   * Opens an item of the chosen run (or every run when none is chosen): replay, ghost, diff;
+   * with a second run chosen, its answers too (a second ghost, a second column).
+   */
   async openItem(id: number): Promise<void> {
     const live = this.#checks.next();
     this.error = null;
     try {
-      const item = await this.source.call('getItem', { id, run: this.run || undefined });
+      const [item, second] = await this.#itemAnswers(id);
       if (!live()) return;
       if (this.explorer.traceId !== item.traceId) await this.explorer.open(item.traceId);
       await this.#replay(item.direction, item.entry, item.actions);
       if (!live()) return;
-      this.sample = 0;
-      this.check = {
-        source: 'item', traceId: item.traceId, direction: item.direction, entry: item.entry, actions: item.actions, targetNode: item.targetNode, targetSeq: item.targetSeq,
-        truth: item.truth, target: item.target, item, by: this.run || null,
-        answers: item.predictions.map((p) => ({
-          completion: p.completion, finish: p.finish, parsed: p.parsed, parseError: p.parseError, em: p.em, sample: p.sample,
-          verdict: sampleVerdict(p), exec: p.exec, execDetail: p.execDetail, alt: p.alt, altGot: p.altGot,
-        })),
-      };
+      this.#showItem(item, second);
     } catch (e) {
       if (live()) this.error = `Item ${id}: ${(e as Error).message}`;
     }
@@ -224,7 +263,7 @@ export class Overlay {
     this.sample = 0;
     this.check = {
       source: kind, traceId: r.traceId, direction: r.direction, entry: r.entry, actions: r.actions, targetNode: r.targetNode, targetSeq: r.targetSeq,
-      truth: r.truth, target: r.target, item: null, by,
+      truth: r.truth, target: r.target, item: null, by, second: null,
       answers: r.answers.map((a, i) => ({ ...a, sample: i, verdict: a.parseError ? 'format' : a.em.all ? 'pass' : 'fail' })),
     };
   }

@@ -3,7 +3,7 @@
 // the group whose items it lists.
 import { describe, expect, it } from 'vitest';
 import type { ScoreLine } from '../../../src/api/contract/index.js';
-import { depthPlot, fieldHeatmap, formatErrorPlot, passAtKPlot, runColors, type PickArgs } from '../../../renderer/src/lib/plots.js';
+import { depthPlot, depthTicks, fieldHeatmap, formatErrorPlot, passAtKPlot, runColors, type PickArgs } from '../../../renderer/src/lib/plots.js';
 
 const line = (model: string, group: string | number | null, v: Partial<ScoreLine>): ScoreLine => ({
   set: 's', model, by: group === null ? null : 'action', group, items: 4, samples: 8, format_errors: 1,
@@ -53,5 +53,13 @@ describe('dashboard plots', () => {
     const el = depthPlot(byDepth, () => undefined, 600, colors);
     expect(marks(el).map((m) => `${m.group} ${m.value}`)).toEqual(['1 40']);
     expect(el!.textContent).toContain('● a');
+  });
+
+  it('depth: whole-number ticks only, each once (depths 0 to 3 were labelled 0 1 1 2 2 3 3)', () => {
+    const at = (depths: number[]) => [{ run: 'a', lines: [line('a', null, {}), ...depths.map((d) => ({ ...line('a', d, { 'pass@1': 50 }), by: 'depth' as const }))] }];
+    expect(depthTicks(at([0, 1, 2, 3]))).toEqual([0, 1, 2, 3]);
+    expect(depthTicks(at([1, 20]))).toEqual([0, 3, 6, 9, 12, 15, 18]);
+    const ticks = [...depthPlot(at([0, 1, 2, 3]), () => undefined, 600, colors)!.querySelectorAll('[aria-label="x-axis tick label"] text')].map((t) => t.textContent);
+    expect(ticks).toEqual(['0', '1', '2', '3']);
   });
 });

@@ -7,7 +7,9 @@ import { render, screen, within } from '@testing-library/svelte';
 import { describe, expect, it } from 'vitest';
 import FieldDiff from '../../../renderer/src/views/overlay/FieldDiff.svelte';
 import RawCompletion from '../../../renderer/src/views/overlay/RawCompletion.svelte';
+import PairDiff from '../../../renderer/src/views/overlay/PairDiff.svelte';
 import { agreement } from '../../../renderer/src/lib/overlay/field-diff.js';
+import { ghostsOf } from '../../../renderer/src/lib/overlay/ghosts.js';
 import { parsePrediction, type Prediction } from '../../../src/semantics/parse.js';
 import type { TargetFields } from '../../../src/semantics/eval.js';
 
@@ -94,5 +96,42 @@ describe('k samples', () => {
       { parsed: c, completion: '' }, { parsed: a, completion: '' }, { parsed: null, completion: 'junk ' },
       { parsed: b, completion: '' }, { parsed: null, completion: 'junk' },
     ])).toEqual([[1, 3], [2, 4], [0]]);
+  });
+});
+
+describe('two runs side by side', () => {
+  // Run A: n right, s changed, c missing, z invented. Run B: every local right, y invented, another line.
+  const a = parsed(`<|line_sep|><|arg_sep|>{"s": "'bery'", "n": "1", "z": "0"}<|src_sep|>    n = n + 1`);
+  const b = parsed(`<|line_sep|><|arg_sep|>{"y": "2", "c": "'r'", "n": "1", "s": "'berry'"}<|src_sep|>    return n`);
+
+  it('one row per field of either run, each run with its own status against the truth', () => {
+    render(PairDiff, { truth, runs: [{ label: 'run-a', parsed: a }, { label: 'run-b', parsed: b }] });
+    const got = screen.getAllByTestId('pair-row').map((r) => [r.dataset.name ?? r.dataset.field, r.children[1].textContent,
+      ...[...r.querySelectorAll<HTMLElement>('[data-testid="pair-cell"]')].map((c) => `${c.dataset.run}:${c.dataset.status}`)]);
+    expect(got).toEqual([
+      ['event', 'line', 'run-a:same', 'run-b:same'],
+      ['src', '    n = n + 1', 'run-a:same', 'run-b:changed'],
+      ['s', "'berry'", 'run-a:changed', 'run-b:same'],
+      ['n', '1', 'run-a:same', 'run-b:same'],
+      ['c', "'r'", 'run-a:missing', 'run-b:same'],
+      // Invented locals after the truth's, A's first: each absent from the other run.
+      ['z', '—', 'run-a:invented', 'run-b:same'],
+      ['y', '—', 'run-a:same', 'run-b:invented'],
+    ]);
+    // A's changed repr: the truth's second 'r' struck out inside A's cell.
+    const s = screen.getAllByTestId('pair-row')[2].querySelector('[data-run="run-a"]')!;
+    expect([...s.querySelectorAll('.del')].map((e) => e.textContent)).toEqual(['r']);
+  });
+
+  it('a ghost per run, named, its verdict in a symbol; one run alone is not named', () => {
+    const ans = (p: Prediction | null, verdict: 'pass' | 'fail' | 'format') => ({ parsed: p, parseError: p ? null : { message: 'x' }, completion: 'x', verdict });
+    const two = ghostsOf({ by: 'run-a', answers: [ans(a, 'fail')], second: { by: 'run-b', answers: [ans(null, 'format'), ans(b, 'pass')] } }, 0, 1);
+    expect(two.map((g) => [g.slot, g.run, g.verdict, g.text])).toEqual([
+      [0, 'run-a', 'fail', 'run-a: line n = n + 1 ✗'],
+      [1, 'run-b', 'pass', 'run-b: line return n ✓'],
+    ]);
+    expect(ghostsOf({ by: 'run-a', answers: [ans(null, 'format')], second: null }, 0, 0).map((g) => g.text)).toEqual(['format error ?']);
+    // A run with no answer for the item: a ghost saying so.
+    expect(ghostsOf({ by: 'run-a', answers: [ans(a, 'fail')], second: { by: 'run-b', answers: [] } }, 0, 0)[1]).toMatchObject({ verdict: 'none', text: 'run-b: no prediction –' });
   });
 });

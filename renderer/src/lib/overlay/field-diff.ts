@@ -91,3 +91,42 @@ export function tokenParts(text: string): { text: string; token: boolean; offset
   if (last < text.length) out.push({ text: text.slice(last), token: false, offset: last });
   return out;
 }
+
+/** One run's side of a row of `pairDiff`. */
+export interface PairSide {
+  status: FieldStatus;
+  predicted: string | null;
+  parts?: DiffPart[];
+}
+
+export interface PairRow {
+  field: FieldRow['field'];
+  name?: string;
+  truth: string | null;
+  /** One per prediction, in the order given. */
+  sides: PairSide[];
+}
+
+const FIELD_ORDER: Record<FieldRow['field'], number> = { event: 0, src: 1, local: 2, arg: 3 };
+
+/**
+ * Several predictions against one truth (two runs side by side): the rows of `fieldDiff` of
+ * each, joined on field and local name, in the order event, source line, locals (the truth's
+ * order, then invented ones), value. A row only another prediction has (a local it invented)
+ * is, for this one, absent from both: `same`, nothing predicted.
+ */
+export function pairDiff(truth: TargetFields, preds: (Prediction | null)[]): PairRow[] {
+  const rows = new Map<string, PairRow>();
+  preds.forEach((p, j) => {
+    for (const r of fieldDiff(truth, p)) {
+      const key = `${r.field}:${r.name ?? ''}`;
+      let row = rows.get(key);
+      if (!row) {
+        row = { field: r.field, ...(r.name === undefined ? {} : { name: r.name }), truth: r.truth, sides: preds.map(() => ({ status: 'same' as const, predicted: null })) };
+        rows.set(key, row);
+      }
+      row.sides[j] = { status: r.status, predicted: r.predicted, ...(r.parts ? { parts: r.parts } : {}) };
+    }
+  });
+  return [...rows.values()].sort((a, b) => FIELD_ORDER[a.field] - FIELD_ORDER[b.field]);
+}
