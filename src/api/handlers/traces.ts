@@ -56,7 +56,7 @@ export function traceBytesHandlers(corpus: ReadCorpus, cache: TraceCache): { get
     getSkeleton(p) {
       cache.record(p.traceId); // the API's wording for an unknown id
       const wire = corpus.getPackedSkeleton(p.traceId) ?? encodeSkeleton({ count: 0, kind: [], parent: [], frame: [], line: [], func: [], funcs: [] });
-      return skeletonBytes(wire);
+      return skeletonBytes(wire, (s) => Buffer.from(s, 'base64')); // Node's decoder: a few times faster than the pure one
     },
   };
 }
