@@ -7,9 +7,10 @@
 //   - zoom/pan: mean time per frame of 60 wheel zooms (in the page) and 20 drags, both shapes;
 //   - fit: zoom out to the whole tree (level of detail, depth profile) and paint, both shapes;
 //   - overview: a brush over the strip -> both trees zoomed to the range and painted.
-// The cold open is broken into its parts: each API call (request to last byte, size), the
-// page's spans (fetch, tree build in the worker, first walk; the rest is painting), and the
-// server's steps timed in this process (events scan or kept-row read, pack, decode, index).
+// The cold open is broken into its parts: each API call (request to last byte, size; the
+// skeleton's bytes are fetched by the page's tree worker), the page's spans (fetch, tree build
+// in the worker, first walk; the rest is painting), and the server's steps timed in this
+// process (events scan or kept-row read, pack, bytes form, decode, index).
 // Prints absolute figures and ratios against the 1k trace measured in this same run.
 // Usage: node bench/ui.mjs [--root DIR] [--cold-only]   (DIR: another checkout to measure, e.g. the
 // commit before a change; builds its core and renderer first. Shapes it lacks are skipped.)
@@ -90,16 +91,23 @@ async function coldOpen(name) {
     const page = await newPage(server.url, 'rows');
     await filter(page, name);
     const calls = [];
-    page.on('requestfinished', async (req) => {
+    // Each call's size is read before the page closes (a late listener would read a closed page).
+    const sized = [];
+    page.on('requestfinished', (req) => {
       const m = /\/api\/(getSkeleton|walk|getTrace)$/.exec(req.url());
       if (!m) return;
       const t = req.timing();
-      const body = await (await req.response())?.body();
-      calls.push({ method: m[1], ms: t.responseEnd, bytes: body?.length ?? 0 });
+      sized.push(
+        req.response().then((r) => r?.body()).then(
+          (body) => calls.push({ method: m[1], ms: t.responseEnd, bytes: body?.length ?? 0 }),
+          () => calls.push({ method: m[1], ms: t.responseEnd, bytes: 0 }),
+        ),
+      );
     });
     await page.evaluate(() => performance.clearMeasures());
     const total = await openAndPaint(page, name);
     const spans = await page.evaluate(() => performance.getEntriesByType('measure').filter((e) => e.name.startsWith('stepscope open')).map((e) => [e.name.slice('stepscope open: '.length), e.duration]));
+    await Promise.all(sized);
     runs.push({ total, calls: [...calls], spans });
     await page.close();
     await server.close();
@@ -134,13 +142,16 @@ async function serverParts(id) {
   const [index] = time(() => buildTreeIndex(shape));
   const [decode] = time(() => contract.decodeSkeleton(wire));
   const kept = typeof c.getPackedSkeleton === 'function' ? time(() => c.getPackedSkeleton(id))[0] : null;
+  // The bytes form (what the page's tree worker fetches, where the checkout has it): kept row -> bytes.
+  const asBytes = typeof contract.skeletonBytes === 'function' ? time(() => contract.skeletonBytes(c.getPackedSkeleton(id))) : null;
   c.close();
-  return { scan, encode, index, decode, kept, bytes: JSON.stringify(wire).length };
+  return { scan, encode, index, decode, kept, bytes: JSON.stringify(wire).length, asBytes: asBytes && { ms: asBytes[0], size: asBytes[1].length } };
 }
 function describeServer(label, p) {
   const f = (x) => x.toFixed(1);
   const kept = p.kept === null ? 'no kept skeleton in this checkout' : `kept-row read + parse ${f(p.kept)} ms`;
-  return `  ${label}: events scan for the shape ${f(p.scan)} ms, pack ${f(p.encode)} ms | ${kept} | decode ${f(p.decode)} ms, walk index ${f(p.index)} ms; skeleton ${kb(p.bytes)} of JSON`;
+  const bytes = p.asBytes ? ` | kept row -> bytes form ${f(p.asBytes.ms)} ms (${kb(p.asBytes.size)})` : '';
+  return `  ${label}: events scan for the shape ${f(p.scan)} ms, pack ${f(p.encode)} ms | ${kept}${bytes} | decode ${f(p.decode)} ms, walk index ${f(p.index)} ms; skeleton ${kb(p.bytes)} of JSON`;
 }
 
 async function measure(url, name, shape) {

@@ -12,6 +12,11 @@
  *   loopback host, which stops DNS-rebinding pages from reaching the API;
  * - API calls must be `application/json`, which a cross-site form cannot send without a
  *   CORS preflight (that we never answer).
+ *
+ * A call with `Accept: application/octet-stream` to a method with a bytes form (BYTES_METHODS,
+ * e.g. getSkeleton) is answered with the value's raw bytes as application/octet-stream; a
+ * failure (and any other method) still answers the JSON ApiResult, so the client tells them
+ * apart by the Content-Type.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { timingSafeEqual } from 'node:crypto';
@@ -69,7 +74,12 @@ async function handle(opts: ServerOptions, req: IncomingMessage, res: ServerResp
       if (e.status === 413) res.setHeader('Connection', 'close');
       return sendFail(res, e.status, 'bad-input', e.message);
     }
-    return sendBytes(res, 200, await opts.host.call(path.slice('/api/'.length), params));
+    const method = path.slice('/api/'.length);
+    if (opts.host.callBytes && /^application\/octet-stream\b/i.test(req.headers.accept ?? '')) {
+      const a = await opts.host.callBytes(method, params);
+      return sendBytes(res, 200, a.body, a.bytes ? 'application/octet-stream' : JSON_TYPE);
+    }
+    return sendBytes(res, 200, await opts.host.call(method, params));
   }
   if (req.method !== 'GET' && req.method !== 'HEAD') return sendFail(res, 405, 'bad-input', 'method not allowed');
   if (!opts.staticDir) return sendFail(res, 404, 'not-found', 'no UI built');
@@ -93,7 +103,9 @@ function sendJson(res: ServerResponse, status: number, body: unknown): void {
   sendBytes(res, status, Buffer.from(JSON.stringify(body)));
 }
 
-function sendBytes(res: ServerResponse, status: number, body: Uint8Array): void {
-  res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store', 'Content-Length': body.byteLength });
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+function sendBytes(res: ServerResponse, status: number, body: Uint8Array, type = JSON_TYPE): void {
+  res.writeHead(status, { 'Content-Type': type, 'Cache-Control': 'no-store', 'Content-Length': body.byteLength });
   res.end(body);
 }

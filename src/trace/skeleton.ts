@@ -97,13 +97,15 @@ export function packInts(v: ArrayLike<number>): PackedInts {
 }
 
 export function unpackInts(p: PackedInts, count: number): Int32Array {
-  const b = fromBase64(p.data);
+  return unpackBytes(fromBase64(p.data), p.bytes, p.min, count);
+}
+
+function unpackBytes(b: Uint8Array, width: number, min: number, count: number): Int32Array {
   const out = new Int32Array(count);
-  const min = p.min;
   // One plain loop per width: short, branch-free loops are what an engine optimizes first,
   // and a page decodes a skeleton once, in code that has not warmed up.
-  if (p.bytes === 1) for (let i = 0; i < count; i++) out[i] = b[i] + min;
-  else if (p.bytes === 2) for (let i = 0, o = 0; i < count; i++, o += 2) out[i] = (b[o] | (b[o + 1] << 8)) + min;
+  if (width === 1) for (let i = 0; i < count; i++) out[i] = b[i] + min;
+  else if (width === 2) for (let i = 0, o = 0; i < count; i++, o += 2) out[i] = (b[o] | (b[o + 1] << 8)) + min;
   else for (let i = 0, o = 0; i < count; i++, o += 4) out[i] = ((b[o] | (b[o + 1] << 8) | (b[o + 2] << 16) | (b[o + 3] << 24)) >>> 0) + min;
   return out;
 }
@@ -123,4 +125,57 @@ export function decodeSkeleton(w: SkeletonWire): Skeleton & { kind: Uint8Array; 
     func: unpackInts(w.func, n),
     funcs: w.funcs,
   };
+}
+
+/**
+ * The skeleton as bytes (what getSkeleton answers as application/octet-stream, for a page
+ * that can read bytes: no base64 and no JSON parse of megabytes). Little-endian:
+ *   0  "SKB1"  4  count (u32)  8  length of funcs' JSON (u32)
+ *   12 five columns (kind, parent, frame, line, func), 8 bytes each: width (u8, 1|2|4), 3 zero bytes, min (i32)
+ *   52 funcs as JSON (UTF-8), then each column's packed values (count × width), each part
+ *      starting at a multiple of 4.
+ * The packed values are those of SkeletonWire (packInts), so one packing serves both forms.
+ */
+export const SKELETON_BYTES_TYPE = 'application/octet-stream';
+const MAGIC = [0x53, 0x4b, 0x42, 0x31];
+const COLUMNS = ['kind', 'parent', 'frame', 'line', 'func'] as const;
+const HEAD = 12 + 8 * COLUMNS.length;
+const align4 = (n: number) => (n + 3) & ~3;
+
+/** The wire form as bytes; `decode64` turns a column's base64 into bytes (the server passes a faster one than fromBase64). */
+export function skeletonBytes(w: SkeletonWire, decode64: (s: string) => Uint8Array = fromBase64): Uint8Array {
+  const funcs = new TextEncoder().encode(JSON.stringify(w.funcs));
+  const cols = COLUMNS.map((c) => decode64(w[c].data));
+  let size = align4(HEAD + funcs.length);
+  for (const b of cols) size += align4(b.length);
+  const out = new Uint8Array(size);
+  const dv = new DataView(out.buffer);
+  out.set(MAGIC, 0);
+  dv.setUint32(4, w.count, true);
+  dv.setUint32(8, funcs.length, true);
+  COLUMNS.forEach((c, j) => (dv.setUint8(12 + 8 * j, w[c].bytes), dv.setInt32(16 + 8 * j, w[c].min, true)));
+  out.set(funcs, HEAD);
+  let at = align4(HEAD + funcs.length);
+  for (const b of cols) (out.set(b, at), (at += align4(b.length)));
+  return out;
+}
+
+/** Bytes of skeletonBytes back to the skeleton's columns; a clear error for bytes of another kind. */
+export function decodeSkeletonBytes(bytes: Uint8Array): ReturnType<typeof decodeSkeleton> {
+  const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (bytes.length < HEAD || MAGIC.some((m, i) => bytes[i] !== m)) throw new Error('not a packed skeleton (expected the bytes to start with "SKB1")');
+  const count = dv.getUint32(4, true);
+  const funcsLength = dv.getUint32(8, true);
+  const funcs = JSON.parse(new TextDecoder().decode(bytes.subarray(HEAD, HEAD + funcsLength))) as string[];
+  let at = align4(HEAD + funcsLength);
+  const col = (j: number): Int32Array => {
+    const width = dv.getUint8(12 + 8 * j);
+    const min = dv.getInt32(16 + 8 * j, true);
+    const b = bytes.subarray(at, at + count * width);
+    if (b.length !== count * width || (width !== 1 && width !== 2 && width !== 4)) throw new Error(`packed skeleton cut short or damaged in its ${COLUMNS[j]} column`);
+    at += align4(b.length);
+    return unpackBytes(b, width, min, count);
+  };
+  const [kind, parent, frame, line, func] = COLUMNS.map((_, j) => col(j));
+  return { count, kind: Uint8Array.from(kind), parent, frame, line, func, funcs };
 }

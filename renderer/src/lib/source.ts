@@ -7,13 +7,20 @@
  */
 import type { ApiResult, Method, Params, Results } from '../../../src/api/contract/index.js';
 import { UserError } from '../../../src/common/errors.js';
+import type { SkeletonFetch } from './tree/skeleton-fetch.js';
 
 export interface DataSource {
   call<M extends Method>(method: M, params: Params<M>): Promise<Results[M]>;
+  /**
+   * How a worker can fetch a trace's skeleton as bytes itself (the web mode), or absent
+   * (the desktop app's bridge, a test's source): then the page calls getSkeleton.
+   */
+  skeletonFetch?(traceId: number): SkeletonFetch;
 }
 
 export interface Bridge {
   invoke(method: string, params: unknown): Promise<ApiResult<unknown>>;
+  skeletonFetch?(traceId: number): SkeletonFetch;
 }
 
 declare global {
@@ -41,6 +48,7 @@ function httpBridge(token: string | null): Bridge {
       if (!ct.includes('application/json')) return { ok: false, error: { code: 'unavailable', message: `server answered HTTP ${res.status}` } };
       return (await res.json()) as ApiResult<unknown>;
     },
+    skeletonFetch: (traceId) => ({ url: new URL('api/getSkeleton', location.href).href, token, traceId }),
   };
 }
 
@@ -52,5 +60,6 @@ export function apiSource(bridge: Bridge = window.stepscope ?? httpBridge(tokenF
       if (!r.ok) throw new ApiCallError(r.error.message, r.error.code);
       return r.value as Results[typeof method];
     },
+    ...(bridge.skeletonFetch ? { skeletonFetch: (id: number) => bridge.skeletonFetch!(id) } : {}),
   };
 }

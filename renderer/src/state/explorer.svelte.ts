@@ -4,7 +4,7 @@
  * Views read it; only its methods change it (views never assign its fields). Big payloads
  * are $state.raw (never proxied). It reads through the DataSource it is given (context.ts).
  */
-import { type Direction, type Skeleton, type TraceInfo, type TrajectoryRow, type Walk } from '../../../src/api/contract/index.js';
+import { type Direction, type Skeleton, type TraceInfo, type TrajectoryRow, type Walk, type WalkState } from '../../../src/api/contract/index.js';
 import type { TraceEvent } from '../../../src/trace/types.js';
 import { hittableLines, sameTextLines } from '../lib/lines.js';
 import { Newest } from '../lib/newest.js';
@@ -64,7 +64,13 @@ export class Explorer {
   /** Id of the opened saved trajectory while the history still follows it. */
   trajectoryId = $state<number | null>(null);
 
-  current = $derived(this.walk ? this.walk.states[this.walk.states.length - 1] ?? null : null);
+  /**
+   * Until a new trace's first walk lands: the state its first trajectory starts at (forward,
+   * entry 0, no action: the trace's first event), known from the skeleton, so the trees are
+   * drawn with their current node without waiting for the server's walk.
+   */
+  #start = $state.raw<WalkState | null>(null);
+  current = $derived(this.walk ? (this.walk.states[this.walk.states.length - 1] ?? null) : this.#start);
   ended = $derived(this.walk?.exit != null);
   lines = $derived((this.info?.header.context_forward ?? '').split('\n'));
   /** Index in the walk of the selected state (its latest visit), or -1 when the walk does not show it. */
@@ -86,8 +92,16 @@ export class Explorer {
 
   constructor(private readonly source: DataSource) {
     this.events = new EventCache(source);
+    startBuilder(); // the tree builder's worker loads (its module, once) before the first trace is asked for
   }
 
+  /**
+   * Opens a trace. Three requests at once: its header, its skeleton (fetched and built into
+   * both trees in a worker: in the web mode the worker fetches the bytes itself, so this
+   * thread is free), and the first walk (the server opens the trace for it meanwhile). The
+   * header comes first: the explorer's panels are drawn for the new trace while its trees
+   * are built, and the trees and the current node land when both are there.
+   */
   async open(id: number): Promise<void> {
     const live = this.#opens.next();
     this.loading = true;
@@ -95,26 +109,32 @@ export class Explorer {
     try {
       // The parts of an open are named in the performance timeline (bench/ui.mjs reads them).
       const t0 = performance.now();
-      startBuilder(); // the tree builder's worker loads while the skeleton is on its way
-      // Asked for in this order: the server opens the trace from its kept skeleton (one row)
-      // and answers it before the first walk, which it computes while this page builds the trees.
-      const asked = [this.source.call('getTrace', { id }), this.source.call('getSkeleton', { traceId: id })] as const;
+      const header = this.source.call('getTrace', { id });
+      const fetchIn = this.source.skeletonFetch?.(id);
+      let fetched = t0;
+      const building = fetchIn
+        ? buildOffThread(fetchIn)
+        : this.source.call('getSkeleton', { traceId: id }).then((wire) => ((fetched = performance.now()), buildOffThread(wire)));
       const first = this.source.call('walk', { traceId: id, direction: 'forward', entry: 0, actions: [] });
-      first.catch(() => undefined); // an error surfaces where it is awaited
-      const [info, wire] = await Promise.all(asked);
+      // An error surfaces where each is awaited.
+      first.catch(() => undefined);
+      building.catch(() => undefined);
+      const info = await header;
       if (!live()) return;
-      const t1 = span('open: fetch skeleton', t0);
-      // Unpacking the skeleton and building both trees and their fold plans happen in a worker.
-      const built = await buildOffThread(wire);
+      this.#show(id, info);
+      const built = await building;
       if (!live()) return;
-      const t2 = span('open: build trees', t1);
-      for (let at = t1, j = 0; j < built.phases.length; j++) at = span(`open: build trees: ${built.phases[j][0]}`, at, at + built.phases[j][1]);
+      // The worker's steps laid back to back up to now (its clock is its own); before them, the
+      // fetch (the worker's own, or this thread's getSkeleton).
+      const t2 = performance.now();
+      const steps = built.phases.filter(([name]) => name !== 'fetch');
+      let at = t2 - steps.reduce((s, p) => s + p[1], 0);
+      const t1 = fetchIn ? at : fetched;
+      span('open: fetch skeleton', t0, t1);
+      span('open: build trees', t1, t2);
+      for (const [name, ms] of steps) at = span(`open: build trees: ${name}`, at, at + ms);
       const skeleton = built.skeleton;
-      this.traceId = id;
-      this.info = info;
-      this.selected = this.selectedEvent = this.previousEvent = null;
       this.skeleton = skeleton;
-      this.events.reset(id);
       this.fwdPlan = built.fwdPlan;
       this.invPlan = built.invPlan;
       this.fwd = built.fwd;
@@ -122,8 +142,7 @@ export class Explorer {
       this.prevInFrame = built.prevInFrame;
       this.visited = new Set(built.visited);
       this.hittable = hittableLines(skeleton, info.header.context_forward.split('\n'));
-      this.breakpoints = new Set();
-      this.chosenLine = 0;
+      if (built.fwd.size) this.#start = { seq: 0, event: eventName(built.fwd, built.fwd.plainOf[0]) as WalkState['event'] };
       await this.restart('forward', 0, [], first);
       span('open: first walk', t2);
     } catch (e) {
@@ -131,6 +150,23 @@ export class Explorer {
     } finally {
       if (live()) this.loading = false;
     }
+  }
+
+  /** The new trace's header shown, with nothing of the trace before it (its trees come when built). */
+  #show(id: number, info: TraceInfo): void {
+    this.traceId = id;
+    this.info = info;
+    this.selected = this.selectedEvent = this.previousEvent = null;
+    this.skeleton = this.fwd = this.inv = this.fwdPlan = this.invPlan = null;
+    this.walk = null;
+    this.#start = null;
+    this.targets = [];
+    this.events.reset(id);
+    this.prevInFrame = new Int32Array(0);
+    this.visited = new Set();
+    this.hittable = new Set();
+    this.breakpoints = new Set();
+    this.chosenLine = 0;
   }
 
   /** Starts a new trajectory (history cleared) at `entry` (seq of a call) in `direction`. */
@@ -159,7 +195,7 @@ export class Explorer {
   #queue: Promise<void> = Promise.resolve();
 
   async #act(actions: string[]): Promise<void> {
-    if (this.traceId === null || !actions.length) return;
+    if (this.traceId === null || this.walk === null || !actions.length) return; // none while a trace opens
     const inverse = actions[0].startsWith('inv_');
     if (inverse !== (this.direction === 'inverse')) {
       if (this.cursor === 0) {
@@ -218,13 +254,14 @@ export class Explorer {
       }));
       if (!live()) return;
       this.walk = walk;
+      this.#start = null;
       this.error = null;
       this.targets = []; // they were from the state before
       void this.probe();
       const cur = walk.states[walk.states.length - 1];
       if (cur) await this.select(cur);
     } catch (e) {
-      if (live()) this.error = (e as Error).message;
+      if (live()) (this.error = (e as Error).message), (this.#start = null);
     }
   }
 
@@ -398,6 +435,7 @@ export class Explorer {
     this.info = null;
     this.skeleton = this.fwd = this.inv = this.fwdPlan = this.invPlan = null;
     this.walk = null;
+    this.#start = null;
     this.targets = [];
     this.selected = null;
     this.selectedEvent = this.previousEvent = null;

@@ -51,6 +51,8 @@ export async function applyLink(app: AppState, l: DeepLink): Promise<string[]> {
     if (Object.keys(l).length > 1) problems.push(`The ${l.view === 'label' ? 'labeling' : 'agreement'} view takes no other parameters; they were ignored.`);
     return problems;
   }
+  // The trace opens while the overlay's set and runs load (an item's link opens its own trace).
+  const opening = l.item === undefined && l.trace !== undefined ? ex.open(l.trace) : null;
   await ov.loadSets();
   if (l.set !== undefined) {
     await ov.chooseSet(l.set, l.run, l.run2);
@@ -74,7 +76,7 @@ export async function applyLink(app: AppState, l: DeepLink): Promise<string[]> {
     if (l.actions || l.dir || l.entry !== undefined || l.cursor !== undefined) problems.push('The link has actions but no trace ("trace=…"); they were ignored.');
     return problems;
   }
-  await ex.open(l.trace);
+  await (opening ?? ex.open(l.trace));
   if (ex.traceId !== l.trace) {
     problems.push(`The link's trace ${l.trace} could not be opened: ${ex.error ?? 'no such trace'}.`);
     return problems;

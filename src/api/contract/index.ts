@@ -21,7 +21,7 @@ export type { TraceRow } from '../../trace/listing.js';
 export type { Direction } from '../../semantics/types.js';
 export type { Walk, WalkState } from '../../semantics/walk-view.js';
 export { MAX_EVENT_WINDOW, type TraceInfo } from './traces.js';
-export { decodeSkeleton, encodeSkeleton, type Skeleton, type SkeletonWire } from '../../trace/skeleton.js';
+export { decodeSkeleton, decodeSkeletonBytes, encodeSkeleton, skeletonBytes, type Skeleton, type SkeletonWire } from '../../trace/skeleton.js';
 export { MAX_WALK_ACTIONS, type TrajectoryRow } from './trajectories.js';
 export type { AskResults, CheckedAnswer, StateCheck } from './ask.js';
 export type { EvalSetInfo, RunInfo, ItemRow, ItemDetail, PredictionDetail, VerdictInfo } from './predictions.js';

@@ -14,7 +14,7 @@ import { exportHandlers } from './export.js';
 import { findHandlers } from './find.js';
 import { predictionHandlers } from './predictions.js';
 import { TraceCache } from './trace-cache.js';
-import { traceHandlers } from './traces.js';
+import { traceBytesHandlers, traceHandlers } from './traces.js';
 import { trajectoryHandlers } from './trajectories.js';
 
 export { checkCall, dispatch, type MethodTable } from './dispatch.js';
@@ -47,6 +47,18 @@ export const TRACE_METHODS: readonly Method[] = ['getSkeleton', 'walk', 'findInT
  */
 export const JOB_METHODS: readonly Method[] = ['startExport', 'exportProgress', 'askModel'];
 
+/**
+ * The methods with a second form of answer, raw bytes (application/octet-stream), for a client
+ * that asks for it (the web mode's `Accept` header): same params, same errors (as JSON), the
+ * value as bytes instead of JSON. A pool runs them on its quick worker: they open no trace.
+ */
+export const BYTES_METHODS: readonly Method[] = ['getSkeleton'];
+
+/** The bytes form of BYTES_METHODS, over a read-only corpus. */
+export function createBytesApi(corpus: ReadCorpus, cache: TraceCache): Record<string, Handler> {
+  return traceBytesHandlers(corpus, cache);
+}
+
 type Handler = (p: never) => unknown;
 
 /**
@@ -63,10 +75,16 @@ export interface ApiModule {
   readHandlers(corpus: ReadCorpus, cache: TraceCache): Record<string, Handler>;
   /** The write methods' handlers over a writable corpus; needed only when a method writes. */
   writeHandlers?(corpus: Corpus): Record<string, Handler>;
+  /** Methods answered as bytes on request (see BYTES_METHODS), and their handlers (each returns a Uint8Array). */
+  bytesMethods?: readonly string[];
+  bytesHandlers?(corpus: ReadCorpus, cache: TraceCache): Record<string, Handler>;
 }
 
 /** The contract's methods: the annotation domain's writes go to the one writable connection. */
-export const apiModule: ApiModule = { methods, traceMethods: TRACE_METHODS, jobMethods: JOB_METHODS, readHandlers: createApi, writeHandlers: createWriteApi };
+export const apiModule: ApiModule = {
+  methods, traceMethods: TRACE_METHODS, jobMethods: JOB_METHODS, readHandlers: createApi, writeHandlers: createWriteApi,
+  bytesMethods: BYTES_METHODS, bytesHandlers: createBytesApi,
+};
 
 /**
  * Opens a corpus read-only to serve it. An older corpus (a schema this version must upgrade)

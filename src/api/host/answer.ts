@@ -41,6 +41,17 @@ export function encodeAnswer(method: string, result: ApiResult<unknown>, limit =
   return bytes.byteLength > limit ? tooBig(method, bytes.byteLength, limit) : bytes;
 }
 
+/**
+ * A bytes-form answer (BYTES_METHODS): the handler's bytes themselves when it succeeded within
+ * the limit (`bytes: true`), else the JSON of the failure, as encodeAnswer words it.
+ */
+export function encodeBytesAnswer(method: string, result: ApiResult<unknown>, limit = MAX_ANSWER_BYTES): { body: Uint8Array; bytes: boolean } {
+  if (!result.ok) return { body: encodeAnswer(method, result, limit), bytes: false };
+  const v = result.value;
+  if (!(v instanceof Uint8Array)) return { body: encodeAnswer(method, fail('internal', `${method} has no bytes form`), limit), bytes: false };
+  return v.byteLength > limit ? { body: tooBig(method, v.byteLength, limit), bytes: false } : { body: v, bytes: true };
+}
+
 function tooBig(method: string, bytes: number | null, limit: number): Uint8Array {
   const how = ASK_FOR_LESS[method] ?? 'ask for less';
   const was = bytes === null ? 'over 512 MiB' : size(bytes);

@@ -117,6 +117,23 @@ export class WorkerPool implements ApiHost {
     return answer.body;
   }
 
+  /**
+   * A call answered in its bytes form when it has one (BYTES_METHODS): on the quick worker,
+   * since it opens no trace, so it runs beside the walks of that trace on a trace worker; even
+   * when the quick worker is busy (it is busy with the trace's header when the page asks for
+   * both at once), since a trace worker runs at a lower priority and, on a busy machine, would
+   * answer seconds later.
+   */
+  async callBytes(method: string, raw: unknown): Promise<{ body: Uint8Array; bytes: boolean }> {
+    if (!this.mod.bytesMethods?.includes(method) || this.closed) return { body: await this.call(method, raw), bytes: false };
+    const checked = checkCall(method, raw, this.mod.methods);
+    if ('error' in checked) return { body: encodeAnswer(method, { ok: false, error: checked.error }), bytes: false };
+    let [slot] = this.byRole('quick');
+    if (slot.ended) slot = this.spawn(slot.role, this.slots.indexOf(slot));
+    const answer = await slot.call(method, checked.params, true);
+    return { body: answer.body, bytes: answer.bytes === true };
+  }
+
   /** The traces held, least recently used first (for the bench and tests). */
   heldTraces(): { traceId: number; bytes: number; worker: number }[] {
     return [...this.held].map(([traceId, h]) => ({ traceId, bytes: h.bytes, worker: this.slots.indexOf(h.slot) }));

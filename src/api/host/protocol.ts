@@ -23,7 +23,8 @@ export interface WorkerConfig {
   apiModule?: string;
 }
 
-export type ToWorker = { type: 'call'; id: number; method: string; params: unknown } | { type: 'drop'; traceId: number };
+/** A call with `bytes`: answer the value of a BYTES_METHODS method as raw bytes (src/api/handlers/index.ts). */
+export type ToWorker = { type: 'call'; id: number; method: string; params: unknown; bytes?: boolean } | { type: 'drop'; traceId: number };
 
 export type FromWorker =
   | { type: 'ready' }
@@ -32,6 +33,8 @@ export type FromWorker =
       type: 'answer';
       id: number;
       body: Uint8Array;
+      /** The body is the value's raw bytes (a call with `bytes` that succeeded), not the JSON of an ApiResult. */
+      bytes?: boolean;
       /** A trace this call opened or grew in the worker's cache (and what it holds now), traces it dropped to make room. */
       loaded?: { traceId: number; bytes: number };
       dropped?: number[];
@@ -50,5 +53,11 @@ export type FromApiProcess = { type: 'done'; id: number } | { type: 'answer'; id
 export interface ApiHost {
   /** Runs one call; resolves to the JSON bytes of its ApiResult, and never rejects. */
   call(method: string, params: unknown): Promise<Uint8Array>;
+  /**
+   * Runs one call asking for the bytes form (BYTES_METHODS): `bytes` true when the body is the
+   * value's raw bytes, false when it is the JSON of an ApiResult (a failure, or a method
+   * without a bytes form). Never rejects.
+   */
+  callBytes?(method: string, params: unknown): Promise<{ body: Uint8Array; bytes: boolean }>;
   close(): Promise<void>;
 }

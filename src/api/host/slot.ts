@@ -65,12 +65,12 @@ export class Slot {
     return this.pending.size;
   }
 
-  call(method: string, params: unknown): Promise<Answer> {
+  call(method: string, params: unknown, bytes = false): Promise<Answer> {
     const id = this.nextId++;
     if (this.ended) return Promise.resolve(this.endAnswer(id, method));
     return new Promise((resolve) => {
       this.pending.set(id, { method, resolve });
-      this.post({ type: 'call', id, method, params });
+      this.post({ type: 'call', id, method, params, ...(bytes ? { bytes } : {}) });
     });
   }
 

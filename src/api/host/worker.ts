@@ -10,7 +10,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { pathToFileURL } from 'node:url';
 import { UserError } from '../../common/errors.js';
 import { apiModule, dispatch, mergeChanges, openForReading, openForWriting, TraceCache, type ApiModule, type CacheChange } from '../handlers/index.js';
-import { encodeAnswer } from './answer.js';
+import { encodeAnswer, encodeBytesAnswer } from './answer.js';
 import type { FromWorker, ToWorker, WorkerConfig } from './protocol.js';
 
 const config = workerData as WorkerConfig;
@@ -30,6 +30,7 @@ function yieldCpu(): void {
 async function start(): Promise<void> {
   if (config.background) yieldCpu();
   let handlers: Record<string, ((p: never) => unknown) | undefined>;
+  let bytesHandlers: Record<string, ((p: never) => unknown) | undefined> = {};
   let cache: TraceCache | null = null;
   let change: CacheChange | null = null;
   let mod: ApiModule;
@@ -44,6 +45,7 @@ async function start(): Promise<void> {
       // A call may open a trace, then grow it window by window, dropping others: one change for the pool.
       cache.onChange = (c) => (change = mergeChanges(change, c));
       handlers = mod.readHandlers(corpus, cache);
+      bytesHandlers = mod.bytesHandlers?.(corpus, cache) ?? {};
     }
   } catch (e) {
     const error = e instanceof UserError ? { code: e.code, message: e.message } : { code: 'internal' as const, message: `cannot start an API worker: ${(e as Error).message}` };
@@ -51,9 +53,13 @@ async function start(): Promise<void> {
   }
   const run = async (m: Extract<ToWorker, { type: 'call' }>) => {
     change = null;
-    const body = encodeAnswer(m.method, await dispatch(handlers, m.method, m.params, mod.methods));
+    const { body, bytes } = m.bytes
+      ? encodeBytesAnswer(m.method, await dispatch(bytesHandlers, m.method, m.params, mod.methods))
+      : { body: encodeAnswer(m.method, await dispatch(handlers, m.method, m.params, mod.methods)), bytes: false };
     const c = change as CacheChange | null;
-    send({ type: 'answer', id: m.id, body, loaded: c?.loaded, dropped: c?.dropped }, [body.buffer as ArrayBuffer]);
+    // A body sharing its buffer with something else (a view into a bigger one) is copied, not transferred.
+    const own = body.byteOffset === 0 && body.byteLength === body.buffer.byteLength ? body : body.slice();
+    send({ type: 'answer', id: m.id, body: own, bytes, loaded: c?.loaded, dropped: c?.dropped }, [own.buffer as ArrayBuffer]);
   };
   // One call at a time, in arrival order (a handler that awaited would otherwise interleave,
   // and the cache's change would be another call's); the job worker's calls hold no trace.

@@ -3,11 +3,14 @@
  * skeleton, both trees, their loop-fold plans, and per state the previous state of its frame
  * and the lines visited. `buildAll` is pure and runs in a Web Worker (build-worker.ts) so a
  * 270,000-state trace does not freeze the page; `buildOffThread` falls back to running it
- * here where workers are not available (a file:// page, a test DOM).
+ * here where workers are not available (a file:// page, a test DOM). Given a SkeletonFetch
+ * (the web mode), the worker fetches the skeleton's bytes itself (skeleton-fetch.ts).
  */
-import { decodeSkeleton, type Skeleton, type SkeletonWire } from '../../../../src/api/contract/index.js';
+import { decodeSkeleton, decodeSkeletonBytes, type Skeleton, type SkeletonWire } from '../../../../src/api/contract/index.js';
+import { fetchSkeleton, type SkeletonFetch } from './skeleton-fetch.js';
 import { forwardTree, inverseTree, treeIndex, type Tree } from './build.js';
 import { foldPlan, type FoldPlan } from './fold.js';
+import { ApiCallError } from '../source.js';
 
 export interface Built {
   skeleton: Skeleton & { line: Int32Array; frame: Int32Array };
@@ -18,15 +21,30 @@ export interface Built {
   prevInFrame: Int32Array;
   /** Line numbers visited, ascending. */
   visited: Int32Array;
-  /** Milliseconds of each step (for the performance timeline: decode, trees, fold plans, the rest). */
+  /** Milliseconds of each step (for the performance timeline: fetch when the worker fetched, decode, trees, fold plans, the rest). */
   phases: [string, number][];
 }
 
-export function buildAll(wire: SkeletonWire): Built {
+/** What a build starts from: the skeleton as JSON wire or as bytes, or how to fetch it. */
+export type BuildInput = SkeletonWire | Uint8Array | SkeletonFetch;
+
+const isFetch = (x: BuildInput): x is SkeletonFetch => !(x instanceof Uint8Array) && 'url' in x;
+
+/** Fetches (when asked to) and builds: what the worker runs. */
+export async function buildFrom(input: BuildInput): Promise<Built> {
+  if (!isFetch(input)) return buildAll(input);
+  const t = performance.now();
+  const got = await fetchSkeleton(input);
+  const built = buildAll(got);
+  built.phases.unshift(['fetch', performance.now() - t - built.phases.reduce((s, p) => s + p[1], 0)]);
+  return built;
+}
+
+export function buildAll(wire: SkeletonWire | Uint8Array): Built {
   const phases: [string, number][] = [];
   let t = performance.now();
   const lap = (name: string) => phases.push([name, -t + (t = performance.now())]);
-  const skeleton = decodeSkeleton(wire);
+  const skeleton = wire instanceof Uint8Array ? decodeSkeletonBytes(wire) : decodeSkeleton(wire);
   lap('decode');
   const ix = treeIndex(skeleton);
   const fwd = forwardTree(ix);
@@ -91,20 +109,20 @@ export function startBuilder(): void {
   }
 }
 
-/** Builds in the worker; where it cannot start or fails, here. */
-export async function buildOffThread(wire: SkeletonWire): Promise<Built> {
+/** Builds in the worker (fetching first, given a SkeletonFetch); where it cannot start, here. */
+export async function buildOffThread(wire: BuildInput): Promise<Built> {
   startBuilder();
   const w = worker;
-  if (!w) return buildAll(wire);
+  if (!w) return buildFrom(wire);
   const id = ++nextId;
   try {
     return await new Promise<Built>((resolve, reject) => {
       const done = () => (w.removeEventListener('message', onMessage), w.removeEventListener('error', onError));
-      const onMessage = (e: MessageEvent<{ id: number; built?: Built; error?: string }>) => {
+      const onMessage = (e: MessageEvent<{ id: number; built?: Built; error?: string; code?: ApiCallError['code'] }>) => {
         if (e.data.id !== id) return;
         done();
         if (e.data.built) resolve(e.data.built);
-        else reject(new Error(e.data.error));
+        else reject(e.data.code ? new ApiCallError(e.data.error ?? '', e.data.code) : new Error(e.data.error));
       };
       const onError = (e: ErrorEvent) => {
         done();
@@ -116,7 +134,7 @@ export async function buildOffThread(wire: SkeletonWire): Promise<Built> {
       w.postMessage({ id, wire });
     });
   } catch (e) {
-    if ((e as { noWorker?: boolean }).noWorker) return buildAll(wire);
+    if ((e as { noWorker?: boolean }).noWorker) return buildFrom(wire);
     throw e;
   }
 }
