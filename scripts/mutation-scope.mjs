@@ -11,12 +11,15 @@ export const root = new URL('..', import.meta.url).pathname;
 /** Test files (or folders of them) per mutated folder; a folder not listed gets test/<its name>/. */
 const TESTS = {
   'src/semantics': ['test/semantics', 'test/docs'],
-  'src/api': ['test/api', 'test/server/browser-guards.test.ts'],
+  // The export handlers are tested in test/export/api.test.ts, the skeleton methods in test/store/skeletons.test.ts.
+  'src/api': ['test/api', 'test/server/browser-guards.test.ts', 'test/export/api.test.ts', 'test/store/skeletons.test.ts'],
   'src/store': ['test/store'],
-  'src/server': ['test/server'],
+  // Not big-trace.test.ts: it ingests a 100,000-event trace in its beforeAll (re-run for
+  // every mutant) to test the API's limits, and reaches the server like answers.test.ts does.
+  'src/server': ['test/server/answers.test.ts', 'test/server/browser-guards.test.ts', 'test/server/last-resort.test.ts', 'test/server/server.test.ts', 'test/server/transport.test.ts'],
   'src/predictions': ['test/predictions', 'test/api/predictions-api.test.ts', 'test/api/dashboard-api.test.ts'],
-  'src/labeling': ['test/api/annotations-api.test.ts'],
-  'src/trajectories': ['test/export/export.test.ts', 'test/api/methods.test.ts', 'test/api/predictions-api.test.ts'],
+  'src/labeling': ['test/api/annotations-api.test.ts', 'test/export/labels.test.ts'],
+  'src/trajectories': ['test/export/export.test.ts', 'test/api/methods.test.ts', 'test/api/predictions-api.test.ts', 'test/api/trace-cache.test.ts'],
 };
 
 /**
