@@ -102,7 +102,14 @@ export class Explorer {
    * header comes first: the explorer's panels are drawn for the new trace while its trees
    * are built, and the trees and the current node land when both are there.
    */
-  async open(id: number): Promise<void> {
+  open(id: number): Promise<void> {
+    return (this.opening = this.#open(id));
+  }
+
+  /** The newest open, settled once its trees and first walk have landed (or it failed). */
+  opening: Promise<void> = Promise.resolve();
+
+  async #open(id: number): Promise<void> {
     const live = this.#opens.next();
     this.loading = true;
     this.error = null;

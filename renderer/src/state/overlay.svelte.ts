@@ -76,6 +76,8 @@ export class Overlay {
 
   #items = new Newest();
   #checks = new Newest();
+  /** The newest load of the sets, a set's runs or its items: F8 waits for it (a link still loading). */
+  #loading: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly source: DataSource,
@@ -122,7 +124,11 @@ export class Overlay {
     return c;
   });
 
-  async loadSets(): Promise<void> {
+  loadSets(): Promise<void> {
+    return (this.#loading = this.#loadSets());
+  }
+
+  async #loadSets(): Promise<void> {
     try {
       this.sets = await this.source.call('listEvalSets', {});
     } catch (e) {
@@ -131,7 +137,11 @@ export class Overlay {
   }
 
   /** Chooses a set (its first run unless `run` is given); '' turns the overlay off. Stale names are said, not thrown. */
-  async chooseSet(name: string, run?: string, run2?: string): Promise<void> {
+  chooseSet(name: string, run?: string, run2?: string): Promise<void> {
+    return (this.#loading = this.#chooseSet(name, run, run2));
+  }
+
+  async #chooseSet(name: string, run?: string, run2?: string): Promise<void> {
     this.set = name;
     this.run = this.run2 = '';
     this.runs = [];
@@ -203,7 +213,11 @@ export class Overlay {
   }
 
   /** The chosen set's items on the open trace (every page); called when the trace changes. */
-  async loadItems(): Promise<void> {
+  loadItems(): Promise<void> {
+    return (this.#loading = this.#loadItems());
+  }
+
+  async #loadItems(): Promise<void> {
     const live = this.#items.next();
     const traceId = this.explorer.traceId;
     if (!this.set || traceId === null) {
@@ -252,6 +266,10 @@ export class Overlay {
 
   /** F8 / Shift+F8: the next (previous) failing item after the open one, wrapping around. */
   async jumpFailure(step: 1 | -1): Promise<void> {
+    // Pressed while a trace opens or a link loads its set: the failing items are known once the
+    // trees are built and the items are in (each load may start the next: wait until none is new).
+    if (this.explorer.loading) await this.explorer.opening;
+    for (let p: Promise<void> | null = null; p !== this.#loading; ) await (p = this.#loading);
     const f = this.failing;
     if (!f.length) {
       this.error = this.run ? `No failing item of ${this.run} on this trace.` : 'Choose a run first.';
