@@ -104,17 +104,22 @@ export class WorkerPool implements ApiHost {
     if ('error' in checked) return encodeAnswer(method, { ok: false, error: checked.error });
     if (this.closed) return encodeAnswer(method, { ok: false, error: { code: 'unavailable', message: `${method}: the explorer is closing` } });
     const traceId = this.mod.traceMethods.includes(method) ? (checked.params as { traceId: number }).traceId : undefined;
-    let slot =
+    const slot = this.alive(
       checked.spec.access === 'write' ? this.byRole('write')[0]
       : this.mod.jobMethods?.includes(method) ? this.byRole('job')[0]
       : traceId !== undefined ? this.traceSlot(traceId)
-      : this.quickSlot();
-    if (slot.ended) slot = this.spawn(slot.role, this.slots.indexOf(slot));
+      : this.quickSlot(),
+    );
     if (traceId !== undefined) this.enter(traceId, slot);
     const answer = await slot.call(method, checked.params);
     if (traceId !== undefined) this.leave(traceId);
     this.noteCache(slot, answer, traceId);
     return answer.body;
+  }
+
+  /** The slot, or a new worker in its place when it has ended (it crashed or was killed). */
+  private alive(slot: Slot): Slot {
+    return slot.ended ? this.spawn(slot.role, this.slots.indexOf(slot)) : slot;
   }
 
   /**
@@ -128,8 +133,7 @@ export class WorkerPool implements ApiHost {
     if (!this.mod.bytesMethods?.includes(method) || this.closed) return { body: await this.call(method, raw), bytes: false };
     const checked = checkCall(method, raw, this.mod.methods);
     if ('error' in checked) return { body: encodeAnswer(method, { ok: false, error: checked.error }), bytes: false };
-    let [slot] = this.byRole('quick');
-    if (slot.ended) slot = this.spawn(slot.role, this.slots.indexOf(slot));
+    const slot = this.alive(this.byRole('quick')[0]);
     const answer = await slot.call(method, checked.params, true);
     return { body: answer.body, bytes: answer.bytes === true };
   }
