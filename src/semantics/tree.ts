@@ -81,8 +81,17 @@ export function buildTraceIndex(events: readonly TraceEvent[]): TreeIndex {
   return { ...buildTreeIndex({ count: n, kind, parent, frame }), events };
 }
 
+/** The index's parts that give both trees' shapes: what drawing needs (no segments). */
+export type TreeOrder = Pick<TreeIndex, 'count' | 'kind' | 'frame' | 'parent' | 'subtreeEnd' | 'invOrder' | 'invPos' | 'lcBefore'>;
+
 /** Builds the index from columns alone (e.g. the store's skeleton in the renderer). */
 export function buildTreeIndex(cols: TreeColumns): TreeIndex {
+  const order = buildTreeOrder(cols);
+  return { ...order, ...segments(order.count, order.kind, order.frame) };
+}
+
+/** Both trees' orders from the columns (the renderer draws from this alone). */
+export function buildTreeOrder(cols: TreeColumns): TreeOrder {
   const n = cols.count;
   const kind = cols.kind instanceof Uint8Array ? cols.kind : Uint8Array.from(cols.kind);
   const parent = cols.parent instanceof Int32Array ? cols.parent : Int32Array.from(cols.parent);
@@ -125,7 +134,10 @@ export function buildTreeIndex(cols: TreeColumns): TreeIndex {
   for (let k = 0; k < nm; k++) invPos[invOrder[k]] = k;
   const lcBefore = new Int32Array(n + 1);
   for (let i = 0; i < n; i++) lcBefore[i + 1] = lcBefore[i] + (subtreeEnd[i] > i ? 1 : 0);
+  return { count: n, kind, frame, parent, subtreeEnd, invOrder, invPos, lcBefore };
+}
 
+function segments(n: number, kind: Uint8Array, frame: Int32Array): Pick<TreeIndex, 'seg' | 'segFirst' | 'segLast' | 'segReturned'> {
   // Segments: a call opens one for its frame, a return closes it. An event of a frame with
   // no open segment (only in a malformed trace) opens one, so every event has a segment.
   const seg = new Int32Array(n);
@@ -149,18 +161,5 @@ export function buildTreeIndex(cols: TreeColumns): TreeIndex {
       open.delete(f);
     }
   }
-  return {
-    count: n,
-    kind,
-    frame,
-    parent,
-    subtreeEnd,
-    seg,
-    segFirst: segFirstAll.slice(0, ns),
-    segLast: segLastAll.slice(0, ns),
-    segReturned: segReturnedAll.slice(0, ns),
-    invOrder,
-    invPos,
-    lcBefore,
-  };
+  return { seg, segFirst: segFirstAll.slice(0, ns), segLast: segLastAll.slice(0, ns), segReturned: segReturnedAll.slice(0, ns) };
 }

@@ -97,11 +97,11 @@ export function packInts(v: ArrayLike<number>): PackedInts {
 }
 
 export function unpackInts(p: PackedInts, count: number): Int32Array {
-  return unpackBytes(fromBase64(p.data), p.bytes, p.min, count);
+  return unpackBytes(fromBase64(p.data), p.bytes, p.min, count, new Int32Array(count));
 }
 
-function unpackBytes(b: Uint8Array, width: number, min: number, count: number): Int32Array {
-  const out = new Int32Array(count);
+/** Into `out` (an Int32Array, or a Uint8Array for kinds: no second copy of a column). */
+function unpackBytes<T extends Int32Array | Uint8Array>(b: Uint8Array, width: number, min: number, count: number, out: T): T {
   // One plain loop per width: short, branch-free loops are what an engine optimizes first,
   // and a page decodes a skeleton once, in code that has not warmed up.
   if (width === 1) for (let i = 0; i < count; i++) out[i] = b[i] + min;
@@ -114,15 +114,17 @@ export function encodeSkeleton(sk: Skeleton): SkeletonWire {
   return { count: sk.count, kind: packInts(sk.kind), parent: packInts(sk.parent), frame: packInts(sk.frame), line: packInts(sk.line), func: packInts(sk.func), funcs: sk.funcs };
 }
 
-export function decodeSkeleton(w: SkeletonWire): Skeleton & { kind: Uint8Array; parent: Int32Array; frame: Int32Array; line: Int32Array; func: Int32Array } {
+/** `decode64` turns a column's base64 into bytes (the server passes a faster one than fromBase64). */
+export function decodeSkeleton(w: SkeletonWire, decode64: (s: string) => Uint8Array = fromBase64): Skeleton & { kind: Uint8Array; parent: Int32Array; frame: Int32Array; line: Int32Array; func: Int32Array } {
   const n = w.count;
+  const col = (p: PackedInts) => unpackBytes(decode64(p.data), p.bytes, p.min, n, new Int32Array(n));
   return {
     count: n,
-    kind: Uint8Array.from(unpackInts(w.kind, n)),
-    parent: unpackInts(w.parent, n),
-    frame: unpackInts(w.frame, n),
-    line: unpackInts(w.line, n),
-    func: unpackInts(w.func, n),
+    kind: unpackBytes(decode64(w.kind.data), w.kind.bytes, w.kind.min, n, new Uint8Array(n)),
+    parent: col(w.parent),
+    frame: col(w.frame),
+    line: col(w.line),
+    func: col(w.func),
     funcs: w.funcs,
   };
 }
@@ -168,14 +170,15 @@ export function decodeSkeletonBytes(bytes: Uint8Array): ReturnType<typeof decode
   const funcsLength = dv.getUint32(8, true);
   const funcs = JSON.parse(new TextDecoder().decode(bytes.subarray(HEAD, HEAD + funcsLength))) as string[];
   let at = align4(HEAD + funcsLength);
-  const col = (j: number): Int32Array => {
+  const col = <T extends Int32Array | Uint8Array>(j: number, out: T): T => {
     const width = dv.getUint8(12 + 8 * j);
     const min = dv.getInt32(16 + 8 * j, true);
     const b = bytes.subarray(at, at + count * width);
     if (b.length !== count * width || (width !== 1 && width !== 2 && width !== 4)) throw new Error(`packed skeleton cut short or damaged in its ${COLUMNS[j]} column`);
     at += align4(b.length);
-    return unpackBytes(b, width, min, count);
+    return unpackBytes(b, width, min, count, out);
   };
-  const [kind, parent, frame, line, func] = COLUMNS.map((_, j) => col(j));
-  return { count, kind: Uint8Array.from(kind), parent, frame, line, func, funcs };
+  const kind = col(0, new Uint8Array(count));
+  const [parent, frame, line, func] = [1, 2, 3, 4].map((j) => col(j, new Int32Array(count)));
+  return { count, kind, parent, frame, line, func, funcs };
 }

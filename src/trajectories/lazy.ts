@@ -33,7 +33,7 @@ export function openTraceLazily(corpus: ReadCorpus, traceId: number, onRead?: (e
   const record = corpus.getTrace(traceId);
   if (!record) throw new UserError(`${corpus.path} has no trace with id ${traceId}`, 'not-found');
   const skeleton = corpus.getPackedSkeleton(traceId) ?? EMPTY;
-  const shape = decodeSkeleton(skeleton);
+  const shape = decodeSkeleton(skeleton, (s) => Buffer.from(s, 'base64')); // Node's decoder: a few times faster than the pure one
   const events = lazyEvents(corpus, traceId, shape.count, onRead);
   return { record, events, shape, skeleton, index: { ...buildTreeIndex(shape), events } };
 }

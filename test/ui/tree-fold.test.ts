@@ -2,7 +2,7 @@
 // many iterations, folded to its first and last iterations and one fold row, in both trees.
 import { describe, expect, it } from 'vitest';
 import { forwardTree, inverseTree, treeIndex, type Tree } from '../../renderer/src/lib/tree/build.js';
-import { FOLD_HEAD, FOLD_MIN, FOLD_TAIL, foldAt, foldLabel, foldPlan, visibleRows, type Layout } from '../../renderer/src/lib/tree/fold.js';
+import { FOLD_HEAD, FOLD_MIN, FOLD_TAIL, foldAt, foldLabel, foldPlan, seqSpan, visibleRows, type Layout } from '../../renderer/src/lib/tree/fold.js';
 import type { Skeleton } from '../../src/api/contract/index.js';
 
 // Lines of the synthetic program (as in bench/_ui-long.py, optionally with a call in the body):
@@ -198,5 +198,76 @@ describe('folding long loops', () => {
     const plan = foldPlan(fwd, sk.line);
     for (let k = 0; k < 10; k++) visibleRows(fwd, new Set(), { plan, pins: [k * 9_000] });
     expect(performance.now() - t0).toBeLessThan(1_000);
+  });
+});
+
+/**
+ * A random program's skeleton: calls nested in lines (a callee's events are children of the
+ * caller's line), loops of repeated lines, returns and exceptions; seeded, so it is the same
+ * every run.
+ */
+function randomSkeleton(seed: number, target: number): Skeleton {
+  let x = seed;
+  const rand = (k: number) => ((x = (Math.imul(x, 1103515245) + 12345) >>> 0), x % k);
+  const kind: number[] = [], parent: number[] = [], frame: number[] = [], line: number[] = [];
+  const ev = (k: number, p: number, f: number, l: number) => (kind.push(k), parent.push(p), frame.push(f), line.push(l), kind.length - 1);
+  let frames = 0;
+  const call = (p: number, depth: number) => {
+    const f = frames++;
+    const base = 10 * rand(5);
+    ev(0, p, f, base + 1);
+    const lines = 1 + rand(depth === 0 ? 400 : 60);
+    for (let i = 0; i < lines && kind.length < target; i++) {
+      const at = ev(1, p, f, base + 2 + rand(3));
+      if (depth < 4 && rand(6) === 0) call(at, depth + 1);
+    }
+    ev(rand(8) === 0 ? 3 : 2, p, f, base + 9);
+  };
+  while (kind.length < target) call(-1, 0);
+  return { count: kind.length, kind, parent, frame, line, func: kind.map(() => 0), funcs: ['f'] };
+}
+
+describe('what a fold row says it stands for', () => {
+  it('its seq range is the smallest and largest seq of the nodes it hides, in both trees', () => {
+    const bad: string[] = [];
+    let pieces = 0;
+    for (const seed of [1, 2, 3, 4, 5]) {
+      const sk = randomSkeleton(seed, 6_000);
+      const both = trees(sk);
+      for (const t of [both.fwd, both.inv]) {
+        const plan = foldPlan(t, sk.line, 8);
+        for (const run of plan.runs) {
+          const k = run.kids.length;
+          const cuts: [number, number][] = [[run.head, run.tail], [0, k], [0, 1], [k - 1, k], [1, k - 1], [Math.floor(k / 3), Math.floor((2 * k) / 3) + 1]];
+          for (const [a, b] of cuts) {
+            if (b <= a) continue;
+            const first = run.kids[a];
+            const end = t.end[run.kids[b - 1]];
+            let lo = Infinity;
+            let hi = -1;
+            for (let j = first; j < end; j++) (lo = Math.min(lo, t.seq[j])), (hi = Math.max(hi, t.seq[j]));
+            const got = seqSpan(t, run, a, b);
+            pieces++;
+            if (got[0] !== lo || got[1] !== hi) bad.push(`seed ${seed} ${t.inverse ? 'inverse' : 'forward'} run ${run.key} [${a}, ${b}): ${got} instead of ${lo},${hi}`);
+          }
+        }
+      }
+    }
+    expect(bad.slice(0, 5)).toEqual([]);
+    expect(pieces).toBeGreaterThan(100);
+  });
+
+  it('the loop line is the most repeated line among the siblings, the smaller on a tie', () => {
+    // 40 siblings (a run long enough to fold), their lines repeated by `pattern`.
+    const sk = (lines: number[]): Skeleton => ({ count: lines.length, kind: lines.map(() => 1), parent: lines.map(() => -1), frame: lines.map(() => 0), line: lines, func: lines.map(() => 0), funcs: ['f'] });
+    const lineOf = (pattern: (i: number) => number) => {
+      const lines = Array.from({ length: 40 }, (_, i) => pattern(i));
+      return foldPlan(trees(sk(lines)).fwd, lines, 2).runs[0].line;
+    };
+    expect(lineOf((i) => 100 + (i >> 1))).toBe(-1); // each line twice: under the 3 repetitions a loop needs
+    expect(lineOf((i) => (i % 2 ? 3 : 7))).toBe(3); // 20 each: the smaller
+    expect(lineOf((i) => (i % 2 ? 40 : 12))).toBe(12);
+    expect(lineOf((i) => (i % 3 === 2 ? 4 : 9))).toBe(9); // 27 against 13
+    expect(lineOf((i) => (i % 4 === 3 ? 5 : 50 + (i % 3)))).toBe(5); // 5, 50, 51 and 52 ten times each: the smaller
   });
 });

@@ -9,7 +9,7 @@
  * loops folded) is fold.ts; which node an action leads to is the semantics' (the `walk` API).
  */
 import type { Skeleton } from '../../../../src/api/contract/index.js';
-import { buildTreeIndex, type TreeIndex } from '../../../../src/semantics/tree.js';
+import { buildTreeOrder, type TreeOrder } from '../../../../src/semantics/tree.js';
 import { LINE_CALL, NODE_KINDS } from './kinds.js';
 
 export interface Tree {
@@ -31,9 +31,9 @@ export function eventName(tree: Tree, i: number): string {
   return tree.inverse ? `inv_${k}` : k;
 }
 
-/** The semantics' index of both trees, built from the skeleton's columns. */
-export function treeIndex(sk: Skeleton): TreeIndex {
-  return buildTreeIndex({ count: sk.count, kind: sk.kind, parent: sk.parent, frame: sk.frame });
+/** The semantics' order of both trees (its index without segments), built from the skeleton's columns. */
+export function treeIndex(sk: Skeleton): TreeOrder {
+  return buildTreeOrder({ count: sk.count, kind: sk.kind, parent: sk.parent, frame: sk.frame });
 }
 
 function alloc(n: number, inverse: boolean, events: number): Tree {
@@ -50,24 +50,28 @@ function alloc(n: number, inverse: boolean, events: number): Tree {
   };
 }
 
-/** Forward tree: node i is seq i (pre-order equals time order). */
-export function forwardTree(ix: TreeIndex): Tree {
+/**
+ * Forward tree: node i is seq i (pre-order equals time order). Its kinds and parents are the
+ * index's own arrays (shared, never written), and seq and plainOf the same identity array: a
+ * 270,000-state trace is built on every open, in a worker whose code has not warmed up.
+ */
+export function forwardTree(ix: TreeOrder): Tree {
   const n = ix.count;
-  const t = alloc(n, false, n);
+  const seq = new Int32Array(n);
+  const depth = new Int32Array(n);
+  const end = new Int32Array(n);
+  const { parent, subtreeEnd } = ix;
   for (let s = 0; s < n; s++) {
-    const p = ix.parent[s];
-    t.seq[s] = s;
-    t.kind[s] = ix.kind[s];
-    t.parent[s] = p;
-    t.depth[s] = p < 0 ? 0 : t.depth[p] + 1;
-    t.end[s] = ix.subtreeEnd[s] + 1;
-    t.plainOf[s] = s;
+    const p = parent[s];
+    seq[s] = s;
+    depth[s] = p < 0 ? 0 : depth[p] + 1;
+    end[s] = subtreeEnd[s] + 1;
   }
-  return t;
+  return { inverse: false, size: n, seq, kind: ix.kind, depth, parent, end, plainOf: seq, lineCallOf: new Int32Array(n).fill(-1) };
 }
 
 /** Inverse tree, in the semantics' inverse pre-order (ids 2*seq plain, 2*seq+1 inv_line_call). */
-export function inverseTree(ix: TreeIndex, fwd: Tree): Tree {
+export function inverseTree(ix: TreeOrder, fwd: Tree): Tree {
   const n = ix.invOrder.length;
   const t = alloc(n, true, ix.count);
   for (let j = 0; j < n; j++) {

@@ -108,14 +108,7 @@ export function foldPlan(t: Tree, lineOfSeq?: ArrayLike<number>, min = FOLD_MIN)
     let line = -1;
     let start: Uint8Array | null = null;
     if (lineOfSeq) {
-      const freq = new Map<number, number>();
-      for (let j = 0; j < k; j++) {
-        if (t.kind[kids[j]] === LINE_CALL) continue;
-        const l = lineOfSeq[t.seq[kids[j]]];
-        freq.set(l, (freq.get(l) ?? 0) + 1);
-      }
-      let best = 2;
-      for (const [l, c] of freq) if (c > best || (c === best && line >= 0 && l < line)) (best = c), (line = l);
+      line = loopLine(t, kids, lineOfSeq);
       if (line >= 0) {
         start = new Uint8Array(k);
         for (let j = 0; j < k; j++) {
@@ -137,6 +130,45 @@ export function foldPlan(t: Tree, lineOfSeq?: ArrayLike<number>, min = FOLD_MIN)
     for (let j = 0; j < k; j++) runOf[kids[j]] = r;
   }
   return { runs, runOf, pos };
+}
+
+/**
+ * The line most often repeated among the siblings (at least 3 times; ties: the smaller line
+ * number), or -1. Lines are small numbers: counted in a typed array over their range, not a
+ * hash (a 136,000-sibling loop is counted on every open).
+ */
+function loopLine(t: Tree, kids: Int32Array, lineOfSeq: ArrayLike<number>): number {
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (let j = 0; j < kids.length; j++) {
+    if (t.kind[kids[j]] === LINE_CALL) continue;
+    const l = lineOfSeq[t.seq[kids[j]]];
+    if (l < lo) lo = l;
+    if (l > hi) hi = l;
+  }
+  if (hi < lo) return -1;
+  const freq = new Int32Array(hi - lo + 1);
+  for (let j = 0; j < kids.length; j++) if (t.kind[kids[j]] !== LINE_CALL) freq[lineOfSeq[t.seq[kids[j]]] - lo]++;
+  let line = -1;
+  let best = 2;
+  // Ascending lines: a later line wins only with a strictly higher count.
+  for (let i = 0; i < freq.length; i++) if (freq[i] > best) (best = freq[i]), (line = lo + i);
+  return line;
+}
+
+/**
+ * Smallest and largest seq among the nodes [first, end) that a run's siblings [a, b) and their
+ * subtrees take, without visiting them: a run of siblings covers a contiguous range of time.
+ * Forward (node = seq, pre-order = time): first and end - 1. Inverse (siblings latest first): the
+ * earliest is the last sibling; the latest is the first sibling's own seq when it is a plain copy,
+ * else (an inv_line_call) the latest event below it, the first plain copy after it in pre-order.
+ */
+export function seqSpan(t: Tree, run: LoopRun, a: number, b: number): [number, number] {
+  const first = run.kids[a];
+  if (!t.inverse) return [t.seq[first], t.seq[t.end[run.kids[b - 1]] - 1]];
+  let j = first;
+  while (t.kind[j] === LINE_CALL && j + 1 < t.end[first]) j++;
+  return [t.seq[run.kids[b - 1]], t.seq[j]];
 }
 
 /** The window [from, to) of positions around pinned position q: its iteration and PIN_CONTEXT either side. */
@@ -188,13 +220,7 @@ export function visibleRows(t: Tree, collapsed: ReadonlySet<number>, fold?: Fold
     const add = (run: LoopRun, a: number, b: number, open: boolean) => {
       const first = run.kids[a];
       const end = t.end[run.kids[b - 1]];
-      let lo = Infinity;
-      let hi = -1;
-      for (let j = first; j < end; j++) {
-        const s = t.seq[j];
-        if (s < lo) lo = s;
-        if (s > hi) hi = s;
-      }
+      const [lo, hi] = seqSpan(t, run, a, b);
       let iterations = -1;
       if (run.start) {
         iterations = 0;
