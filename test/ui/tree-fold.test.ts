@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { forwardTree, inverseTree, treeIndex, type Tree } from '../../renderer/src/lib/tree/build.js';
 import { FOLD_HEAD, FOLD_MIN, FOLD_TAIL, foldAt, foldLabel, foldPlan, seqSpan, visibleRows, type Layout } from '../../renderer/src/lib/tree/fold.js';
 import type { Skeleton } from '../../src/api/contract/index.js';
+import { randomSkeleton } from './skeleton.js';
 
 // Lines of the synthetic program (as in bench/_ui-long.py, optionally with a call in the body):
 //  1 def g(x):          4 def run(n):         6     for i in range(n):
@@ -200,32 +201,6 @@ describe('folding long loops', () => {
     expect(performance.now() - t0).toBeLessThan(1_000);
   });
 });
-
-/**
- * A random program's skeleton: calls nested in lines (a callee's events are children of the
- * caller's line), loops of repeated lines, returns and exceptions; seeded, so it is the same
- * every run.
- */
-function randomSkeleton(seed: number, target: number): Skeleton {
-  let x = seed;
-  const rand = (k: number) => ((x = (Math.imul(x, 1103515245) + 12345) >>> 0), x % k);
-  const kind: number[] = [], parent: number[] = [], frame: number[] = [], line: number[] = [];
-  const ev = (k: number, p: number, f: number, l: number) => (kind.push(k), parent.push(p), frame.push(f), line.push(l), kind.length - 1);
-  let frames = 0;
-  const call = (p: number, depth: number) => {
-    const f = frames++;
-    const base = 10 * rand(5);
-    ev(0, p, f, base + 1);
-    const lines = 1 + rand(depth === 0 ? 400 : 60);
-    for (let i = 0; i < lines && kind.length < target; i++) {
-      const at = ev(1, p, f, base + 2 + rand(3));
-      if (depth < 4 && rand(6) === 0) call(at, depth + 1);
-    }
-    ev(rand(8) === 0 ? 3 : 2, p, f, base + 9);
-  };
-  while (kind.length < target) call(-1, 0);
-  return { count: kind.length, kind, parent, frame, line, func: kind.map(() => 0), funcs: ['f'] };
-}
 
 describe('what a fold row says it stands for', () => {
   it('its seq range is the smallest and largest seq of the nodes it hides, in both trees', () => {

@@ -10,8 +10,20 @@ import { LINE } from './tree/kinds.js';
 
 /** Line numbers (1-based) whose text some `line` event of the trace has. */
 export function hittableLines(sk: Skeleton, lines: readonly string[]): Set<number> {
+  return hittableFrom(lineEventLines(sk), lines);
+}
+
+/** The distinct line numbers of the trace's `line` events, ascending (the tree worker finds them while it builds). */
+export function lineEventLines(sk: Skeleton): Int32Array {
+  const seen = new Set<number>();
+  for (let s = 0; s < sk.count; s++) if (sk.kind[s] === LINE) seen.add(sk.line[s]);
+  return Int32Array.from([...seen].sort((a, b) => a - b));
+}
+
+/** hittableLines from the line numbers `line` events visit (lineEventLines): no pass over the trace. */
+export function hittableFrom(lineNumbers: ArrayLike<number>, lines: readonly string[]): Set<number> {
   const srcs = new Set<string>();
-  for (let s = 0; s < sk.count; s++) if (sk.kind[s] === LINE) srcs.add(lines[sk.line[s] - 1] ?? '');
+  for (let j = 0; j < lineNumbers.length; j++) srcs.add(lines[lineNumbers[j] - 1] ?? '');
   const out = new Set<number>();
   lines.forEach((text, i) => {
     if (text.trim() !== '' && srcs.has(text)) out.add(i + 1);

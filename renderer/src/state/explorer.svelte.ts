@@ -6,7 +6,7 @@
  */
 import { type Direction, type Skeleton, type TraceInfo, type TrajectoryRow, type Walk, type WalkState } from '../../../src/api/contract/index.js';
 import type { TraceEvent } from '../../../src/trace/types.js';
-import { hittableLines, sameTextLines } from '../lib/lines.js';
+import { hittableFrom, sameTextLines } from '../lib/lines.js';
 import { Newest } from '../lib/newest.js';
 import type { DataSource } from '../lib/source.js';
 import { eventName, nodeOf, type Tree } from '../lib/tree/build.js';
@@ -148,7 +148,7 @@ export class Explorer {
       this.inv = built.inv;
       this.prevInFrame = built.prevInFrame;
       this.visited = new Set(built.visited);
-      this.hittable = hittableLines(skeleton, info.header.context_forward.split('\n'));
+      this.hittable = hittableFrom(built.lineEventLines, this.lines);
       if (built.fwd.size) this.#start = { seq: 0, event: eventName(built.fwd, built.fwd.plainOf[0]) as WalkState['event'] };
       await this.restart('forward', 0, [], first);
       span('open: first walk', t2);

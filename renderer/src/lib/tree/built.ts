@@ -10,6 +10,7 @@ import { decodeSkeleton, decodeSkeletonBytes, type Skeleton, type SkeletonWire }
 import { fetchSkeleton, type SkeletonFetch } from './skeleton-fetch.js';
 import { forwardTree, inverseTree, treeIndex, type Tree } from './build.js';
 import { foldPlan, type FoldPlan } from './fold.js';
+import { LINE } from './kinds.js';
 import { ApiCallError } from '../source.js';
 
 export interface Built {
@@ -19,8 +20,9 @@ export interface Built {
   fwdPlan: FoldPlan;
   invPlan: FoldPlan;
   prevInFrame: Int32Array;
-  /** Line numbers visited, ascending. */
+  /** Line numbers visited, ascending; and those of `line` events (what breakpoints can stop at, lib/lines.ts). */
   visited: Int32Array;
+  lineEventLines: Int32Array;
   /** Milliseconds of each step (for the performance timeline: fetch when the worker fetched, decode, trees, fold plans, the rest). */
   phases: [string, number][];
 }
@@ -66,16 +68,22 @@ export function buildAll(wire: SkeletonWire | Uint8Array): Built {
   }
   const prevInFrame = new Int32Array(n);
   const last = new Int32Array(maxFrame + 1).fill(-1);
+  // 1: visited, 2: visited by a `line` event.
   const seen = new Uint8Array(maxLine - minLine + 1);
+  const { kind } = skeleton;
   for (let s = 0; s < n; s++) {
     prevInFrame[s] = last[frame[s]];
     last[frame[s]] = s;
-    seen[line[s] - minLine] = 1;
+    seen[line[s] - minLine] |= kind[s] === LINE ? 3 : 1;
   }
   const visited: number[] = [];
-  for (let l = minLine; l <= maxLine; l++) if (seen[l - minLine]) visited.push(l);
+  const lineEventLines: number[] = [];
+  for (let l = minLine; l <= maxLine; l++) {
+    if (seen[l - minLine]) visited.push(l);
+    if (seen[l - minLine] & 2) lineEventLines.push(l);
+  }
   lap('frames and lines');
-  return { skeleton, fwd, inv, fwdPlan, invPlan, prevInFrame, visited: Int32Array.from(visited), phases };
+  return { skeleton, fwd, inv, fwdPlan, invPlan, prevInFrame, visited: Int32Array.from(visited), lineEventLines: Int32Array.from(lineEventLines), phases };
 }
 
 /** The typed arrays of a Built, to transfer rather than copy out of the worker. */
@@ -93,6 +101,7 @@ export function transferables(b: Built): ArrayBuffer[] {
   Object.values(b.skeleton).forEach(add);
   add(b.prevInFrame);
   add(b.visited);
+  add(b.lineEventLines);
   return [...out];
 }
 
