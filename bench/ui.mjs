@@ -142,14 +142,18 @@ async function serverParts(id) {
   const [index] = time(() => buildTreeIndex(shape));
   const [decode] = time(() => contract.decodeSkeleton(wire));
   const kept = typeof c.getPackedSkeleton === 'function' ? time(() => c.getPackedSkeleton(id))[0] : null;
-  // The bytes form (what the page's tree worker fetches, where the checkout has it): kept row -> bytes.
-  const asBytes = typeof contract.skeletonBytes === 'function' ? time(() => contract.skeletonBytes(c.getPackedSkeleton(id))) : null;
+  // The bytes form (what the page's tree worker fetches, where the checkout has it): kept row -> bytes
+  // (the row itself where the corpus keeps the bytes, migration 010).
+  const asBytes =
+    typeof c.getSkeletonBytes === 'function' ? time(() => c.getSkeletonBytes(id))
+    : typeof contract.skeletonBytes === 'function' ? time(() => contract.skeletonBytes(c.getPackedSkeleton(id)))
+    : null;
   c.close();
   return { scan, encode, index, decode, kept, bytes: JSON.stringify(wire).length, asBytes: asBytes && { ms: asBytes[0], size: asBytes[1].length } };
 }
 function describeServer(label, p) {
   const f = (x) => x.toFixed(1);
-  const kept = p.kept === null ? 'no kept skeleton in this checkout' : `kept-row read + parse ${f(p.kept)} ms`;
+  const kept = p.kept === null ? 'no kept skeleton in this checkout' : `kept row as the JSON form ${f(p.kept)} ms`;
   const bytes = p.asBytes ? ` | kept row -> bytes form ${f(p.asBytes.ms)} ms (${kb(p.asBytes.size)})` : '';
   return `  ${label}: events scan for the shape ${f(p.scan)} ms, pack ${f(p.encode)} ms | ${kept}${bytes} | decode ${f(p.decode)} ms, walk index ${f(p.index)} ms; skeleton ${kb(p.bytes)} of JSON`;
 }

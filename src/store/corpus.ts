@@ -25,7 +25,7 @@ import { exportTraces } from './export.js';
 import { ingestFile, ingestStream, type IngestOptions, type IngestResult } from './ingest.js';
 import { openDatabase, type OpenOptions } from './open.js';
 import { getEvents, iterateEvents, traceShape, type TraceShape } from './queries/events.js';
-import { packedSkeleton } from './queries/skeletons.js';
+import { packedSkeleton, packedSkeletonBytes } from './queries/skeletons.js';
 import { userQuery, type SqlRow } from './queries/sql.js';
 import type { SkeletonWire } from '../trace/skeleton.js';
 import {
@@ -123,6 +123,11 @@ export class ReadCorpus {
    */
   getPackedSkeleton(traceId: number): SkeletonWire | null {
     return this.guard(() => packedSkeleton(this.conn, traceId));
+  }
+
+  /** The same skeleton as bytes (skeletonBytes, src/trace/skeleton.ts): the kept row as it is. */
+  getSkeletonBytes(traceId: number): Uint8Array | null {
+    return this.guard(() => packedSkeletonBytes(this.conn, traceId));
   }
 
   /** Like getEvents, one event at a time; see queries/events.ts for the iterator rule. */

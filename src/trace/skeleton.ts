@@ -162,22 +162,36 @@ export function skeletonBytes(w: SkeletonWire, decode64: (s: string) => Uint8Arr
   return out;
 }
 
-/** Bytes of skeletonBytes back to the skeleton's columns; a clear error for bytes of another kind. */
-export function decodeSkeletonBytes(bytes: Uint8Array): ReturnType<typeof decodeSkeleton> {
+/** Bytes of skeletonBytes back to the wire form (the JSON getSkeleton); `encode64` as toBase64 (the server passes a faster one). */
+export function skeletonWireFromBytes(bytes: Uint8Array, encode64: (b: Uint8Array) => string = toBase64): SkeletonWire {
+  const { count, funcs, columns } = readSkeletonBytes(bytes);
+  const [kind, parent, frame, line, func] = columns.map((c): PackedInts => ({ bytes: c.width, min: c.min, data: encode64(c.data) }));
+  return { count, kind, parent, frame, line, func, funcs };
+}
+
+/** The header and each column's packed values (views into `bytes`), checked. */
+function readSkeletonBytes(bytes: Uint8Array): { count: number; funcs: string[]; columns: { width: 1 | 2 | 4; min: number; data: Uint8Array }[] } {
   const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   if (bytes.length < HEAD || MAGIC.some((m, i) => bytes[i] !== m)) throw new Error('not a packed skeleton (expected the bytes to start with "SKB1")');
   const count = dv.getUint32(4, true);
   const funcsLength = dv.getUint32(8, true);
   const funcs = JSON.parse(new TextDecoder().decode(bytes.subarray(HEAD, HEAD + funcsLength))) as string[];
   let at = align4(HEAD + funcsLength);
-  const col = <T extends Int32Array | Uint8Array>(j: number, out: T): T => {
+  const columns = COLUMNS.map((name, j) => {
     const width = dv.getUint8(12 + 8 * j);
     const min = dv.getInt32(16 + 8 * j, true);
-    const b = bytes.subarray(at, at + count * width);
-    if (b.length !== count * width || (width !== 1 && width !== 2 && width !== 4)) throw new Error(`packed skeleton cut short or damaged in its ${COLUMNS[j]} column`);
-    at += align4(b.length);
-    return unpackBytes(b, width, min, count, out);
-  };
+    const data = bytes.subarray(at, at + count * width);
+    if (data.length !== count * width || (width !== 1 && width !== 2 && width !== 4)) throw new Error(`packed skeleton cut short or damaged in its ${name} column`);
+    at += align4(data.length);
+    return { width: width as 1 | 2 | 4, min, data };
+  });
+  return { count, funcs, columns };
+}
+
+/** Bytes of skeletonBytes back to the skeleton's columns; a clear error for bytes of another kind. */
+export function decodeSkeletonBytes(bytes: Uint8Array): ReturnType<typeof decodeSkeleton> {
+  const { count, funcs, columns } = readSkeletonBytes(bytes);
+  const col = <T extends Int32Array | Uint8Array>(j: number, out: T): T => unpackBytes(columns[j].data, columns[j].width, columns[j].min, count, out);
   const kind = col(0, new Uint8Array(count));
   const [parent, frame, line, func] = [1, 2, 3, 4].map((j) => col(j, new Int32Array(count)));
   return { count, kind, parent, frame, line, func, funcs };

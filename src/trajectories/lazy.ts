@@ -10,7 +10,7 @@ import { UserError } from '../common/errors.js';
 import { buildTreeIndex } from '../semantics/index.js';
 import type { ReadCorpus } from '../store/corpus.js';
 import type { TraceShape } from '../store/corpus.js';
-import { decodeSkeleton, type SkeletonWire } from '../trace/skeleton.js';
+import { decodeSkeletonBytes, encodeSkeleton, skeletonBytes } from '../trace/skeleton.js';
 import type { TraceEvent } from '../trace/types.js';
 import type { LoadedTrace } from './load.js';
 
@@ -18,11 +18,11 @@ const CHUNK = 4096;
 
 export interface OpenedTrace extends LoadedTrace {
   shape: TraceShape;
-  /** The shape packed, as getSkeleton sends it. */
-  skeleton: SkeletonWire;
+  /** The shape packed, as getSkeleton's bytes form sends it (src/trace/skeleton.ts). */
+  skeleton: Uint8Array;
 }
 
-const EMPTY: SkeletonWire = { count: 0, kind: { bytes: 1, min: 0, data: '' }, parent: { bytes: 1, min: 0, data: '' }, frame: { bytes: 1, min: 0, data: '' }, line: { bytes: 1, min: 0, data: '' }, func: { bytes: 1, min: 0, data: '' }, funcs: [] };
+const EMPTY = skeletonBytes(encodeSkeleton({ count: 0, kind: [], parent: [], frame: [], line: [], func: [], funcs: [] }));
 
 /**
  * `onRead` sees each window's events when they are read, before they are kept, and may throw
@@ -32,8 +32,8 @@ const EMPTY: SkeletonWire = { count: 0, kind: { bytes: 1, min: 0, data: '' }, pa
 export function openTraceLazily(corpus: ReadCorpus, traceId: number, onRead?: (events: TraceEvent[]) => void): OpenedTrace {
   const record = corpus.getTrace(traceId);
   if (!record) throw new UserError(`${corpus.path} has no trace with id ${traceId}`, 'not-found');
-  const skeleton = corpus.getPackedSkeleton(traceId) ?? EMPTY;
-  const shape = decodeSkeleton(skeleton, (s) => Buffer.from(s, 'base64')); // Node's decoder: a few times faster than the pure one
+  const skeleton = corpus.getSkeletonBytes(traceId) ?? EMPTY;
+  const shape = decodeSkeletonBytes(skeleton);
   const events = lazyEvents(corpus, traceId, shape.count, onRead);
   return { record, events, shape, skeleton, index: { ...buildTreeIndex(shape), events } };
 }

@@ -2,7 +2,7 @@
 // Node's own codec, integer columns of every width (and negative parents) round-trip.
 import { describe, expect, it } from 'vitest';
 import { decodeSkeleton, decodeSkeletonBytes, encodeSkeleton, skeletonBytes } from '../../src/api/contract/index.js';
-import { fromBase64, packInts, toBase64, unpackInts } from '../../src/trace/skeleton.js';
+import { fromBase64, packInts, skeletonWireFromBytes, toBase64, unpackInts } from '../../src/trace/skeleton.js';
 
 describe('packed skeleton columns', () => {
   it('base64 agrees with Node for every length remainder and byte value', () => {
@@ -66,6 +66,9 @@ describe('packed skeleton columns', () => {
       const shifted = new Uint8Array(bytes.length + 1);
       shifted.set(bytes, 1);
       expect(Array.from(decodeSkeletonBytes(shifted.subarray(1)).line)).toEqual(sk.line);
+      // The bytes (what the corpus keeps) give back the JSON form exactly, with either base64 encoder.
+      expect(skeletonWireFromBytes(bytes)).toEqual(w);
+      expect(skeletonWireFromBytes(shifted.subarray(1), (b) => Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('base64'))).toEqual(w);
     }
   });
 

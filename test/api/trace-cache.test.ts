@@ -68,10 +68,10 @@ function counting(c: ReadCorpus): { shapes: Map<number, number>; windows: Map<nu
   const proxy = new Proxy(c, {
     get(target, key) {
       const v = Reflect.get(target, key, target);
-      if (key === 'getPackedSkeleton')
+      if (key === 'getSkeletonBytes')
         return (id: number) => {
           count(shapes, id);
-          return target.getPackedSkeleton(id);
+          return target.getSkeletonBytes(id);
         };
       if (key === 'getEvents')
         return (id: number, from?: number, to?: number) => {

@@ -7,7 +7,7 @@ import { connectionOf } from '../../src/store/connection.js';
 import { openCorpus, type ReadCorpus } from '../../src/store/corpus.js';
 import { MIGRATIONS } from '../../src/store/migrations/index.js';
 import { openDatabase } from '../../src/store/open.js';
-import { decodeSkeleton } from '../../src/trace/skeleton.js';
+import { decodeSkeleton, decodeSkeletonBytes, encodeSkeleton } from '../../src/trace/skeleton.js';
 import { EVENT_KINDS } from '../../src/trace/types.js';
 import { createApi, dispatch } from '../../src/api/handlers/index.js';
 import { cleanTempDirs, seedOldCorpusFrom, tempDir, writeTraces } from './fixtures.js';
@@ -79,5 +79,33 @@ describe('the packed skeleton kept per trace', () => {
     const walked = await dispatch(fresh, 'walk', { traceId: a, direction: 'forward', actions: ['step_into', 'step_into'] });
     expect(walked.ok && walked.value.states.map((s) => s.seq)).toEqual([0, 1, 2]);
     c.close();
+  });
+
+  it('is kept as bytes; a corpus whose rows are the JSON text of the version before is converted when upgraded (migration 010)', async () => {
+    const dir = tempDir();
+    const path = join(dir, 'c.db');
+    const c = openCorpus(path, { create: true });
+    await c.ingest(writeTraces(dir, 't.jsonl', SPECS));
+    const ids = c.traceIds();
+    const db = connectionOf(c);
+    expect(db.prepare('SELECT DISTINCT format || typeof(packed) FROM trace_skeletons').pluck().all()).toEqual(['2blob']);
+    // Back to what version 9 wrote: format 1, the wire form's JSON, packed here from the events.
+    for (const id of ids) {
+      const e = fromEvents(c, id);
+      const funcs = [...new Set(e.func)];
+      const wire = encodeSkeleton({ ...e, func: e.func.map((f) => funcs.indexOf(f)), funcs });
+      db.prepare('UPDATE trace_skeletons SET format = 1, packed = ? WHERE trace_id = ?').run(JSON.stringify(wire), id);
+    }
+    db.pragma('user_version = 9');
+    c.close();
+    const up = openCorpus(path);
+    const rows = connectionOf(up).prepare('SELECT trace_id, format, typeof(packed) AS type FROM trace_skeletons ORDER BY trace_id').all();
+    expect(rows).toEqual(ids.map((trace_id) => ({ trace_id, format: 2, type: 'blob' })));
+    for (const id of ids) {
+      expect(unpacked(up, id)).toEqual(fromEvents(up, id));
+      const b = decodeSkeletonBytes(up.getSkeletonBytes(id)!);
+      expect({ count: b.count, kind: [...b.kind], parent: [...b.parent], frame: [...b.frame], line: [...b.line], func: [...b.func].map((f) => b.funcs[f]) }).toEqual(fromEvents(up, id));
+    }
+    up.close();
   });
 });

@@ -3,7 +3,7 @@ import { UserError } from '../../common/errors.js';
 import type { ReadCorpus } from '../../store/corpus.js';
 import type { TraceEnd, TraceHeader } from '../../trace/types.js';
 import { MAX_EVENT_WINDOW, type Api, type TraceInfo } from '../contract/index.js';
-import { encodeSkeleton, skeletonBytes } from '../../trace/skeleton.js';
+import { encodeSkeleton, skeletonBytes, skeletonWireFromBytes } from '../../trace/skeleton.js';
 import type { TraceCache } from './trace-cache.js';
 
 export function traceHandlers(corpus: ReadCorpus, cache: TraceCache): Pick<Api, 'listTraces' | 'getTrace' | 'getEvents' | 'getSkeleton'> {
@@ -41,7 +41,8 @@ export function traceHandlers(corpus: ReadCorpus, cache: TraceCache): Pick<Api, 
     },
 
     getSkeleton(p) {
-      return cache.get(p.traceId).skeleton;
+      const b = cache.get(p.traceId).skeleton;
+      return skeletonWireFromBytes(b, (x) => Buffer.from(x.buffer, x.byteOffset, x.byteLength).toString('base64'));
     },
   };
 }
@@ -55,8 +56,7 @@ export function traceBytesHandlers(corpus: ReadCorpus, cache: TraceCache): { get
   return {
     getSkeleton(p) {
       cache.record(p.traceId); // the API's wording for an unknown id
-      const wire = corpus.getPackedSkeleton(p.traceId) ?? encodeSkeleton({ count: 0, kind: [], parent: [], frame: [], line: [], func: [], funcs: [] });
-      return skeletonBytes(wire, (s) => Buffer.from(s, 'base64')); // Node's decoder: a few times faster than the pure one
+      return corpus.getSkeletonBytes(p.traceId) ?? skeletonBytes(encodeSkeleton({ count: 0, kind: [], parent: [], frame: [], line: [], func: [], funcs: [] }));
     },
   };
 }
