@@ -1,10 +1,12 @@
 /**
- * The packed skeleton of a trace, as the corpus keeps it (table `trace_skeletons`, written at
- * ingest) and as it crosses the API (getSkeleton): its columns as packed little-endian
- * integers in base64, 1, 2 or 4 bytes a value as the column's range needs, so 272,000 events
- * are about 1.8 MB that JSON parses as a handful of strings (not a million numbers), over
- * both transports alike. Pure: the store packs (encodeSkeleton), the server, the renderer
- * and the tests unpack (decodeSkeleton) into typed arrays.
+ * The packed skeleton of a trace, as it crosses the API (getSkeleton): its columns as packed
+ * little-endian integers, 1, 2 or 4 bytes a value as the column's range needs. Two forms of
+ * the same packing: the JSON wire form (each column in base64, so 272,000 events are about
+ * 1.8 MB that JSON parses as a handful of strings, not a million numbers) and the bytes form
+ * (skeletonBytes, 1.3 MB), which the corpus keeps (table `trace_skeletons`, written at ingest)
+ * and the web mode's explorer fetches. Pure: the store packs (encodeSkeleton, skeletonBytes),
+ * the server, the renderer and the tests unpack (decodeSkeleton, decodeSkeletonBytes) into
+ * typed arrays.
  */
 
 /**
