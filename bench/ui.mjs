@@ -12,24 +12,30 @@
 // in the worker, first walk; the rest is painting), and the server's steps timed in this
 // process (events scan or kept-row read, pack, bytes form, decode, index).
 // Prints absolute figures and ratios against the 1k trace measured in this same run.
-// Usage: node bench/ui.mjs [--root DIR] [--cold-only]   (DIR: another checkout to measure, e.g. the
-// commit before a change; builds its core and renderer first. Shapes it lacks are skipped.)
+// Usage: node bench/ui.mjs [--root DIR] [--cold-only] [--against DIR]   (--root: another checkout to
+// measure, e.g. the commit before a change; builds its core and renderer first. Shapes it lacks are
+// skipped. --against: also cold-opens with that checkout (its own corpus of the same recordings),
+// the two taking turns, 5 times each, and prints both medians and their ratio: on a busy machine
+// turns share the load alike where two runs one after the other do not.)
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { chromium } from '@playwright/test';
 
 const here = resolve(import.meta.dirname, '..');
-const { values } = parseArgs({ options: { root: { type: 'string' }, 'cold-only': { type: 'boolean' } } });
+const { values } = parseArgs({ options: { root: { type: 'string' }, 'cold-only': { type: 'boolean' }, against: { type: 'string' } } });
 const root = resolve(values.root ?? here);
+const against = values.against ? resolve(values.against) : null;
 const must = (cmd, args, cwd = root) => {
   const r = spawnSync(cmd, args, { cwd, encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')}:\n${r.stderr}`);
 };
-must('npm', ['run', '--silent', 'build:core']);
-must(join(root, 'node_modules/.bin/electron-vite'), ['build']);
+for (const dir of against ? [root, against] : [root]) {
+  must('npm', ['run', '--silent', 'build:core'], dir);
+  must(join(dir, 'node_modules/.bin/electron-vite'), ['build'], dir);
+}
 console.log(`measuring ${root}`);
 
 const work = mkdtempSync(join(tmpdir(), 'stepscope-bench-ui-'));
@@ -45,6 +51,13 @@ for (const [name, n] of Object.entries(sizes)) {
 const events = Object.fromEntries(corpus.listTraces({}).rows.map((r) => [r.name, r.events]));
 const ids = Object.fromEntries(corpus.listTraces({}).rows.map((r) => [r.name, r.id]));
 corpus.close();
+// The other checkout's corpus, ingested by its own code (its schema may be older than this one's).
+const otherDb = join(work, 'against.db');
+if (against) {
+  const other = (await import(join(against, 'dist/store/corpus.js'))).openCorpus(otherDb, { create: true });
+  for (const name of Object.keys(sizes)) await other.ingest(join(work, `${name}.jsonl`));
+  other.close();
+}
 
 const { startServer } = await import(join(root, 'dist/server/listen.js'));
 const browser = await chromium.launch({
@@ -71,6 +84,32 @@ async function openAndPaint(page, name) {
   return Date.now() - t0;
 }
 
+/**
+ * CPU time (ms) used so far by this process (the server's threads) and every process below it
+ * (the browser's): the work an open costs, which a busy machine does not stretch as it
+ * stretches the wall-clock time.
+ */
+function cpuMs() {
+  const stats = new Map();
+  for (const d of readdirSync('/proc')) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      const text = readFileSync(`/proc/${d}/stat`, 'utf8');
+      const f = text.slice(text.lastIndexOf(')') + 2).split(' ');
+      stats.set(Number(d), { ppid: Number(f[1]), ticks: Number(f[11]) + Number(f[12]) });
+    } catch {
+      // ended meanwhile
+    }
+  }
+  let ticks = 0;
+  for (const [pid, st] of stats) {
+    let p = pid;
+    while (p > 1 && p !== process.pid) p = stats.get(p)?.ppid ?? 0;
+    if (p === process.pid) ticks += st.ticks;
+  }
+  return ticks * 10; // USER_HZ is 100 on Linux
+}
+
 async function newPage(url, shape) {
   const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
   await page.goto(url);
@@ -84,10 +123,10 @@ async function newPage(url, shape) {
  * call's time from request to last byte (server work + transfer) and its size, and the
  * page's own spans (explorer.svelte.ts names them in the performance timeline).
  */
-async function coldOpen(name) {
+async function coldOpen(name, reps = 3, start = () => startServer({ db, port: 0 })) {
   const runs = [];
-  for (let rep = 0; rep < 3; rep++) {
-    const server = await startServer({ db, port: 0 });
+  for (let rep = 0; rep < reps; rep++) {
+    const server = await start();
     const page = await newPage(server.url, 'rows');
     await filter(page, name);
     const calls = [];
@@ -105,21 +144,36 @@ async function coldOpen(name) {
       );
     });
     await page.evaluate(() => performance.clearMeasures());
+    const cpu0 = cpuMs();
     const total = await openAndPaint(page, name);
+    const cpu = cpuMs() - cpu0;
     const spans = await page.evaluate(() => performance.getEntriesByType('measure').filter((e) => e.name.startsWith('stepscope open')).map((e) => [e.name.slice('stepscope open: '.length), e.duration]));
     await Promise.all(sized);
-    runs.push({ total, calls: [...calls], spans });
+    runs.push({ total, cpu, calls: [...calls], spans });
     await page.close();
     await server.close();
   }
-  return [...runs].sort((a, b) => a.total - b.total)[1];
+  return [...runs].sort((a, b) => a.total - b.total)[Math.floor(runs.length / 2)];
+}
+
+/** Cold opens of `name` with this checkout and the other one taking turns: the median of each. */
+async function coldTurns(name, turns = 5) {
+  const { startServer: startOther } = await import(join(against, 'dist/server/listen.js'));
+  const mine = [];
+  const theirs = [];
+  for (let t = 0; t < turns; t++) {
+    mine.push(await coldOpen(name, 1));
+    theirs.push(await coldOpen(name, 1, () => startOther({ db: otherDb, port: 0 })));
+  }
+  const of = (runs, k) => runs.map((x) => x[k]);
+  return { mine: median(of(mine, 'total')), theirs: median(of(theirs, 'total')), cpu: [median(of(mine, 'cpu')), median(of(theirs, 'cpu'))], all: { mine: of(mine, 'total'), theirs: of(theirs, 'total') } };
 }
 
 const kb = (b) => `${(b / 1024).toFixed(0)} KB`;
 function describeCold(label, run) {
   const calls = run.calls.map((c) => `${c.method} ${c.ms.toFixed(0)} ms (${kb(c.bytes)})`).join(', ');
   const spans = run.spans.map(([n, d]) => `${n} ${d.toFixed(0)} ms`).join(', ');
-  return `  ${label}: total ${run.total} ms; API request -> last byte: ${calls || 'n/a'}; page: ${spans || 'n/a (no timeline spans in this checkout)'}`;
+  return `  ${label}: total ${run.total} ms (CPU ${run.cpu} ms); API request -> last byte: ${calls || 'n/a'}; page: ${spans || 'n/a (no timeline spans in this checkout)'}`;
 }
 
 /** Server side of opening a trace, in this process on the same corpus: median ms of 3 of each step. */
@@ -230,6 +284,14 @@ try {
   console.log('server side of an open (in this process):');
   console.log(describeServer('1k  ', await serverParts(ids.long_1k)));
   console.log(describeServer('270k', await serverParts(ids.long_270k)));
+  if (against) {
+    console.log(`cold open, taking turns with ${against} (medians of 5 each):`);
+    for (const name of ['long_1k', 'long_270k']) {
+      const t = await coldTurns(name);
+      console.log(`  ${name}: this ${t.mine} ms, that ${t.theirs} ms, ratio this/that ${r(t.mine, t.theirs)}  (this ${t.all.mine.join(', ')}; that ${t.all.theirs.join(', ')})`);
+      console.log(`  ${name}: CPU time of the open (server and browser processes): this ${t.cpu[0]} ms, that ${t.cpu[1]} ms, ratio ${r(t.cpu[0], t.cpu[1])}`);
+    }
+  }
   const server = await startServer({ db, port: 0 });
   for (const shape of values['cold-only'] ? [] : ['rows', 'graph']) {
     const small = await measure(server.url, 'long_1k', shape);

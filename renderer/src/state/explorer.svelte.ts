@@ -131,15 +131,19 @@ export class Explorer {
       this.#show(id, info);
       const built = await building;
       if (!live()) return;
-      // The worker's steps laid back to back up to now (its clock is its own); before them, the
-      // fetch (the worker's own, or this thread's getSkeleton).
+      // The worker's steps laid back to back up to when they ended (its clock placed on this
+      // one's through the epoch); before them, the fetch (the worker's own, or this thread's
+      // getSkeleton); after them, the hand-over (the message, and this thread finishing what it
+      // was doing, e.g. drawing the panels).
       const t2 = performance.now();
+      const builtAt = Math.min(t2, built.doneAt - performance.timeOrigin);
       const steps = built.phases.filter(([name]) => name !== 'fetch');
-      let at = t2 - steps.reduce((s, p) => s + p[1], 0);
+      let at = builtAt - steps.reduce((s, p) => s + p[1], 0);
       const t1 = fetchIn ? at : fetched;
       span('open: fetch skeleton', t0, t1);
-      span('open: build trees', t1, t2);
+      span('open: build trees', t1, builtAt);
       for (const [name, ms] of steps) at = span(`open: build trees: ${name}`, at, at + ms);
+      span('open: trees handed over', builtAt, t2);
       const skeleton = built.skeleton;
       this.skeleton = skeleton;
       this.fwdPlan = built.fwdPlan;

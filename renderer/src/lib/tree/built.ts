@@ -25,6 +25,8 @@ export interface Built {
   lineEventLines: Int32Array;
   /** Milliseconds of each step (for the performance timeline: fetch when the worker fetched, decode, trees, fold plans, the rest). */
   phases: [string, number][];
+  /** When the last step ended, in ms since the epoch (performance.timeOrigin + now: the page's thread places the steps on its own clock with it). */
+  doneAt: number;
 }
 
 /** What a build starts from: the skeleton as JSON wire or as bytes, or how to fetch it. */
@@ -83,7 +85,7 @@ export function buildAll(wire: SkeletonWire | Uint8Array): Built {
     if (seen[l - minLine] & 2) lineEventLines.push(l);
   }
   lap('frames and lines');
-  return { skeleton, fwd, inv, fwdPlan, invPlan, prevInFrame, visited: Int32Array.from(visited), lineEventLines: Int32Array.from(lineEventLines), phases };
+  return { skeleton, fwd, inv, fwdPlan, invPlan, prevInFrame, visited: Int32Array.from(visited), lineEventLines: Int32Array.from(lineEventLines), phases, doneAt: performance.timeOrigin + t };
 }
 
 /** The typed arrays of a Built, to transfer rather than copy out of the worker. */
