@@ -11,7 +11,7 @@ import { Newest } from '../lib/newest.js';
 import type { DataSource } from '../lib/source.js';
 import { eventName, nodeOf, type Tree } from '../lib/tree/build.js';
 import { buildOffThread, startBuilder } from '../lib/tree/built.js';
-import { span } from '../lib/timing.js';
+import { afterPaint, span } from '../lib/timing.js';
 import type { FoldPlan } from '../lib/tree/fold.js';
 import { CALL } from '../lib/tree/kinds.js';
 import { pathTo } from '../lib/tree/path.js';
@@ -154,6 +154,11 @@ export class Explorer {
       this.visited = new Set(built.visited);
       this.hittable = hittableFrom(built.lineEventLines, this.lines);
       if (built.fwd.size) this.#start = { seq: 0, event: eventName(built.fwd, built.fwd.plainOf[0]) as WalkState['event'] };
+      // The trees are painted before the first walk lands (for a short trace it is often here
+      // already): its answer fills the inspector, the text and the action edges, work that
+      // would otherwise hold up the trees' first paint.
+      await afterPaint();
+      if (!live()) return;
       await this.restart('forward', 0, [], first);
       span('open: first walk', t2);
     } catch (e) {
