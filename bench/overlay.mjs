@@ -10,7 +10,8 @@
 //   (b) the cold deep link `/?trace=…&set=…&run=…`, from navigation to the same point, in two
 //       parts: boot (navigation -> the page's first API call) and open (the rest). Beside them,
 //       from the page's timeline: the entry script arrived, evaluated (`stepscope boot: …`
-//       marks, where the checkout has them), App mounted, and the script the boot fetched.
+//       marks, where the checkout has them), App mounted, and the script the boot fetched; and
+//       when the open's steps ended (its `stepscope open: …` spans: skeleton, trees, first walk).
 // Issue 9's target (first paint of the overlay under one second) is read on (a).
 // Usage: node bench/overlay.mjs [--reps N] [--base DIR]   (DIR: another checkout, e.g. the commit
 // before a change, measured the same way in the same run, interleaved, with this/base ratios;
@@ -94,7 +95,10 @@ async function deepLink(server, overlaid) {
     // Script the page fetched before its first API call: the boot's (lazy views come later, if at all).
     const first = api.length ? Math.min(...api) : Infinity;
     const js = res.filter((r) => r.name.endsWith('.js') && r.startTime < first);
-    return { script: entry?.responseEnd ?? null, evaluated: mark('script evaluated'), mounted: mark('mounted'), firstCall: api.length ? first : null, jsBytes: js.reduce((s, r) => s + r.encodedBodySize, 0), jsFiles: js.length };
+    // The open's own spans (explorer.svelte.ts names them): when the skeleton was in, the trees built, the first walk landed.
+    const span = (n) => performance.getEntriesByName(`stepscope open: ${n}`)[0] ?? null;
+    const end = (n) => (span(n) ? span(n).startTime + span(n).duration : null);
+    return { script: entry?.responseEnd ?? null, evaluated: mark('script evaluated'), mounted: mark('mounted'), firstCall: api.length ? first : null, jsBytes: js.reduce((s, r) => s + r.encodedBodySize, 0), jsFiles: js.length, skeleton: end('fetch skeleton'), built: end('build trees'), walked: end('first walk') };
   });
   await page.close();
   return { total, ...t, boot: t.firstCall, open: t.firstCall === null ? null : total - t.firstCall };
@@ -127,6 +131,7 @@ try {
     console.log(`(b) deep link from navigation (-> both trees drawn, marks in) = boot (-> first API call) + open`);
     for (const [name, runs] of [['no overlay  ', bPlain], ['run overlaid', bOver]]) {
       console.log(`    ${name}   ${ms(med(runs, 'total'))} = boot ${ms(med(runs, 'boot'))} + open ${ms(med(runs, 'open'))}  (totals ${list(runs.map((r) => r.total))})`);
+      console.log(`      open: skeleton in ${ms(med(runs, 'skeleton'))}, trees built ${ms(med(runs, 'built'))}, first walk landed ${ms(med(runs, 'walked'))} (from navigation)`);
       console.log(`      boot: entry script arrived ${ms(med(runs, 'script'))}, evaluated ${ms(med(runs, 'evaluated'))}, App mounted ${ms(med(runs, 'mounted'))}, first API call ${ms(med(runs, 'firstCall'))}; script fetched before it ${(median(runs.map((r) => r.jsBytes)) / 1024).toFixed(0)} KB in ${runs[0].jsFiles} files`);
     }
     console.log(`    ratio overlay / no overlay ${(med(bOver, 'total') / med(bPlain, 'total')).toFixed(2)}`);
