@@ -49,6 +49,11 @@ export default defineConfig({
     base: './',
     build: {
       outDir: resolve(root, 'out/renderer'),
+      // electron-vite leaves the renderer unminified; minified, the page has about half the
+      // script to fetch and parse before it draws (docs/explorer.md, Scale). Source maps only
+      // for scripts/bundle-sizes.mjs, which says which module fills each chunk.
+      minify: true,
+      sourcemap: process.env.STEPSCOPE_SOURCEMAP === '1',
       rollupOptions: { input: { index: resolve(root, 'renderer/index.html') } },
     },
     plugins: [svelte({ configFile: resolve(root, 'renderer/svelte.config.js') }), cspMeta],

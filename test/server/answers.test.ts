@@ -32,6 +32,9 @@ beforeAll(async () => {
   writeFileSync(join(ui, 'blob.bin'), Buffer.from([1, 2, 3]));
   for (const ext of Object.keys(TYPES)) writeFileSync(join(ui, `f${ext}`), 'x');
   writeFileSync(join(ui, 'sub', 'index.html'), '<title>sub</title>');
+  mkdirSync(join(ui, 'assets'));
+  writeFileSync(join(ui, 'assets', 'Dashboard-TJrFMwzo.js'), 'export{};');
+  writeFileSync(join(ui, 'assets', 'notes.js'), 'export{};');
   // Hidden files that exist (a build tool's leftovers): never served.
   writeFileSync(join(ui, '.env'), 'SECRET=1');
   writeFileSync(join(ui, 'sub', '.x'), 'x');
@@ -132,6 +135,13 @@ describe('the built UI as static files', () => {
       expect([r.status, r.headers['content-type'], r.headers['cache-control'], r.body], path).toEqual([200, type, cache, body]);
       expect(r.headers['content-length'], path).toBe(String(Buffer.byteLength(body)));
     }
+  });
+
+  it("the build's assets named by their content's hash are kept for good; other files are not", async () => {
+    const kept = await get(open, '/assets/Dashboard-TJrFMwzo.js');
+    expect([kept.status, kept.headers['content-type'], kept.headers['cache-control']]).toEqual([200, 'text/javascript; charset=utf-8', 'public, max-age=31536000, immutable']);
+    // Without a hash in the name, or outside assets/, a new build could change it under the same name.
+    for (const path of ['/assets/notes.js', '/app.js']) expect((await get(open, path)).headers['cache-control'], path).toBe('max-age=3600');
   });
 
   it('fonts, images, module scripts and source maps each with the type a browser expects', async () => {

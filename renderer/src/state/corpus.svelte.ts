@@ -37,6 +37,20 @@ export class CorpusQuery {
     };
   }
 
+  #prefetched: Promise<void> | null = null;
+
+  /** The first page asked for at the page's boot (main.ts), before the browser is mounted. */
+  prefetch(): void {
+    this.#prefetched = this.reload();
+  }
+
+  /** The browser's first load on mounting: the boot's prefetch if there is one, else a reload. */
+  mounted(): Promise<void> {
+    const p = this.#prefetched ?? this.reload();
+    this.#prefetched = null;
+    return p;
+  }
+
   async reload(): Promise<void> {
     this.#queries.drop();
     this.#pending.clear();

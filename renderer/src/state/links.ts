@@ -2,11 +2,12 @@
  * Deep links applied and read back (lib/deeplink.ts has the format): `linkOf` says what is
  * open, `applyLink` opens it. A stale link (a trace, set, run or item that is gone; actions
  * that no longer walk) opens what it can and says what it could not, one sentence each.
- * `followLink` is the app's one way to open something elsewhere (the address at start, an item
- * clicked on the dashboard): it applies the link and shows what it could not open.
+ * `followLink` is the app's one way to open something elsewhere (an item clicked on the
+ * dashboard), `followAddress` the page's address at start: each applies the link and shows what
+ * it could not open.
  */
 import type { AppState } from '../lib/context.js';
-import type { DeepLink } from '../lib/deeplink.js';
+import { parseLink, type DeepLink } from '../lib/deeplink.js';
 
 export function linkOf(app: AppState): DeepLink {
   if (app.nav.view === 'dashboard') return dashboardLink(app);
@@ -143,4 +144,14 @@ async function applyDashboard(app: AppState, l: DeepLink, problems: string[]): P
 /** Opens a link from inside the app; what it could not open is shown above the view. */
 export async function followLink(app: AppState, l: DeepLink): Promise<void> {
   app.nav.problems = await applyLink(app, l);
+}
+
+/**
+ * The address the page was opened at (`location.search`), followed once: main.ts calls it
+ * before App mounts, so the link's first calls (the trace, the sets) overlap the mount.
+ */
+export async function followAddress(app: AppState, search: string): Promise<void> {
+  const { link, problems } = parseLink(search);
+  const more = await applyLink(app, link);
+  app.nav.problems = [...problems, ...more];
 }
