@@ -9,10 +9,10 @@
 // by side, since much of each is spent waiting on child processes; Playwright runs last,
 // against what was prepared (e2e/server.mjs builds nothing when STEPSCOPE_E2E_PREPARED is set).
 // The output of the side jobs is printed whole when each ends; every suite's time is printed.
-import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { delimiter, dirname, join } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
 const only = (() => {
@@ -58,6 +58,23 @@ function record(name, passed, failed, skipped = 0) {
   totals.failed += failed;
   totals.skipped += skipped;
 }
+
+/**
+ * When `python3` on PATH is a version manager's shim (pyenv's is a bash script that runs a
+ * dozen more processes, ~0.6 s of CPU a start on two busy cores, 20 times the interpreter's
+ * own start-up) and not the interpreter, puts the interpreter's folder first on PATH, as
+ * `pyenv exec` itself does: the suites start Python hundreds of times. Same interpreter.
+ */
+function skipPythonShim() {
+  const r = spawnSync('python3', ['-c', 'import sys; print(sys.executable)'], { encoding: 'utf8' });
+  const exe = r.status === 0 ? r.stdout.trim() : '';
+  if (!exe) return; // no python3: the Python suite says so
+  const first = (process.env.PATH ?? '').split(delimiter).map((d) => join(d, 'python3')).find((f) => existsSync(f));
+  if (first && realpathSync(first) === realpathSync(exe)) return;
+  process.env.PATH = `${dirname(exe)}${delimiter}${process.env.PATH}`;
+  console.log(`python3 on PATH (${first}) is not the interpreter: ${dirname(exe)} put first on PATH`);
+}
+skipPythonShim();
 
 const started = Date.now();
 

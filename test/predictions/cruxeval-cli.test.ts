@@ -1,10 +1,17 @@
 // The published CodeLlama-7B (temperature 0.2) input figures through the command line, as a
 // user reaches them: ingest the recorded CRUXEval traces, evalset create, predictions import
-// of the released scored file, scores --json. The output file and the four leaderboard
-// models go the same way in scripts/verify-cruxeval-cli.mjs (too slow for the suite); the
-// engine reproduces every figure in test/scoring/cruxeval-published.test.ts.
+// of the released scored file, scores --json. The same execution pass is then checked the
+// engine's way: the verdicts the import stored, read back per generation, go through
+// CRUXEval's rules and pass@k (src/scoring) and are compared with the released verdicts.
+// So the 2,548 distinct input generations run once in the suite; the engine runs the output
+// file itself (test/scoring/cruxeval-published.test.ts). The output file and the four
+// leaderboard models go the same way in scripts/verify-cruxeval-cli.mjs (too slow here).
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { compareWithReleased } from '../../src/scoring/compare.js';
+import { scoreTask, summarise, type GenerationVerdict } from '../../src/scoring/cruxeval.js';
+import { readCruxevalTasks, readReleasedVerdicts } from '../../src/scoring/files.js';
+import { STATUSES, type Status } from '../../src/scoring/types.js';
 import { cli, ensureBuilt, lines } from '../cli/helpers.js';
 import { cruxevalDir, cruxevalRecording } from '../semantics/helpers.js';
 import { cleanTempDirs, tempDir } from '../store/fixtures.js';
@@ -39,4 +46,26 @@ describe('CRUXEval-input, CodeLlama-7B temperature 0.2, through the CLI', () => 
     expect(again.stdout).toMatch(/already imported: nothing new stored/);
     expect(again.stderr).not.toMatch(/execution checks/);
   }, 1_800_000);
+
+  it('the verdicts the import above stored, scored by the engine, give the published figures and agree with the released ones one by one', () => {
+    const rows = lines(cli(['sql', '--db', db, `SELECT i.key AS task, p.sample, p.completion AS generation, p.exec_status AS status, p.exec_rule AS rule
+      FROM predictions p JOIN evalset_items i ON i.id = p.item_id JOIN runs r ON r.id = p.run_id
+      WHERE r.label = 'codellama-7b-t0.2' ORDER BY i.ord, p.sample`]).stdout);
+    const byTask = new Map<string, GenerationVerdict[]>();
+    for (const r of rows) {
+      const v: GenerationVerdict = { id: `${r.task}#${r.sample}`, task: r.task as string, sample: r.sample as number, generation: r.generation as string, status: r.status as Status, seconds: 0, rule: r.rule === 1 };
+      byTask.set(v.task, [...(byTask.get(v.task) ?? []), v]);
+    }
+    const tasks = readCruxevalTasks(`${cruxevalDir}/cruxeval.jsonl`).filter((t) => byTask.has(t.id));
+    const score = summarise('input', 0, 'false', tasks.map((t) => scoreTask(t.id, byTask.get(t.id)!, 'false')));
+    expect(score.tasks).toHaveLength(800);
+    expect(score.generations).toBe(8000);
+    expect(STATUSES.reduce((n, s) => n + score.counts[s], 0)).toBe(8000); // none pending
+    expect(score.counts.pass).toBe(2876);
+    expect(score.pass1).toBeCloseTo(35.95, 9);
+    expect(score.pass5).toBeCloseTo(44.9911, 4);
+    expect(score.pass10).not.toBeNull();
+    // Independent check: the released per-generation verdicts, joined by task id.
+    expect(compareWithReleased(score, readReleasedVerdicts(released))).toEqual({ compared: 8000, agree: 8000, differ: [], unmatched: [] });
+  });
 });
