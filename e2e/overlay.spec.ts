@@ -205,6 +205,26 @@ test('k samples: a chip per sample with its verdict (CodeLlama-7B, 10 samples pe
   await page.screenshot({ path: join(shots, 'overlay-samples.png') });
 });
 
+test('an item linked without its set: its own set is overlaid, and only the chosen run\'s samples are listed', async ({ page, request }) => {
+  const { rows } = await truth(request, 'listItems', { set: 'crux-out', run: 'gpt-4', limit: 1 });
+  const runs = await truth(request, 'listRuns', { set: 'crux-out' });
+  const all = await truth(request, 'getItem', { id: rows[0].id });
+  expect(all.set).toBe('crux-out');
+  for (const run of [undefined, 'gpt-4']) {
+    const shown = run ?? runs[0].label;
+    const detail = await truth(request, 'getItem', { id: rows[0].id, run: shown });
+    // Every run's answers together would be more than the one run's.
+    expect(all.predictions.length).toBeGreaterThan(detail.predictions.length);
+    await opened(page, `?item=${rows[0].id}${run ? `&run=${run}` : ''}`);
+    await expect(page.getByTestId('pick-set')).toHaveValue('crux-out');
+    await expect(page.getByTestId('pick-run')).toHaveValue(shown);
+    await expect(page.getByTestId('sample')).toHaveCount(detail.predictions.length);
+    await expect(page.getByTestId('raw-completion')).toHaveText(detail.predictions[0].completion);
+    // The address now names the set, so a reload shows the same.
+    await expect(page).toHaveURL(/[?&]set=crux-out/);
+  }
+});
+
 test('a second run: its verdict on the same node, and its ghost beside the first run\'s, in the graph shape too', async ({ page, request }) => {
   const { rows } = await truth(request, 'listItems', { set: 'crux-bp', limit: 3 });
   const it = rows.find((r) => first(r, 'mutant').correct === false)!;

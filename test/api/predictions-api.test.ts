@@ -68,7 +68,7 @@ describe('predictions API', () => {
   it('gives one item with its prompt, truth and predictions read into fields', async () => {
     const odd = items[1];
     const d = await api.getItem({ id: odd.id });
-    expect(d).toMatchObject({ id: odd.id, prompt: odd.prompt, target: odd.target, truth: odd.truth });
+    expect(d).toMatchObject({ id: odd.id, set: 'ns', prompt: odd.prompt, target: odd.target, truth: odd.truth });
     expect(d.predictions).toHaveLength(2);
     expect(d.predictions[0]).toMatchObject({ completion: 'oops', formatError: true, parsed: null, parseError: { offset: 0 } });
     expect(d.predictions[1].parsed).toMatchObject({ event: odd.truth.event });

@@ -54,8 +54,11 @@ export async function applyLink(app: AppState, l: DeepLink): Promise<string[]> {
   // The trace opens while the overlay's set and runs load (an item's link opens its own trace).
   const opening = l.item === undefined && l.trace !== undefined ? ex.open(l.trace) : null;
   await ov.loadSets();
-  if (l.set !== undefined) {
-    await ov.chooseSet(l.set, l.run, l.run2);
+  // An item named without its set: its own set is overlaid (with the link's runs), so the
+  // Predictions bar says what is shown and the item lists only that set's answers.
+  const set = l.set ?? (l.item !== undefined ? await ov.setOfItem(l.item) : undefined);
+  if (set !== undefined) {
+    await ov.chooseSet(set, l.run, l.run2);
     if (ov.error) problems.push(`${ov.error} The link's overlay was left out.`);
     ov.error = null;
   } else if (l.run !== undefined || l.run2 !== undefined) {

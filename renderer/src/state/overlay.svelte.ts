@@ -170,6 +170,15 @@ export class Overlay {
     await this.loadItems();
   }
 
+  /** The name of the set item `id` belongs to; undefined when the item cannot be read (openItem then says why). */
+  async setOfItem(id: number): Promise<string | undefined> {
+    try {
+      return (await this.source.call('getItem', { id })).set;
+    } catch {
+      return undefined;
+    }
+  }
+
   /** Chooses the run (the second run); an open item shows the new run's answers, its trajectory kept. */
   chooseRun(label: string): void {
     this.run = label;

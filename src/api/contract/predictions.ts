@@ -100,6 +100,8 @@ export interface PredictionDetail extends VerdictInfo {
 }
 
 export interface ItemDetail extends ItemRow {
+  /** The name of the evaluation set the item belongs to. */
+  set: string;
   prompt: string;
   target: string;
   truth: TargetFields;

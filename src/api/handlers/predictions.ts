@@ -41,7 +41,7 @@ export function predictionHandlers(corpus: ReadCorpus): Pick<Api, Methods> {
       const formats = new Map(corpus.listRuns(set.id).map((r) => [r.id, r.format]));
       const preds = [...corpus.iteratePredictions({ setId: set.id, itemId: item.id, runId: run?.id })];
       return {
-        ...itemRow(item, preds), prompt: item.prompt, target: item.target, truth: item.truth, callReturn: item.callReturn,
+        ...itemRow(item, preds), set: set.name, prompt: item.prompt, target: item.target, truth: item.truth, callReturn: item.callReturn,
         predictions: preds.map((pr) => predictionDetail(pr, formats.get(pr.runId)!)),
       };
     },
