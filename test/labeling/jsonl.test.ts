@@ -9,7 +9,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exportLines, importLines, type AnnotationLine } from '../../src/labeling/jsonl.js';
 import { prelabelRun } from '../../src/labeling/prelabel-run.js';
-import { setLabels, skipTarget } from '../../src/labeling/write.js';
+import { setLabels, skipTarget, undoLast } from '../../src/labeling/write.js';
+import { updateTaxonomy } from '../../src/labeling/taxonomy.js';
+import { DEFAULT_TAXONOMY } from '../../src/annotate/index.js';
 import { createEvalSet } from '../../src/predictions/create.js';
 import { importPredictions } from '../../src/predictions/import.js';
 import { openCorpus, type Corpus } from '../../src/store/corpus.js';
@@ -72,8 +74,11 @@ describe('exportLines', () => {
     setLabels(c, { target: { prediction: ids[0] }, labels: ['format.unparseable'], note: 'no state at all', annotator: 'ada' });
     setLabels(c, { target: { trace: 1, seq: 0, action: 'step_into' }, labels: ['control.branch'], annotator: 'bob', role: 'adjudicator' });
     skipTarget(c, { prediction: ids[1] }, 'ada');
+    setLabels(c, { target: { prediction: ids[2] }, labels: ['format.truncated'], annotator: 'cy' });
+    undoLast(c, 'cy');
     const lines = exportLines(c);
-    expect(lines).toHaveLength(3);
+    expect(lines).toHaveLength(4);
+    expect(lines[3]).toMatchObject({ target: `prediction:${ids[2]}`, annotator: 'cy', labels: ['format.truncated'], active: false });
     const item = c.listEvalSets()[0] && [...c.iteratePredictions({ setId: c.getEvalSet('ns')!.id })][0];
     expect(lines[0]).toEqual({
       uid: expect.any(String), target: `prediction:${ids[0]}`, set: 'ns', run: 'm', item: item.itemKey, sample: item.sample,
@@ -111,7 +116,7 @@ describe('importLines', () => {
     for (const x of [a, b, c]) x.close();
   });
 
-  it("a rule's suggestion is the same whatever its status; a person's line with another status or note is not", () => {
+  it("a rule's suggestion is the same whatever its status; a person's line with another note, skip, undo or labels is not", () => {
     const a0 = copyOf(db);
     prelabelRun(a0, 'ns', 'm');
     const [a, b] = fork(a0);
@@ -143,6 +148,16 @@ describe('importLines', () => {
     const bare = { ...line, set: undefined, run: undefined, item: undefined, sample: undefined, uid: 'bare', annotator: 'zed' };
     expect(importLines(o, text([bare]), 'a.jsonl', 'lead').added).toBe(1);
     expect(o.listAnnotations({ annotator: 'zed' })[0].target).toBe(`prediction:${ids[1]}`);
+    // Any one of the four missing: the same.
+    for (const k of ['set', 'run', 'item', 'sample'] as const) {
+      const partial = { ...line, [k]: undefined, uid: `no-${k}`, annotator: `no-${k}` };
+      expect(importLines(o, text([partial]), 'a.jsonl', 'lead').added, k).toBe(1);
+      expect(o.listAnnotations({ annotator: `no-${k}` })[0].target, k).toBe(`prediction:${ids[1]}`);
+    }
+    // A state's line keeps its state, whatever else it carries.
+    const state = { ...line, target: 'trace:1/seq:2', uid: 'state', annotator: 'sam' };
+    expect(importLines(o, text([state]), 'a.jsonl', 'lead').added).toBe(1);
+    expect(o.listAnnotations({ annotator: 'sam' })[0]).toMatchObject({ target: 'trace:1/seq:2', prediction: null, trace: 1, seq: 2 });
     for (const [k, v] of [['set', 'nope'], ['run', 'nope'], ['item', 'nope'], ['sample', 7]] as const) {
       const moved = { ...line, [k]: v };
       expect(() => importLines(o, text([moved]), 'a.jsonl', 'lead'), k).toThrow(
@@ -161,6 +176,20 @@ describe('importLines', () => {
     expect(a).toMatchObject({ uid: 'u1', role: 'annotator', status: null, skipped: false, active: true, taxonomy: 1, note: null, rule: null });
     expect(b).toMatchObject({ uid: 'u2', created: '2026-01-02T03:04:05Z', updated: '2026-01-03T00:00:00Z' });
     expect(c.latestTaxonomy()?.version).toBe(1);
+    // Given values are kept: an adjudicator, a rule's accepted or rejected suggestion, an older taxonomy version; a date that is not text is replaced.
+    updateTaxonomy(c, { ...structuredClone(DEFAULT_TAXONOMY), version: 2, name: 'Renamed' }, 'lead');
+    const more = [
+      { ...line, uid: 'u3', target: 'trace:1/seq:2', role: 'adjudicator', taxonomy: 1 },
+      { ...line, uid: 'u4', target: 'trace:1/seq:3', annotator: 'rule:x', source: 'rule', rule: 'x', status: 'accepted', created: null },
+      { ...line, uid: 'u5', target: 'trace:1/seq:4', annotator: 'rule:x', source: 'rule', rule: 'x', status: 'rejected', created: 5 },
+      { ...line, uid: 'u6', target: 'trace:1/seq:5' },
+    ];
+    expect(importLines(c, text(more), 'more.jsonl', 'lead').added).toBe(4);
+    const [, , u3, u4, u5, u6] = c.listAnnotations();
+    expect(u3).toMatchObject({ uid: 'u3', role: 'adjudicator', taxonomy: 1 });
+    expect(u4).toMatchObject({ uid: 'u4', status: 'accepted', created: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) });
+    expect(u5).toMatchObject({ uid: 'u5', status: 'rejected', created: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) });
+    expect(u6).toMatchObject({ uid: 'u6', taxonomy: 2 });
     c.close();
   });
 
@@ -182,6 +211,7 @@ describe('importLines', () => {
       [JSON.stringify({ ...good, rule: 5 }), 'expected "rule" to be a string or null, got 5'],
       [JSON.stringify({ ...good, labels: 'other.other' }), 'expected "labels" to be an array of label ids'],
       [JSON.stringify({ ...good, labels: [1] }), 'expected "labels" to be an array of label ids'],
+      [JSON.stringify({ ...good, labels: ['other.other', 1] }), 'expected "labels" to be an array of label ids'],
       [JSON.stringify({ ...good, labels: ['data.nope'] }), "unknown label 'data.nope': expected a label of taxonomy 'Execution-prediction errors' version 1 (stepscope taxonomy lists them)"],
       [JSON.stringify({ ...good, status: 'maybe' }), 'expected "status" to be suggested, accepted, rejected or null, got "maybe"'],
       [JSON.stringify({ ...good, note: '' }), 'expected "note" to be a string or null, got ""'],
@@ -203,10 +233,12 @@ describe('importLines', () => {
       expect(c.listAnnotations({ inactive: true }), bad).toHaveLength(before);
     }
     expect(c.latestTaxonomy()).toBeUndefined();
+    // Nothing to add stores nothing, not even the taxonomy.
+    expect(importLines(c, '\n  \n', 'in.jsonl', 'lead')).toEqual({ added: 0, same: 0, conflicts: 0 });
+    expect(c.latestTaxonomy()).toBeUndefined();
     // The good line alone is stored, and stores the taxonomy it names.
     expect(importLines(c, JSON.stringify(good), 'in.jsonl', 'lead')).toEqual({ added: 1, same: 0, conflicts: 0 });
     expect(c.latestTaxonomy()?.version).toBe(1);
-    expect(importLines(c, '\n  \n', 'in.jsonl', 'lead')).toEqual({ added: 0, same: 0, conflicts: 0 });
     c.close();
   });
 });

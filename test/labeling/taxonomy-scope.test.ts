@@ -129,9 +129,10 @@ describe('resolveTarget', () => {
     expect(resolveTarget(corpus, { trace: 1, seq: events - 1 })).toEqual({ target: `trace:1/seq:${events - 1}`, prediction: null, trace: 1, seq: events - 1, action: null });
     expect(resolveTarget(corpus, { trace: 1, seq: 0, action: 'step_over' })).toMatchObject({ action: 'step_over' });
     expect(resolveTarget(corpus, { trace: 1, seq: 0, action: 'breakpoint 3' })).toMatchObject({ action: 'breakpoint 3' });
-    expect(() => resolveTarget(corpus, { trace: 1, seq: events })).toThrow(`trace 1 has no state with seq ${events}: expected a seq from 0 to ${events - 1}`);
-    expect(() => resolveTarget(corpus, { trace: 999, seq: 0 })).toThrow('no trace with id 999 (stepscope traces lists them)');
-    expect(() => resolveTarget(corpus, { trace: 1, seq: 0, action: 'jump 3' })).toThrow(/^unknown action 'jump 3': expected one of step_into, /);
-    expect(() => resolveTarget(corpus, { prediction: 99999 })).toThrow('no prediction with id 99999 (stepscope predictions lists them)');
+    const refused = (code: string, message: string | RegExp) => expect.objectContaining({ code, message: typeof message === 'string' ? message : expect.stringMatching(message) });
+    expect(() => resolveTarget(corpus, { trace: 1, seq: events })).toThrow(refused('not-found', `trace 1 has no state with seq ${events}: expected a seq from 0 to ${events - 1}`));
+    expect(() => resolveTarget(corpus, { trace: 999, seq: 0 })).toThrow(refused('not-found', 'no trace with id 999 (stepscope traces lists them)'));
+    expect(() => resolveTarget(corpus, { trace: 1, seq: 0, action: 'jump 3' })).toThrow(refused('bad-input', /^unknown action 'jump 3': expected one of step_into, /));
+    expect(() => resolveTarget(corpus, { prediction: 99999 })).toThrow(refused('not-found', 'no prediction with id 99999 (stepscope predictions lists them)'));
   });
 });
