@@ -6,6 +6,7 @@ import { openCorpus } from '../../src/store/corpus.js';
 import { PAPER_POLICY } from '../../src/semantics/index.js';
 import { sampleCorpus } from '../../src/trajectories/sample-corpus.js';
 import { cleanTempDirs, tempDir, writeTraces } from '../store/fixtures.js';
+import { corpusOf, vectorTraces } from '../predictions/helpers.js';
 
 afterAll(cleanTempDirs);
 
@@ -30,13 +31,13 @@ it('a second run with the same seed skips every trajectory the first stored; ano
 });
 
 it('each stored step leads to the next state shown (the last to the exit); inverse line-call states are listed as such, forward ones never', async () => {
-  const dir = tempDir('stepscope-sample-');
-  const c = openCorpus(join(dir, 'c.db'), { create: true });
-  await c.ingest(writeTraces(dir, 't.jsonl', [{ name: 'a', n: 3 }]));
-  sampleCorpus(c, { seed: 1, perTrace: 20, direction: 'both', entry: 'root', maxSteps: 30 });
+  // The reference programs: calls inside calls, so an inverse walk can reach a line that made a call.
+  const { corpus: c } = await corpusOf(vectorTraces().traces, 'stepscope-sample-');
+  sampleCorpus(c, { seed: 1, perTrace: 20, direction: 'both', entry: 'random', maxSteps: 30 });
   const stored = [...c.iterateTrajectories()];
   expect(new Set(stored.map((t) => t.direction))).toEqual(new Set(['forward', 'inverse']));
   let lineCalls = 0;
+  let stepsToLineCalls = 0;
   for (const t of stored) {
     const steps = [...c.query(`SELECT step, target_seq, target_kind FROM trajectory_steps WHERE trajectory_id = ${t.id} ORDER BY step`)];
     expect(steps).toHaveLength(t.actions.length);
@@ -46,10 +47,12 @@ it('each stored step leads to the next state shown (the last to the exit); inver
     });
     // Where a step leads to a line-call state, that state is in lineCalls (and the entry may be one).
     const shownAsLineCall = steps.flatMap((s, k) => (s.target_kind === 'inv_line_call' ? [k + 1] : []));
-    expect(t.lineCalls.filter((k) => k > 0), `${t.direction} ${t.id}`).toEqual(shownAsLineCall);
+    expect(t.lineCalls.filter((k) => k !== 0), `${t.direction} ${t.id}`).toEqual(shownAsLineCall);
+    stepsToLineCalls += shownAsLineCall.length;
     if (t.direction === 'forward') expect(t.lineCalls).toEqual([]);
     lineCalls += t.lineCalls.length;
   }
   expect(lineCalls).toBeGreaterThan(0);
+  expect(stepsToLineCalls).toBeGreaterThan(0);
   c.close();
 });
