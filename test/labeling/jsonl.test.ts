@@ -181,14 +181,14 @@ describe('importLines', () => {
     const more = [
       { ...line, uid: 'u3', target: 'trace:1/seq:2', role: 'adjudicator', taxonomy: 1 },
       { ...line, uid: 'u4', target: 'trace:1/seq:3', annotator: 'rule:x', source: 'rule', rule: 'x', status: 'accepted', created: null },
-      { ...line, uid: 'u5', target: 'trace:1/seq:4', annotator: 'rule:x', source: 'rule', rule: 'x', status: 'rejected', created: 5 },
+      { ...line, uid: 'u5', target: 'trace:1/seq:4', annotator: 'rule:x', source: 'rule', rule: 'x', status: 'rejected', created: 5, updated: 6 },
       { ...line, uid: 'u6', target: 'trace:1/seq:5' },
     ];
     expect(importLines(c, text(more), 'more.jsonl', 'lead').added).toBe(4);
     const [, , u3, u4, u5, u6] = c.listAnnotations();
     expect(u3).toMatchObject({ uid: 'u3', role: 'adjudicator', taxonomy: 1 });
     expect(u4).toMatchObject({ uid: 'u4', status: 'accepted', created: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) });
-    expect(u5).toMatchObject({ uid: 'u5', status: 'rejected', created: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) });
+    expect(u5).toMatchObject({ uid: 'u5', status: 'rejected', created: expect.stringMatching(/^\d{4}-\d\d-\d\dT/), updated: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) });
     expect(u6).toMatchObject({ uid: 'u6', taxonomy: 2 });
     c.close();
   });

@@ -6,7 +6,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { prelabelRun } from '../../src/labeling/prelabel-run.js';
-import { setLabels } from '../../src/labeling/write.js';
+import { setLabels, undoLast } from '../../src/labeling/write.js';
 import { createEvalSet } from '../../src/predictions/create.js';
 import { importPredictions } from '../../src/predictions/import.js';
 import type { Corpus } from '../../src/store/corpus.js';
@@ -45,10 +45,14 @@ it('suggests format.unparseable for each failing prediction once, as rule:parse-
     expect(a.note).toEqual(expect.any(String));
   }
 
-  // A person judges the first suggestion; running again changes nothing and counts the same.
+  // A person judges the first suggestion, and the rules' last write is undone (the history names
+  // the writer "rules"); running again changes neither, adds nothing and counts the same.
   setLabels(corpus, { target: { prediction: failing[0] }, labels: ['other.other'], annotator: 'ada' });
+  const undone = undoLast(corpus, 'rules');
+  expect(undone).toMatchObject({ source: 'rule', active: false });
   const again = prelabelRun(corpus, 'ns', 'half');
   expect(again).toEqual({ ...first, stored: 0 });
-  expect(corpus.listAnnotations({ source: 'rule' })).toHaveLength(rules.length);
+  expect(corpus.listAnnotations({ source: 'rule' })).toHaveLength(rules.length - 1);
+  expect(corpus.listAnnotations({ source: 'rule', inactive: true })).toHaveLength(rules.length);
   expect(corpus.listAnnotations({ source: 'rule' }).find((a) => a.prediction === failing[0] && a.rule === 'parse-error')!.status).toBe('rejected');
 });

@@ -17,7 +17,7 @@ import { corpusOf, vectorTraces } from '../predictions/helpers.js';
 
 let corpus: Corpus;
 let items: StoredItem[];
-/** Per item (in the set's order), the prediction ids of samples 0 (no state) and 1 (wrong locals, where the item has a local to change). */
+/** Per item (in the set's order), the prediction ids of the text that is no state (sample 1) and of the wrong locals (sample 0, where the item has a local to change). */
 const garbage: number[] = [];
 const localsOnly: number[] = [];
 
@@ -33,17 +33,19 @@ beforeAll(async () => {
   const { set } = createEvalSet(corpus, { name: 'ns', task: 'next-state', perAction: 2, seed: 5 });
   // In the set's order (the queue's).
   items = [...corpus.iterateItems(set.id)].sort((a, b) => a.ord - b.ord);
+  // Imported last item first: the queue's order is the set's (then the sample's), not the file's.
+  // An item's lines are numbered as samples in file order, so the wrong-locals one is sample 0.
   const lines = items.flatMap((it) => [
     { id: it.id, sample: 0, completion: 'oops, no state' },
     { id: it.id, sample: 1, completion: withWrongLocal(it.target) ?? it.target },
-  ]);
+  ]).reverse();
   const file = join(dir, 'p.jsonl');
   writeFileSync(file, lines.map((l) => JSON.stringify(l)).join('\n'));
   importPredictions(corpus, { file, set: 'ns', label: 'r' });
   const preds = [...corpus.iteratePredictions({ setId: set.id })];
   for (const it of items) {
-    garbage.push(preds.find((p) => p.itemId === it.id && p.sample === 0)!.id);
-    const one = preds.find((p) => p.itemId === it.id && p.sample === 1)!;
+    garbage.push(preds.find((p) => p.itemId === it.id && p.completion === 'oops, no state')!.id);
+    const one = preds.find((p) => p.itemId === it.id && p.completion !== 'oops, no state')!;
     if (withWrongLocal(it.target) !== null) localsOnly.push(one.id);
   }
 }, 120_000);
@@ -55,13 +57,13 @@ afterAll(() => {
 const q = (annotator: string, f: Partial<QueueFilter> = {}) => buildQueue(corpus, { set: 'ns', run: 'r', annotator, ...f });
 
 describe('buildQueue', () => {
-  it('the failures in item order, sample 0 before sample 1; a filter by wrong field keeps those wrong on every field named', () => {
+  it('the failures in item order, then sample order, whatever the order they were imported in; a filter by wrong field keeps those wrong on every field named', () => {
     expect(localsOnly.length).toBeGreaterThan(2);
     const all = q('ada');
     // Both samples of an item fail where the item has a local to change; item order first.
-    const expected = items.flatMap((it, i) => [garbage[i], ...localsOnly.filter((p) => corpus.predictionRef(p)!.itemId === it.id)]);
+    const expected = items.flatMap((it, i) => [...localsOnly.filter((p) => corpus.predictionRef(p)!.itemId === it.id), garbage[i]]);
     expect(all.entries.map((e) => e.prediction)).toEqual(expected);
-    expect(all.entries.map((e) => e.sample)).toEqual(expected.map((p) => (garbage.includes(p) ? 0 : 1)));
+    expect(all.entries.map((e) => e.sample)).toEqual(expected.map((p) => (garbage.includes(p) ? 1 : 0)));
     expect(all.position).toBe(0);
     expect(all.facets.actions).toEqual([...new Set(items.map((it) => it.action))].sort());
     // Text that is no state is wrong on every field its item's truth shows (a line state shows no arg, a return no locals).
@@ -78,8 +80,8 @@ describe('buildQueue', () => {
 
   it('labeled yes / no, by whom, resume position and done count, need: each item goes to the first m people who reach it', () => {
     const all = q('ada').entries.map((e) => e.prediction);
-    setLabels(corpus, { target: { prediction: all[0] }, labels: ['format.unparseable'], annotator: 'bob' });
     setLabels(corpus, { target: { prediction: all[0] }, labels: ['format.unparseable'], annotator: 'carol' });
+    setLabels(corpus, { target: { prediction: all[0] }, labels: ['format.unparseable'], annotator: 'bob' });
     setLabels(corpus, { target: { prediction: all[1] }, labels: ['data.wrong_value'], annotator: 'ada' });
     skipTarget(corpus, { prediction: all[2] }, 'bob');
     // An adjudicator's labels are not a labeler's.
@@ -108,25 +110,40 @@ describe('buildQueue', () => {
     expect(q('ada', { need: 1 }).entries.map((e) => e.prediction)).toEqual(all.slice(1));
     expect(q('eve', { need: 1 }).entries.map((e) => e.prediction)).toEqual(all.slice(2));
     expect(q('bob', { need: 2 }).entries.map((e) => e.prediction)).toEqual(all);
+    // Done with every entry in view: the position is past the end.
+    const mineOnly = q('ada', { by: 'ada' });
+    expect(mineOnly.entries.map((e) => e.prediction)).toEqual([all[1]]);
+    expect(mineOnly.position).toBe(1);
+    // The rules' labels offered as a filter, sorted.
+    const rule = (prediction: number, label: string, name: string) =>
+      ({ target: `prediction:${prediction}`, prediction, trace: null, seq: null, action: null, annotator: `rule:${name}`, role: 'annotator', source: 'rule', rule: name, labels: [label], note: null, status: 'suggested', skipped: false, active: true, taxonomy: 1 }) as const;
+    corpus.saveAnnotations([rule(all[4], 'other.other', 'a'), rule(all[5], 'format.unparseable', 'b')], 'rules');
+    expect(q('ada').facets.prelabels).toEqual(['format.unparseable', 'other.other']);
+    expect(q('ada', { prelabel: 'other.other' }).entries.map((e) => e.prediction)).toEqual([all[4]]);
   });
 });
 
 describe('annotationItem', () => {
   it("shows the program, the prediction read against the truth, the rules' suggestions apart from people, my labels and who labeled", () => {
-    const p = garbage[0];
+    // The last item's: no other test labels it.
+    const p = garbage.at(-1)!;
     corpus.saveAnnotations(
       [{ target: `prediction:${p}`, prediction: p, trace: null, seq: null, action: null, annotator: 'rule:parse-error', role: 'annotator', source: 'rule', rule: 'parse-error', labels: ['format.unparseable'], note: 'no state', status: 'suggested', skipped: false, active: true, taxonomy: 1 }],
       'rules',
     );
+    setLabels(corpus, { target: { prediction: p }, labels: ['format.unparseable'], annotator: 'carol' });
+    setLabels(corpus, { target: { prediction: p }, labels: ['format.truncated'], annotator: 'bob' });
+    setLabels(corpus, { target: { prediction: p }, labels: ['other.other'], annotator: 'dan', role: 'adjudicator' });
     skipTarget(corpus, { prediction: p }, 'eve');
     const item = annotationItem(corpus, p, 'carol');
-    const stored = items[0];
+    const stored = items.at(-1)!;
     expect(item.code).toBe(corpus.getTrace(stored.traceId)!.context_forward);
     expect(item.item).toMatchObject({ id: stored.id, key: stored.key, prompt: stored.prompt, target: stored.target });
     expect(item.predicted).toBeNull();
-    // No state read: wrong on every field the truth has (a line state has no arg).
-    expect(item.wrong).toEqual(['event', 'src', 'locals', 'arg'].filter((f) => f !== 'arg' || !stored.target.startsWith('<|line_sep|>')));
-    expect(item.prelabels).toEqual([{ id: expect.any(Number), label: 'format.unparseable', rule: 'parse-error', reason: 'no state', status: 'suggested' }]);
+    // No state read: wrong on the event and on every other field the truth shows.
+    expect(item.wrong[0]).toBe('event');
+    expect(item.wrong.includes('locals')).toBe(stored.target.includes('<|arg_sep|>{'));
+    expect(item.prelabels).toEqual([{ id: expect.any(Number), label: 'format.unparseable', rule: 'parse-error', reason: 'no state', status: 'rejected' }]); // bob's labels, the last given, leave it out
     expect(item.mine).toMatchObject({ annotator: 'carol', labels: ['format.unparseable'] });
     expect(item.annotators).toEqual(['bob', 'carol']);
     expect(annotationItem(corpus, p, 'zed').mine).toBeNull();
