@@ -8,7 +8,11 @@ if (tests.length === 0) throw new Error('vitest.mutation.config.ts: run it throu
 export default defineConfig({
   test: {
     include: tests,
-    testTimeout: 60_000,
+    // test/semantics/corpus.test.ts checks a fixed subset of the 800 CRUXEval traces
+    // (test/semantics/corpus-subset.ts): it runs once per mutant. npm test checks all 800.
+    env: { STEPSCOPE_CORPUS_SUBSET: '1' },
+    // Tests that build dist/ first (ensureBuilt) do it in the sandbox, under load: minutes.
+    testTimeout: 180_000,
     hookTimeout: 120_000,
   },
 });

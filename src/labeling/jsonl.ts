@@ -90,11 +90,12 @@ function checkLine(corpus: ReadCorpus, o: Record<string, unknown>, where: string
   };
 }
 
-/** The same annotation: a rule's suggestion is the same whatever its status (which follows people's labels). */
-const sameFields = (a: AnnotationRecord, b: NewAnnotation) => {
-  const status = a.source === 'rule' ? null : [a.status, b.status];
-  return JSON.stringify([a.labels, a.note, status, a.skipped, a.active]) === JSON.stringify([b.labels, b.note, status, b.skipped, b.active]);
-};
+/**
+ * The same annotation: same labels, note, skip and undo. The status is not compared: a rule's
+ * suggestion is the same whatever its status (which follows people's labels), and a person's
+ * annotation has none.
+ */
+const sameFields = (a: AnnotationRecord, b: NewAnnotation) => JSON.stringify([a.labels, a.note, a.skipped, a.active]) === JSON.stringify([b.labels, b.note, b.skipped, b.active]);
 
 export function importLines(corpus: Corpus, text: string, file: string, who: string): ImportResult {
   const name = file.split(/[\\/]/).pop() || file;

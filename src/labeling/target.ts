@@ -1,5 +1,5 @@
 /** Checks that an annotation target exists in the corpus and gives its stored columns. */
-import { parseTargetKey, targetKey, type AnnotationTarget } from '../annotate/index.js';
+import { targetKey, type AnnotationTarget } from '../annotate/index.js';
 import { UserError } from '../common/errors.js';
 import { ACTION_NAMES } from '../semantics/index.js';
 import type { NewAnnotation, ReadCorpus } from '../store/corpus.js';
@@ -19,11 +19,4 @@ export function resolveTarget(corpus: ReadCorpus, t: AnnotationTarget): TargetCo
     throw new UserError(`unknown action '${t.action}': expected one of ${ACTION_NAMES.join(', ')}`, 'bad-input');
   }
   return { target: key, prediction: null, trace: t.trace!, seq: t.seq!, action: t.action ?? null };
-}
-
-/** A stored target key back to a target, checked. */
-export function resolveTargetKey(corpus: ReadCorpus, key: string): TargetColumns {
-  const t = parseTargetKey(key);
-  if (!t) throw new UserError(`unknown target '${key}': expected prediction:ID, trace:ID/seq:N or trace:ID/seq:N/action:A`, 'bad-input');
-  return resolveTarget(corpus, t);
 }
