@@ -107,7 +107,10 @@ try {
     page.waitForFunction(
       (set) => {
         const marks = (id) => document.querySelector(`[data-testid="plot-${id}"] [data-testid="mark"]`);
-        return document.querySelector('[data-testid="dash-set"]').value === set && ['action-field', 'pass-at-k', 'format-errors', 'length', 'depth'].every(marks) && document.querySelector('[data-testid="compare-row"]');
+        // The dashboard names the set its plots are of and is not busy reading another: without
+        // this the previous set's plots passed for the new ones (the select's value changes at once).
+        const dash = document.querySelector('[data-testid="dashboard"]');
+        return dash.dataset.set === set && dash.getAttribute('aria-busy') === 'false' && ['action-field', 'pass-at-k', 'format-errors', 'length', 'depth'].every(marks) && document.querySelector('[data-testid="compare-row"]');
       },
       set,
       { timeout: 300_000, polling: 'raf' },
