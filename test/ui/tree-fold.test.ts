@@ -194,11 +194,21 @@ describe('folding long loops', () => {
     expect(foldLabel(plain.folds[0])).toMatch(/^⋯ [\d,]+ states folded/);
   });
 
-  it('builds the plan and the rows of 100k states quickly', () => {
-    const t0 = performance.now();
+  // What keeps a 100k-state tree cheap to draw: wherever the current node is, the rows are a
+  // handful (the loop stays folded around it), not a number that grows with the trace.
+  // (How fast the plan and rows are built is measured in bench/ui.mjs, not asserted here.)
+  it('100k states fold to a few dozen rows wherever the current node is pinned', () => {
     const plan = foldPlan(fwd, sk.line);
-    for (let k = 0; k < 10; k++) visibleRows(fwd, new Set(), { plan, pins: [k * 9_000] });
-    expect(performance.now() - t0).toBeLessThan(1_000);
+    const rowCounts: number[] = [];
+    for (let k = 0; k < 10; k++) {
+      const pin = k * 9_000;
+      const l = visibleRows(fwd, new Set(), { plan, pins: [pin] });
+      expect(l.rows[l.rowOf[pin]]).toBe(pin);
+      rowCounts.push(l.rows.length);
+      checkLayout(fwd, l);
+    }
+    // 26 rows with the first iteration current, 33 with one inside the fold (its iteration shown).
+    expect(Math.max(...rowCounts)).toBeLessThanOrEqual(40);
   });
 });
 
