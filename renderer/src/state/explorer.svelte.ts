@@ -211,7 +211,10 @@ export class Explorer {
   #queue: Promise<void> = Promise.resolve();
 
   async #act(actions: string[]): Promise<void> {
-    if (this.traceId === null || this.walk === null || !actions.length) return; // none while a trace opens
+    // The trees and their current node are drawn before the first walk lands, so a key pressed
+    // then is one the user meant: it waits for that walk instead of being dropped.
+    if (this.walk === null) await this.opening;
+    if (this.traceId === null || this.walk === null || !actions.length) return; // no trace, or its open failed
     const inverse = actions[0].startsWith('inv_');
     if (inverse !== (this.direction === 'inverse')) {
       if (this.cursor === 0) {

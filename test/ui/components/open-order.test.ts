@@ -26,6 +26,20 @@ describe('opening a trace', () => {
     expect(ex.loading).toBe(false);
   });
 
+  it('a step asked for once the trees are drawn, before the first walk lands, is applied after it', async () => {
+    const h = harness();
+    const ex = h.app.explorer;
+    const opening = ex.open(1);
+    while (!ex.fwd) await tick();
+    expect(ex.walk).toBeNull();
+    const stepped = ex.act('step_into');
+    await opening;
+    await stepped;
+    expect(ex.cursor).toBe(1);
+    expect(ex.actions).toEqual(['step_into']);
+    expect(ex.walk?.states.length).toBe(2);
+  });
+
   it('a second trace opened while the first waits for its paint: only the second lands', async () => {
     const h = harness();
     const ex = h.app.explorer;
