@@ -135,8 +135,12 @@ export function depthTicks(runs: RunLines[]): number[] {
 }
 
 /** Accuracy by how many calls deep the target is. */
-export const depthPlot = (runs: RunLines[], pick: Pick, width: number, colors: Plot.ScaleOptions) =>
-  linePlot(runs, 'depth', 'pass@1', pick, width, { label: 'call depth of the target', tickFormat: 'd', ticks: depthTicks(runs) }, colors);
+export function depthPlot(runs: RunLines[], pick: Pick, width: number, colors: Plot.ScaleOptions): Element | null {
+  const ticks = depthTicks(runs);
+  // The domain is the ticks' (from 0): from the data alone, a set whose targets are all at one
+  // depth (CRUXEval: depth 1) got a zero-width domain that drew every tick on the same spot.
+  return linePlot(runs, 'depth', 'pass@1', pick, width, { label: 'call depth of the target', tickFormat: 'd', ticks, domain: [0, ticks[ticks.length - 1]], inset: 24 }, colors);
+}
 
 /** pass@k against k, from the whole-set line (k = 1, 5, 10 where every item has k samples). */
 export function passAtKPlot(runs: RunLines[], pick: Pick, width: number, colors: Plot.ScaleOptions): Element | null {

@@ -62,4 +62,13 @@ describe('dashboard plots', () => {
     const ticks = [...depthPlot(at([0, 1, 2, 3]), () => undefined, 600, colors)!.querySelectorAll('[aria-label="x-axis tick label"] text')].map((t) => t.textContent);
     expect(ticks).toEqual(['0', '1', '2', '3']);
   });
+
+  it('depth: every target at one depth (CRUXEval, depth 1), two runs: ticks 0 and 1 apart, not on one spot', () => {
+    const at1 = (run: string) => ({ run, lines: [line(run, null, {}), { ...line(run, 1, { 'pass@1': run === 'a' ? 37 : 80 }), by: 'depth' as const }] });
+    const el = depthPlot([at1('a'), at1('b')], () => undefined, 600, colors)!;
+    const labels = [...el.querySelectorAll('[aria-label="x-axis tick label"] text')];
+    expect(labels.map((t) => t.textContent)).toEqual(['0', '1']);
+    const xs = labels.map((t) => Number(/translate\(([-\d.]+)/.exec(t.getAttribute('transform') ?? '')?.[1]));
+    expect(xs[1] - xs[0]).toBeGreaterThan(100);
+  });
 });
