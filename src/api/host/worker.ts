@@ -5,7 +5,7 @@
  * copy, and tells the pool what its cache opened, grew or dropped.
  */
 import { readlinkSync } from 'node:fs';
-import { setPriority } from 'node:os';
+import { getPriority, setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { pathToFileURL } from 'node:url';
 import { UserError } from '../../common/errors.js';
@@ -17,11 +17,15 @@ const config = workerData as WorkerConfig;
 const port = parentPort!;
 const send = (m: FromWorker, transfer: ArrayBuffer[] = []) => port.postMessage(m, transfer);
 
-/** Lowers this thread's CPU priority (Linux: its id from /proc/thread-self; elsewhere nothing, never the whole process). */
+/**
+ * Lowers this thread's CPU priority by 10 below the one it was started with (at most 19, the
+ * lowest), so it stays below the thread answering clients even when the whole process was
+ * started with `nice` (Linux: its id from /proc/thread-self; elsewhere nothing, never the whole process).
+ */
 function yieldCpu(): void {
   try {
     const tid = Number(readlinkSync('/proc/thread-self').split('/').pop());
-    if (tid > 0 && tid !== process.pid) setPriority(tid, 10);
+    if (tid > 0 && tid !== process.pid) setPriority(tid, Math.min(19, getPriority(tid) + 10));
   } catch {
     // not Linux: the same priority as the rest
   }
