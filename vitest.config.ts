@@ -31,6 +31,10 @@ export default defineConfig({
           name: 'components',
           include: ['test/ui/components/**/*.test.ts'],
           environment: 'happy-dom',
+          // The files share a worker's modules rather than each loading Svelte, CodeMirror,
+          // d3 and the renderer again (half the project's CPU time). Each test mounts its own
+          // components over its own app state (setup.ts: harness), and none mocks a module.
+          isolate: false,
           testTimeout: 60_000,
           hookTimeout: 120_000,
         },

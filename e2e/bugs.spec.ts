@@ -4,6 +4,12 @@ import { expect, test, type Locator, type Page } from '@playwright/test';
 import { currentNode, openTrace, press, skeleton, traceId, truth } from './helpers.js';
 
 const last = <T>(a: T[]) => a[a.length - 1];
+/**
+ * Not run again in the `graph` project (its grepInvert, e2e/playwright.config.ts): a test about
+ * the indented rows only, or one that never looks at a tree (the code view, its gutter, the
+ * messages), whose keys and clicks the graph project's stepping specs and 1 and 7 here cover.
+ */
+const ROWS_ONLY = { tag: '@rows-only' };
 const lineNumber = (page: Page, n: number) => page.getByTestId('code-view').locator('.cm-lineNumbers .cm-gutterElement', { hasText: new RegExp(`^${n}$`) });
 /** The breakpoint gutter's element on line n (the gutters' elements line up row by row). */
 async function bpGutter(page: Page, n: number): Promise<Locator> {
@@ -32,9 +38,8 @@ test('1: stepping into a collapsed call expands the path to the current node', a
   await expect(currentNode(page, 'forward')).toBeInViewport();
 });
 
-test('2: opening a loop fold keeps the opened rows where the fold was', async ({ page, request }, info) => {
-  // Its set-up scrolls rows vertically; the graph shape has its own check (graph.spec.ts).
-  test.skip(info.project.name === 'graph', 'indented rows only');
+// Its set-up scrolls rows vertically; the graph shape has its own check (graph.spec.ts).
+test('2: opening a loop fold keeps the opened rows where the fold was', ROWS_ONLY, async ({ page, request }) => {
   await traceId(request, 'long_loop.py');
   await page.goto('./');
   await openTrace(page, 'long_loop.py');
@@ -54,7 +59,7 @@ test('2: opening a loop fold keeps the opened rows where the fold was', async ({
   await expect(currentNode(page, 'forward')).not.toBeInViewport();
 });
 
-test('3: a breakpoint that stops on another line with the same text says so and marks both', async ({ page, request }) => {
+test('3: a breakpoint that stops on another line with the same text says so and marks both', ROWS_ONLY, async ({ page, request }) => {
   const id = await traceId(request, 'repeated_lines.py');
   const lines = (await truth(request, 'getTrace', { id })).header.context_forward.split('\n');
   const a = lines.indexOf('    y = x + 1') + 1;
@@ -84,7 +89,7 @@ test('3: a breakpoint that stops on another line with the same text says so and 
   await expect(page.getByTestId('code-view').getByTestId('bp-same')).toHaveCount(1);
 });
 
-test('4: lines that can never stop a breakpoint are not offered; one never reached says so', async ({ page, request }) => {
+test('4: lines that can never stop a breakpoint are not offered; one never reached says so', ROWS_ONLY, async ({ page, request }) => {
   // Call mode (CRUXEval): the def line never runs as a line event.
   const id = await traceId(request, 'sample_0');
   const info = await truth(request, 'getTrace', { id });
@@ -123,7 +128,7 @@ test('4: lines that can never stop a breakpoint are not offered; one never reach
   await expect(page.getByTestId('exit')).toHaveText(w.exit!);
 });
 
-test('6: messages do not outlive what they were about', async ({ page, request }) => {
+test('6: messages do not outlive what they were about', ROWS_ONLY, async ({ page, request }) => {
   const id = await traceId(request, 'calls.py');
   await page.goto('./');
   await openTrace(page, 'calls.py');
@@ -184,9 +189,8 @@ async function expectUsable(el: Locator, what: string) {
 }
 
 for (const [w, h] of [[1280, 720], [1920, 1080]] as const) {
-  test(`8: at ${w}×${h} every button, the tree tooltip and the fold label fit`, async ({ page, request }, info) => {
-    // Row widths and the fold label's end are the indented layout's (the graph is wider than its pane).
-    test.skip(info.project.name === 'graph', 'indented rows only');
+  // Row widths and the fold label's end are the indented layout's (the graph is wider than its pane).
+  test(`8: at ${w}×${h} every button, the tree tooltip and the fold label fit`, ROWS_ONLY, async ({ page, request }) => {
     await traceId(request, 'long_loop.py');
     await page.setViewportSize({ width: w, height: h });
     await page.goto('./');

@@ -34,12 +34,14 @@ export default defineConfig({
     },
   },
   // Every spec runs against the indented trees; the specs that step and fold run again with
-  // both trees in the graph shape (the renderer's default shape is read from localStorage).
+  // both trees in the graph shape (the renderer's default shape is read from localStorage),
+  // but for their tests tagged @rows-only (indented rows only, or no tree involved).
   projects: [
     { name: 'rows' },
     {
       name: 'graph',
       testMatch: ['stepping.spec.ts', 'folding.spec.ts', 'bugs.spec.ts'],
+      grepInvert: /@rows-only/,
       use: { storageState: { cookies: [], origins: [{ origin: `http://127.0.0.1:${port}`, localStorage: [{ name: 'stepscope.shape', value: 'graph' }] }] } },
     },
   ],

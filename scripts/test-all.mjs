@@ -5,13 +5,16 @@
 // Usage: node scripts/test-all.mjs [--only ts,py,eng,e2e]
 //
 // Order, for a short wall time on two cores: the core is compiled once (tsc); then vitest,
-// the Python suite and the e2e preparation (the renderer's build and the e2e corpus) run side
-// by side, since much of each is spent waiting on child processes; Playwright runs last,
-// against what was prepared (e2e/server.mjs builds nothing when STEPSCOPE_E2E_PREPARED is set).
+// the Python suite and the e2e preparation (the renderer's build, then the e2e corpus and the
+// Electronegativity scan of that build) run side by side, since much of each is spent waiting
+// on child processes (the scan mostly waits on the network lookups of its tool); Playwright
+// runs last, against what was prepared (e2e/server.mjs builds nothing when
+// STEPSCOPE_E2E_PREPARED is set), in two shards at once (`--shard`), each with its own server
+// and its own copy of the corpus: one Playwright worker keeps under one core busy.
 // The output of the side jobs is printed whole when each ends; every suite's time is printed.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, realpathSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, realpathSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
@@ -82,7 +85,8 @@ const started = Date.now();
 const built = (await run('build:core', 'npm', ['run', '--silent', 'build:core'], { live: true })) === 0;
 if (!built) record('build', 0, 1);
 
-// 2. Side by side: vitest (live output), the Python suite, the e2e preparation.
+// 2. Side by side: vitest (live output), the Python suite, the e2e preparation and the
+// Electronegativity scan.
 async function typescript() {
   const out = join(tmp, 'vitest.json');
   const status = await run('vitest', bin('vitest'), ['run', '--reporter=default', '--reporter=json', `--outputFile=${out}`], { live: true });
@@ -103,36 +107,60 @@ async function python() {
 
 const e2e = want('e2e') && existsSync(join(root, 'e2e/playwright.config.ts'));
 const e2eDb = join(mkdtempSync(join(tmpdir(), 'stepscope-e2e-')), 'corpus.db');
-/** The renderer's build and the e2e corpus (what e2e/server.mjs would otherwise make). */
-async function prepareE2e() {
-  if (!built) return false;
-  if ((await run('e2e build', bin('electron-vite'), ['build'])) !== 0) return false;
-  return (await run('e2e corpus', process.execPath, [join(root, 'e2e/make-corpus.mjs'), e2eDb])) === 0;
-}
 
-const [, , prepared] = await Promise.all([want('ts') ? typescript() : null, want('py') ? python() : null, e2e ? prepareE2e() : false]);
-
-// 3. Electronegativity on the Electron shell: main/ and the built app (built by the e2e
-// preparation when it ran; otherwise the scan builds it).
-if (want('eng')) {
+/** Electronegativity on the Electron shell: main/ and the built app (`app`: built already; otherwise the scan builds it). */
+async function electronegativity(app) {
   const out = join(tmp, 'electronegativity.json');
-  await run('electronegativity', process.execPath, ['scripts/electronegativity.mjs', '--json', out, ...(prepared ? ['--no-build'] : [])]);
+  await run('electronegativity', process.execPath, ['scripts/electronegativity.mjs', '--json', out, ...(app ? ['--no-build'] : [])]);
   if (existsSync(out)) {
     const j = JSON.parse(readFileSync(out, 'utf8'));
     record('electronegativity', j.passed, j.failed);
   } else record('electronegativity', 0, 1);
 }
 
-// 4. End-to-end suites (Playwright in Debian's Chromium against the web mode).
+/**
+ * The app's build (what e2e/server.mjs would otherwise make), then side by side the e2e corpus
+ * and the Electronegativity scan of that build. Resolves to whether the e2e tests are prepared.
+ */
+async function prepareE2e() {
+  const app = built && (e2e || want('eng')) && (await run('e2e build', bin('electron-vite'), ['build'])) === 0;
+  const [prepared] = await Promise.all([
+    e2e && app && run('e2e corpus', process.execPath, [join(root, 'e2e/make-corpus.mjs'), e2eDb]).then((status) => status === 0),
+    want('eng') ? electronegativity(app) : null,
+  ]);
+  return prepared;
+}
+
+const [, , prepared] = await Promise.all([want('ts') ? typescript() : null, want('py') ? python() : null, prepareE2e()]);
+
+// 3. End-to-end suites (Playwright in Debian's Chromium against the web mode). Prepared, the
+// tests run in shards at once (`--shard`; two, or STEPSCOPE_E2E_SHARDS), each with its own
+// server (the config picks a free port per run), its own copy of the corpus (the tests write
+// labels, predictions and exports into it) and its own output folder (Playwright empties it
+// when a run starts).
 if (e2e) {
-  const out = join(tmp, 'e2e.json');
-  // Not prepared (a build or the corpus failed): the e2e server tries again and says why.
-  const env = { PLAYWRIGHT_JSON_OUTPUT_NAME: out, ...(prepared ? { STEPSCOPE_E2E_PREPARED: '1', STEPSCOPE_E2E_DB: e2eDb } : {}) };
-  const status = await run('e2e', bin('playwright'), ['test', '-c', 'e2e/playwright.config.ts'], { env, live: true });
-  if (existsSync(out)) {
-    const s = JSON.parse(readFileSync(out, 'utf8')).stats;
-    record('e2e', s.expected + (s.flaky ?? 0), s.unexpected + (status !== 0 && s.unexpected === 0 ? 1 : 0), s.skipped);
-  } else record('e2e', 0, 1);
+  const shards = prepared ? Number(process.env.STEPSCOPE_E2E_SHARDS) || Math.min(2, availableParallelism()) : 1;
+  const dbs = [e2eDb];
+  for (let i = 1; i < shards; i++) {
+    const db = join(mkdtempSync(join(tmpdir(), 'stepscope-e2e-')), 'corpus.db');
+    for (const ext of ['', '-wal']) if (existsSync(e2eDb + ext)) copyFileSync(e2eDb + ext, db + ext);
+    dbs.push(db);
+  }
+  const stats = await Promise.all(
+    dbs.map(async (db, i) => {
+      const out = join(tmp, `e2e-${i + 1}.json`);
+      // Not prepared (a build or the corpus failed): the e2e server tries again and says why.
+      const env = { PLAYWRIGHT_JSON_OUTPUT_NAME: out, ...(prepared ? { STEPSCOPE_E2E_PREPARED: '1', STEPSCOPE_E2E_DB: db } : {}) };
+      const shard = shards > 1 ? [`--shard=${i + 1}/${shards}`, '--output', `e2e/test-results/shard-${i + 1}`] : [];
+      const label = shards > 1 ? `e2e ${i + 1}/${shards}` : 'e2e';
+      const status = await run(label, bin('playwright'), ['test', '-c', 'e2e/playwright.config.ts', ...shard], { env, live: shards === 1 });
+      if (!existsSync(out)) return { passed: 0, failed: 1, skipped: 0 };
+      const s = JSON.parse(readFileSync(out, 'utf8')).stats;
+      return { passed: s.expected + (s.flaky ?? 0), failed: s.unexpected + (status !== 0 && s.unexpected === 0 ? 1 : 0), skipped: s.skipped };
+    }),
+  );
+  const sum = (k) => stats.reduce((n, s) => n + s[k], 0);
+  record('e2e', sum('passed'), sum('failed'), sum('skipped'));
 }
 
 console.log(`\ntimes: ${times.join(', ')}; total ${((Date.now() - started) / 1000).toFixed(0)}s`);
