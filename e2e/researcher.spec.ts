@@ -22,6 +22,8 @@ async function clickNode(page: Page, which: string, seq: number) {
     await page.mouse.wheel(0, b && p && b.y < p.y ? -100 : 100);
   }
   await dot.click();
+  // The inspector's buttons act on the state it shows: wait until that is the one clicked.
+  await expect(page.getByTestId('inspector')).toHaveAttribute('data-seq', String(seq));
 }
 const transformOf = (page: Page, which: string) =>
   page.getByTestId(`${which}-svg`).locator(':scope > g').evaluate((g) => {

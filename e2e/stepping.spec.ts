@@ -92,6 +92,8 @@ test('CRUXEval input prediction: inverse from f, inv_step_call lands on f\'s inv
   const skel = await skeleton(request, id);
   const fCall = skel.kind.findIndex((k, s) => k === 0 && skel.funcs[skel.func[s]] === 'f');
   await page.getByTestId('forward-tree').locator(`[data-seq="${fCall}"]`).click();
+  // "Entry here" acts on the state the inspector shows: wait until that is the one clicked.
+  await expect(page.getByTestId('inspector')).toHaveAttribute('data-seq', String(fCall));
   await page.getByTestId('set-entry').click();
   await expect(page.getByTestId('entry')).toHaveText(`entry #${fCall}`);
   await page.getByTestId('restart-inverse').click();
