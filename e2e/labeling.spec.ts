@@ -246,6 +246,8 @@ test("the queue's filter narrows it to exactly the items the API lists, in order
   // Labeling the first item takes it out of "labeled by nobody", yet Enter opens the second the API listed.
   for (let i = walk; i > 0; i--) await page.keyboard.press('ArrowLeft');
   await expect(page.getByTestId('item-position')).toHaveText(`1 / ${want.entries.length}`);
+  // The position moves at once, the item when it has arrived: Enter acts on the item shown.
+  await expect(page.getByTestId('item-key')).toHaveText(want.entries[0].key);
   await page.keyboard.press('Enter'); // accepts the pre-labels
   await expect(page.getByTestId('item-position')).toHaveText(`2 / ${want.entries.length}`);
   await expect(page.getByTestId('item-key')).toHaveText(want.entries[1].key);
