@@ -5,12 +5,14 @@
  * and starting and stopping (ports in use, hosts, the URL to open).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, ServeError, type Running } from '../../src/server/listen.js';
+import { join, resolve } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { DEFAULT_UI_DIR, startServer, ServeError, type Running } from '../../src/server/listen.js';
 import { openCorpus } from '../../src/store/corpus.js';
+import { ensureBuilt } from '../cli/helpers.js';
 import { cleanTempDirs, tempDir, writeTraces } from '../store/fixtures.js';
 import { send } from './http.js';
+import { beforeAllOrFail } from './start-once.js';
 
 let dir: string;
 let db: string;
@@ -18,7 +20,9 @@ let open: Running;
 let locked: Running;
 let bare: Running;
 
-beforeAll(async () => {
+beforeAllOrFail(async () => {
+  // The API runs in worker threads from dist/: a mutation run's sandbox has none until a test builds it.
+  ensureBuilt();
   dir = tempDir('stepscope-answers-');
   db = join(dir, 'c.db');
   const c = openCorpus(db, { create: true });
@@ -245,6 +249,10 @@ describe('starting and stopping', () => {
     expect(err).toBeInstanceOf(ServeError);
     expect((err as ServeError).code).toBe('unavailable');
     expect((err as Error).message).toMatch(/^cannot listen on 127\.0\.0\.1:70000: \S/);
+  });
+
+  it('without a UI folder given, serves the build `npm run build` writes (out/renderer of the checkout)', () => {
+    expect(DEFAULT_UI_DIR).toBe(resolve(import.meta.dirname, '../../out/renderer'));
   });
 
   it('after close, the port no longer answers', async () => {
