@@ -39,6 +39,9 @@ beforeAllOrFail(async () => {
   mkdirSync(join(ui, 'assets'));
   writeFileSync(join(ui, 'assets', 'Dashboard-TJrFMwzo.js'), 'export{};');
   writeFileSync(join(ui, 'assets', 'notes.js'), 'export{};');
+  writeFileSync(join(ui, 'assets', 'Dashboard-TJrFMwzo.js.map'), '{}');
+  mkdirSync(join(ui, 'sub', 'assets'));
+  writeFileSync(join(ui, 'sub', 'assets', 'Dashboard-TJrFMwzo.js'), 'export{};');
   // Hidden files that exist (a build tool's leftovers): never served.
   writeFileSync(join(ui, '.env'), 'SECRET=1');
   writeFileSync(join(ui, 'sub', '.x'), 'x');
@@ -144,8 +147,12 @@ describe('the built UI as static files', () => {
   it("the build's assets named by their content's hash are kept for good; other files are not", async () => {
     const kept = await get(open, '/assets/Dashboard-TJrFMwzo.js');
     expect([kept.status, kept.headers['content-type'], kept.headers['cache-control']]).toEqual([200, 'text/javascript; charset=utf-8', 'public, max-age=31536000, immutable']);
-    // Without a hash in the name, or outside assets/, a new build could change it under the same name.
-    for (const path of ['/assets/notes.js', '/app.js']) expect((await get(open, path)).headers['cache-control'], path).toBe('max-age=3600');
+    // Without a hash in the name, or outside assets/, a new build could change it under the same name;
+    // a source map is named after its script's hash, not its own content's.
+    for (const path of ['/assets/notes.js', '/app.js', '/assets/Dashboard-TJrFMwzo.js.map', '/sub/assets/Dashboard-TJrFMwzo.js']) {
+      const r = await get(open, path);
+      expect([r.status, r.headers['cache-control']], path).toEqual([200, 'max-age=3600']);
+    }
   });
 
   it('fonts, images, module scripts and source maps each with the type a browser expects', async () => {
