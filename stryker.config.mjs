@@ -3,7 +3,7 @@
 // (git-ignored): the sandbox, the incremental file per folder, the HTML and JSON reports.
 import { scopeOf } from './scripts/mutation-scope.mjs';
 
-const { folder, name } = scopeOf(process.env.STEPSCOPE_MUTATE ?? 'src/semantics');
+const { folder, name, options } = scopeOf(process.env.STEPSCOPE_MUTATE ?? 'src/semantics');
 
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {
@@ -35,4 +35,6 @@ export default {
   timeoutMS: 8_000,
   dryRunTimeoutMinutes: 30,
   thresholds: { high: 90, low: 85, break: null },
+  // A folder's own settings (scripts/mutation-scope.mjs, OPTIONS), e.g. src/server's ignoreStatic.
+  ...options,
 };

@@ -5,12 +5,14 @@
  * and starting and stopping (ports in use, hosts, the URL to open).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, ServeError, type Running } from '../../src/server/listen.js';
+import { join, resolve } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { DEFAULT_UI_DIR, startServer, ServeError, type Running } from '../../src/server/listen.js';
 import { openCorpus } from '../../src/store/corpus.js';
+import { ensureBuilt } from '../cli/helpers.js';
 import { cleanTempDirs, tempDir, writeTraces } from '../store/fixtures.js';
 import { send } from './http.js';
+import { beforeAllOrFail } from './start-once.js';
 
 let dir: string;
 let db: string;
@@ -18,7 +20,9 @@ let open: Running;
 let locked: Running;
 let bare: Running;
 
-beforeAll(async () => {
+beforeAllOrFail(async () => {
+  // The API runs in worker threads from dist/: a mutation run's sandbox has none until a test builds it.
+  ensureBuilt();
   dir = tempDir('stepscope-answers-');
   db = join(dir, 'c.db');
   const c = openCorpus(db, { create: true });
@@ -35,6 +39,9 @@ beforeAll(async () => {
   mkdirSync(join(ui, 'assets'));
   writeFileSync(join(ui, 'assets', 'Dashboard-TJrFMwzo.js'), 'export{};');
   writeFileSync(join(ui, 'assets', 'notes.js'), 'export{};');
+  writeFileSync(join(ui, 'assets', 'Dashboard-TJrFMwzo.js.map'), '{}');
+  mkdirSync(join(ui, 'sub', 'assets'));
+  writeFileSync(join(ui, 'sub', 'assets', 'Dashboard-TJrFMwzo.js'), 'export{};');
   // Hidden files that exist (a build tool's leftovers): never served.
   writeFileSync(join(ui, '.env'), 'SECRET=1');
   writeFileSync(join(ui, 'sub', '.x'), 'x');
@@ -140,8 +147,12 @@ describe('the built UI as static files', () => {
   it("the build's assets named by their content's hash are kept for good; other files are not", async () => {
     const kept = await get(open, '/assets/Dashboard-TJrFMwzo.js');
     expect([kept.status, kept.headers['content-type'], kept.headers['cache-control']]).toEqual([200, 'text/javascript; charset=utf-8', 'public, max-age=31536000, immutable']);
-    // Without a hash in the name, or outside assets/, a new build could change it under the same name.
-    for (const path of ['/assets/notes.js', '/app.js']) expect((await get(open, path)).headers['cache-control'], path).toBe('max-age=3600');
+    // Without a hash in the name, or outside assets/, a new build could change it under the same name;
+    // a source map is named after its script's hash, not its own content's.
+    for (const path of ['/assets/notes.js', '/app.js', '/assets/Dashboard-TJrFMwzo.js.map', '/sub/assets/Dashboard-TJrFMwzo.js']) {
+      const r = await get(open, path);
+      expect([r.status, r.headers['cache-control']], path).toEqual([200, 'max-age=3600']);
+    }
   });
 
   it('fonts, images, module scripts and source maps each with the type a browser expects', async () => {
@@ -245,6 +256,10 @@ describe('starting and stopping', () => {
     expect(err).toBeInstanceOf(ServeError);
     expect((err as ServeError).code).toBe('unavailable');
     expect((err as Error).message).toMatch(/^cannot listen on 127\.0\.0\.1:70000: \S/);
+  });
+
+  it('without a UI folder given, serves the build `npm run build` writes (out/renderer of the checkout)', () => {
+    expect(DEFAULT_UI_DIR).toBe(resolve(import.meta.dirname, '../../out/renderer'));
   });
 
   it('after close, the port no longer answers', async () => {

@@ -5,15 +5,16 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { startServer, type Running } from '../../src/server/listen.js';
 import { ensureBuilt } from '../cli/helpers.js';
 import { cleanTempDirs, corpusFileOf } from '../store/fixtures.js';
 import { send as sendTo, type Answer } from './http.js';
+import { beforeAllOrFail } from './start-once.js';
 
 let open: Running;
 
-beforeAll(async () => {
+beforeAllOrFail(async () => {
   ensureBuilt();
   const { dir, db } = await corpusFileOf('stepscope-guards-', [{ name: 'sum_3' }]);
   const ui = join(dir, 'ui');
@@ -54,7 +55,8 @@ describe('Host header (DNS rebinding): without a token only a loopback name is a
   });
 
   it('answers loopback names, with or without a port, in any case', async () => {
-    for (const host of ['localhost', `localhost:${port()}`, 'LocalHost', `127.0.0.1:${port()}`, '127.8.9.10', `[::1]:${port()}`]) {
+    // All of 127.0.0.0/8 is loopback, whatever the number of digits in each part.
+    for (const host of ['localhost', `localhost:${port()}`, 'LocalHost', `127.0.0.1:${port()}`, '127.8.9.10', `127.10.200.30:${port()}`, `[::1]:${port()}`]) {
       const r = await apiCall({ Host: host });
       expect(r.status, host).toBe(200);
       expect(JSON.parse(r.body).value.total, host).toBe(1);

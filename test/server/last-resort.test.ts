@@ -5,10 +5,11 @@
  */
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import type { ApiHost } from '../../src/api/host/index.js';
 import { createExplorerServer } from '../../src/server/server.js';
 import { send } from './http.js';
+import { beforeAllOrFail } from './start-once.js';
 
 const JSON_CALL = { Host: '127.0.0.1', 'Content-Type': 'application/json' };
 let server: Server;
@@ -24,7 +25,7 @@ const brokenHost: ApiHost = {
   close: async () => {},
 };
 
-beforeAll(async () => {
+beforeAllOrFail(async () => {
   server = createExplorerServer({ host: brokenHost, staticDir: null });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;

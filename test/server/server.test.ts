@@ -1,11 +1,13 @@
 // The web mode's HTTP server: access rules, headers, static files, and the start fallback.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { startServer, ServeError, type Running } from '../../src/server/listen.js';
 import { openCorpus } from '../../src/store/corpus.js';
+import { ensureBuilt } from '../cli/helpers.js';
 import { cleanTempDirs, tempDir, writeTraces } from '../store/fixtures.js';
+import { beforeAllOrFail } from './start-once.js';
 
 const repo = resolve(import.meta.dirname, '../..');
 let dir: string;
@@ -14,7 +16,9 @@ let ui: string;
 let open: Running;
 let locked: Running;
 
-beforeAll(async () => {
+beforeAllOrFail(async () => {
+  // The API runs in worker threads from dist/: a mutation run's sandbox has none until a test builds it.
+  ensureBuilt();
   dir = tempDir('stepscope-server-');
   db = join(dir, 'c.db');
   const c = openCorpus(db, { create: true });

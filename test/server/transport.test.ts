@@ -3,15 +3,16 @@
 // or a 500, and a body is never silently altered.
 import { request } from 'node:http';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { startServer, type Running } from '../../src/server/listen.js';
 import { ensureBuilt } from '../cli/helpers.js';
 import { cleanTempDirs, corpusFileOf } from '../store/fixtures.js';
+import { beforeAllOrFail } from './start-once.js';
 
 let open: Running;
 let locked: Running;
 
-beforeAll(async () => {
+beforeAllOrFail(async () => {
   ensureBuilt();
   const { dir, db } = await corpusFileOf('stepscope-transport-', [{ name: 'sum_3' }]);
   open = await startServer({ db, port: 0, uiDir: join(dir, 'no-ui') });
