@@ -4,7 +4,7 @@
 // annotators' agreement with an adjudicator, and a read-only corpus refusing every write.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { createApi, createWriteApi, dispatch, openForReading, openForWriting } from '../../src/api/handlers/index.js';
 import type { AnnotationInfo, AnnotationItem, AgreementInfo, Api, HistoryInfo, Queue } from '../../src/api/contract/index.js';
 import { prelabelRun } from '../../src/labeling/prelabel-run.js';
@@ -13,6 +13,7 @@ import { importPredictions } from '../../src/predictions/import.js';
 import { openCorpus, type Corpus, type ReadCorpus, type StoredItem } from '../../src/store/corpus.js';
 import { cleanTempDirs } from '../store/fixtures.js';
 import { corpusOf, vectorTraces } from '../predictions/helpers.js';
+import { beforeAllOrFail } from '../helpers/before-all-or-fail.js';
 
 let corpus: Corpus;
 let path: string;
@@ -22,7 +23,7 @@ let reading: ReadCorpus;
 let writing: Corpus;
 let items: StoredItem[];
 
-beforeAll(async () => {
+beforeAllOrFail(async () => {
   let dir: string;
   ({ corpus, path, dir } = await corpusOf(vectorTraces().traces, 'stepscope-annot-'));
   const { set } = createEvalSet(corpus, { name: 'ns', task: 'next-state', perAction: 2, seed: 5 });

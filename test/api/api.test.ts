@@ -1,16 +1,17 @@
 // The API contract served over a real corpus: validation at the boundary, and the methods'
 // answers checked against the corpus and the semantics.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { createApi, dispatch } from '../../src/api/handlers/index.js';
 import { decodeSkeleton, type Api } from '../../src/api/contract/index.js';
 import { openCorpus, type Corpus } from '../../src/store/corpus.js';
 import { tempDir, writeTraces } from '../store/fixtures.js';
+import { beforeAllOrFail } from '../helpers/before-all-or-fail.js';
 
 let corpus: Corpus;
 let api: Api;
 
-beforeAll(async () => {
+beforeAllOrFail(async () => {
   const dir = tempDir('stepscope-api-');
   const file = writeTraces(dir, 't.jsonl', [{ name: 'sum_3', n: 3 }, { name: 'sum_5', n: 5, tag: 'needle' }, { name: 'cut', n: 2, exit: 'never' }]);
   corpus = openCorpus(join(dir, 'c.db'), { create: true });

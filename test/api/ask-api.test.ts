@@ -2,7 +2,7 @@
 // the last action leads to (equal to the reference trajectory's text there, §6) and scores
 // pasted completions; askModel asks an OpenAI-compatible server (the fake one, answering
 // from the reference texts) and scores its answers; a server that is down is one clear line.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { createApi, dispatch } from '../../src/api/handlers/index.js';
 import type { Api, StateCheck } from '../../src/api/contract/index.js';
 import { formatAction } from '../../src/semantics/index.js';
@@ -11,13 +11,14 @@ import { cleanTempDirs } from '../store/fixtures.js';
 import { corpusOf, vectors, vectorTraces, type Vector } from '../predictions/helpers.js';
 import { closedPort, vectorPairs } from '../model/helpers.js';
 import { startFakeModelServer, type FakeModelServer } from '../../scripts/fake-model-server.mjs';
+import { beforeAllOrFail } from '../helpers/before-all-or-fail.js';
 
 let corpus: Corpus;
 let api: Api;
 let traceOf: (v: Vector) => number;
 let fake: FakeModelServer;
 
-beforeAll(async () => {
+beforeAllOrFail(async () => {
   const vt = vectorTraces();
   traceOf = vt.traceOf;
   corpus = (await corpusOf(vt.traces)).corpus;

@@ -4,17 +4,18 @@
  * and what came; a wrong call never reaches the corpus.
  */
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { accessOf, METHODS, type Api } from '../../src/api/contract/index.js';
 import { CSP, CSP_META } from '../../src/api/contract/transport.js';
 import { createApi, createWriteApi, dispatch } from '../../src/api/handlers/index.js';
 import { openCorpus, type Corpus } from '../../src/store/corpus.js';
 import { cleanTempDirs, tempDir, writeTraces } from '../store/fixtures.js';
+import { beforeAllOrFail } from '../helpers/before-all-or-fail.js';
 
 let corpus: Corpus;
 let api: Api;
 
-beforeAll(async () => {
+beforeAllOrFail(async () => {
   const dir = tempDir('stepscope-api-contract-');
   corpus = openCorpus(join(dir, 'c.db'), { create: true });
   await corpus.ingest(writeTraces(dir, 't.jsonl', [{ name: 'sum_3', n: 3 }]));

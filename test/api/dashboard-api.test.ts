@@ -3,7 +3,7 @@
 // depth) equal to `scores --json`, and the comparison of two runs whose answers we chose.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { createApi } from '../../src/api/handlers/index.js';
 import { callApi } from './call.js';
 import type { Api } from '../../src/api/contract/index.js';
@@ -14,6 +14,7 @@ import type { Corpus, StoredItem } from '../../src/store/corpus.js';
 import { cli, ensureBuilt, lines } from '../cli/helpers.js';
 import { cleanTempDirs } from '../store/fixtures.js';
 import { corpusOf, vectorTraces } from '../predictions/helpers.js';
+import { beforeAllOrFail } from '../helpers/before-all-or-fail.js';
 
 let corpus: Corpus;
 let path: string;
@@ -23,7 +24,7 @@ let items: StoredItem[];
 const rightA = (i: number) => i % 2 === 0;
 const rightB = (i: number) => i % 3 === 0;
 
-beforeAll(async () => {
+beforeAllOrFail(async () => {
   let dir: string;
   ({ corpus, path, dir } = await corpusOf(vectorTraces().traces, 'stepscope-dash-'));
   const { set } = createEvalSet(corpus, { name: 'ns', task: 'next-state', perAction: 3, seed: 11 });

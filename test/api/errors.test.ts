@@ -4,18 +4,20 @@
  * shape.
  */
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import type { Api } from '../../src/api/contract/index.js';
 import { createApi, dispatch } from '../../src/api/handlers/index.js';
 import { startServer, type Running } from '../../src/server/listen.js';
 import { openCorpus, type Corpus } from '../../src/store/corpus.js';
 import { cleanTempDirs, tempDir, writeTraces } from '../store/fixtures.js';
+import { beforeAllOrFail } from '../helpers/before-all-or-fail.js';
+import { ensureBuilt } from '../cli/helpers.js';
 
 let corpus: Corpus;
 let api: Api;
 let db: string;
 
-beforeAll(async () => {
+beforeAllOrFail(async () => {
   const dir = tempDir('stepscope-api-errors-');
   db = join(dir, 'c.db');
   corpus = openCorpus(db, { create: true });
@@ -52,6 +54,7 @@ describe('error codes over the API', () => {
   });
 
   it('the server refuses with the same shape and a code', async () => {
+    ensureBuilt(); // startServer's API runs in worker threads from the compiled dist/
     const running: Running = await startServer({ db, port: 0, uiDir: join(db, 'no-ui'), token: 'a-long-token-1' });
     try {
       const post = (headers: Record<string, string>) =>

@@ -1,16 +1,17 @@
 // findInTrace (the explorer's search box): the seqs of the states whose src, locals or value
 // hold a text, checked against the events read from the corpus.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { createApi, dispatch } from '../../src/api/handlers/index.js';
 
 import { openCorpus, type Corpus } from '../../src/store/corpus.js';
 import { tempDir, writeTraces } from '../store/fixtures.js';
+import { beforeAllOrFail } from '../helpers/before-all-or-fail.js';
 
 let corpus: Corpus;
 const call = (m: string, p: unknown) => dispatch(createApi(corpus), m, p);
 
-beforeAll(async () => {
+beforeAllOrFail(async () => {
   const dir = tempDir('stepscope-find-');
   corpus = openCorpus(join(dir, 'c.db'), { create: true });
   await corpus.ingest(writeTraces(dir, 't.jsonl', [{ name: 'sum_5', n: 5, tag: 'needle' }]));

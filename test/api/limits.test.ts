@@ -4,16 +4,17 @@
  * 1000-row cap of a listing; a negative offset or window would read from before the start.
  */
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import type { Api } from '../../src/api/contract/index.js';
 import { createApi, dispatch } from '../../src/api/handlers/index.js';
 import { openCorpus, type Corpus } from '../../src/store/corpus.js';
 import { cleanTempDirs, tempDir, writeTraces } from '../store/fixtures.js';
+import { beforeAllOrFail } from '../helpers/before-all-or-fail.js';
 
 let corpus: Corpus;
 let api: Api;
 
-beforeAll(async () => {
+beforeAllOrFail(async () => {
   const dir = tempDir('stepscope-api-limits-');
   corpus = openCorpus(join(dir, 'c.db'), { create: true });
   await corpus.ingest(writeTraces(dir, 't.jsonl', [{ name: 'a', n: 1 }, { name: 'b', n: 2 }, { name: 'c', n: 3 }]));

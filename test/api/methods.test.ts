@@ -5,13 +5,14 @@
  * stored trajectories.
  */
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { decodeSkeleton, type Api } from '../../src/api/contract/index.js';
 import { createApi, dispatch, openForReading } from '../../src/api/handlers/index.js';
 import { openCorpus, type Corpus } from '../../src/store/corpus.js';
 import { sampleCorpus } from '../../src/trajectories/sample-corpus.js';
 import { cleanTempDirs, jsonl, tempDir, traceRecords, type Rec } from '../store/fixtures.js';
 import { writeFileSync } from 'node:fs';
+import { beforeAllOrFail } from '../helpers/before-all-or-fail.js';
 
 let corpus: Corpus;
 let api: Api;
@@ -24,7 +25,7 @@ const specs = [
 /** The records as ingested, by trace name. */
 const written = new Map<string, Rec[]>();
 
-beforeAll(async () => {
+beforeAllOrFail(async () => {
   const dir = tempDir('stepscope-api-methods-');
   db = join(dir, 'c.db');
   const recs = specs.map((s) => traceRecords(s));

@@ -3,7 +3,7 @@
 // background export is polled to its end on the worker that runs it; a model server that is
 // slow to answer holds up no other method (not even the export's polls on the same worker).
 import { existsSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { startPool, type WorkerPool } from '../../src/api/host/index.js';
 import { formatAction } from '../../src/semantics/index.js';
 import type { Corpus } from '../../src/store/corpus.js';
@@ -11,6 +11,7 @@ import { ensureBuilt } from '../cli/helpers.js';
 import { corpusOf, vectors, vectorTraces } from '../predictions/helpers.js';
 import { cleanTempDirs } from '../store/fixtures.js';
 import { startFakeModelServer, type FakeModelServer } from '../../scripts/fake-model-server.mjs';
+import { beforeAllOrFail } from '../helpers/before-all-or-fail.js';
 
 let corpus: Corpus;
 let pool: WorkerPool;
@@ -19,7 +20,7 @@ let fake: FakeModelServer;
 let release: () => void;
 let traceId: number;
 
-beforeAll(async () => {
+beforeAllOrFail(async () => {
   ensureBuilt();
   const vt = vectorTraces();
   ({ corpus } = await corpusOf(vt.traces, 'stepscope-pool-jobs-'));

@@ -4,18 +4,19 @@
 // annotation methods, tested in pool-jobs.test.ts).
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { createApi, dispatch } from '../../src/api/handlers/index.js';
 import { startPool, type WorkerPool } from '../../src/api/host/index.js';
 import { openCorpus } from '../../src/store/corpus.js';
 import { ensureBuilt } from '../cli/helpers.js';
 import { cleanTempDirs, tempDir, writeTraces } from '../store/fixtures.js';
+import { beforeAllOrFail } from '../helpers/before-all-or-fail.js';
 
 const fakeFile = resolve(import.meta.dirname, 'fixtures/write-api.mjs');
 let db: string;
 const pools: WorkerPool[] = [];
 
-beforeAll(async () => {
+beforeAllOrFail(async () => {
   ensureBuilt();
   const dir = tempDir('stepscope-pool-');
   db = join(dir, 'c.db');

@@ -3,7 +3,7 @@
 // to what `stepscope scores --json` prints.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { createApi } from '../../src/api/handlers/index.js';
 import { callApi } from './call.js';
 import type { Api } from '../../src/api/contract/index.js';
@@ -15,13 +15,14 @@ import type { Corpus, StoredItem } from '../../src/store/corpus.js';
 import { cli, ensureBuilt, lines } from '../cli/helpers.js';
 import { cleanTempDirs } from '../store/fixtures.js';
 import { corpusOf, vectorTraces } from '../predictions/helpers.js';
+import { beforeAllOrFail } from '../helpers/before-all-or-fail.js';
 
 let corpus: Corpus;
 let path: string;
 let api: Api;
 let items: StoredItem[];
 
-beforeAll(async () => {
+beforeAllOrFail(async () => {
   let dir: string;
   ({ corpus, path, dir } = await corpusOf(vectorTraces().traces));
   const { set } = createEvalSet(corpus, { name: 'ns', task: 'next-state', perAction: 2, seed: 5 });

@@ -4,10 +4,11 @@
 // holding more (src/api/handlers/trace-cache.ts).
 import { join } from 'node:path';
 import { writeFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { createApi, dispatch, TraceCache, type CacheChange } from '../../src/api/handlers/index.js';
 import { openCorpus, type ReadCorpus } from '../../src/store/corpus.js';
 import { cleanTempDirs, jsonl, tempDir, traceRecords, writeTraces } from '../store/fixtures.js';
+import { beforeAllOrFail } from '../helpers/before-all-or-fail.js';
 
 /** Twelve small traces (0 to 2 loop iterations). */
 let many: ReadCorpus;
@@ -17,7 +18,7 @@ let corpus: ReadCorpus;
 let big: number;
 let small: number;
 
-beforeAll(async () => {
+beforeAllOrFail(async () => {
   const dir = tempDir('stepscope-cache-');
   const m = openCorpus(join(dir, 'many.db'), { create: true });
   await m.ingest(writeTraces(dir, 'many.jsonl', Array.from({ length: 12 }, (_, i) => ({ name: `t${i}`, n: i % 3 }))));

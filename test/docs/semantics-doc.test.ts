@@ -14,10 +14,11 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Scope, buildTraceIndex, contextFor, forwardChildren, forwardRoots, inverseChildren, inverseRoots, parseAction } from '../../src/semantics/index.js';
 import { parseActionList, promptTarget, seqOf, stateKind, textParts, walk, walkView, type Direction, type TreeIndex } from '../../src/semantics/index.js';
 import { record, repoRoot, vectorsPath, type Trace } from '../semantics/helpers.js';
+import { beforeAllOrFail } from '../helpers/before-all-or-fail.js';
 
 interface Marker {
   example: 'program' | 'text' | 'prompt' | 'target' | 'tree' | 'moves';
@@ -44,7 +45,7 @@ const display = (text: string) => text.replace(/(?<!\n)<\|frame_sep\|>/g, '\n<|f
 let trace: Trace;
 let index: TreeIndex;
 
-beforeAll(() => {
+beforeAllOrFail(() => {
   const programs = blocks.filter((b) => b.marker.example === 'program');
   expect(programs.length, 'docs/semantics.md has one program block').toBe(1);
   trace = record(programs[0].body + '\n', programs[0].marker.call as string);

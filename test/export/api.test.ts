@@ -2,17 +2,18 @@
 // polled to the end, and the folder rule (a name inside stepscope-exports/, never a path).
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { createApi, dispatch } from '../../src/api/handlers/index.js';
 import type { Api } from '../../src/api/contract/index.js';
 import { openCorpus, type ReadCorpus } from '../../src/store/corpus.js';
 import { cleanTempDirs, tempDir, writeTraces } from '../store/fixtures.js';
+import { beforeAllOrFail } from '../helpers/before-all-or-fail.js';
 
 let db: string;
 let corpus: ReadCorpus;
 let api: Api;
 
-beforeAll(async () => {
+beforeAllOrFail(async () => {
   const dir = tempDir('stepscope-export-api-');
   db = join(dir, 'c.db');
   const c = openCorpus(db, { create: true });

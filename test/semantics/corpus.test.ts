@@ -2,7 +2,7 @@
  * The semantics over all 800 CRUXEval traces recorded by the real recorder, checked against
  * the naive restatement in oracle.ts on every node of every scope (the root and every call).
  */
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   Scope,
   buildTraceIndex,
@@ -30,6 +30,7 @@ import { Oracle } from './oracle.js';
 import { oracleText } from './oracle-text.js';
 import { checkedTraces, shapesOf, SUBSET } from './corpus-subset.js';
 import { cruxevalTraces, type Trace } from './helpers.js';
+import { beforeAllOrFail } from '../helpers/before-all-or-fail.js';
 
 let all: Trace[] = [];
 /** All 800, or a fixed subset under mutation testing (corpus-subset.ts); the bounds below scale with it. */
@@ -38,7 +39,7 @@ let indexes: TreeIndex[] = [];
 /** The share of the 800 checked, by events. */
 let share = 1;
 
-beforeAll(() => {
+beforeAllOrFail(() => {
   all = cruxevalTraces();
   traces = checkedTraces(all);
   indexes = traces.map((t) => buildTraceIndex(t.events));

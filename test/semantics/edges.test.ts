@@ -3,7 +3,7 @@
  * untraced frames, non-root entries, a trace cut by the event limit, breakpoints that never
  * hit. Each trace is also checked against the restatement in oracle.ts on every node.
  */
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   Scope,
   buildTraceIndex,
@@ -17,6 +17,7 @@ import {
 } from '../../src/semantics/index.js';
 import { record, type Trace } from './helpers.js';
 import { Oracle } from './oracle.js';
+import { beforeAllOrFail } from '../helpers/before-all-or-fail.js';
 
 const A = (...names: string[]): Action[] => names.map((n) => (n.startsWith('bp:') ? { action: 'breakpoint', src: n.slice(3) } : { action: n }) as Action);
 const seqOfLine = (t: Trace, src: string, nth = 0, kind = 'line') => t.events.filter((e) => e.event === kind && e.src === src)[nth].seq;
@@ -77,7 +78,7 @@ def f(x):
 
 const traces: Record<string, Trace> = {};
 const idx: Record<string, TreeIndex> = {};
-beforeAll(() => {
+beforeAllOrFail(() => {
   const progs: Record<string, [string, string, string[]?]> = {
     gen: [GEN, 'f(3)'],
     rec: [REC, 'fact(4)'],

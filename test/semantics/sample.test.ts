@@ -1,5 +1,5 @@
 /** The sampler: seeded, the paper's policy by default, configurable, with a length limit. */
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   PAPER_POLICY,
   Scope,
@@ -13,6 +13,7 @@ import {
   type TreeIndex,
 } from '../../src/semantics/index.js';
 import { record, type Trace } from './helpers.js';
+import { beforeAllOrFail } from '../helpers/before-all-or-fail.js';
 
 const SRC = `def helper(v):
     return v * 2
@@ -25,7 +26,7 @@ def f(xs):
 `;
 let tr: Trace;
 let index: TreeIndex;
-beforeAll(() => {
+beforeAllOrFail(() => {
   tr = record(SRC, 'f(list(range(30)))');
   index = buildTraceIndex(tr.events);
 });

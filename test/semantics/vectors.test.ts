@@ -3,7 +3,7 @@
  * traces recorded by the real recorder, and the three CRUXEval-style prompts and targets.
  */
 import { readFileSync } from 'node:fs';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   Scope,
   buildTraceIndex,
@@ -18,6 +18,7 @@ import {
   type Direction,
 } from '../../src/semantics/index.js';
 import { record, vectorsPath, type Trace } from './helpers.js';
+import { beforeAllOrFail } from '../helpers/before-all-or-fail.js';
 
 interface Vector {
   name: string;
@@ -34,7 +35,7 @@ interface Vector {
 const vectors: Vector[] = JSON.parse(readFileSync(vectorsPath, 'utf8'));
 const traces = new Map<string, Trace>();
 
-beforeAll(() => {
+beforeAllOrFail(() => {
   for (const v of vectors) {
     const key = v.source + '\0' + v.call;
     if (!traces.has(key)) traces.set(key, record(v.source, v.call));

@@ -1,20 +1,3 @@
-// The servers of a test file are started once, in a beforeAll. When that set-up throws, vitest
-// skips the file's tests, and a skipped test counts as passing for StrykerJS 9.6.1's vitest
-// runner (docs/mutation.md, "A Stryker 9.6.1 pitfall"): a mutant that stops the server from
-// starting would be counted as survived. Here the set-up's error fails every test instead.
-import { beforeAll, beforeEach } from 'vitest';
-
-/** Like `beforeAll(setUp)`, but a set-up that throws fails each test of the file with its error. */
-export function beforeAllOrFail(setUp: () => Promise<void> | void, timeoutMs?: number): void {
-  let failed: { error: unknown } | undefined;
-  beforeAll(async () => {
-    try {
-      await setUp();
-    } catch (error) {
-      failed = { error };
-    }
-  }, timeoutMs);
-  beforeEach(() => {
-    if (failed) throw failed.error;
-  });
-}
+// The server tests start their servers once per file; `beforeAllOrFail` (one definition, in
+// test/helpers/) makes a set-up that throws fail every test instead of skipping them.
+export { beforeAllOrFail } from '../helpers/before-all-or-fail.js';

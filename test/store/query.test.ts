@@ -1,15 +1,16 @@
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { connectionOf } from '../../src/store/connection.js';
 import { openCorpus, type Corpus } from '../../src/store/corpus.js';
 import { WINDOW_SQL } from '../../src/store/queries/events.js';
 import { tempDir, writeTraces, cleanTempDirs } from './fixtures.js';
+import { beforeAllOrFail } from '../helpers/before-all-or-fail.js';
 
 afterAll(cleanTempDirs);
 
 let corpus: Corpus;
 
-beforeAll(async () => {
+beforeAllOrFail(async () => {
   const dir = tempDir();
   corpus = openCorpus(join(dir, 'q.db'), { create: true });
   await corpus.ingest(
