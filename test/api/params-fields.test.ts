@@ -92,3 +92,26 @@ describe("an annotator's name", () => {
     for (const good of ['ada', 'a', 'x'.repeat(80), 'Ada Lovelace', 'rules:ada']) expect(await refusal('undoAnnotation', { annotator: good }), good).not.toMatch(/^undoAnnotation\.annotator/);
   });
 });
+
+describe("askModel's sampling settings", () => {
+  // (NaN cannot come over HTTP's JSON, but can over the desktop app's IPC.)
+  // Valid up to the settings (checked in the spec's order); the trace does not exist, so a
+  // call that passes the checks ends there, before any request to a model.
+  const base = { traceId: 999, direction: 'forward', actions: ['step_into'], endpoint: 'http://127.0.0.1:9/v1', model: 'm' };
+  const cases: [string, unknown[], unknown[], string][] = [
+    ['temperature', [-0.001, 5.001, Infinity, NaN, '1'], [0, 0.7, 5], 'a number from 0 to 5'],
+    ['timeoutSeconds', [0.999, 600.5, -Infinity, true], [1, 30.5, 600], 'a number from 1 to 600'],
+    ['samples', [0, 21, 1.5], [1, 20], ''],
+    ['maxTokens', [0, 32_769], [1, 32_768], ''],
+  ];
+  for (const [field, bad, good, expected] of cases) {
+    it(`${field}: ${bad.map(String).join(', ')} refused naming it; ${good.join(', ')} pass`, async () => {
+      for (const v of bad) {
+        const m = await refusal('askModel', { ...base, [field]: v });
+        expect(m, String(v)).toMatch(new RegExp(`^askModel\\.${field}: `));
+        if (expected) expect(m).toContain(expected);
+      }
+      for (const v of good) expect(await refusal('askModel', { ...base, [field]: v }), String(v)).not.toMatch(new RegExp(`^askModel\\.${field}`));
+    });
+  }
+});
