@@ -4,8 +4,8 @@
  * dispatch(), one call at a time (the job worker: as they come). Answers each call with the JSON bytes of its ApiResult, transferred without a
  * copy, and tells the pool what its cache opened, grew or dropped.
  */
-import { readlinkSync } from 'node:fs';
-import { getPriority, setPriority } from 'node:os';
+import { readFileSync, readlinkSync } from 'node:fs';
+import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { pathToFileURL } from 'node:url';
 import { UserError } from '../../common/errors.js';
@@ -20,12 +20,17 @@ const send = (m: FromWorker, transfer: ArrayBuffer[] = []) => port.postMessage(m
 /**
  * Lowers this thread's CPU priority by 10 below the one it was started with (at most 19, the
  * lowest), so it stays below the thread answering clients even when the whole process was
- * started with `nice` (Linux: its id from /proc/thread-self; elsewhere nothing, never the whole process).
+ * started with `nice` (Linux only: elsewhere nothing, never the whole process).
+ * Its id and its niceness are read from /proc/thread-self, as the kernel reports them: on the
+ * CI's machines os.getPriority(tid) did not answer the thread's niceness, and the workers were
+ * left at the answering thread's priority.
  */
 function yieldCpu(): void {
   try {
     const tid = Number(readlinkSync('/proc/thread-self').split('/').pop());
-    if (tid > 0 && tid !== process.pid) setPriority(tid, Math.min(19, getPriority(tid) + 10));
+    // stat's fields after the command's closing parenthesis: the 17th is the niceness (proc(5)).
+    const nice = Number(readFileSync('/proc/thread-self/stat', 'utf8').split(') ')[1].split(' ')[16]);
+    if (tid > 0 && tid !== process.pid && Number.isInteger(nice)) setPriority(tid, Math.min(19, nice + 10));
   } catch {
     // not Linux: the same priority as the rest
   }
