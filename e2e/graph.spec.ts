@@ -154,6 +154,37 @@ test('action edges: each leads where the API walk of history + that action leads
   await useShape(page, 'inverse', 'rows');
 });
 
+test('graph: the action edges\' labels are on screen and leave the current node\'s dot and label uncovered', async ({ page }) => {
+  await page.goto('./');
+  await openTrace(page, 'calls.py');
+  await useShape(page, 'forward', 'graph');
+  type Box = { x: number; y: number; width: number; height: number };
+  const overlap = (a: Box, b: Box) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+  // At the first state (the tree's first row, where the edges used to be cut by the pane's top)
+  // and after five steps in (two edges to the next node, whose labels sat on the current node's).
+  for (let k = 0; k <= 5; k += 5) {
+    for (let i = 1; i <= k; i++) await press(page, 'F11', i);
+    const edges = page.getByTestId('forward-edges').getByTestId('action-edge');
+    await expect.poll(() => edges.count()).toBeGreaterThanOrEqual(4);
+    const svg = (await page.getByTestId('forward-tree').locator('svg').first().boundingBox())!;
+    const cur = currentNode(page, 'forward');
+    const dot = (await cur.locator('circle').first().boundingBox())!;
+    const label = (await cur.locator('text').last().boundingBox())!;
+    let near = 0;
+    for (const chip of await edges.locator('.chip').all()) {
+      const b = (await chip.boundingBox())!;
+      if (b.x > svg.x + svg.width) continue; // an edge to a node off to the right: its label is there
+      near++;
+      expect(b.y, `after ${k} steps`).toBeGreaterThanOrEqual(svg.y);
+      expect(b.x, `after ${k} steps`).toBeGreaterThanOrEqual(svg.x);
+      expect(overlap(b, dot), `a label on the current node's dot after ${k} steps`).toBe(false);
+      expect(overlap(b, label), `a label on the current node's label after ${k} steps`).toBe(false);
+    }
+    expect(near).toBeGreaterThanOrEqual(2);
+  }
+  await useShape(page, 'forward', 'rows');
+});
+
 test('overview strip: current state marked, folds marked as in the tree, a brush zooms the trees to that range', async ({ page, request }) => {
   await page.goto('./');
   await openTrace(page, 'long_loop.py');
