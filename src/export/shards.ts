@@ -32,7 +32,10 @@ export class SplitWriter {
 
   write(row: Row): void {
     if (!this.current || this.inFile === this.shardRows) {
-      this.current?.close();
+      // Closed and forgotten before the next name is taken: when there is none, the export's
+      // cleanup closes every writer again, and a second close of the same file would fail
+      // (EBADF) and hide this error.
+      this.close();
       const name = this.files[this.next++];
       if (name === undefined) throw new Error('more rows than the plan counted (the corpus changed during the export)');
       const path = join(this.dir, name);

@@ -99,12 +99,15 @@ describe('every kind in both formats reads back with an independent reader', () 
     const steps = rows.filter((r) => r.source === 'trajectory');
     const items = rows.filter((r) => r.source === 'item');
     expect(steps.length).toBe(one('SELECT count(*) FROM trajectory_steps'));
+    expect(items.length).toBe(one('SELECT count(*) FROM evalset_items'));
     for (const r of steps) {
       const t = corpus.getTrajectory(r.id as number)!;
       const tr = loadTrace(corpus, t.traceId);
       const walked: Trajectory = { direction: t.direction, entry: t.entry, actions: t.actions, states: stateNodes(t), exit: t.exit } as Trajectory;
       const want = promptTarget(textParts(tr.index, walked, contextFor(t.direction, tr.record)), r.step as number);
       expect({ prompt: r.prompt, target: r.target }).toEqual(want);
+      // The actions taken up to and including this step.
+      expect(r.actions).toEqual(t.actions.slice(0, (r.step as number) + 1).map((a) => (a.action === 'breakpoint' ? `breakpoint ${a.src}` : a.action)));
     }
     for (const r of items) {
       const it = corpus.getItem(r.id as number)!;
@@ -116,8 +119,8 @@ describe('every kind in both formats reads back with an independent reader', () 
     const { out } = await run({ kind: 'corrections', allowOverlap: true });
     const rows = jsonlRead(dataFiles(out).train);
     const truth = new Map(
-      sql<{ id: number; prompt: string; target: string; completion: string; label: string; em_locals: number | null; format_error: number | null }>(
-        'SELECT p.id, i.prompt, i.target, p.completion, r.label, p.em_locals, p.format_error FROM predictions p JOIN evalset_items i ON i.id = p.item_id JOIN runs r ON r.id = p.run_id WHERE p.correct = 0',
+      sql<{ id: number; prompt: string; target: string; completion: string; label: string; format_error: number | null } & Record<string, number | null>>(
+        'SELECT p.id, i.prompt, i.target, p.completion, r.label, p.em_event, p.em_src, p.em_locals, p.em_arg, p.format_error FROM predictions p JOIN evalset_items i ON i.id = p.item_id JOIN runs r ON r.id = p.run_id WHERE p.correct = 0',
       ).map((p) => [p.id, p]),
     );
     expect(rows.length).toBe(truth.size);
@@ -125,8 +128,7 @@ describe('every kind in both formats reads back with an independent reader', () 
       const p = truth.get(r.prediction as number)!;
       expect(r).toMatchObject({ prompt: p.prompt, chosen: p.target, rejected: p.completion, model: p.label });
       expect(r.chosen).not.toBe(r.rejected);
-      expect((r.wrong as string[]).includes('format')).toBe(p.format_error === 1);
-      expect((r.wrong as string[]).includes('locals')).toBe(p.em_locals === 0);
+      expect(r.wrong).toEqual([...(p.format_error === 1 ? ['format'] : []), ...['event', 'src', 'locals', 'arg'].filter((f) => p[`em_${f}`] === 0)]);
     }
   });
 });

@@ -183,6 +183,7 @@ describe('the label filters', () => {
     await expect(run({ kind: 'corrections', select: ["labels-any=x') OR 1=1 OR ('"] })).rejects.toThrow(/unknown label/);
     expect(await ids(["annotator=ada' OR '1'='1"])).toEqual([]);
     await expect(run({ kind: 'corrections', select: ['labels-all=data.nope'] })).rejects.toThrow("--select labels-all: unknown label 'data.nope'");
+    await expect(run({ kind: 'corrections', select: ['labels-none=data.nope'] })).rejects.toMatchObject({ code: 'bad-input' });
   });
 });
 
@@ -195,7 +196,10 @@ describe('the dataset card counts labels as the files hold them', () => {
       const counts: Record<string, number> = {};
       for (const r of rows) for (const l of r.labels as string[]) counts[l] = (counts[l] ?? 0) + 1;
       expect(m.splits[split].labels).toEqual(counts);
+      // Listed in name order, whatever order the rows gave them in.
+      expect(Object.keys(m.splits[split].labels)).toEqual(Object.keys(counts).sort());
     }
+    expect(JSON.parse(readFileSync(join(out, 'stepscope-export.json'), 'utf8'))).toEqual(m);
     const total = Object.values(m.splits).reduce((a, s) => a + Object.values(s.labels).reduce((x, y) => x + y, 0), 0);
     expect(total).toBe(wrong.reduce((a, id) => a + (predictionLabels.get(id) ?? []).length, 0));
     const card = readFileSync(join(out, 'README.md'), 'utf8');
