@@ -4,7 +4,7 @@
 // from the reference texts) and scores its answers; a server that is down is one clear line.
 import { afterAll, describe, expect, it } from 'vitest';
 import { createApi } from '../../src/api/handlers/index.js';
-import type { Params } from '../../src/api/contract/index.js';
+import type { Params, ReadMethod } from '../../src/api/contract/index.js';
 import { formatAction } from '../../src/semantics/index.js';
 import type { Corpus } from '../../src/store/corpus.js';
 import { cleanTempDirs } from '../store/fixtures.js';
@@ -36,7 +36,7 @@ const entryOf = (v: Vector) => corpus.getEvents(traceOf(v)).find((e) => e.event 
 const at = (v: Vector, k: number) => ({ traceId: traceOf(v), direction: v.direction, entry: entryOf(v), actions: v.actions.slice(0, k).map(formatAction) });
 const pair = (v: Vector, k: number) => vectorPairs().find((p) => p.id === `${v.name}#${k}`)!;
 
-const call = <M extends 'checkCompletions' | 'askModel'>(m: M, p: Params<M>) => dispatch(api, m, p);
+const call = <M extends ReadMethod>(m: M, p: Params<M>) => dispatch(api, m, p);
 
 describe('checkCompletions', () => {
   it('cuts the prompt and target of the reference text at every action, and scores what is pasted', async () => {
