@@ -5,13 +5,14 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createApi, createWriteApi, dispatch, openForReading, openForWriting } from '../../src/api/handlers/index.js';
-import type { AnnotationInfo, AnnotationItem, AgreementInfo, Api, HistoryInfo, Queue } from '../../src/api/contract/index.js';
+import { createApi, createWriteApi, openForReading, openForWriting } from '../../src/api/handlers/index.js';
+import type { Api } from '../../src/api/contract/index.js';
 import { prelabelRun } from '../../src/labeling/prelabel-run.js';
 import { createEvalSet } from '../../src/predictions/create.js';
 import { importPredictions } from '../../src/predictions/import.js';
 import { openCorpus, type Corpus, type ReadCorpus, type StoredItem } from '../../src/store/corpus.js';
 import { cleanTempDirs } from '../store/fixtures.js';
+import { dispatch, type ResultOf } from './call.js';
 import { corpusOf, vectorTraces } from '../predictions/helpers.js';
 import { beforeAllOrFail } from '../helpers/before-all-or-fail.js';
 
@@ -42,17 +43,17 @@ afterAll(() => {
   cleanTempDirs();
 });
 
-async function call<T>(m: string, p: unknown): Promise<T> {
+async function call<M extends string>(m: M, p: unknown): Promise<ResultOf<M>> {
   const r = await dispatch(api, m, p);
   if (!r.ok) throw new Error(`${r.error.code}: ${r.error.message}`);
-  return r.value as T;
+  return r.value;
 }
 async function failure(m: string, p: unknown): Promise<{ code: string; message: string }> {
   const r = await dispatch(api, m, p);
   if (r.ok) throw new Error(`${m} was expected to fail`);
   return r.error;
 }
-const queue = (annotator: string, extra: object = {}) => call<Queue>('annotationQueue', { set: 'ns', run: 'half', annotator, ...extra });
+const queue = (annotator: string, extra: object = {}) => call('annotationQueue', { set: 'ns', run: 'half', annotator, ...extra });
 
 describe('annotation API', () => {
   it('the queue holds the failures in item order; the rules suggest format.unparseable for text that is no state', async () => {
@@ -65,7 +66,7 @@ describe('annotation API', () => {
     expect(r.predictions).toBe(failing.length);
     expect(r.stored).toBe(failing.length);
     expect(prelabelRun(corpus, 'ns', 'half').stored).toBe(0); // again: nothing new
-    const item = await call<AnnotationItem>('getAnnotationItem', { prediction: q.entries[0].prediction, annotator: 'ada' });
+    const item = await call('getAnnotationItem', { prediction: q.entries[0].prediction, annotator: 'ada' });
     expect(item.prelabels.map((p) => [p.label, p.rule, p.status])).toEqual([['format.unparseable', 'parse-error', 'suggested']]);
     expect(item.wrong).toEqual(expect.arrayContaining(['event']));
     expect(item.predicted).toBeNull();
@@ -78,7 +79,7 @@ describe('annotation API', () => {
     const [first, second] = (await queue('ada')).entries;
     const target = { prediction: first.prediction };
     await call('annotate', { target, labels: ['format.unparseable'], annotator: 'ada' });
-    let item = await call<AnnotationItem>('getAnnotationItem', { prediction: first.prediction, annotator: 'ada' });
+    let item = await call('getAnnotationItem', { prediction: first.prediction, annotator: 'ada' });
     expect(item.prelabels[0].status).toBe('accepted');
     await call('annotate', { target, labels: ['format.unparseable', 'format.truncated'], note: 'cut short', annotator: 'ada' });
     const q = await queue('ada');
@@ -86,14 +87,14 @@ describe('annotation API', () => {
     expect(q.entries[q.position].prediction).toBe(second.prediction);
     expect(q.counts).toEqual({ 'format.unparseable': 1, 'format.truncated': 1 });
 
-    const undone = await call<{ undone: AnnotationInfo }>('undoAnnotation', { annotator: 'ada' });
-    expect(undone.undone.labels).toEqual(['format.unparseable']);
-    expect(undone.undone.note).toBeNull();
+    const undone = await call('undoAnnotation', { annotator: 'ada' });
+    expect(undone.undone?.labels).toEqual(['format.unparseable']);
+    expect(undone.undone?.note).toBeNull();
     await call('annotate', { target, labels: ['format.truncated'], annotator: 'ada' });
-    item = await call<AnnotationItem>('getAnnotationItem', { prediction: first.prediction, annotator: 'ada' });
+    item = await call('getAnnotationItem', { prediction: first.prediction, annotator: 'ada' });
     expect(item.mine?.labels).toEqual(['format.truncated']);
     expect(item.prelabels[0].status).toBe('rejected');
-    const h = await call<HistoryInfo[]>('annotationHistory', { target, annotator: 'ada' });
+    const h = await call('annotationHistory', { target, annotator: 'ada' });
     expect(h.map((e) => [e.op, e.before?.labels ?? null, e.after.labels])).toEqual([
       ['create', null, ['format.unparseable']],
       ['update', ['format.unparseable'], ['format.unparseable', 'format.truncated']],
@@ -138,9 +139,9 @@ describe('annotation API', () => {
   });
 
   it('a state and a transition of a trace take labels too', async () => {
-    const a = await call<AnnotationInfo>('annotate', { target: { trace: 1, seq: 2, action: 'step_over' }, labels: ['control.branch'], annotator: 'ada' });
+    const a = await call('annotate', { target: { trace: 1, seq: 2, action: 'step_over' }, labels: ['control.branch'], annotator: 'ada' });
     expect(a.target).toBe('trace:1/seq:2/action:step_over');
-    const s = await call<AnnotationInfo>('annotate', { target: { trace: 1, seq: 2 }, labels: ['truth.value_cut'], annotator: 'ada' });
+    const s = await call('annotate', { target: { trace: 1, seq: 2 }, labels: ['truth.value_cut'], annotator: 'ada' });
     expect(s.target).toBe('trace:1/seq:2');
   });
 
@@ -154,7 +155,7 @@ describe('annotation API', () => {
       await call('annotate', { target: { prediction: entries[i].prediction }, labels: [carol[i]], annotator: 'carol' });
     }
     await call('adjudicate', { target: { prediction: entries[3].prediction }, labels: ['format.truncated'], annotator: 'dora' });
-    const g = await call<AgreementInfo>('getAgreement', { set: 'ns', run: 'half' });
+    const g = await call('getAgreement', { set: 'ns', run: 'half' });
     const pair = g.pairs.find((p) => p.a === 'bob' && p.b === 'carol')!;
     // Cohen: po = 3/4; pe = (2/4)(3/4) + (2/4)(1/4) = 1/2; kappa = (3/4 - 1/2) / (1 - 1/2) = 1/2.
     expect(pair.items).toBe(4);

@@ -2,14 +2,15 @@
 // answers checked against the corpus and the semantics.
 import { afterAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
-import { createApi, dispatch } from '../../src/api/handlers/index.js';
-import { decodeSkeleton, type Api } from '../../src/api/contract/index.js';
+import { createApi } from '../../src/api/handlers/index.js';
+import { decodeSkeleton } from '../../src/api/contract/index.js';
 import { openCorpus, type Corpus } from '../../src/store/corpus.js';
 import { tempDir, writeTraces } from '../store/fixtures.js';
 import { beforeAllOrFail } from '../helpers/before-all-or-fail.js';
+import { dispatch } from './call.js';
 
 let corpus: Corpus;
-let api: Api;
+let api: ReturnType<typeof createApi>;
 
 beforeAllOrFail(async () => {
   const dir = tempDir('stepscope-api-');
@@ -20,7 +21,7 @@ beforeAllOrFail(async () => {
 });
 afterAll(() => corpus.close());
 
-const call = (m: string, p: unknown) => dispatch(api, m, p);
+const call = <M extends string>(m: M, p: unknown) => dispatch(api, m, p);
 
 describe('validation at the boundary', () => {
   it('refuses unknown methods, wrong types and unknown fields with a message naming them', async () => {

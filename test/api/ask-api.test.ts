@@ -3,8 +3,8 @@
 // pasted completions; askModel asks an OpenAI-compatible server (the fake one, answering
 // from the reference texts) and scores its answers; a server that is down is one clear line.
 import { afterAll, describe, expect, it } from 'vitest';
-import { createApi, dispatch } from '../../src/api/handlers/index.js';
-import type { Api, StateCheck } from '../../src/api/contract/index.js';
+import { createApi } from '../../src/api/handlers/index.js';
+import type { Params, ReadMethod } from '../../src/api/contract/index.js';
 import { formatAction } from '../../src/semantics/index.js';
 import type { Corpus } from '../../src/store/corpus.js';
 import { cleanTempDirs } from '../store/fixtures.js';
@@ -12,9 +12,10 @@ import { corpusOf, vectors, vectorTraces, type Vector } from '../predictions/hel
 import { closedPort, vectorPairs } from '../model/helpers.js';
 import { startFakeModelServer, type FakeModelServer } from '../../scripts/fake-model-server.mjs';
 import { beforeAllOrFail } from '../helpers/before-all-or-fail.js';
+import { dispatch } from './call.js';
 
 let corpus: Corpus;
-let api: Api;
+let api: ReturnType<typeof createApi>;
 let traceOf: (v: Vector) => number;
 let fake: FakeModelServer;
 
@@ -35,9 +36,7 @@ const entryOf = (v: Vector) => corpus.getEvents(traceOf(v)).find((e) => e.event 
 const at = (v: Vector, k: number) => ({ traceId: traceOf(v), direction: v.direction, entry: entryOf(v), actions: v.actions.slice(0, k).map(formatAction) });
 const pair = (v: Vector, k: number) => vectorPairs().find((p) => p.id === `${v.name}#${k}`)!;
 
-async function call<M extends keyof Api>(m: M, p: Parameters<Api[M]>[0]): Promise<{ ok: true; result: StateCheck } | { ok: false; error: { code: string; message: string } }> {
-  return (await dispatch(api, m, p)) as never;
-}
+const call = <M extends ReadMethod>(m: M, p: Params<M>) => dispatch(api, m, p);
 
 describe('checkCompletions', () => {
   it('cuts the prompt and target of the reference text at every action, and scores what is pasted', async () => {

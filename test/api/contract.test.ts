@@ -7,10 +7,11 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { accessOf, METHODS, type Api } from '../../src/api/contract/index.js';
 import { CSP, CSP_META } from '../../src/api/contract/transport.js';
-import { createApi, createWriteApi, dispatch } from '../../src/api/handlers/index.js';
+import { createApi, createWriteApi, dispatch as dispatchAny } from '../../src/api/handlers/index.js';
 import { openCorpus, type Corpus } from '../../src/store/corpus.js';
 import { cleanTempDirs, tempDir, writeTraces } from '../store/fixtures.js';
 import { beforeAllOrFail } from '../helpers/before-all-or-fail.js';
+import { dispatch } from './call.js';
 
 let corpus: Corpus;
 let api: Api;
@@ -26,8 +27,9 @@ afterAll(() => {
   cleanTempDirs();
 });
 
+// Any value as the method's name, as a transport passes it on: the untyped dispatch.
 const message = async (method: unknown, params: unknown) => {
-  const r = await dispatch(api, method, params);
+  const r = await dispatchAny(api, method, params);
   if (r.ok) throw new Error(`${String(method)} was answered, expected a refusal`);
   expect(r.error.code).toBe('bad-input');
   return r.error.message;

@@ -6,7 +6,6 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createApi } from '../../src/api/handlers/index.js';
 import { callApi } from './call.js';
-import type { Api } from '../../src/api/contract/index.js';
 import { createEvalSet } from '../../src/predictions/create.js';
 import { importPredictions } from '../../src/predictions/import.js';
 import { SCORE_BY } from '../../src/semantics/index.js';
@@ -18,7 +17,7 @@ import { beforeAllOrFail } from '../helpers/before-all-or-fail.js';
 
 let corpus: Corpus;
 let path: string;
-let api: Api;
+let api: ReturnType<typeof createApi>;
 let items: StoredItem[];
 // Which items each run answers right (first sample), by position in the set.
 const rightA = (i: number) => i % 2 === 0;
@@ -44,7 +43,7 @@ afterAll(() => {
   cleanTempDirs();
 });
 
-const call = <T>(m: string, p: unknown) => callApi<T>(api, m, p);
+const call = <M extends string>(m: M, p: unknown) => callApi(api, m, p);
 
 describe('dashboard API', () => {
   it('breaks scores down by trace length and call depth exactly as scores --json does', async () => {

@@ -5,16 +5,16 @@
  */
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { Api } from '../../src/api/contract/index.js';
-import { createApi, dispatch } from '../../src/api/handlers/index.js';
+import { createApi } from '../../src/api/handlers/index.js';
 import { startServer, type Running } from '../../src/server/listen.js';
 import { openCorpus, type Corpus } from '../../src/store/corpus.js';
 import { cleanTempDirs, tempDir, writeTraces } from '../store/fixtures.js';
 import { beforeAllOrFail } from '../helpers/before-all-or-fail.js';
+import { answerOf, dispatch } from './call.js';
 import { ensureBuilt } from '../cli/helpers.js';
 
 let corpus: Corpus;
-let api: Api;
+let api: ReturnType<typeof createApi>;
 let db: string;
 
 beforeAllOrFail(async () => {
@@ -46,7 +46,7 @@ describe('error codes over the API', () => {
   });
 
   it('gives an unexpected error the internal code and its message, no stack', async () => {
-    const broken = { ...api, getTrace: () => { throw new TypeError('cannot read x of undefined'); } } as Api;
+    const broken: typeof api = { ...api, getTrace: () => { throw new TypeError('cannot read x of undefined'); } };
     expect(await dispatch(broken, 'getTrace', { id: 1 })).toEqual({
       ok: false,
       error: { code: 'internal', message: 'getTrace failed: cannot read x of undefined' },
@@ -63,7 +63,8 @@ describe('error codes over the API', () => {
       expect(refused.status).toBe(401);
       expect(await refused.json()).toEqual({ ok: false, error: { code: 'forbidden', message: 'missing or wrong token' } });
       const badJson = await fetch(`${running.url}api/listTraces`, { method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: 'Bearer a-long-token-1' }, body: '{' });
-      expect((await badJson.json()).error.code).toBe('bad-input');
+      const bad = await answerOf(badJson);
+      expect(!bad.ok && bad.error.code).toBe('bad-input');
     } finally {
       await running.close();
     }

@@ -5,14 +5,14 @@
  */
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { Api } from '../../src/api/contract/index.js';
-import { createApi, dispatch } from '../../src/api/handlers/index.js';
+import { createApi } from '../../src/api/handlers/index.js';
 import { openCorpus, type Corpus } from '../../src/store/corpus.js';
 import { cleanTempDirs, tempDir, writeTraces } from '../store/fixtures.js';
 import { beforeAllOrFail } from '../helpers/before-all-or-fail.js';
+import { dispatch } from './call.js';
 
 let corpus: Corpus;
-let api: Api;
+let api: ReturnType<typeof createApi>;
 
 beforeAllOrFail(async () => {
   const dir = tempDir('stepscope-api-limits-');

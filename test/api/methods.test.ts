@@ -6,16 +6,17 @@
  */
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { decodeSkeleton, type Api } from '../../src/api/contract/index.js';
-import { createApi, dispatch, openForReading } from '../../src/api/handlers/index.js';
+import { decodeSkeleton } from '../../src/api/contract/index.js';
+import { createApi, openForReading } from '../../src/api/handlers/index.js';
 import { openCorpus, type Corpus } from '../../src/store/corpus.js';
 import { sampleCorpus } from '../../src/trajectories/sample-corpus.js';
 import { cleanTempDirs, jsonl, tempDir, traceRecords, type Rec } from '../store/fixtures.js';
 import { writeFileSync } from 'node:fs';
 import { beforeAllOrFail } from '../helpers/before-all-or-fail.js';
+import { dispatch, type ResultOf } from './call.js';
 
 let corpus: Corpus;
-let api: Api;
+let api: ReturnType<typeof createApi>;
 let db: string;
 const specs = [
   { name: 'sum_3', n: 3 },
@@ -46,7 +47,7 @@ afterAll(() => {
 });
 
 /** The value of a call that must succeed. */
-async function value(method: string, params: unknown): Promise<any> {
+async function value<M extends string>(method: M, params: unknown): Promise<ResultOf<M>> {
   const r = await dispatch(api, method, params);
   if (!r.ok) throw new Error(`${method}: ${r.error.code}: ${r.error.message}`);
   return r.value;
@@ -62,14 +63,14 @@ describe('listTraces', () => {
   });
 
   it('filters by name and by code, and says how many match', async () => {
-    expect((await value('listTraces', { name: 'BOOM' })).rows.map((r: any) => r.name)).toEqual(['boom_2']);
+    expect((await value('listTraces', { name: 'BOOM' })).rows.map((r) => r.name)).toEqual(['boom_2']);
     // Every fixture trace runs the same program.
     expect((await value('listTraces', { code: 'acc += i' })).total).toBe(103);
     expect((await value('listTraces', { code: 'no such code' })).total).toBe(0);
   });
 
   it('sorts by name and events, either way', async () => {
-    expect((await value('listTraces', { sort: 'name', limit: 2 })).rows.map((r: any) => r.name)).toEqual(['boom_2', 'long_600']);
+    expect((await value('listTraces', { sort: 'name', limit: 2 })).rows.map((r) => r.name)).toEqual(['boom_2', 'long_600']);
     expect((await value('listTraces', { sort: 'name', desc: true, limit: 1 })).rows[0].name).toBe('z_099');
     expect((await value('listTraces', { sort: 'events', desc: false, limit: 1 })).rows[0].events).toBe(6);
   });
@@ -145,9 +146,9 @@ describe('walk', () => {
   it('starts at the root by default, and at a call when given one', async () => {
     const id = await idOf('sum_3');
     const root = await value('walk', { traceId: id, direction: 'forward', actions: ['step_into'] });
-    expect(root.states.map((s: any) => s.seq)).toEqual([0, 1]);
+    expect(root.states.map((s) => s.seq)).toEqual([0, 1]);
     const inF = await value('walk', { traceId: id, direction: 'forward', entry: 2, actions: ['step_into', 'step_return'] });
-    expect(inF.states.map((s: any) => s.seq)).toEqual([2, 3, 11]);
+    expect(inF.states.map((s) => s.seq)).toEqual([2, 3, 11]);
     expect(inF.exit).toBe(null);
   });
 });
@@ -161,7 +162,7 @@ describe('stored trajectories', () => {
     expect(page.rows).toHaveLength(100);
     const rest = await value('listTrajectories', { traceId: 1, offset: 100 });
     expect(rest.rows).toHaveLength(stored.length - 100);
-    expect([...page.rows, ...rest.rows].map((r: any) => r.id)).toEqual(stored.map((t) => t.id));
+    expect([...page.rows, ...rest.rows].map((r) => r.id)).toEqual(stored.map((t) => t.id));
     let breakpoints = 0;
     for (const row of [...page.rows, ...rest.rows]) {
       expect(await value('getTrajectory', { id: row.id })).toEqual(row);

@@ -7,7 +7,7 @@
  */
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { METHODS, type Api } from '../../src/api/contract/index.js';
+import { METHODS } from '../../src/api/contract/index.js';
 import { createApi, dispatch } from '../../src/api/handlers/index.js';
 import { openCorpus, type Corpus } from '../../src/store/corpus.js';
 import { cleanTempDirs, tempDir } from '../store/fixtures.js';
@@ -50,7 +50,7 @@ const FIELDS: Record<string, string[]> = {
 };
 
 let corpus: Corpus;
-let api: Api;
+let api: ReturnType<typeof createApi>;
 beforeAllOrFail(() => {
   corpus = openCorpus(join(tempDir('stepscope-api-fields-'), 'c.db'), { create: true });
   api = createApi(corpus);

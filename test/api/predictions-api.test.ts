@@ -6,7 +6,6 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createApi } from '../../src/api/handlers/index.js';
 import { callApi } from './call.js';
-import type { Api } from '../../src/api/contract/index.js';
 import { createEvalSet } from '../../src/predictions/create.js';
 import { importPredictions } from '../../src/predictions/import.js';
 import { Scope, walk, parseAction, stateKind } from '../../src/semantics/index.js';
@@ -19,7 +18,7 @@ import { beforeAllOrFail } from '../helpers/before-all-or-fail.js';
 
 let corpus: Corpus;
 let path: string;
-let api: Api;
+let api: ReturnType<typeof createApi>;
 let items: StoredItem[];
 
 beforeAllOrFail(async () => {
@@ -38,7 +37,7 @@ afterAll(() => {
   cleanTempDirs();
 });
 
-const call = <T>(m: string, p: unknown) => callApi<T>(api, m, p);
+const call = <M extends string>(m: M, p: unknown) => callApi(api, m, p);
 
 describe('predictions API', () => {
   it('lists sets with their runs, and a set\'s runs', async () => {

@@ -5,10 +5,11 @@
 import { join } from 'node:path';
 import { writeFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createApi, dispatch, TraceCache, type CacheChange } from '../../src/api/handlers/index.js';
+import { createApi, TraceCache, type CacheChange } from '../../src/api/handlers/index.js';
 import { openCorpus, type ReadCorpus } from '../../src/store/corpus.js';
 import { cleanTempDirs, jsonl, tempDir, traceRecords, writeTraces } from '../store/fixtures.js';
 import { beforeAllOrFail } from '../helpers/before-all-or-fail.js';
+import { dispatch } from './call.js';
 
 /** Twelve small traces (0 to 2 loop iterations). */
 let many: ReadCorpus;

@@ -11,7 +11,7 @@ import { beforeAllOrFail } from '../helpers/before-all-or-fail.js';
 
 let db: string;
 let corpus: ReadCorpus;
-let api: Api;
+let api: ReturnType<typeof createApi>;
 
 beforeAllOrFail(async () => {
   const dir = tempDir('stepscope-export-api-');

@@ -11,7 +11,7 @@ import { buildQueue, type QueueFilter } from '../../src/labeling/queue.js';
 import { setLabels, skipTarget } from '../../src/labeling/write.js';
 import { createEvalSet } from '../../src/predictions/create.js';
 import { importPredictions } from '../../src/predictions/import.js';
-import type { Corpus, StoredItem } from '../../src/store/corpus.js';
+import type { Corpus, NewAnnotation, StoredItem } from '../../src/store/corpus.js';
 import { cleanTempDirs } from '../store/fixtures.js';
 import { corpusOf, vectorTraces } from '../predictions/helpers.js';
 
@@ -115,8 +115,8 @@ describe('buildQueue', () => {
     expect(mineOnly.entries.map((e) => e.prediction)).toEqual([all[1]]);
     expect(mineOnly.position).toBe(1);
     // The rules' labels offered as a filter, sorted.
-    const rule = (prediction: number, label: string, name: string) =>
-      ({ target: `prediction:${prediction}`, prediction, trace: null, seq: null, action: null, annotator: `rule:${name}`, role: 'annotator', source: 'rule', rule: name, labels: [label], note: null, status: 'suggested', skipped: false, active: true, taxonomy: 1 }) as const;
+    const rule = (prediction: number, label: string, name: string): NewAnnotation =>
+      ({ target: `prediction:${prediction}`, prediction, trace: null, seq: null, action: null, annotator: `rule:${name}`, role: 'annotator', source: 'rule', rule: name, labels: [label], note: null, status: 'suggested', skipped: false, active: true, taxonomy: 1 });
     corpus.saveAnnotations([rule(all[4], 'other.other', 'a'), rule(all[5], 'format.unparseable', 'b')], 'rules');
     expect(q('ada').facets.prelabels).toEqual(['format.unparseable', 'other.other']);
     expect(q('ada', { prelabel: 'other.other' }).entries.map((e) => e.prediction)).toEqual([all[4]]);

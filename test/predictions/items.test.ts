@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEvalSet } from '../../src/predictions/create.js';
 import { cutItem, Traces } from '../../src/predictions/items.js';
 import { exportLine } from '../../src/predictions/views.js';
-import { Scope, contextFor, serialize, walk, type Action } from '../../src/semantics/index.js';
+import { Scope, contextFor, serialize, walk, type Action, type EvalTask } from '../../src/semantics/index.js';
 import type { Corpus } from '../../src/store/corpus.js';
 import { cleanTempDirs } from '../store/fixtures.js';
 import { corpusOf, cruxevalTraces, vectorTraces, vectors, type Vector } from './helpers.js';
@@ -57,7 +57,7 @@ describe('an item is a prompt and a target cut from a trajectory', () => {
   });
 
   it('next-state: N items per action kind, each cut right after an action of that kind, prompt + target a prefix of its trajectory', () => {
-    const { set, short } = createEvalSet(corpus as never, { name: 'ns', task: 'next-state', perAction: 6, seed: 3 });
+    const { set, short } = createEvalSet(corpus, { name: 'ns', task: 'next-state', perAction: 6, seed: 3 });
     expect(short).toEqual([]);
     const items = [...corpus.iterateItems(set.id)];
     expect(items).toHaveLength(48);
@@ -79,7 +79,7 @@ describe('an item is a prompt and a target cut from a trajectory', () => {
     const again = (await corpusOf(recorded)).corpus;
     try {
       const lines = (c: Corpus, name: string, seed: number) => {
-        const { set } = createEvalSet(c as never, { name, task: 'next-state', perAction: 4, seed, direction: 'both' });
+        const { set } = createEvalSet(c, { name, task: 'next-state', perAction: 4, seed, direction: 'both' });
         return [...c.iterateItems(set.id)].map((it) => {
           const { id: _, set: __, ...rest } = exportLine(set, it);
           return JSON.stringify(rest);
@@ -94,9 +94,9 @@ describe('an item is a prompt and a target cut from a trajectory', () => {
   });
 
   it('refuses a name already used, and nothing is stored', () => {
-    createEvalSet(corpus as never, { name: 'dup', task: 'horizon' });
+    createEvalSet(corpus, { name: 'dup', task: 'horizon' });
     const before = corpus.listEvalSets().length;
-    expect(() => createEvalSet(corpus as never, { name: 'dup', task: 'horizon' })).toThrow(/already has an evaluation set named "dup"/);
+    expect(() => createEvalSet(corpus, { name: 'dup', task: 'horizon' })).toThrow(/already has an evaluation set named "dup"/);
     expect(corpus.listEvalSets()).toHaveLength(before);
   });
 });
@@ -104,7 +104,7 @@ describe('an item is a prompt and a target cut from a trajectory', () => {
 describe('CRUXEval sets: the paper\'s prompts, one item per task keyed by its id', () => {
   // The prompts and targets of f(5) (sample_146) as the paper's protocol writes them.
   const tail = '<|call_sep|><|src_sep|>def f(single_digit):<|arg_sep|>{"single_digit": "5"}<|action_sep|>';
-  const cases: [string, string, string][] = [
+  const cases: [EvalTask, string, string][] = [
     ['cruxeval-output', `${tail}<|step_return|><|frame_sep|>`, '<|return_sep|><|src_sep|>    return result<|arg_sep|>"[1, 2, 3, 4, 6, 7, 8, 9, 10]"'],
     [
       'cruxeval-output-breakpoint',
@@ -119,7 +119,7 @@ describe('CRUXEval sets: the paper\'s prompts, one item per task keyed by its id
   ];
   for (const [task, promptEnd, target] of cases) {
     it(task, () => {
-      const { set } = createEvalSet(crux as never, { name: task, task: task as never });
+      const { set } = createEvalSet(crux, { name: task, task });
       const items = [...crux.iterateItems(set.id)];
       expect(items.map((i) => i.key).sort()).toEqual(['sample_0', 'sample_146']);
       const it146 = items.find((i) => i.key === 'sample_146')!;
@@ -137,7 +137,7 @@ describe('CRUXEval sets: the paper\'s prompts, one item per task keyed by its id
 describe('horizon sets', () => {
   it('counts the function\'s own states: count("berry", "r") has a call, 13 lines and a return', () => {
     const count = vectors().find((v) => v.name === 'count-forward-step-into')!;
-    const { set } = createEvalSet(corpus as never, { name: 'hz', task: 'horizon', traceIds: [traceOf(count)] });
+    const { set } = createEvalSet(corpus, { name: 'hz', task: 'horizon', traceIds: [traceOf(count)] });
     const items = [...corpus.iterateItems(set.id)];
     // Five points from 1 to 0 over 13 lines: jumps from the call, then after 3, 7, 10, 13 steps.
     const fractions = [1, 10 / 13, 6 / 13, 3 / 13, 0];

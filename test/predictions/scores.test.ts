@@ -28,7 +28,7 @@ function formula(n: number, c: number, k: number): number {
 
 function row(itemId: number, ok: boolean, extra: Partial<VerdictRow> = {}): VerdictRow {
   return {
-    itemId, action: 'step_into', direction: 'forward', horizon: null, formatError: false,
+    itemId, action: 'step_into', direction: 'forward', horizon: null, traceEvents: 10, depth: 0, formatError: false,
     em: { event: true, src: true, locals: ok, arg: null, all: ok }, exec: null, alt: null, correct: ok, pending: false, ...extra,
   };
 }

@@ -8,7 +8,7 @@ import { existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from '
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { formatActionList, parseTrajectory } from '../../src/semantics/index.js';
+import { formatActionList, parseTrajectory, type Action } from '../../src/semantics/index.js';
 import { connectionOf } from '../../src/store/connection.js';
 import { openCorpus } from '../../src/store/corpus.js';
 import { MIGRATIONS } from '../../src/store/migrations/index.js';
@@ -18,7 +18,7 @@ import { seedOldCorpusFrom } from '../store/fixtures.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'stepscope-sem-cli-'));
 const db = join(tmp, 'c.db');
-const vectors: { name: string; source: string; call: string; actions: { action: string; src?: string }[]; text: string }[] = JSON.parse(readFileSync(vectorsPath, 'utf8'));
+const vectors: { name: string; source: string; call: string; actions: Action[]; text: string }[] = JSON.parse(readFileSync(vectorsPath, 'utf8'));
 
 function cli(...args: string[]) {
   return spawnSync('node', [join(repoRoot, 'bin/stepscope.js'), ...args], { cwd: repoRoot, encoding: 'utf8' });
@@ -53,7 +53,7 @@ beforeAll(async () => {
 describe('stepscope replay', () => {
   it('prints a vector text byte for byte, breakpoint src with its leading spaces', () => {
     const v = vectors.find((x) => x.name === 'count-forward-breakpoint')!;
-    const list = formatActionList(v.actions as never);
+    const list = formatActionList(v.actions);
     expect(list).toBe('step_into,step_into,breakpoint=    return n,step_return,step_return');
     const r = cli('replay', '--db', db, '--trace', '1', '--direction', 'forward', '--actions', list);
     expect(r.status, r.stderr).toBe(0);
@@ -62,7 +62,7 @@ describe('stepscope replay', () => {
 
   it('walks the inverse tree from a non-root entry', () => {
     const v = vectors.find((x) => x.name === 'count-inverse-step-into')!;
-    const r = cli('replay', '--db', db, '--trace', '1', '--direction', 'inverse', '--entry', '2', '--actions', formatActionList(v.actions as never), '--json');
+    const r = cli('replay', '--db', db, '--trace', '1', '--direction', 'inverse', '--entry', '2', '--actions', formatActionList(v.actions), '--json');
     expect(r.status, r.stderr).toBe(0);
     const j = JSON.parse(r.stdout);
     expect(j.text).toBe(v.text);

@@ -8,6 +8,7 @@ import { openCorpus } from '../../src/store/corpus.js';
 import { ensureBuilt } from '../cli/helpers.js';
 import { cleanTempDirs, tempDir, writeTraces } from '../store/fixtures.js';
 import { beforeAllOrFail } from './start-once.js';
+import { answerOf } from '../api/call.js';
 
 const repo = resolve(import.meta.dirname, '../..');
 let dir: string;
@@ -39,10 +40,12 @@ afterAll(async () => {
 
 const post = (base: string, method: string, body: unknown, headers: Record<string, string> = {}) =>
   fetch(`${base}api/${method}`, { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body: JSON.stringify(body) });
+/** The answer to a call of `method`, typed from the contract. */
+const call = async <M extends string>(base: string, method: M, body: unknown, headers: Record<string, string> = {}) => answerOf<M>(await post(base, method, body, headers));
 
 describe('access', () => {
   it('answers API calls on loopback without a token', async () => {
-    const r = await (await post(open.url, 'listTraces', {})).json();
+    const r = await call(open.url, 'listTraces', {});
     expect(r.ok && r.value.total).toBe(1);
   });
 
@@ -60,7 +63,7 @@ describe('access', () => {
   it('with a token, every API call needs it', async () => {
     expect((await post(locked.url, 'listTraces', {})).status).toBe(401);
     expect((await post(locked.url, 'listTraces', {}, { Authorization: 'Bearer wrong-token-99' })).status).toBe(401);
-    const r = await (await post(locked.url, 'listTraces', {}, { Authorization: 'Bearer sekrit-token-1' })).json();
+    const r = await call(locked.url, 'listTraces', {}, { Authorization: 'Bearer sekrit-token-1' });
     expect(r.ok).toBe(true);
     expect(locked.openUrl).toBe(`${locked.url}#token=sekrit-token-1`);
   });
@@ -129,7 +132,7 @@ describe.skipIf(process.env.STEPSCOPE_MUTATION_TESTS !== undefined)('npm start',
     const { url, out, child } = await startWeb(env);
     try {
       expect(whyLines(out)).toHaveLength(1);
-      const r = await (await post(url, 'listTraces', {})).json();
+      const r = await call(url, 'listTraces', {});
       expect(r.ok && r.value.rows[0].name).toBe('sum_3');
     } finally {
       child.kill('SIGTERM');
@@ -153,7 +156,7 @@ describe.skipIf(process.env.STEPSCOPE_MUTATION_TESTS !== undefined)('npm start',
       ]);
       expect(out).not.toContain('fake electron launched');
       expect(existsSync(join(cache, '45.5.0', 'better_sqlite3.node'))).toBe(false);
-      const r = await (await post(url, 'listTraces', {})).json();
+      const r = await call(url, 'listTraces', {});
       expect(r.ok && r.value.rows[0].name).toBe('sum_3');
     } finally {
       child.kill('SIGTERM');

@@ -59,6 +59,7 @@ describe('locked and read-only corpora', () => {
     expect(reader.listTraces().rows.map((r) => r.name)).toEqual(['a']);
     connectionOf(writer).exec('COMMIT');
     const before = snapshot(connectionOf(reader));
+    // @ts-expect-error ingest writes: not on a ReadCorpus; called anyway, to see it refused at run time
     const err = await reader.ingest(writeTraces(dir, 'c.jsonl', [{ name: 'c', n: 1 }])).catch((e: unknown) => e);
     expect((err as CorpusError).kind).toBe('readonly');
     expect((err as Error).message).toBe(`${path} is read-only: cannot write to it (check the file and folder permissions).`);

@@ -9,7 +9,8 @@ import { MIGRATIONS } from '../../src/store/migrations/index.js';
 import { openDatabase } from '../../src/store/open.js';
 import { decodeSkeleton, decodeSkeletonBytes, encodeSkeleton } from '../../src/trace/skeleton.js';
 import { EVENT_KINDS } from '../../src/trace/types.js';
-import { createApi, dispatch } from '../../src/api/handlers/index.js';
+import { createApi } from '../../src/api/handlers/index.js';
+import { dispatch } from '../api/call.js';
 import { cleanTempDirs, seedOldCorpusFrom, tempDir, writeTraces } from './fixtures.js';
 
 afterAll(cleanTempDirs);
