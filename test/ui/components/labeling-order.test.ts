@@ -90,6 +90,22 @@ describe('labeling queue: answers landing late', () => {
     expect(shown(lab)).toEqual({ keys: ['task/5', 'task/6'], index: 0, item: 'task/5' });
   });
 
+  it('a filter that leaves nothing, landing while an item of the queue before is on its way: nothing is shown', async () => {
+    const source = new LabelingSource(ENTRIES);
+    const lab = await opened(source);
+    // task/3 is asked for (and held) as the preload of task/2; → to it waits for that answer.
+    const releaseItem = source.hold('getAnnotationItem', (p) => p.prediction === 3);
+    await lab.next();
+    const moving = lab.next();
+    await lab.filter({ ...ANY_CHOICE, prelabel: 'none-such' });
+    expect(lab.queue?.entries).toEqual([]);
+    expect(lab.item).toBeNull();
+    releaseItem();
+    await moving;
+    expect(lab.queue?.entries).toEqual([]);
+    expect(lab.item).toBeNull();
+  });
+
   it('an undo reaching back reloads the queue, and that reload answered after a newer filter opened does not land', async () => {
     const source = new LabelingSource(ENTRIES);
     // A label of an earlier session, on task/1: this session has not touched it.
