@@ -103,9 +103,10 @@ export class Labeling {
   }
 
   /**
-   * Loads the taxonomy and the queue, and opens the entry where this annotator stopped; or, when
-   * the user moved to another entry while this was on its way, stays on that entry if the queue
-   * lists it. A newer start (or filter) overrides this one: then it lands nothing.
+   * Loads the taxonomy and the queue, and opens the entry where this annotator stopped (the queue
+   * lands with that item); or, when the user moved to another entry while this was on its way,
+   * stays on that entry if the queue lists it. A newer start (or filter) overrides this one: then
+   * it lands nothing.
    */
   async start(): Promise<void> {
     this.error = null;
@@ -118,14 +119,22 @@ export class Labeling {
       this.taxonomy = taxonomy;
       const queue = await this.#loadQueue();
       if (open !== this.#opens) return;
+      // The items are read again with the queue; the one to open first is asked for before the
+      // queue lands, so the position and the item shown change together (not the new queue's
+      // position over the old queue's item while it comes). A failure shows when goTo asks again.
+      this.#cache.clear();
+      const first = Math.min(queue.position, Math.max(0, queue.entries.length - 1));
+      if (queue.entries.length) {
+        await this.#fetch(queue.entries[first].prediction).catch(() => undefined);
+        if (open !== this.#opens) return;
+      }
       const on = this.#moves !== moves ? this.entry?.prediction : undefined;
       this.#moves++; // an item still on its way for the queue replaced is not shown
-      this.#cache.clear();
       this.#touched.clear();
       this.queue = this.#open = queue;
       if (queue.entries.length === 0) this.item = null;
       const stay = queue.entries.findIndex((e) => e.prediction === on);
-      await this.goTo(stay >= 0 ? stay : Math.min(queue.position, Math.max(0, queue.entries.length - 1)));
+      await this.goTo(stay >= 0 ? stay : first);
     } catch (e) {
       if (open === this.#opens) this.error = (e as Error).message;
     }

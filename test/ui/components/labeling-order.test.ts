@@ -1,8 +1,8 @@
 // The labeling queue's state (renderer/src/state/labeling.svelte.ts) when answers come late or
 // out of order (a slow server): each filter change reopens the queue, so several opens run at
-// once. Only the newest lands its queue and item, and an open that lands after the user moved
-// on leaves them on the item they are on (e2e/labeling.spec.ts walked the queue with → and
-// Enter right after three filter changes, and was sent back to the first item).
+// once. Only the newest lands its queue, together with its first item, and an open that lands
+// after the user moved on leaves them on the item they are on (e2e/labeling.spec.ts walked the
+// queue with → and Enter right after three filter changes, and was sent back to the first item).
 import { beforeEach, describe, expect, it } from 'vitest';
 import { ANY_CHOICE, Labeling } from '../../../renderer/src/state/labeling.svelte.js';
 import { LabelingSource, type FakeEntry } from './labeling-source.js';
@@ -74,20 +74,18 @@ describe('labeling queue: answers landing late', () => {
     expect(shown(lab)).toEqual({ keys: ['task/1', 'task/3', 'task/4', 'task/5', 'task/6'], index: 1, item: 'task/3' });
   });
 
-  it("an item asked for on an older queue and answered after a newer queue opened is not shown", async () => {
+  it('an item asked for on the queue before, answered after a new queue opened at the same position, is not shown', async () => {
     const source = new LabelingSource(ENTRIES);
-    const lab = new Labeling(source);
-    lab.set = 'crux';
-    lab.run = 'model';
-    lab.setAnnotator('flo');
-    const releaseItem = source.hold('getAnnotationItem', (p) => p.prediction === 1);
-    const first = lab.start();
-    while (!lab.queue) await tick();
-    await lab.filter({ ...ANY_CHOICE, prelabel: 'b' });
-    expect(shown(lab)).toEqual({ keys: ['task/5', 'task/6'], index: 0, item: 'task/5' });
+    source.labels.set(2, ['a']); // pre-label `a`'s queue (task/2–5) opens at its second entry, task/3
+    // task/2 is asked for (and held) as the preload of task/1; → to it waits for that answer.
+    const releaseItem = source.hold('getAnnotationItem', (p) => p.prediction === 2);
+    const lab = await opened(source);
+    const moving = lab.next();
+    await lab.filter({ ...ANY_CHOICE, prelabel: 'a' });
+    expect(shown(lab)).toEqual({ keys: ['task/2', 'task/3', 'task/4', 'task/5'], index: 1, item: 'task/3' });
     releaseItem();
-    await first;
-    expect(shown(lab)).toEqual({ keys: ['task/5', 'task/6'], index: 0, item: 'task/5' });
+    await moving;
+    expect(shown(lab)).toEqual({ keys: ['task/2', 'task/3', 'task/4', 'task/5'], index: 1, item: 'task/3' });
   });
 
   it('a filter that leaves nothing, landing while an item of the queue before is on its way: nothing is shown', async () => {
@@ -104,6 +102,19 @@ describe('labeling queue: answers landing late', () => {
     await moving;
     expect(lab.queue?.entries).toEqual([]);
     expect(lab.item).toBeNull();
+  });
+
+  it("a new filter's queue lands with its first item: the position never shows over the item of the queue before", async () => {
+    const source = new LabelingSource(ENTRIES);
+    const lab = await opened(source);
+    const releaseItem = source.hold('getAnnotationItem', (p) => p.prediction === 5);
+    const reopening = lab.filter({ ...ANY_CHOICE, prelabel: 'b' });
+    while (!source.log.some((c) => c.method === 'getAnnotationItem' && (c.params as { prediction: number }).prediction === 5)) await tick();
+    await tick();
+    expect(shown(lab)).toEqual({ keys: ENTRIES.map((e) => e.key), index: 0, item: 'task/1' });
+    releaseItem();
+    await reopening;
+    expect(shown(lab)).toEqual({ keys: ['task/5', 'task/6'], index: 0, item: 'task/5' });
   });
 
   it('an undo reaching back reloads the queue, and that reload answered after a newer filter opened does not land', async () => {
