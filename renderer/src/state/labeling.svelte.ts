@@ -71,6 +71,16 @@ export class Labeling {
   /** The queue as opened, and the items this session changed (sessionQueue applies them). */
   #open: Queue | null = null;
   #touched = new Map<number, Touched>();
+  /**
+   * Answers can land in any order (a slow server; each filter change reopens the queue while
+   * the last opening may still be on its way). `#opens` counts the opens (start): only the
+   * newest lands its taxonomy, queue and item. `#moves` counts the moves to an entry (goTo) and
+   * the queues landed: only the newest move shows its item, and an open that lands after the
+   * user moved on keeps them where they are. `#reloads` counts the reloads of #saved.
+   */
+  #opens = 0;
+  #moves = 0;
+  #reloads = 0;
 
   constructor(private readonly source: DataSource) {}
 
@@ -92,19 +102,41 @@ export class Labeling {
     localStorage.setItem(NAME_KEY, this.annotator);
   }
 
-  /** Loads the taxonomy and the queue, and opens the entry where this annotator stopped. */
+  /**
+   * Loads the taxonomy and the queue, and opens the entry where this annotator stopped (the queue
+   * lands with that item); or, when the user moved to another entry while this was on its way,
+   * stays on that entry if the queue lists it. A newer start (or filter) overrides this one: then
+   * it lands nothing.
+   */
   async start(): Promise<void> {
     this.error = null;
     if (!this.annotator || !this.set || !this.run) return;
+    const open = ++this.#opens;
+    const moves = this.#moves;
     try {
-      this.taxonomy = await this.source.call('getTaxonomy', {});
+      const taxonomy = await this.source.call('getTaxonomy', {});
+      if (open !== this.#opens) return;
+      this.taxonomy = taxonomy;
+      const queue = await this.#loadQueue();
+      if (open !== this.#opens) return;
+      // The items are read again with the queue; the one to open first is asked for before the
+      // queue lands, so the position and the item shown change together (not the new queue's
+      // position over the old queue's item while it comes). A failure shows when goTo asks again.
       this.#cache.clear();
+      const first = Math.min(queue.position, Math.max(0, queue.entries.length - 1));
+      if (queue.entries.length) {
+        await this.#fetch(queue.entries[first].prediction).catch(() => undefined);
+        if (open !== this.#opens) return;
+      }
+      const on = this.#moves !== moves ? this.entry?.prediction : undefined;
+      this.#moves++; // an item still on its way for the queue replaced is not shown
       this.#touched.clear();
-      this.queue = this.#open = await this.#loadQueue();
-      if (this.queue.entries.length === 0) this.item = null;
-      await this.goTo(Math.min(this.queue.position, Math.max(0, this.queue.entries.length - 1)));
+      this.queue = this.#open = queue;
+      if (queue.entries.length === 0) this.item = null;
+      const stay = queue.entries.findIndex((e) => e.prediction === on);
+      await this.goTo(stay >= 0 ? stay : first);
     } catch (e) {
-      this.error = (e as Error).message;
+      if (open === this.#opens) this.error = (e as Error).message;
     }
   }
 
@@ -133,9 +165,10 @@ export class Labeling {
     const q = this.queue;
     if (!q || i < 0 || i >= q.entries.length) return;
     const t0 = performance.now();
+    const move = ++this.#moves;
     this.index = i;
     const it = await this.#fetch(q.entries[i].prediction, fresh);
-    if (this.index !== i) return;
+    if (move !== this.#moves) return; // the user moved again, or another queue landed
     this.item = it;
     this.labels = it.mine?.labels ?? [];
     this.note = it.mine?.note ?? '';
@@ -173,12 +206,32 @@ export class Labeling {
     const t = this.#touched.get(p);
     if (!t && before === undefined) {
       // A change to an item this session has not shown (an undo reaching back): ask the corpus.
-      this.#loadQueue().then((q) => (this.queue = this.#open = q), () => undefined);
-      this.#touched.clear();
+      this.#reload();
       return;
     }
     this.#touched.set(p, { before: t ? t.before : before!, now });
     this.queue = sessionQueue(this.#open, this.#touched);
+  }
+
+  /**
+   * The queue asked for again, in place: it lands unless a start or a later reload began
+   * meanwhile, and the position follows the entry open (the reloaded queue may list more or
+   * fewer entries before it).
+   */
+  #reload(): void {
+    const open = this.#opens;
+    const reload = ++this.#reloads;
+    this.#touched.clear();
+    this.#loadQueue().then(
+      (q) => {
+        if (open !== this.#opens || reload !== this.#reloads) return;
+        const on = this.entry?.prediction;
+        this.queue = this.#open = q;
+        const i = q.entries.findIndex((e) => e.prediction === on);
+        if (i >= 0) this.index = i;
+      },
+      () => undefined,
+    );
   }
 
   async setLabels(labels: string[], note?: string): Promise<void> {

@@ -1,0 +1,100 @@
+/**
+ * A fake data source for the labeling queue's state (renderer/src/state/labeling.svelte.ts):
+ * one annotator's queue over a few predictions held in memory, filtered by pre-label and by
+ * "labeled", with annotate and undo. Params are checked with the contract's validators, as the
+ * server would. Calls can be held back (`hold`) so a test decides in which order answers land;
+ * an answer is computed when it is released (as a slow server reads the corpus late).
+ */
+import { DEFAULT_TAXONOMY } from '../../../src/annotate/default-taxonomy.js';
+import { methods, type AnnotationInfo, type AnnotationItem, type Method, type Params, type Queue, type Results } from '../../../src/api/contract/index.js';
+import { ApiCallError, type DataSource } from '../../../renderer/src/lib/source.js';
+
+export interface FakeEntry {
+  prediction: number;
+  key: string;
+  prelabels: string[];
+}
+
+export class LabelingSource implements DataSource {
+  readonly log: { method: Method; params: unknown }[] = [];
+  /** The annotator's labels per prediction, and their changes in order (for undo). */
+  readonly labels = new Map<number, string[]>();
+  readonly changes: { prediction: number; before: string[] | undefined }[] = [];
+  #holds: { method: Method; when: (p: unknown) => boolean; wait: Promise<void> }[] = [];
+
+  constructor(readonly entries: FakeEntry[]) {}
+
+  /** Holds back calls of `method` whose params match until the returned function is called. */
+  hold<M extends Method>(method: M, when: (p: Params<M>) => boolean = () => true): () => void {
+    let release!: () => void;
+    const wait = new Promise<void>((r) => (release = r));
+    const h = { method, when: when as (p: unknown) => boolean, wait };
+    this.#holds.push(h);
+    return () => {
+      this.#holds = this.#holds.filter((x) => x !== h);
+      release();
+    };
+  }
+
+  async call<M extends Method>(method: M, raw: Params<M>): Promise<Results[M]> {
+    this.log.push({ method, params: raw });
+    let p: Params<M>;
+    try {
+      p = (methods[method].params as (v: unknown, path: string) => Params<M>)(raw, method);
+    } catch (e) {
+      throw new ApiCallError((e as Error).message, 'bad-input');
+    }
+    for (const h of this.#holds) if (h.method === method && h.when(p)) await h.wait;
+    await Promise.resolve();
+    return this.#answer(method, p) as Results[M];
+  }
+
+  #info(prediction: number, labels: string[]): AnnotationInfo {
+    return { id: prediction, target: `prediction:${prediction}`, prediction, labels, note: null, annotator: 'flo' } as unknown as AnnotationInfo;
+  }
+
+  #answer(method: Method, p: unknown): unknown {
+    switch (method) {
+      case 'getTaxonomy':
+        return DEFAULT_TAXONOMY;
+      case 'annotationQueue': {
+        const q = p as Params<'annotationQueue'>;
+        const entries = this.entries
+          .filter((e) => (!q.prelabel || e.prelabels.includes(q.prelabel)) && (q.labeled !== 'no' || !this.labels.has(e.prediction)))
+          .map((e, i) => ({ prediction: e.prediction, item: i + 1, key: e.key, action: 'step_into', sample: 0, annotators: [], mine: this.labels.has(e.prediction) ? ('labeled' as const) : null, prelabels: e.prelabels }));
+        const done = entries.filter((e) => e.mine).length;
+        const first = entries.findIndex((e) => !e.mine);
+        const queue: Queue = { entries, done, position: first < 0 ? entries.length : first, counts: {}, facets: { actions: ['step_into'], annotators: [], prelabels: ['a', 'b'] } };
+        return queue;
+      }
+      case 'getAnnotationItem': {
+        const { prediction } = p as Params<'getAnnotationItem'>;
+        const e = this.entries.find((x) => x.prediction === prediction);
+        if (!e) throw new ApiCallError(`no prediction ${prediction}`, 'not-found');
+        const mine = this.labels.get(prediction);
+        return {
+          item: { key: e.key },
+          prediction: { prediction },
+          prelabels: e.prelabels.map((label, i) => ({ id: i + 1, label, rule: 'fake', reason: null, status: 'suggested' })),
+          mine: mine ? this.#info(prediction, mine) : null,
+          annotators: [],
+        } as unknown as AnnotationItem;
+      }
+      case 'annotate': {
+        const q = p as Params<'annotate'>;
+        const prediction = q.target.prediction!;
+        this.changes.push({ prediction, before: this.labels.get(prediction) });
+        this.labels.set(prediction, q.labels);
+        return this.#info(prediction, q.labels);
+      }
+      case 'undoAnnotation': {
+        const last = this.changes.pop();
+        if (!last) return { undone: null };
+        if (last.before) this.labels.set(last.prediction, last.before);
+        else this.labels.delete(last.prediction);
+        return { undone: this.#info(last.prediction, last.before ?? []) };
+      }
+    }
+    throw new Error(`the fake labeling source does not answer ${method}`);
+  }
+}
