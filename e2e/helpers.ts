@@ -4,7 +4,11 @@ import { expect, type APIRequestContext, type Page } from '@playwright/test';
 import { decodeSkeleton, type Method, type Params, type Results, type VerdictInfo } from '../src/api/contract/index.js';
 
 export async function truth<M extends Method>(request: APIRequestContext, method: M, params: Params<M>): Promise<Results[M]> {
-  const r = await request.post(`api/${method}`, { data: params, headers: { 'Content-Type': 'application/json' } });
+  // Playwright's request context may reuse a kept-alive socket the server has just closed at its
+  // idle timeout (microsoft/playwright#42698): the post then fails with ECONNRESET before the
+  // server saw it. A browser retries such a request itself; these reads do too, once.
+  const post = () => request.post(`api/${method}`, { data: params, headers: { 'Content-Type': 'application/json' } });
+  const r = await post().catch((e: Error) => (/ECONNRESET/.test(e.message) ? post() : Promise.reject(e)));
   const body = await r.json();
   if (!body.ok) throw new Error(`${method}: ${body.error.message}`);
   return body.value as Results[M];
