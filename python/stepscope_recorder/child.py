@@ -125,17 +125,18 @@ class Child:
         self.hard_exit("never", reason, 0)
 
     # -- isolation hooks --------------------------------------------------------------------
-    # Signals across a fork. The child's SIGTERM/SIGALRM handler is Python code: a copy that
-    # inherited it would not die of SIGTERM as it does untraced, and a SIGTERM arriving
-    # before the interpreter finishes its after-fork set-up can go unhandled (it resets
-    # its pending-signal state there): the copy runs on. multiprocessing.Pool.terminate() SIGTERMs its
-    # workers and then waits for them: a worker starved of CPU until then (a loaded
-    # machine) blocked forever on the queue lock the pool holds, and the task ended at its
-    # time limit. So OWN_SIGNALS are blocked from just before the fork until the copy has
-    # their default action back; one sent meanwhile stays pending, then acts as untraced.
+    # Signals across a fork. The child's SIGTERM/SIGALRM handler is Python code: a copy
+    # that inherited it would not die of SIGTERM as it does untraced, and a SIGTERM arriving
+    # before the interpreter finishes its after-fork set-up can go unhandled (that set-up
+    # resets the pending-signal state): the copy runs on. multiprocessing.Pool.terminate()
+    # SIGTERMs its workers and then waits for them: a worker starved of CPU until then (a
+    # loaded machine) blocked forever on the queue lock the pool holds, and the task ended
+    # at its time limit. So OWN_SIGNALS are blocked from just before the fork until the copy
+    # has their default action back; one sent meanwhile stays pending, then acts as untraced.
     def before_fork(self):
         if hasattr(signal, "pthread_sigmask"):
-            self._fork_masks[_thread.get_ident()] = signal.pthread_sigmask(signal.SIG_BLOCK, OWN_SIGNALS)
+            mask = signal.pthread_sigmask(signal.SIG_BLOCK, OWN_SIGNALS)
+            self._fork_masks[_thread.get_ident()] = mask
 
     def _restore_mask(self):
         mask = self._fork_masks.pop(_thread.get_ident(), None)
