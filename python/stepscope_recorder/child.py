@@ -8,6 +8,7 @@ SPEC_FD: a pipe holding the task as JSON ({"mode", "filename", "path", "context"
 runs. No file path of the recorder's appears in this process's arguments or environment.
 The parent decides how the trace ends (runner.py): this end record is only a claim, taken
 when the process then exits by itself with the status the record names."""
+import _thread
 import builtins
 import io
 import json
@@ -25,6 +26,10 @@ from .values import Values, type_name
 # The real interpreter limit is this much above the program's, so that the tracer (which
 # runs on top of the program's stack) always has room; see Tracer._recursion_error.
 RECURSION_HEADROOM = 200
+
+# The signals the child handles itself (its time limit); a forked copy gets their default
+# action back (Child.after_fork).
+OWN_SIGNALS = (signal.SIGALRM, signal.SIGTERM)
 
 
 def _set_limit(name, want, soft_too=True):
@@ -67,6 +72,8 @@ class Child:
         self.time_reason = "time limit %gs" % limits["seconds"]
         self.tracer = None
         self._real_exit = os._exit
+        self._on_signal = None  # the handler of OWN_SIGNALS, once installed
+        self._fork_masks = {}   # thread id -> signal mask before its fork (before_fork)
 
     # -- ending ---------------------------------------------------------------------------
     def forked_copy(self):
@@ -118,17 +125,47 @@ class Child:
         self.hard_exit("never", reason, 0)
 
     # -- isolation hooks --------------------------------------------------------------------
+    # Signals across a fork. The child's SIGTERM/SIGALRM handler is Python code: a copy
+    # that inherited it would not die of SIGTERM as it does untraced, and a SIGTERM arriving
+    # before the interpreter finishes its after-fork set-up can go unhandled (that set-up
+    # resets the pending-signal state): the copy runs on. multiprocessing.Pool.terminate()
+    # SIGTERMs its workers and then waits for them: a worker starved of CPU until then (a
+    # loaded machine) blocked forever on the queue lock the pool holds, and the task ended
+    # at its time limit. So OWN_SIGNALS are blocked from just before the fork until the copy
+    # has their default action back; one sent meanwhile stays pending, then acts as untraced.
+    def before_fork(self):
+        if hasattr(signal, "pthread_sigmask"):
+            mask = signal.pthread_sigmask(signal.SIG_BLOCK, OWN_SIGNALS)
+            self._fork_masks[_thread.get_ident()] = mask
+
+    def _restore_mask(self):
+        mask = self._fork_masks.pop(_thread.get_ident(), None)
+        if mask is not None:
+            signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+
+    def after_fork_in_parent(self):
+        self._restore_mask()
+
     def after_fork(self):
         """Runs in every copy the program forks with os.fork (not in exec'd programs)."""
         sys.settrace(None)
         if self.sender is not None:
             self.sender.disable()
         procs.die_with_parent(self.pid)
+        for sig in OWN_SIGNALS:
+            # A handler the program set itself is the copy's to inherit, as untraced.
+            if self._on_signal is not None and signal.getsignal(sig) is self._on_signal:
+                try:
+                    signal.signal(sig, signal.SIG_DFL)
+                except ValueError:  # not the main thread: cannot happen in a fresh copy
+                    pass
+        self._restore_mask()  # a SIGTERM sent since the fork now ends the copy
 
     def install_hooks(self):
         real_exit = self._real_exit
         child = self
-        os.register_at_fork(after_in_child=self.after_fork)
+        os.register_at_fork(before=self.before_fork, after_in_parent=self.after_fork_in_parent,
+                            after_in_child=self.after_fork)
 
         def _exit(n):
             if child.forked_copy():
@@ -168,6 +205,7 @@ class Child:
 
         def on_alarm(signum, frame):
             child.on_limit(child.time_reason)
+        self._on_signal = on_alarm
         signal.signal(signal.SIGALRM, on_alarm)
         signal.signal(signal.SIGTERM, on_alarm)  # the parent's timeout, before its SIGKILL
         signal.setitimer(signal.ITIMER_REAL, float(self.limits["seconds"]))

@@ -150,6 +150,58 @@ class Hostile(unittest.TestCase):
         self.assertEqual((end["exit"], events[-1]["arg"]), ("normal", "[0, 1, 4, 9]"))
         self.assertEqual(survivors(self.marks), [])
 
+    # The pool above SIGTERMs its workers on leaving `with`, then waits for them. A copy that
+    # kept the recorder's own SIGTERM handler exited 0 instead, or (signalled before it had
+    # finished starting, on a loaded machine) not at all: the task hung to its time limit.
+    def test_a_copy_the_program_terminates_at_once_dies_of_sigterm_as_untraced(self):
+        header, events, end = self.record('''
+        import os, signal, time
+        def f():
+            statuses = set()
+            for i in range(20):
+                pid = os.fork()
+                if pid == 0:
+                    time.sleep(120)
+                    os._exit(0)
+                os.kill(pid, signal.SIGTERM)  # often before the copy has run at all
+                statuses.add(os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]))
+            return sorted(statuses)
+        ''', "f()", "--timeout", "60")  # room for 20 forks on a loaded machine
+        self.assertEqual((end["exit"], events[-1]["arg"]), ("normal", "[-15]"))
+
+    def test_a_copy_keeps_a_sigterm_handler_the_program_set(self):
+        header, events, end = self.record('''
+        import os, signal, time
+        def f():
+            signal.signal(signal.SIGTERM, lambda *a: os._exit(3))
+            r, w = os.pipe()
+            pid = os.fork()
+            if pid == 0:
+                os.write(w, b"up")
+                time.sleep(120)
+                os._exit(0)
+            os.read(r, 2)
+            os.kill(pid, signal.SIGTERM)
+            return os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])
+        ''', "f()")
+        self.assertEqual((end["exit"], events[-1]["arg"]), ("normal", "3"))
+
+    def test_after_a_fork_the_task_still_stops_itself_at_its_time_limit(self):
+        # Its signals were blocked across the fork: they must be back, or only the parent's
+        # SIGKILL ends the task and the events still buffered are lost.
+        header, events, end = self.record('''
+        import os, time
+        def f():
+            pid = os.fork()
+            if pid == 0:
+                os._exit(0)
+            os.waitpid(pid, 0)
+            time.sleep(60)
+        ''', "f()", "--timeout", "1")
+        self.assertEqual((end["exit"], end["reason"]), ("never", "time limit 1s"))
+        self.assertEqual([e["seq"] for e in events], list(range(len(events))))
+        self.assertEqual(events[-1]["src"] if events else None, "    time.sleep(60)")
+
     # -- processes that try to outlive the task --------------------------------------------
     def test_a_daemon_started_with_fork_and_setsid_is_killed_with_its_task(self):
         header, events, end = self.record('''
