@@ -53,7 +53,7 @@ describe('a worker that fails', () => {
     const wrong = fakeWorker('wrong-seed', 'print(json.dumps({"worker": "stepscope-execute", "hashseed": "99"}), flush=True)\nsys.stdin.read()');
     const pool = new ExecPool({ workers: 1, python: wrong });
     await expect(pool.submit(job(1))).rejects.toThrow('the execution worker did not start as expected (hash seed 99, wanted 0): {"worker": "stepscope-execute", "hashseed": "99"}');
-    await vi.waitFor(() => expect(pool.workerPids()).toEqual([]));
+    await vi.waitFor(() => expect(pool.workerPids()).toEqual([]), { timeout: 10_000 });
     await pool.destroy();
   });
 
