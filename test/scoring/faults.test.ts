@@ -3,7 +3,7 @@
 // a broken protocol line, die over and over, or ignore SIGTERM; and the user's side: an error
 // thrown inside withExecPool, closing with jobs still queued, cancelled jobs, a malformed job
 // in a stream, the progress clock, an inherited PYTHONPATH.
-import { chmodSync, writeFileSync } from 'node:fs';
+import { chmodSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { ExecPool, withExecPool } from '../../src/scoring/pool.js';
@@ -24,6 +24,37 @@ function fakeWorker(name: string, body: string): string {
   return p;
 }
 const hello = `print(${HELLO}, flush=True)`;
+
+/** Whether a process exists and is not a zombie (one not reaped yet has done all it will). */
+function running(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+  } catch {
+    return false;
+  }
+}
+
+/** Live descendants of `root`, from the parent ids in /proc/<pid>/stat (Linux). */
+function descendants(root: number): number[] {
+  const parent = new Map<number, number>();
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      const [state, ppid] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (state !== 'Z') parent.set(Number(name), Number(ppid));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  const out: number[] = [];
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const [pid, ppid] of parent) if ((ppid === root || out.includes(ppid)) && !out.includes(pid)) (out.push(pid), (grew = true));
+  }
+  return out;
+}
 
 const code = 'def f(x):\n    return x * 2';
 const job = (i: number, extra = 'None'): CruxevalJob => ({ id: `j${i}`, kind: 'cruxeval-input', code, output: String(2 * i), generation: `(${extra}, f(${i}))[1]` });
@@ -93,6 +124,24 @@ describe('a worker that fails', () => {
     expect(pids).toHaveLength(1);
     await pool.destroy(); // SIGTERM, then SIGKILL after the 2 s grace
     expect(pids.filter(alive)).toEqual([]);
+  });
+  it.skipIf(process.platform !== 'linux')('destroy ends the running job with every process it forked (the worker is asked first)', async () => {
+    const pool = new ExecPool({ workers: 1 });
+    await pool.start();
+    const [worker] = pool.workerPids();
+    // f forks a sleeper that outlives its parent's death (no parent-death signal past the first child).
+    const forks: CruxevalJob = { id: 'forks', kind: 'cruxeval-input', code: 'import os, time\ndef f(x):\n    if os.fork() == 0:\n        time.sleep(60)\n        os._exit(0)\n    time.sleep(60)\n    return x', output: '1', generation: 'f(1)', timeout: 100 };
+    const verdict = pool.submit(forks);
+    verdict.catch(() => {});
+    let tree: number[] = [];
+    await vi.waitFor(() => expect((tree = descendants(worker))).toHaveLength(2), { timeout: 20_000 });
+    try {
+      await pool.destroy();
+      await expect(verdict).rejects.toThrow(/destroyed/);
+      await vi.waitFor(() => expect(tree.filter(running)).toEqual([]), { timeout: 5_000 });
+    } finally {
+      for (const p of tree.filter(running)) process.kill(p, 'SIGKILL');
+    }
   });
 });
 
