@@ -49,7 +49,7 @@ function readJsonObject(path: string): Record<string, unknown> {
 }
 
 function listsOf<T>(path: string, where: string, value: unknown, type: 'string' | 'boolean'): Record<string, T[]> {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Error(`${path}: expected ${where} to be an object of task id → list`);
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Error(`${path}: expected ${where.trim() || 'the file'} to be an object of task id → list`);
   for (const [id, list] of Object.entries(value)) {
     if (!Array.isArray(list)) throw new Error(`${path}: ${where}"${id}" must be a list of ${type}s`);
     const bad = list.findIndex((x) => typeof x !== type);

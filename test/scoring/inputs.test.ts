@@ -83,7 +83,7 @@ describe('reading the benchmark files: the messages', () => {
     const array = file('array.json', '[]');
     expect(() => readGenerations(array)).toThrow(new Error(`${array}: expected one JSON object`));
     const rawList = file('raw-list.json', JSON.stringify({ raw_generations: [] }));
-    expect(() => readGenerations(rawList)).toThrow(/: expected raw_generations\s+to be an object of task id → list$/);
+    expect(() => readGenerations(rawList)).toThrow(/: expected raw_generations to be an object of task id → list$/);
   });
 
   it('a released verdict that is not a boolean is named', () => {
