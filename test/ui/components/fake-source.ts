@@ -5,46 +5,22 @@
  * as it would against the server. Requests can be held back (`hold`) to test that only the
  * newest answer lands, and every call is logged.
  */
-import { encodeSkeleton, methods, type Method, type Params, type Results, type Skeleton, type TraceRow, type TrajectoryRow } from '../../../src/api/contract/index.js';
+import { encodeSkeleton, type Method, type Params, type Skeleton, type TraceRow, type TrajectoryRow } from '../../../src/api/contract/index.js';
 import { buildTraceIndex, parseAction, walkView, type TreeIndex } from '../../../src/semantics/index.js';
-import { ApiCallError, type DataSource } from '../../../renderer/src/lib/source.js';
+import { ApiCallError } from '../../../renderer/src/lib/source.js';
+import { HeldSource } from './held-source.js';
 import type { Trace } from '../../semantics/helpers.js';
 
 const KIND: Record<string, number> = { call: 0, line: 1, return: 2, exception: 3 };
 
-export class FakeSource implements DataSource {
-  readonly log: { method: Method; params: unknown }[] = [];
+export class FakeSource extends HeldSource {
   readonly #index = new Map<number, TreeIndex>();
-  #holds: { method: Method; when: (p: unknown) => boolean; wait: Promise<void> }[] = [];
 
   constructor(
     readonly traces: Trace[],
     readonly trajectories: TrajectoryRow[] = [],
-  ) {}
-
-  /** Holds back calls of `method` whose params match until the returned function is called. */
-  hold<M extends Method>(method: M, when: (p: Params<M>) => boolean = () => true): () => void {
-    let release!: () => void;
-    const wait = new Promise<void>((r) => (release = r));
-    const h = { method, when: when as (p: unknown) => boolean, wait };
-    this.#holds.push(h);
-    return () => {
-      this.#holds = this.#holds.filter((x) => x !== h);
-      release();
-    };
-  }
-
-  async call<M extends Method>(method: M, raw: Params<M>): Promise<Results[M]> {
-    this.log.push({ method, params: raw });
-    let p: Params<M>;
-    try {
-      p = (methods[method].params as (v: unknown, path: string) => Params<M>)(raw, method);
-    } catch (e) {
-      throw new ApiCallError((e as Error).message, 'bad-input');
-    }
-    for (const h of this.#holds) if (h.method === method && h.when(p)) await h.wait;
-    await Promise.resolve();
-    return this.#answer(method, p) as Results[M];
+  ) {
+    super();
   }
 
   #trace(id: number): Trace {
@@ -58,7 +34,7 @@ export class FakeSource implements DataSource {
     return { id, name: t.header.name, mode: t.header.mode, exit: t.end.exit, reason: t.end.reason, events: t.end.events, python: t.header.python, seconds: t.end.seconds };
   }
 
-  #answer(method: Method, p: unknown): unknown {
+  protected answer(method: Method, p: unknown): unknown {
     switch (method) {
       case 'listTraces': {
         const q = p as Params<'listTraces'>;

@@ -6,8 +6,9 @@
  * an answer is computed when it is released (as a slow server reads the corpus late).
  */
 import { DEFAULT_TAXONOMY } from '../../../src/annotate/default-taxonomy.js';
-import { methods, type AnnotationInfo, type AnnotationItem, type Method, type Params, type Queue, type Results } from '../../../src/api/contract/index.js';
-import { ApiCallError, type DataSource } from '../../../renderer/src/lib/source.js';
+import type { AnnotationInfo, AnnotationItem, Method, Params, Queue } from '../../../src/api/contract/index.js';
+import { ApiCallError } from '../../../renderer/src/lib/source.js';
+import { HeldSource } from './held-source.js';
 
 export interface FakeEntry {
   prediction: number;
@@ -15,45 +16,20 @@ export interface FakeEntry {
   prelabels: string[];
 }
 
-export class LabelingSource implements DataSource {
-  readonly log: { method: Method; params: unknown }[] = [];
+export class LabelingSource extends HeldSource {
   /** The annotator's labels per prediction, and their changes in order (for undo). */
   readonly labels = new Map<number, string[]>();
   readonly changes: { prediction: number; before: string[] | undefined }[] = [];
-  #holds: { method: Method; when: (p: unknown) => boolean; wait: Promise<void> }[] = [];
 
-  constructor(readonly entries: FakeEntry[]) {}
-
-  /** Holds back calls of `method` whose params match until the returned function is called. */
-  hold<M extends Method>(method: M, when: (p: Params<M>) => boolean = () => true): () => void {
-    let release!: () => void;
-    const wait = new Promise<void>((r) => (release = r));
-    const h = { method, when: when as (p: unknown) => boolean, wait };
-    this.#holds.push(h);
-    return () => {
-      this.#holds = this.#holds.filter((x) => x !== h);
-      release();
-    };
-  }
-
-  async call<M extends Method>(method: M, raw: Params<M>): Promise<Results[M]> {
-    this.log.push({ method, params: raw });
-    let p: Params<M>;
-    try {
-      p = (methods[method].params as (v: unknown, path: string) => Params<M>)(raw, method);
-    } catch (e) {
-      throw new ApiCallError((e as Error).message, 'bad-input');
-    }
-    for (const h of this.#holds) if (h.method === method && h.when(p)) await h.wait;
-    await Promise.resolve();
-    return this.#answer(method, p) as Results[M];
+  constructor(readonly entries: FakeEntry[]) {
+    super();
   }
 
   #info(prediction: number, labels: string[]): AnnotationInfo {
     return { id: prediction, target: `prediction:${prediction}`, prediction, labels, note: null, annotator: 'flo' } as unknown as AnnotationInfo;
   }
 
-  #answer(method: Method, p: unknown): unknown {
+  protected answer(method: Method, p: unknown): unknown {
     switch (method) {
       case 'getTaxonomy':
         return DEFAULT_TAXONOMY;
