@@ -8,6 +8,7 @@
 import { groupLabels, type Taxonomy, type TaxonomyLabel } from '../../../src/annotate/index.js';
 import type { AnnotationInfo, AnnotationItem, Params, Queue } from '../../../src/api/contract/index.js';
 import type { Field } from '../../../src/semantics/index.js';
+import { Newest } from '../lib/newest.js';
 import { sessionQueue, type Mine, type Touched } from '../lib/queue-merge.js';
 import type { DataSource } from '../lib/source.js';
 
@@ -73,14 +74,14 @@ export class Labeling {
   #touched = new Map<number, Touched>();
   /**
    * Answers can land in any order (a slow server; each filter change reopens the queue while
-   * the last opening may still be on its way). `#opens` counts the opens (start): only the
-   * newest lands its taxonomy, queue and item. `#moves` counts the moves to an entry (goTo) and
-   * the queues landed: only the newest move shows its item, and an open that lands after the
-   * user moved on keeps them where they are. `#reloads` counts the reloads of #saved.
+   * the last opening may still be on its way). `#opens`: the opens (start); only the newest
+   * lands its taxonomy, queue and item. `#moves`: the moves to an entry (goTo) and the queues
+   * landed; only the newest move shows its item, and an open that lands after the user moved on
+   * keeps them where they are. `#reloads`: the reloads of #saved.
    */
-  #opens = 0;
-  #moves = 0;
-  #reloads = 0;
+  #opens = new Newest();
+  #moves = new Newest();
+  #reloads = new Newest();
 
   constructor(private readonly source: DataSource) {}
 
@@ -111,14 +112,14 @@ export class Labeling {
   async start(): Promise<void> {
     this.error = null;
     if (!this.annotator || !this.set || !this.run) return;
-    const open = ++this.#opens;
-    const moves = this.#moves;
+    const live = this.#opens.next();
+    const stayed = this.#moves.ticket();
     try {
       const taxonomy = await this.source.call('getTaxonomy', {});
-      if (open !== this.#opens) return;
+      if (!live()) return;
       this.taxonomy = taxonomy;
       const queue = await this.#loadQueue();
-      if (open !== this.#opens) return;
+      if (!live()) return;
       // The items are read again with the queue; the one to open first is asked for before the
       // queue lands, so the position and the item shown change together (not the new queue's
       // position over the old queue's item while it comes). A failure shows when goTo asks again.
@@ -126,17 +127,17 @@ export class Labeling {
       const first = Math.min(queue.position, Math.max(0, queue.entries.length - 1));
       if (queue.entries.length) {
         await this.#fetch(queue.entries[first].prediction).catch(() => undefined);
-        if (open !== this.#opens) return;
+        if (!live()) return;
       }
-      const on = this.#moves !== moves ? this.entry?.prediction : undefined;
-      this.#moves++; // an item still on its way for the queue replaced is not shown
+      const on = stayed() ? undefined : this.entry?.prediction;
+      this.#moves.drop(); // an item still on its way for the queue replaced is not shown
       this.#touched.clear();
       this.queue = this.#open = queue;
       if (queue.entries.length === 0) this.item = null;
       const stay = queue.entries.findIndex((e) => e.prediction === on);
       await this.goTo(stay >= 0 ? stay : first);
     } catch (e) {
-      if (open === this.#opens) this.error = (e as Error).message;
+      if (live()) this.error = (e as Error).message;
     }
   }
 
@@ -165,10 +166,10 @@ export class Labeling {
     const q = this.queue;
     if (!q || i < 0 || i >= q.entries.length) return;
     const t0 = performance.now();
-    const move = ++this.#moves;
+    const live = this.#moves.next();
     this.index = i;
     const it = await this.#fetch(q.entries[i].prediction, fresh);
-    if (move !== this.#moves) return; // the user moved again, or another queue landed
+    if (!live()) return; // the user moved again, or another queue landed
     this.item = it;
     this.labels = it.mine?.labels ?? [];
     this.note = it.mine?.note ?? '';
@@ -219,12 +220,12 @@ export class Labeling {
    * fewer entries before it).
    */
   #reload(): void {
-    const open = this.#opens;
-    const reload = ++this.#reloads;
+    const open = this.#opens.ticket();
+    const reload = this.#reloads.next();
     this.#touched.clear();
     this.#loadQueue().then(
       (q) => {
-        if (open !== this.#opens || reload !== this.#reloads) return;
+        if (!open() || !reload()) return;
         const on = this.entry?.prediction;
         this.queue = this.#open = q;
         const i = q.entries.findIndex((e) => e.prediction === on);
