@@ -71,6 +71,8 @@ describe('checkCompletions', () => {
     const v = vectors()[0];
     const empty = await call('checkCompletions', { ...at(v, 0), completions: [] });
     expect(empty).toMatchObject({ ok: false, error: { code: 'bad-input' } });
+    // The refusal says why: the state asked for is the one after the last action.
+    expect(empty.ok || empty.error.message).toBe('checkCompletions.actions: expected at least one action (the state asked for follows the last one), got an array of 0 items');
     const gone = await call('checkCompletions', { ...at(v, 1), traceId: 999, completions: [] });
     expect(gone).toMatchObject({ ok: false, error: { code: 'not-found', message: 'no trace with id 999' } });
   });

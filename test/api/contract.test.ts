@@ -5,7 +5,7 @@
  */
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { accessOf, METHODS, type Api } from '../../src/api/contract/index.js';
+import { accessOf, MAX_WALK_ACTIONS, METHODS, type Api } from '../../src/api/contract/index.js';
 import { CSP, CSP_META } from '../../src/api/contract/transport.js';
 import { createApi, createWriteApi, dispatch as dispatchAny } from '../../src/api/handlers/index.js';
 import { openCorpus, type Corpus } from '../../src/store/corpus.js';
@@ -111,6 +111,26 @@ describe('params', () => {
     );
     const r = await dispatch(api, 'walk', { traceId: 1, direction: 'forward', actions: ['step_into', 'breakpoint     return acc'] });
     expect(r.ok && r.value.states.map((s) => s.seq)).toEqual([0, 1, 10]);
+  });
+
+  it('a walk takes at most 20,000 actions; the refusal says so and how to walk a longer trajectory', async () => {
+    const actions = Array<string>(MAX_WALK_ACTIONS + 1).fill('step_into');
+    expect(await message('walk', { traceId: 1, direction: 'forward', actions })).toBe(
+      'walk.actions: expected at most 20,000 actions per walk (walk a longer trajectory with `stepscope replay`, which has no limit), got an array of 20001 items',
+    );
+  });
+});
+
+describe('setTaxonomy', () => {
+  it('stores the taxonomy it is sent as the next version; what is not a taxonomy is refused naming it', async () => {
+    const t = await dispatch(api, 'getTaxonomy', {});
+    if (!t.ok) throw new Error(t.error.message);
+    const renamed = { ...t.value, version: t.value.version + 1, name: `${t.value.name} (renamed)` };
+    const set = await dispatch(api, 'setTaxonomy', { taxonomy: renamed, author: 'ada' });
+    expect(set.ok && set.value).toMatchObject({ version: t.value.version + 1, name: renamed.name });
+    const now = await dispatch(api, 'getTaxonomy', {});
+    expect(now.ok && now.value).toEqual(set.ok && set.value);
+    expect(await message('setTaxonomy', { taxonomy: 5, author: 'ada' })).toBe('taxonomy: expected an object, got 5');
   });
 });
 

@@ -93,6 +93,19 @@ describe("an annotator's name", () => {
   });
 });
 
+describe("a set's or a run's name", () => {
+  it('is 1–200 characters, not only spaces; otherwise refused naming the field', async () => {
+    // Only spaces would reach the corpus as a name no set has (or, for a new set, be stored).
+    for (const bad of ['', ' ', '   ', '\t']) {
+      expect(await refusal('listRuns', { set: bad }), JSON.stringify(bad)).toBe(`listRuns.set: expected a non-empty name of at most 200 characters, got the string ${JSON.stringify(bad)}`);
+    }
+    expect(await refusal('getScores', { set: 'ns', run: ' ' })).toBe('getScores.run: expected a non-empty name of at most 200 characters, got the string " "');
+    expect(await refusal('listRuns', { set: 'x'.repeat(201) })).toMatch(/^listRuns\.set: expected a string of at most 200 characters, /);
+    // (This corpus has no sets: a name that passes gets as far as the lookup.)
+    for (const good of ['ns', 'a', ' ns ', 'x'.repeat(200)]) expect(await refusal('listRuns', { set: good }), good).not.toMatch(/^listRuns\.set/);
+  });
+});
+
 describe("askModel's sampling settings", () => {
   // (NaN cannot come over HTTP's JSON, but can over the desktop app's IPC.)
   // Valid up to the settings (checked in the spec's order); the trace does not exist, so a
