@@ -18,6 +18,8 @@ export interface FakeOptions {
   default?: string;
   faults?: Fault[];
   models?: string[];
+  /** What GET /v1/models answers instead of the list (a server that is not OpenAI-compatible). */
+  modelsAnswer?: unknown;
   apiKey?: string;
   ignoreN?: boolean;
   refuseN?: boolean;
@@ -28,6 +30,8 @@ export interface FakeOptions {
 export interface Recorded {
   body: Record<string, any>;
   authorization: string | undefined;
+  contentType: string | undefined;
+  accept: string | undefined;
 }
 export interface FakeModelServer {
   url: string;

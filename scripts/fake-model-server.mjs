@@ -41,10 +41,11 @@ import { pathToFileURL } from 'node:url';
  * @typedef {{
  *   answer?: (q: { prompt: string, body: Record<string, any>, sample: number }) => Answer | Promise<Answer>,
  *   answers?: Record<string, Answer>, continuations?: string[], default?: string,
- *   faults?: Fault[], models?: string[], apiKey?: string,
+ *   faults?: Fault[], models?: string[], modelsAnswer?: unknown, apiKey?: string,
  *   ignoreN?: boolean, refuseN?: boolean, ignoreStop?: boolean, port?: number, host?: string,
  * }} FakeOptions
- * @typedef {{ body: Record<string, any>, authorization: string | undefined }} Recorded
+ * @typedef {{ body: Record<string, any>, authorization: string | undefined,
+ *   contentType: string | undefined, accept: string | undefined }} Recorded
  */
 
 const json = (res, status, value, headers = {}) => {
@@ -146,6 +147,8 @@ export async function startFakeModelServer(o = {}) {
         return error(res, 401, `Incorrect API key provided: ${req.headers.authorization ?? 'none'}`);
       }
       if (req.method === 'GET' && path === '/v1/models') {
+        // `modelsAnswer`: what a server that is not OpenAI-compatible answers instead of the list.
+        if (o.modelsAnswer !== undefined) return json(res, 200, o.modelsAnswer);
         return json(res, 200, { object: 'list', data: models.map((id) => ({ id, object: 'model', owned_by: 'stepscope-fake' })) });
       }
       if (req.method !== 'POST' || path !== '/v1/completions') return json(res, 404, { detail: 'Not Found' });
@@ -160,7 +163,7 @@ export async function startFakeModelServer(o = {}) {
       stats.inFlight++;
       stats.maxInFlight = Math.max(stats.maxInFlight, stats.inFlight);
       res.on('close', () => stats.inFlight--);
-      requests.push({ body, authorization: req.headers.authorization });
+      requests.push({ body, authorization: req.headers.authorization, contentType: req.headers['content-type'], accept: req.headers.accept });
       completions(req, res, body).catch((e) => {
         if (res.headersSent) res.destroy();
         else error(res, 500, `fake server bug: ${e?.message ?? e}`);

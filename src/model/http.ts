@@ -65,6 +65,7 @@ export async function exchangeJson(x: Exchange): Promise<unknown> {
   }
 }
 
-function formatSeconds(ms: number): string {
+/** A timeout as a user reads it: `300 ms`, `1 s`, `1.5 s` (exported for its test). */
+export function formatSeconds(ms: number): string {
   return ms >= 1000 ? `${+(ms / 1000).toFixed(1)} s` : `${ms} ms`;
 }
