@@ -10,7 +10,8 @@ export const root = new URL('..', import.meta.url).pathname;
 
 /** Test files (or folders of them) per mutated folder; a folder not listed gets test/<its name>/. */
 const TESTS = {
-  'src/semantics': ['test/semantics', 'test/docs'],
+  // score.ts (exact-match scoring) is tested with the predictions it scores.
+  'src/semantics': ['test/semantics', 'test/docs', 'test/predictions/score.test.ts'],
   // The export handlers are tested in test/export/api.test.ts, the skeleton methods in test/store/skeletons.test.ts.
   'src/api': ['test/api', 'test/server/browser-guards.test.ts', 'test/export/api.test.ts', 'test/store/skeletons.test.ts'],
   'src/store': ['test/store'],
