@@ -183,6 +183,13 @@ describe('--split', () => {
     expect(splitRefusal('train=1,validation=0')).toBe(sum('train=1,validation=0', '1'));
     expect(splitRefusal('train=1,validation=0.0')).toBe(sum('train=1,validation=0.0', '1'));
   });
+
+  it('the sum is written as a person would add it, without floating-point noise', () => {
+    const sum = (text: string, s: string) => `UserError bad-input: --split ${JSON.stringify(text)}: expected positive fractions adding up to 1 (they add up to ${s})`;
+    expect(splitRefusal('train=0.1,validation=0.2')).toBe(sum('train=0.1,validation=0.2', '0.3'));
+    expect(splitRefusal('a=0.7,b=0.1,c=0.1')).toBe(sum('a=0.7,b=0.1,c=0.1', '0.9'));
+    expect(splitRefusal('a=0.333333333333333,b=0.333333333333333')).toBe(sum('a=0.333333333333333,b=0.333333333333333', '0.666666666667'));
+  });
 });
 
 describe('training splits (the leakage guard)', () => {
