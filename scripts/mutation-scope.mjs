@@ -13,7 +13,8 @@ const API_IN_PROCESS = ['test/api', 'test/server/browser-guards.test.ts', 'test/
 
 /** Test files (or folders of them) per mutated folder; a folder not listed gets test/<its name>/. */
 const TESTS = {
-  'src/semantics': ['test/semantics', 'test/docs'],
+  // score.ts (exact-match scoring) is tested with the predictions it scores.
+  'src/semantics': ['test/semantics', 'test/docs', 'test/predictions/score.test.ts'],
   // The export handlers are tested in test/export/api.test.ts, the skeleton methods in test/store/skeletons.test.ts.
   'src/api': ['test/api', 'test/server/browser-guards.test.ts', 'test/export/api.test.ts', 'test/store/skeletons.test.ts'],
   // src/api in three runs that add up to the folder's: the worker pool's tests (a worker

@@ -119,7 +119,9 @@ export function parseSplit(text: string): { name: string; fraction: number }[] {
   if (new Set(out.map((s) => s.name)).size !== out.length) throw new UserError(`--split ${JSON.stringify(text)}: each split name once`, 'bad-input');
   const sum = out.reduce((a, s) => a + s.fraction, 0);
   if (Math.abs(sum - 1) > 1e-9 || out.some((s) => s.fraction <= 0)) {
-    throw new UserError(`--split ${JSON.stringify(text)}: expected positive fractions adding up to 1 (they add up to ${sum})`, 'bad-input');
+    // The sum as the user would add it: 0.1 + 0.2 is written 0.3, not 0.30000000000000004.
+    const shown = Number(sum.toPrecision(12));
+    throw new UserError(`--split ${JSON.stringify(text)}: expected positive fractions adding up to 1 (they add up to ${shown})`, 'bad-input');
   }
   return out;
 }
