@@ -42,7 +42,7 @@ export interface SampleOptions {
 export function validatePolicy(p: Policy): void {
   for (const dir of DIRECTIONS) {
     const d = p[dir];
-    if (!(d && d.mix >= 0 && d.mix <= 1)) throw new UserError(`policy.${dir}.mix: expected a number from 0 to 1`, 'bad-input');
+    if (!(d && typeof d.mix === 'number' && d.mix >= 0 && d.mix <= 1)) throw new UserError(`policy.${dir}.mix: expected a number from 0 to 1`, 'bad-input');
     for (const part of ['first', 'second'] as const) {
       const w = Object.values(d[part] ?? {});
       if (w.some((x) => typeof x !== 'number' || !(x >= 0))) throw new UserError(`policy.${dir}.${part}: expected non-negative weights`, 'bad-input');

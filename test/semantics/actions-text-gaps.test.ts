@@ -1,0 +1,58 @@
+/**
+ * Actions written as text (the API's one action, the CLI's action list): the exact words of
+ * the refusals, blank lists, and where `breakpoint=` may stand in a list item.
+ */
+import { describe, expect, it } from 'vitest';
+import { UserError } from '../../src/common/errors.js';
+import { formatAction, parseAction, parseActionList } from '../../src/semantics/index.js';
+
+/** The UserError a call throws (fails the test when it does not throw one). */
+function refusal(f: () => unknown): UserError {
+  try {
+    f();
+  } catch (e) {
+    if (e instanceof UserError) return e;
+    throw e;
+  }
+  throw new Error('expected a UserError, nothing was thrown');
+}
+
+const NAMES = 'step_into, step_over, step_return, continue, inv_step_into, inv_step_over, inv_step_call';
+
+describe('one action', () => {
+  it('is written back as its name, or `breakpoint <src>` with the src exactly', () => {
+    expect(formatAction({ action: 'breakpoint', src: '    return n' })).toBe('breakpoint     return n');
+    expect(formatAction({ action: 'breakpoint', src: '' })).toBe('breakpoint ');
+    expect(formatAction({ action: 'inv_step_call' })).toBe('inv_step_call');
+    expect(parseAction(formatAction({ action: 'breakpoint', src: '  x = 1' }))).toEqual({ action: 'breakpoint', src: '  x = 1' });
+  });
+
+  it('an unknown one is refused as bad input naming every action but the bare breakpoint', () => {
+    const e = refusal(() => parseAction('jump'));
+    expect(e.message).toBe(`expected an action (${NAMES} or 'breakpoint <src>'), got "jump"`);
+    expect(e.code).toBe('bad-input');
+  });
+});
+
+describe('an action list', () => {
+  it('blank is no action at all', () => {
+    expect(parseActionList('')).toEqual([]);
+    expect(parseActionList('  \t')).toEqual([]);
+  });
+
+  it('`breakpoint=` may follow spaces after a comma, but only at the start of an item', () => {
+    expect(parseActionList('step_into, breakpoint=    return n')).toEqual([
+      { action: 'step_into' },
+      { action: 'breakpoint', src: '    return n' },
+    ]);
+    const e = refusal(() => parseActionList('step_into,stepbreakpoint=x'));
+    expect(e.message).toBe(`action 2: expected an action (${NAMES} or 'breakpoint=<src>'), got "stepbreakpoint=x"`);
+    expect(e.code).toBe('bad-input');
+  });
+
+  it('a bad item is refused with its position and the list form of a breakpoint', () => {
+    const e = refusal(() => parseActionList('step_into, hop'));
+    expect(e.message).toBe(`action 2: expected an action (${NAMES} or 'breakpoint=<src>'), got "hop"`);
+    expect(e.code).toBe('bad-input');
+  });
+});
