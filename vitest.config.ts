@@ -17,6 +17,8 @@ export default defineConfig({
           name: 'node',
           include: ['test/**/*.test.ts'],
           exclude: ['test/ui/components/**'],
+          // toThrow / rejects.toThrow pass only when a real Error was thrown (test/helpers/strict-throw.ts).
+          setupFiles: ['test/helpers/strict-throw.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,
           // better-sqlite3 is native: forks keep each file in its own process.

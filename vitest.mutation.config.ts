@@ -8,6 +8,9 @@ if (tests.length === 0) throw new Error('vitest.mutation.config.ts: run it throu
 export default defineConfig({
   test: {
     include: tests,
+    // toThrow / rejects.toThrow pass only when a real Error was thrown (test/helpers/strict-throw.ts):
+    // without it, a mutant that rejects with undefined passes every rejects.toThrow('message').
+    setupFiles: ['test/helpers/strict-throw.ts'],
     // test/semantics/corpus.test.ts checks a fixed subset of the 800 CRUXEval traces
     // (test/semantics/corpus-subset.ts): it runs once per mutant. npm test checks all 800.
     env: { STEPSCOPE_CORPUS_SUBSET: '1' },
