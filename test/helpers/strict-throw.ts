@@ -17,7 +17,7 @@
 // product code that throws them shows users "undefined" or "[object Object]" and loses the stack.
 // A test that means to check a non-Error throw says so with `.rejects.toBe(value)` / `.toEqual(...)`
 // or a try/catch, not with toThrow.
-// `.not.toThrow(...)` and `.resolves.toThrow(...)` are left exactly as vitest does them.
+// `.not.toThrow(...)` is left exactly as vitest does it.
 import { chai } from 'vitest';
 
 const { flag } = chai.util;
