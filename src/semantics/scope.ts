@@ -184,7 +184,7 @@ export class Scope {
           return this.invStepCall(node);
       }
     }
-    throw new UserError(`${a.action} is not a ${direction} action`, 'bad-input');
+    throw new UserError(`${a.action} is not ${direction === 'inverse' ? 'an' : 'a'} ${direction} action`, 'bad-input');
   }
 }
 
