@@ -56,11 +56,6 @@ export class Scope {
     this.ilo = this.ihi - size + 1;
   }
 
-  /** Whether a seq lies in the scope. */
-  has(seq: number): boolean {
-    return seq >= this.lo && seq <= this.hi;
-  }
-
   /** Forward parent within the scope, -1 at the scope's top level. */
   parentOf(seq: number): number {
     const p = this.index.parent[seq];
