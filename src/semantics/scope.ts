@@ -56,11 +56,6 @@ export class Scope {
     this.ilo = this.ihi - size + 1;
   }
 
-  /** Whether a seq lies in the scope. */
-  has(seq: number): boolean {
-    return seq >= this.lo && seq <= this.hi;
-  }
-
   /** Forward parent within the scope, -1 at the scope's top level. */
   parentOf(seq: number): number {
     const p = this.index.parent[seq];
@@ -184,7 +179,7 @@ export class Scope {
           return this.invStepCall(node);
       }
     }
-    throw new UserError(`${a.action} is not a ${direction} action`, 'bad-input');
+    throw new UserError(`${a.action} is not ${direction === 'inverse' ? 'an' : 'a'} ${direction} action`, 'bad-input');
   }
 }
 

@@ -38,7 +38,7 @@ export function walk(scope: Scope, direction: Direction, actions: readonly Actio
   for (let k = 0; k < actions.length; k++) {
     const a = actions[k];
     if (actionDirection(a.action) !== direction) {
-      throw new WalkError(`action ${k + 1} (${a.action}) is not a ${direction} action`, k);
+      throw new WalkError(`action ${k + 1} (${a.action}) is not ${direction === 'inverse' ? 'an' : 'a'} ${direction} action`, k);
     }
     if (t.exit) throw new WalkError(`action ${k + 1} (${a.action}) comes after the trajectory exited with ${t.exit}`, k);
     advance(scope, t, a);
