@@ -51,10 +51,6 @@ export type WriteMethod = Exclude<Method, ReadMethod>;
 
 export const METHODS = Object.keys(methods) as Method[];
 
-export function isMethod(name: unknown): name is Method {
-  return typeof name === 'string' && Object.prototype.hasOwnProperty.call(methods, name);
-}
-
 export function accessOf(m: Method): Access {
   return methods[m].access;
 }
