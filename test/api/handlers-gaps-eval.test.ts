@@ -104,16 +104,16 @@ describe('the dashboard', () => {
     expect(pass1Interval(verdicts, ['another seed'])).not.toEqual(seeded); // the test can tell seeds apart
   });
 
-  it('reads a run\'s verdicts again once predictions were added to it (as `stepscope predict` adds them)', async () => {
+  it('reads a run\'s verdicts again as predictions are added to it (as `stepscope predict` adds them)', async () => {
     const api = apiOf();
     const set = corpus.listEvalSets().find((s) => s.name === 'ns')!;
-    const file = join(dir, 'r.jsonl');
-    writeFileSync(file, JSON.stringify({ id: items[0].id, completions: ['no state'] }));
-    importPredictions(corpus, { file, set: 'ns', label: 'R' });
-    const before = await callApi(api, 'getRunScores', { set: 'ns', run: 'R', interval: false });
-    expect(before.by.action[0]['pass@1']).toBe(0);
-    const runR = corpus.getRun(set.id, 'R')!;
-    corpus.addPredictions(runR.id, items.slice(1).map((it) => newPrediction(it, 'next-state', 'state', 0, it.target)));
+    // A run just started: no verdict yet, so no pass@1 and no interval.
+    const id = corpus.saveRun({ setId: set.id, label: 'R', format: 'state', params: {}, source: 'http://model.test', sourceHash: null, hashseed: 0 }, []);
+    expect(await callApi(api, 'getScoreIntervals', { set: 'ns', run: 'R' })).toEqual([{ group: null, lo: null, hi: null }]);
+    expect((await callApi(api, 'getRunScores', { set: 'ns', run: 'R', interval: false })).by.action[0]['pass@1']).toBeNull();
+    corpus.addPredictions(id, [newPrediction(items[0], 'next-state', 'state', 0, 'no state')]);
+    expect((await callApi(api, 'getRunScores', { set: 'ns', run: 'R', interval: false })).by.action[0]['pass@1']).toBe(0);
+    corpus.addPredictions(id, items.slice(1).map((it) => newPrediction(it, 'next-state', 'state', 0, it.target)));
     const after = await callApi(api, 'getRunScores', { set: 'ns', run: 'R', interval: false });
     expect(after.by.action[0]['pass@1']).toBeCloseTo((100 * (items.length - 1)) / items.length, 6);
   });
