@@ -2,12 +2,12 @@
 // (docs/mutation-handlers-survivors.md): each set's own runs, one run's verdicts, a page past
 // the end, a horizon set's breakdown, the interval's seed, verdicts re-read when a run is
 // replaced, every field of listGroupItems, listAnnotations and setTaxonomy, the model's finish
-// reason and the request timeout, and export's force and preview. The API tables are built
+// reason and the request timeout, and export's force, preview and failure. The API tables are built
 // inside the tests, not in the set-up: StrykerJS credits code run in a beforeAll to one test
 // only (docs/mutation.md, "A Stryker 9.6.1 pitfall"), so a mutant in a handler table would be
 // run against that test alone.
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createApi, createWriteApi } from '../../src/api/handlers/index.js';
 import type { Api } from '../../src/api/contract/index.js';
@@ -170,7 +170,7 @@ describe('annotations and the model', () => {
 });
 
 describe('export', () => {
-  it('previews the rows of every split with nothing left out, and exports over a folder in use when forced', async () => {
+  it('previews the rows of every split with nothing left out, exports over a folder in use when forced, and reports a failed export', async () => {
     const { db } = await corpusFileOf('stepscope-hgaps-export-', [{ name: 'a', n: 3 }, { name: 'b', n: 4 }, { name: 'c', n: 5 }]);
     const c = openCorpus(db, { readonly: true });
     try {
@@ -182,7 +182,8 @@ describe('export', () => {
       expect(p.excluded).toEqual({ programs: 0, rows: 0, sets: [] });
       const until = async (job: number) => {
         let s = await callApi(api, 'exportProgress', { job });
-        while (s.state === 'running') {
+        // At most 10 s: a job left running (a failure never written) fails the test instead of hanging it.
+        for (let k = 0; s.state === 'running' && k < 500; k++) {
           await new Promise((r) => setTimeout(r, 20));
           s = await callApi(api, 'exportProgress', { job });
         }
@@ -191,6 +192,13 @@ describe('export', () => {
       expect((await until((await callApi(api, 'startExport', { kind: 'traces', select: [], folder: 'out' })).job)).state).toBe('done');
       const again = await callApi(api, 'startExport', { kind: 'traces', select: [], folder: 'out', force: true });
       expect(await until(again.job)).toMatchObject({ state: 'done', done: events, total: events });
+      // The export's unfinished folder taken away under it: the job fails, saying why, and the earlier export stays.
+      const started = api.startExport({ kind: 'traces', select: [], folder: 'out', force: true });
+      const root = dirname(started.path);
+      for (const f of readdirSync(root)) if (f !== 'out') rmSync(join(root, f), { recursive: true, force: true });
+      const failed = await until(started.job);
+      expect(failed).toMatchObject({ state: 'failed', path: started.path, error: expect.stringMatching(/^internal error: ENOENT/) });
+      expect(existsSync(join(started.path, 'stepscope-export.json'))).toBe(true);
     } finally {
       c.close();
     }
