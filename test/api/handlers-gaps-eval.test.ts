@@ -10,7 +10,7 @@ import { existsSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createApi, createWriteApi } from '../../src/api/handlers/index.js';
-import type { Api } from '../../src/api/contract/index.js';
+import type { Api, ExportJob } from '../../src/api/contract/index.js';
 import { createEvalSet } from '../../src/predictions/create.js';
 import { importPredictions } from '../../src/predictions/import.js';
 import { newPrediction } from '../../src/predictions/verdicts.js';
@@ -193,7 +193,8 @@ describe('export', () => {
       const again = await callApi(api, 'startExport', { kind: 'traces', select: [], folder: 'out', force: true });
       expect(await until(again.job)).toMatchObject({ state: 'done', done: events, total: events });
       // The export's unfinished folder taken away under it: the job fails, saying why, and the earlier export stays.
-      const started = api.startExport({ kind: 'traces', select: [], folder: 'out', force: true });
+      // Called directly, not awaited: the handler answers at once, so the folder goes before the export's first write.
+      const started = api.startExport({ kind: 'traces', select: [], folder: 'out', force: true }) as ExportJob;
       const root = dirname(started.path);
       for (const f of readdirSync(root)) if (f !== 'out') rmSync(join(root, f), { recursive: true, force: true });
       const failed = await until(started.job);
