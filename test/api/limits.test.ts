@@ -77,3 +77,14 @@ describe('numbers at the ends of their range are answered', () => {
     expect(none.ok && none.value).toEqual([]);
   });
 });
+
+describe('lists longer than their limit are refused, naming the field and the limit', () => {
+  // arrayOf's default wording (`an array of at most N items`): without it the refusal would
+  // say "expected , got …", naming no limit.
+  it('annotate with 51 labels (at most 50)', async () => {
+    const labels = Array.from({ length: 51 }, (_, i) => `l${i}`);
+    const e = await refusal('annotate', { target: { trace: 1, seq: 0 }, labels, annotator: 'ann' });
+    expect(e.code).toBe('bad-input');
+    expect(e.message).toMatch(/^annotate\.labels: expected an array of at most 50 items, got /);
+  });
+});
