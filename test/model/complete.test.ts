@@ -3,21 +3,10 @@
 import { getEventListeners } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { complete, listModels, ModelError, type CompletionRequest, type RetryNotice, type ServerMemo } from '../../src/model/index.js';
-import { closedPort, deferred, quick, fakeServers, vectorPairs, vectorTexts } from './helpers.js';
+import { closedPort, deferred, quick, fakeServers, vectorPairs, vectorTexts, failure } from './helpers.js';
 
 const serve = fakeServers();
 const settings = (url: string, more: Partial<CompletionRequest> = {}): CompletionRequest => ({ endpoint: url, model: 'fake-model', prompt: '', ...more });
-
-/** The rejection of `p`, which must reject with a ModelError. */
-async function failure(p: Promise<unknown>): Promise<ModelError> {
-  try {
-    await p;
-  } catch (e) {
-    expect(e).toBeInstanceOf(ModelError);
-    return e as ModelError;
-  }
-  throw new Error('expected the call to fail');
-}
 
 const pairs = vectorPairs();
 const one = pairs.find((p) => p.id === 'count-forward-step-into#3')!;

@@ -5,8 +5,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { afterEach } from 'vitest';
-import type { Backoff } from '../../src/model/index.js';
+import { afterEach, expect } from 'vitest';
+import { ModelError, type Backoff } from '../../src/model/index.js';
 import { startFakeModelServer, type FakeModelServer, type FakeOptions } from '../../scripts/fake-model-server.mjs';
 import { vectorsPath } from '../semantics/helpers.js';
 
@@ -73,4 +73,15 @@ export function fakeServers(): (o: FakeOptions) => Promise<FakeModelServer> {
     running.push(f);
     return f;
   };
+}
+
+/** The rejection of `p`, which must reject with a ModelError. */
+export async function failure(p: Promise<unknown>): Promise<ModelError> {
+  try {
+    await p;
+  } catch (e) {
+    expect(e).toBeInstanceOf(ModelError);
+    return e as ModelError;
+  }
+  throw new Error('expected the call to fail');
 }

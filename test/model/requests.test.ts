@@ -4,21 +4,10 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { complete, listModels, ModelError, type CompletionRequest, type RetryNotice, type ServerMemo } from '../../src/model/index.js';
-import { deferred, fakeServers, quick } from './helpers.js';
+import { deferred, fakeServers, quick, failure } from './helpers.js';
 
 const serve = fakeServers();
 const settings = (url: string, more: Partial<CompletionRequest> = {}): CompletionRequest => ({ endpoint: url, model: 'fake-model', prompt: 'p', ...more });
-
-/** The rejection of `p`, which must reject with a ModelError. */
-async function failure(p: Promise<unknown>): Promise<ModelError> {
-  try {
-    await p;
-  } catch (e) {
-    expect(e).toBeInstanceOf(ModelError);
-    return e as ModelError;
-  }
-  throw new Error('expected the call to fail');
-}
 
 describe('on the wire', () => {
   it('sends JSON and asks for JSON (FastAPI servers refuse a body without its content type)', async () => {

@@ -119,3 +119,14 @@ export function cruxevalRecording(): string {
 export function cruxevalTraces(): Trace[] {
   return readTraces(cruxevalRecording());
 }
+
+/** A loop calling a helper once per item: the program of the sampling tests. */
+export const HELPER_LOOP = `def helper(v):
+    return v * 2
+
+def f(xs):
+    out = []
+    for x in xs:
+        out.append(helper(x))
+    return out
+`;

@@ -12,18 +12,9 @@ import {
   type Policy,
   type TreeIndex,
 } from '../../src/semantics/index.js';
-import { record, type Trace } from './helpers.js';
+import { HELPER_LOOP as SRC, record, type Trace } from './helpers.js';
 import { beforeAllOrFail } from '../helpers/before-all-or-fail.js';
 
-const SRC = `def helper(v):
-    return v * 2
-
-def f(xs):
-    out = []
-    for x in xs:
-        out.append(helper(x))
-    return out
-`;
 let tr: Trace;
 let index: TreeIndex;
 beforeAllOrFail(() => {
