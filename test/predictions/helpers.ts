@@ -6,20 +6,11 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { openCorpus, type Corpus } from '../../src/store/corpus.js';
 import { tempDir } from '../store/fixtures.js';
-import { cruxevalPath, cruxevalRecording, readTraces, record, vectorsPath, type Trace } from '../semantics/helpers.js';
-import type { Action, Direction } from '../../src/semantics/index.js';
+import { cruxevalPath, cruxevalRecording, readTraces, readVectors, record, type Trace } from '../semantics/helpers.js';
 
-export interface Vector {
-  name: string;
-  source: string;
-  call: string;
-  direction: Direction;
-  entry_function: string;
-  actions: Action[];
-  text: string;
-}
-
-export const vectors = (): Vector[] => JSON.parse(readFileSync(vectorsPath, 'utf8'));
+import type { Vector } from '../semantics/helpers.js';
+export type { Vector };
+export const vectors = readVectors;
 
 /** A trace file of the given traces (the recorder's records, as JSON Lines). */
 export function traceFile(dir: string, traces: Trace[]): string {

@@ -3,19 +3,8 @@
  * the refusals, blank lists, and where `breakpoint=` may stand in a list item.
  */
 import { describe, expect, it } from 'vitest';
-import { UserError } from '../../src/common/errors.js';
 import { formatAction, parseAction, parseActionList } from '../../src/semantics/index.js';
-
-/** The UserError a call throws (fails the test when it does not throw one). */
-function refusal(f: () => unknown): UserError {
-  try {
-    f();
-  } catch (e) {
-    if (e instanceof UserError) return e;
-    throw e;
-  }
-  throw new Error('expected a UserError, nothing was thrown');
-}
+import { refusal } from './helpers.js';
 
 const NAMES = 'step_into, step_over, step_return, continue, inv_step_into, inv_step_over, inv_step_call';
 

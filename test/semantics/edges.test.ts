@@ -15,11 +15,10 @@ import {
   type Action,
   type TreeIndex,
 } from '../../src/semantics/index.js';
-import { record, type Trace } from './helpers.js';
+import { A, record, type Trace } from './helpers.js';
 import { Oracle } from './oracle.js';
 import { beforeAllOrFail } from '../helpers/before-all-or-fail.js';
 
-const A = (...names: string[]): Action[] => names.map((n) => (n.startsWith('bp:') ? { action: 'breakpoint', src: n.slice(3) } : { action: n }) as Action);
 const seqOfLine = (t: Trace, src: string, nth = 0, kind = 'line') => t.events.filter((e) => e.event === kind && e.src === src)[nth].seq;
 
 function agreesWithOracle(tr: Trace, index: TreeIndex) {

@@ -7,6 +7,8 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { UserError } from '../../src/common/errors.js';
+import type { Action, Direction } from '../../src/semantics/index.js';
 import type { TraceEnd, TraceEvent, TraceHeader } from '../../src/trace/types.js';
 
 export const repoRoot = resolve(import.meta.dirname, '../..');
@@ -17,6 +19,23 @@ const shared = process.env.STEPSCOPE_SHARED ?? resolve(repoRoot, '../shared');
 export const cruxevalDir = resolve(shared, 'data/cruxeval');
 export const cruxevalPath = resolve(cruxevalDir, 'cruxeval.jsonl');
 export const vectorsPath = resolve(shared, 'docs/examples/trajectories.json');
+
+/** One byte-exact test vector of the domain reference's examples (trajectories.json). */
+export interface Vector {
+  name: string;
+  source: string;
+  call: string;
+  direction: Direction;
+  entry_function: string;
+  actions: Action[];
+  states_seq: number[];
+  exit: string | null;
+  text: string;
+}
+
+export function readVectors(): Vector[] {
+  return JSON.parse(readFileSync(vectorsPath, 'utf8')) as Vector[];
+}
 
 export interface Trace {
   header: TraceHeader;
@@ -130,3 +149,30 @@ def f(xs):
         out.append(helper(x))
     return out
 `;
+
+/** Two calls in a row: the line calling h comes right after g's return. */
+export const FGH = `def g(x):
+    return x + 1
+
+def h(x):
+    return x * 2
+
+def f(x):
+    a = g(x)
+    b = h(a)
+    return b
+`;
+
+/** Actions by name; `bp:SRC` is a breakpoint on the line whose text is SRC. */
+export const A = (...names: string[]): Action[] => names.map((n) => (n.startsWith('bp:') ? { action: 'breakpoint', src: n.slice(3) } : { action: n }) as Action);
+
+/** The UserError a call throws (fails the test when it does not throw one). */
+export function refusal(f: () => unknown): UserError {
+  try {
+    f();
+  } catch (e) {
+    if (e instanceof UserError) return e;
+    throw e;
+  }
+  throw new Error('expected a UserError, nothing was thrown');
+}

@@ -4,7 +4,6 @@
  * seed (a sampled data set must be drawn again identically from its seed, in every version).
  */
 import { describe, expect, it } from 'vitest';
-import { UserError } from '../../src/common/errors.js';
 import {
   PAPER_POLICY,
   Scope,
@@ -18,7 +17,7 @@ import {
   type Policy,
   type TreeIndex,
 } from '../../src/semantics/index.js';
-import { HELPER_LOOP as SRC, record, type Trace } from './helpers.js';
+import { HELPER_LOOP as SRC, record, refusal, type Trace } from './helpers.js';
 import { beforeAllOrFail } from '../helpers/before-all-or-fail.js';
 
 let tr: Trace;
@@ -27,17 +26,6 @@ beforeAllOrFail(() => {
   tr = record(SRC, 'f([1, 2, 3])');
   index = buildTraceIndex(tr.events);
 });
-
-/** The UserError a call throws (fails the test when it does not throw one). */
-function refusal(f: () => unknown): UserError {
-  try {
-    f();
-  } catch (e) {
-    if (e instanceof UserError) return e;
-    throw e;
-  }
-  throw new Error('expected a UserError, nothing was thrown');
-}
 
 /** A policy as read from a file: any JSON, checked by validatePolicy. */
 const withForward = (forward: unknown): Policy => ({ ...PAPER_POLICY, forward: forward as Policy['forward'] });

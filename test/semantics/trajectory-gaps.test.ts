@@ -29,10 +29,9 @@ import {
 } from '../../src/semantics/index.js';
 import { UserError } from '../../src/common/errors.js';
 import type { TraceEvent } from '../../src/trace/types.js';
-import { record, type Trace } from './helpers.js';
+import { A, FGH, record, type Trace } from './helpers.js';
 import { beforeAllOrFail } from '../helpers/before-all-or-fail.js';
 
-const A = (...names: string[]): Action[] => names.map((n) => (n.startsWith('bp:') ? { action: 'breakpoint', src: n.slice(3) } : { action: n }) as Action);
 const HEAD = '<|begin_of_text|><|trace_context_start|>';
 const TAIL = '<|trace_end|><|end_of_text|>';
 
@@ -55,17 +54,6 @@ function thrown(f: () => unknown): { error: string; message: string; step?: numb
   throw new Error('expected an error');
 }
 
-const FGH = `def g(x):
-    return x + 1
-
-def h(x):
-    return x * 2
-
-def f(x):
-    a = g(x)
-    b = h(a)
-    return b
-`;
 // `del` leaves the earlier state with a name the later one does not have.
 const DEL = `def d(x):
     y = x + 1

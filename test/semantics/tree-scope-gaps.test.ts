@@ -25,11 +25,10 @@ import {
 } from '../../src/semantics/index.js';
 import { UserError } from '../../src/common/errors.js';
 import type { TraceEvent } from '../../src/trace/types.js';
-import { record, type Trace } from './helpers.js';
+import { A, FGH, record, type Trace } from './helpers.js';
 import { Oracle } from './oracle.js';
 import { beforeAllOrFail } from '../helpers/before-all-or-fail.js';
 
-const A = (...names: string[]): Action[] => names.map((n) => (n.startsWith('bp:') ? { action: 'breakpoint', src: n.slice(3) } : { action: n }) as Action);
 
 /** A hand-made event (the trace format allows traces from other recorders). */
 const ev = (seq: number, event: string, frame: number, src: string, parent: number | null, locals: Record<string, string> = {}, arg: string | null = null): TraceEvent =>
@@ -67,18 +66,6 @@ function agreesWithOracle(tr: Trace, index: TreeIndex) {
   }
 }
 
-// Two calls in a row: the line calling h comes right after g's return.
-const FGH = `def g(x):
-    return x + 1
-
-def h(x):
-    return x * 2
-
-def f(x):
-    a = g(x)
-    b = h(a)
-    return b
-`;
 // Straight-line script, cut by the event limit on its third line (seen for the first time).
 const STRAIGHT = `a = 1
 b = a + 1

@@ -2,7 +2,6 @@
  * The byte-exact test vectors of neural-debugger.md §9 (examples/trajectories.json), on
  * traces recorded by the real recorder, and the three CRUXEval-style prompts and targets.
  */
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import {
   Scope,
@@ -14,25 +13,11 @@ import {
   stateSeqs,
   textParts,
   walk,
-  type Action,
-  type Direction,
 } from '../../src/semantics/index.js';
-import { record, vectorsPath, type Trace } from './helpers.js';
+import { readVectors, record, type Trace, type Vector } from './helpers.js';
 import { beforeAllOrFail } from '../helpers/before-all-or-fail.js';
 
-interface Vector {
-  name: string;
-  source: string;
-  call: string;
-  direction: Direction;
-  entry_function: string;
-  actions: Action[];
-  states_seq: number[];
-  exit: string | null;
-  text: string;
-}
-
-const vectors: Vector[] = JSON.parse(readFileSync(vectorsPath, 'utf8'));
+const vectors = readVectors();
 const traces = new Map<string, Trace>();
 
 beforeAllOrFail(() => {

@@ -3,25 +3,12 @@
  * neural-debugger.md §9, each state's event seq (an inverse node shows the seq of its event,
  * both copies of a call line the same), the text, and the locals as the model sees them.
  */
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { buildTraceIndex, parseTrajectory, walkView, type Action, type Direction } from '../../src/semantics/index.js';
-import { record, vectorsPath, type Trace } from './helpers.js';
+import { buildTraceIndex, parseTrajectory, walkView} from '../../src/semantics/index.js';
+import { readVectors, record, type Trace } from './helpers.js';
 import { beforeAllOrFail } from '../helpers/before-all-or-fail.js';
 
-interface Vector {
-  name: string;
-  source: string;
-  call: string;
-  direction: Direction;
-  entry_function: string;
-  actions: Action[];
-  states_seq: number[];
-  exit: string | null;
-  text: string;
-}
-
-const vectors: Vector[] = JSON.parse(readFileSync(vectorsPath, 'utf8'));
+const vectors = readVectors();
 // One forward vector and two inverse ones (the second shows an inv_line_call copy: seq 24 twice).
 const chosen = ['count-forward-breakpoint', 'count-inverse-step-into', 'exception-caught-inverse-step-over'].map((n) => vectors.find((v) => v.name === n)!);
 const traces = new Map<string, Trace>();
