@@ -8,15 +8,16 @@ import { join, relative } from 'node:path';
 
 export const root = new URL('..', import.meta.url).pathname;
 
+// The export handlers are tested in test/export/api.test.ts, the skeleton methods in test/store/skeletons.test.ts.
+const API_TESTS = ['test/api', 'test/server/browser-guards.test.ts', 'test/export/api.test.ts', 'test/store/skeletons.test.ts'];
 /** src/api's tests that call the API in this process, without the worker pool's. */
-const API_IN_PROCESS = ['test/api', 'test/server/browser-guards.test.ts', 'test/export/api.test.ts', 'test/store/skeletons.test.ts'].flatMap((p) => testFilesIn(p)).filter((f) => !/^test\/api\/pool(-jobs)?\.test\.ts$/.test(f));
+const API_IN_PROCESS = API_TESTS.flatMap((p) => testFilesIn(p)).filter((f) => !/^test\/api\/pool(-jobs)?\.test\.ts$/.test(f));
 
 /** Test files (or folders of them) per mutated folder; a folder not listed gets test/<its name>/. */
 const TESTS = {
   // score.ts (exact-match scoring) is tested with the predictions it scores.
   'src/semantics': ['test/semantics', 'test/docs', 'test/predictions/score.test.ts'],
-  // The export handlers are tested in test/export/api.test.ts, the skeleton methods in test/store/skeletons.test.ts.
-  'src/api': ['test/api', 'test/server/browser-guards.test.ts', 'test/export/api.test.ts', 'test/store/skeletons.test.ts'],
+  'src/api': API_TESTS,
   // src/api in three runs that add up to the folder's: the worker pool's tests (a worker
   // thread per trace, 3–9 s a test, 51 s the file) run only against the pool's own code;
   // with them, every handler mutant waited for them too (Stryker's estimate: 4 h).

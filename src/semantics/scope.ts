@@ -21,7 +21,7 @@
 import { CALL, LINE, RETURN, TraceShapeError, type TreeIndex } from './tree.js';
 import { UserError } from '../common/errors.js';
 import { EVENT_KINDS, type TraceEvent } from '../trace/types.js';
-import type { Action, Direction, ExitKind, Target } from './types.js';
+import { directionAction, type Action, type Direction, type ExitKind, type Target } from './types.js';
 
 export class Scope {
   /** First and last seq of the scope (forward pre-order range). */
@@ -179,7 +179,7 @@ export class Scope {
           return this.invStepCall(node);
       }
     }
-    throw new UserError(`${a.action} is not ${direction === 'inverse' ? 'an' : 'a'} ${direction} action`, 'bad-input');
+    throw new UserError(`${a.action} is not ${directionAction(direction)}`, 'bad-input');
   }
 }
 

@@ -10,7 +10,7 @@ import type { Scope } from './scope.js';
 import { seqOf, showState, stateText, type ShownState } from './state.js';
 import { ACTION, BEGIN, CONTEXT, END, FRAME, TRACE_END, actionText, exitToken } from './tokens.js';
 import type { TreeIndex } from './tree.js';
-import { actionDirection, type Action, type Direction, type ExitKind } from './types.js';
+import { actionDirection, directionAction, type Action, type Direction, type ExitKind } from './types.js';
 
 export interface Trajectory {
   direction: Direction;
@@ -38,7 +38,7 @@ export function walk(scope: Scope, direction: Direction, actions: readonly Actio
   for (let k = 0; k < actions.length; k++) {
     const a = actions[k];
     if (actionDirection(a.action) !== direction) {
-      throw new WalkError(`action ${k + 1} (${a.action}) is not ${direction === 'inverse' ? 'an' : 'a'} ${direction} action`, k);
+      throw new WalkError(`action ${k + 1} (${a.action}) is not ${directionAction(direction)}`, k);
     }
     if (t.exit) throw new WalkError(`action ${k + 1} (${a.action}) comes after the trajectory exited with ${t.exit}`, k);
     advance(scope, t, a);

@@ -41,3 +41,8 @@ export function isForwardAction(a: ActionName): a is ForwardActionName {
 export function actionDirection(a: ActionName): Direction {
   return isForwardAction(a) ? 'forward' : 'inverse';
 }
+
+/** "a forward action" / "an inverse action", as refusals word an action of the other direction. */
+export function directionAction(direction: Direction): string {
+  return `${direction === 'inverse' ? 'an' : 'a'} ${direction} action`;
+}
