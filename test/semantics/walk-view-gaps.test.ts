@@ -1,6 +1,6 @@
 /**
  * walkView, what the explorer and `replay` show for a walk: on the test vectors of
- * neural-debugger.md §9, each state's event seq (an inverse node shows the seq of its event,
+ * docs/semantics.md §9, each state's event seq (an inverse node shows the seq of its event,
  * both copies of a call line the same), the text, and the locals as the model sees them.
  */
 import { describe, expect, it } from 'vitest';
