@@ -23,11 +23,17 @@ export function backoffDelay(retry: number, b: Backoff, random: () => number = M
   return cap / 2 + (random() * cap) / 2;
 }
 
+const HTTP_DATE = /^(?=.*\b(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)\b)(?=.*\b\d\d:\d\d:\d\d\b)/;
+
 /** Retry-After in milliseconds: delta-seconds or an HTTP date; undefined when absent or unreadable. */
 export function parseRetryAfter(value: string | null, now: number = Date.now()): number | undefined {
   if (value === null || !value.trim()) return undefined;
   const v = value.trim();
   if (/^\d+(\.\d+)?$/.test(v)) return Math.round(Number(v) * 1000);
+  // An HTTP date (RFC 9110 §5.6.7: IMF-fixdate, or the obsolete RFC 850 and asctime forms)
+  // always names the month and gives hh:mm:ss. Date.parse alone reads far more: "-5" or
+  // "in 5" as dates in 2001, already past, so the retry would not wait at all.
+  if (!HTTP_DATE.test(v)) return undefined;
   const at = Date.parse(v);
   return Number.isNaN(at) ? undefined : Math.max(0, at - now);
 }

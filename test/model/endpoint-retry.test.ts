@@ -68,4 +68,12 @@ describe('Retry-After', () => {
     expect(parseRetryAfter('')).toBeUndefined();
     expect(parseRetryAfter('soon')).toBeUndefined();
   });
+
+  it('reads the three HTTP date forms, and no other text as a date', () => {
+    const now = Date.parse('Wed, 21 Oct 2015 07:28:00 GMT');
+    expect(parseRetryAfter('Wednesday, 21-Oct-15 07:28:05 GMT', now)).toBe(5000);
+    expect(parseRetryAfter('Wed Oct 21 07:28:07 2015', now)).toBe(7000 - new Date(now).getTimezoneOffset() * 60_000);
+    // Date.parse reads these as dates in 2001, long past: the retry would not wait at all.
+    for (const v of ['-5', 'in 5', '5 5', '2015-10-21']) expect(parseRetryAfter(v, now), v).toBeUndefined();
+  });
 });
