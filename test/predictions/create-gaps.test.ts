@@ -131,11 +131,29 @@ describe('CRUXEval sets: only CRUXEval traces, the first of each task, and the s
   });
 });
 
+it('a trace with no events (the recorder writes at least main\'s call; a hand-made file need not) is skipped', async () => {
+  const ok = record('def f(x):\n    y = x\n    return y\n', 'f(1)');
+  const empty = crux({ ...ok, events: [], end: { ...ok.end, exit: 'never', events: 0 } } as Trace, 'sample_e');
+  const { corpus: c } = await corpusOf([empty, crux(ok, 'sample_c')], 'stepscope-create-');
+  try {
+    const [e, k] = c.traceIds();
+    const co = createEvalSet(c, { name: 'co', task: 'cruxeval-output' });
+    expect(co.skipped).toEqual([{ trace: e, name: 'sample_e', reason: 'the function never returned' }]);
+    expect([...c.iterateItems(co.set.id)].map((it) => it.traceId)).toEqual([k]);
+    const hz = createEvalSet(c, { name: 'hz', task: 'horizon' });
+    expect(hz.skipped).toEqual([{ trace: e, name: 'sample_e', reason: 'no call of the function' }]);
+  } finally {
+    c.close();
+  }
+});
+
 describe('refusals', () => {
   it('a name already used, a trace that is not there, an unknown task', () => {
     make({ task: 'horizon', traceIds: [id.fgh] });
     expect(refusal(() => createEvalSet(corpus, { name: `s${n - 1}`, task: 'horizon' }))).toEqual([`${corpus.path} already has an evaluation set named "s${n - 1}"`, 'bad-input']);
     expect(refusal(() => make({ task: 'horizon', traceIds: [id.fgh, 9999] }))).toEqual([`${corpus.path} has no trace with id 9999`, 'not-found']);
+    // Refused before any item is made: not only when making one reaches the missing trace.
+    expect(refusal(() => make({ task: 'next-state', perAction: 0, traceIds: [9999] }))).toEqual([`${corpus.path} has no trace with id 9999`, 'not-found']);
     expect(() => make({ task: 'bogus' as CreateOptions['task'] })).toThrow(new RangeError('unknown task bogus'));
   });
 
