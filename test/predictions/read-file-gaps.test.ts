@@ -106,7 +106,15 @@ describe('CRUXEval files', () => {
     expect(refusal('{\n  "sample_0": ["1"],\n  "s\\u0041": ["2"]\n}\n')).toBe('FILE:1: unknown task "sA": expected a task id of this set (sample_0 …)');
   });
 
-  it('a file that ends inside the object is refused without a line (the parser gives no position)', () => {
+  it('a parser message that quotes the file is not read for a line number ("line 12" in the file is none)', () => {
+    // V8: Unexpected token 'x', "{\n"line 12": x\n}\n" is not valid JSON (no position given).
+    const msg = refusal('{\n"line 12": x\n}\n');
+    expect(msg).not.toMatch(/^FILE:12:/);
+    expect(msg).toMatch(/^FILE(:2)?: expected one JSON object \(a CRUXEval generations file\) or JSON Lines \(/);
+  });
+
+  it('a file that is not JSON: the line where the parser stopped, none when it names no position', () => {
+    expect(refusal('{\n  "sample_0": ["1"],\n  "sample_146": ["2"\n}\n')).toMatch(/^FILE:4: expected one JSON object/);
     expect(refusal('{\n"sample_0": [')).toBe('FILE: expected one JSON object (a CRUXEval generations file) or JSON Lines (Unexpected end of JSON input)');
   });
 });
