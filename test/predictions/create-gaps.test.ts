@@ -24,9 +24,9 @@ const crux = (t: Trace, name: string) => named(t, name, { task: 'cruxeval' });
 
 beforeAll(async () => {
   const ok = record('def f(x):\n    y = x\n    return y\n', 'f(1)');
-  const e = ok.events as Record<string, unknown>[];
+  const e = ok.events;
   // main's line twice before f's call: f's call is seq 3, not 2 (two step_into do not reach it).
-  const late = { ...ok, events: [e[0], e[1], { ...e[1], seq: 2 }, ...e.slice(2).map((x) => ({ ...x, seq: (x.seq as number) + 1, parent: x.parent === 1 ? 2 : x.parent }))], end: { ...ok.end, events: e.length + 1 } } as Trace;
+  const late: Trace = { ...ok, events: [e[0], e[1], { ...e[1], seq: 2 }, ...e.slice(2).map((x) => ({ ...x, seq: x.seq + 1, parent: x.parent === 1 ? 2 : x.parent }))], end: { ...ok.end, events: e.length + 1 } };
   const traces: [string, Trace][] = [
     ...vectorTraces().traces.map((t, i): [string, Trace] => [`v${i}`, named(t, `v${i}`)]),
     ['fgh', named(record(FGH, 'f(1)'), 'fgh')],
