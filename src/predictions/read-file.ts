@@ -67,8 +67,10 @@ function wholeObject(path: string, text: string): Record<string, unknown> | null
       return null;
     } catch {
       const msg = (e as Error).message;
+      // The line of the position V8 names. Its other messages (Unexpected token 'x', "…" is
+      // not valid JSON) name none but quote the file, which may say "line 12": no line then.
       const at = /position (\d+)/.exec(msg);
-      const line = at ? text.slice(0, Number(at[1])).split('\n').length : Number(/line (\d+)/.exec(msg)?.[1] ?? 0);
+      const line = at ? text.slice(0, Number(at[1])).split('\n').length : 0;
       throw new IngestError(path, line, `expected one JSON object (a CRUXEval generations file) or JSON Lines (${msg})`);
     }
   }
