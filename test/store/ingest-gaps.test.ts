@@ -2,6 +2,7 @@
  * Ingest: the cases the mutation run of src/store found untested (see
  * docs/mutation-store-survivors-open.md). Each test builds its own corpus and files.
  */
+import Database from 'better-sqlite3';
 import { createHash } from 'node:crypto';
 import { statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -126,6 +127,46 @@ describe('ingest: a full disk', () => {
     expect(snapshot(db)).toBe(before);
     db.pragma('max_page_count = 1073741823');
     expect(await corpus.ingest(big)).toMatchObject({ inserted: 1 });
+    corpus.close();
+  });
+});
+
+describe('ingest: transactions', () => {
+  it('refused for another writer\'s lock, stores nothing even if the lock is gone before the file is read', async () => {
+    const { dir, corpus } = fresh();
+    const path = join(dir, 'c.db');
+    const file = writeTraces(dir, 'a.jsonl', [{ name: 'a', n: 1 }]);
+    const other = new Database(path);
+    other.exec('BEGIN IMMEDIATE');
+    const c = openCorpus(path, { busyTimeoutMs: 20 });
+    const pending = c.ingest(file).then(
+      () => undefined,
+      (x: unknown) => x,
+    );
+    // The file is read asynchronously: the other writer finishes meanwhile.
+    other.exec('ROLLBACK');
+    other.close();
+    const e = (await pending) as { kind?: string; message?: string };
+    expect([e.kind, e.message]).toEqual(['locked', `${path} is locked: another program is writing to it. Try again when it has finished.`]);
+    expect(c.counts()).toMatchObject({ traces: 0 });
+    c.close();
+    corpus.close();
+  });
+
+  it('an error after which SQLite has already rolled the transaction back is reported as is', async () => {
+    const { dir, corpus } = fresh();
+    const db = connectionOf(corpus);
+    // A stand-in for the errors SQLite answers by rolling back the whole transaction itself
+    // (a full disk or an I/O error may): a temporary trigger, not part of the corpus file.
+    db.exec("CREATE TEMP TRIGGER refuse BEFORE INSERT ON traces BEGIN SELECT RAISE(ROLLBACK, 'refused by the test trigger'); END");
+    const e = (await corpus.ingest(writeTraces(dir, 'a.jsonl', [{ name: 'a', n: 1 }])).then(
+      () => undefined,
+      (x: unknown) => x,
+    )) as Error;
+    expect(e.message).toBe('refused by the test trigger');
+    expect(db.inTransaction).toBe(false);
+    db.exec('DROP TRIGGER refuse');
+    expect(await corpus.ingest(join(dir, 'a.jsonl'))).toMatchObject({ inserted: 1 });
     corpus.close();
   });
 });
