@@ -3,7 +3,7 @@
  * docs/mutation-store-survivors-open.md). Each test builds its own files.
  */
 import Database from 'better-sqlite3';
-import { copyFileSync, existsSync, readdirSync, readFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { connectionOf } from '../../src/store/connection.js';
@@ -136,5 +136,29 @@ describe('opening: resources', () => {
     const before = readdirSync('/proc/self/fd').length;
     for (let i = 0; i < 40; i++) openCorpus(path, { readonly: i % 2 === 0 }).close();
     expect(readdirSync('/proc/self/fd').length - before).toBeLessThan(10);
+  });
+});
+
+describe('opening: a corpus in a folder that is not writable', () => {
+  // Root may write anywhere: run as another user to see these (e.g. `runuser -u nobody`).
+  it.skipIf(process.getuid?.() === 0)('is refused for writing as read-only, and for reading with what to do about the folder', () => {
+    const dir = tempDir();
+    const path = join(dir, 'c.db');
+    openCorpus(path, { create: true }).close();
+    const before = fileHash(path);
+    chmodSync(dir, 0o555);
+    try {
+      const w = refused(path, {});
+      expect([w.kind, w.message]).toEqual(['readonly', `${path} is read-only: cannot write to it (check the file and folder permissions).`]);
+      const r = refused(path, { readonly: true });
+      expect([r.kind, r.code]).toEqual(['readonly', 'read-only']);
+      expect(r.message).toBe(
+        `cannot read ${path}: its folder is not writable, and SQLite must create c.db-shm beside a corpus in WAL mode to read it. ` +
+          'Make the folder writable, or copy the file into a writable folder.',
+      );
+    } finally {
+      chmodSync(dir, 0o755);
+    }
+    expect(fileHash(path)).toBe(before);
   });
 });
