@@ -82,6 +82,37 @@ describe('opening: SQLite files that are not (yet) corpora', () => {
   });
 });
 
+describe('opening: files refused from their header alone', () => {
+  // SQLite itself, even read-only, creates NAME-wal and NAME-shm beside a WAL-mode database
+  // it opens (and leaves them): the 100-byte header is read first so that a file it refuses
+  // is left alone, folder included.
+  it('a newer corpus or another program\'s database in WAL mode is refused without files appearing beside it', () => {
+    const dir = tempDir();
+    const newer = join(dir, 'newer.db');
+    openCorpus(newer, { create: true }).close();
+    const raw = new Database(newer);
+    raw.pragma(`user_version = ${latestVersion() + 5}`);
+    raw.close();
+    const foreign = (name: string, pragma: string) => {
+      const path = join(dir, name);
+      const db = new Database(path);
+      db.pragma('journal_mode = WAL');
+      db.exec('CREATE TABLE customers (id INTEGER PRIMARY KEY)');
+      db.pragma(pragma);
+      db.close();
+      return path;
+    };
+    const files = [newer, foreign('owned.db', 'application_id = 7'), foreign('versioned.db', 'user_version = 3')];
+    expect(readdirSync(dir).sort()).toEqual(['newer.db', 'owned.db', 'versioned.db']);
+    for (const path of files) {
+      for (const opts of [{}, { create: true }, { readonly: true }]) {
+        expect(refused(path, opts).kind).toBe(path === newer ? 'newer' : 'not-corpus');
+      }
+    }
+    expect(readdirSync(dir).sort()).toEqual(['newer.db', 'owned.db', 'versioned.db']);
+  });
+});
+
 describe('opening: paths that cannot be a corpus file', () => {
   it('a folder given as the corpus is refused with a message naming it', () => {
     const dir = tempDir();
