@@ -4,7 +4,7 @@
  */
 import Database from 'better-sqlite3';
 import { createHash } from 'node:crypto';
-import { statSync, writeFileSync } from 'node:fs';
+import { chmodSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { connectionOf } from '../../src/store/connection.js';
@@ -48,6 +48,17 @@ describe('ingest: refusals name the file, the line and the problem', () => {
     const e = await refusal(corpus.ingest(dir));
     expect(e.message).toBe(`${dir}: is a folder, expected a trace file (.jsonl)`);
     expect(e.code).toBe('bad-input');
+    corpus.close();
+  });
+
+  // Root may read anything: run as another user to see this one (e.g. `runuser -u nobody`).
+  it.skipIf(process.getuid?.() === 0)('an input that may not be read', async () => {
+    const { dir, corpus } = fresh();
+    const file = writeTraces(dir, 'secret.jsonl', [{ name: 'a', n: 1 }]);
+    chmodSync(file, 0o000);
+    const e = await refusal(corpus.ingest(file));
+    expect(e.message).toBe(`${file}: permission denied`);
+    expect(corpus.counts()).toMatchObject({ traces: 0 });
     corpus.close();
   });
 
