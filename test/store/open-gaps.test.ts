@@ -158,8 +158,9 @@ describe('opening: messages', () => {
 });
 
 describe('opening: resources', () => {
-  // Linux: /proc/self/fd lists this process's open descriptors (vitest runs each file in
-  // its own process, see vitest.config.ts). A desktop app opens corpora again and again.
+  // Linux: /proc/self/fd lists this process's open descriptors; no other test file runs in
+  // this process meanwhile (vitest.config.ts: a process per file; Stryker: one worker).
+  // A desktop app opens corpora again and again.
   it.runIf(existsSync('/proc/self/fd'))('opening and closing a corpus many times leaves no file descriptor open', () => {
     const path = join(tempDir(), 'c.db');
     openCorpus(path, { create: true }).close();
