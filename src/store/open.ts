@@ -7,7 +7,7 @@
 import Database from 'better-sqlite3';
 import { closeSync, existsSync, openSync, readSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { basename, resolve } from 'node:path';
+import { basename, dirname, resolve } from 'node:path';
 import { CorpusError, explainSqliteError, readOnlyError } from './errors.js';
 import { APPLICATION_ID, latestVersion, migrate, userVersion } from './migrate.js';
 import { MIGRATIONS, type Migration } from './migrations/index.js';
@@ -38,12 +38,15 @@ interface HeaderInfo {
 }
 
 function readHeader(path: string): HeaderInfo | undefined {
-  let size: number;
+  let st: ReturnType<typeof statSync>;
   try {
-    size = statSync(path).size;
+    st = statSync(path);
   } catch {
     return undefined;
   }
+  // Without this, reading the header fails with Node's bare EISDIR, which names nothing.
+  if (st.isDirectory()) throw new CorpusError(`${path} is a folder, not a Stepscope corpus file.`, 'not-corpus');
+  const size = st.size;
   if (size === 0) return { size, applicationId: 0, userVersion: 0 };
   const buf = Buffer.alloc(100);
   const fd = openSync(path, 'r');
@@ -99,6 +102,10 @@ export function openDatabase(path: string, opts: OpenOptions = {}): Database.Dat
   const header = readHeader(path);
   if (!header && (!opts.create || readonly)) {
     throw new CorpusError(`${path} does not exist (\`stepscope ingest FILE --db ${path}\` creates it).`, 'missing');
+  }
+  // better-sqlite3 refuses a missing folder with a TypeError that names neither file nor folder.
+  if (!header && !existsSync(dirname(path))) {
+    throw new CorpusError(`cannot create ${path}: the folder ${dirname(path)} does not exist.`, 'missing');
   }
 
   let db: Database.Database | undefined;
