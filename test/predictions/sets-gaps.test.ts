@@ -88,6 +88,19 @@ describe('next-state sets', () => {
     expect(c.listEvalSets()).toEqual([]);
   });
 
+  it('a program that did not compile (a trace with no events) gives no item, and does not stop the others', async () => {
+    const broken: [string, null] = ['def f(:\n', null];
+    const c = await corpusOfPrograms([broken, [ONE_LINE, 'f(1)']]);
+    expect(c.getTrace(1)!.events).toBe(0);
+    const { set, short } = createEvalSet(c, { name: 'ns', task: 'next-state', perAction: 2, seed: 4 });
+    expect(short).toEqual([]);
+    const items = itemsOf(c, set.id);
+    expect(items).toHaveLength(16);
+    expect(new Set(items.map((i) => i.traceId))).toEqual(new Set([2]));
+    const alone = await corpusOfPrograms([broken]);
+    expect(() => createEvalSet(alone, { name: 'ns', task: 'next-state', perAction: 2 })).toThrow(/next-state: no items to make \(no trace gives one\)/);
+  });
+
   it('draws from every trace, from entries other than the root, and cuts at other than the first occurrence', async () => {
     const count = vectors().find((v) => v.name === 'count-forward-step-into')!;
     const c = await corpusOfPrograms([[count.source, count.call], [HELPER_LOOP, 'f([1, 2, 3])'], [FGH, 'f(1)']]);
