@@ -2,7 +2,8 @@
 // a one-line function, one point per trace, the traces a horizon set cannot use and why, the
 // inverse count over a function that makes calls; next-state items spread over traces, entries
 // and occurrences, never repeated, within the trajectory length asked for, the kinds that came
-// short, and an empty corpus. Each test makes its own corpus (Stryker's per-test coverage).
+// short, an empty corpus, a trace without events, and the items of one seed pinned. Each test
+// makes its own corpus (Stryker's per-test coverage ignores what a beforeAll builds).
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createEvalSet } from '../../src/predictions/create.js';
@@ -12,6 +13,17 @@ import { cleanTempDirs } from '../store/fixtures.js';
 import { corpusOf, tempDir, vectors } from './helpers.js';
 
 const ONE_LINE = 'def f(x):\n    return x\n';
+/** next-state items of ONE_LINE f(1), seed 7, one per kind: `key entry actions`, as made on 2026-12-01. */
+const PINNED = [
+  'step_into/0 0 step_over,step_into',
+  'step_over/0 0 step_over',
+  'step_return/0 0 step_return',
+  'breakpoint/0 2 breakpoint',
+  'continue/0 0 breakpoint,step_into,continue',
+  'inv_step_into/0 2 inv_step_into,inv_step_into',
+  'inv_step_over/0 2 inv_step_into,inv_step_over,inv_step_over',
+  'inv_step_call/0 0 inv_step_into,inv_step_call',
+];
 const corpora: Corpus[] = [];
 afterAll(() => {
   for (const c of corpora) c.close();
@@ -110,6 +122,13 @@ describe('next-state sets', () => {
     expect(items.some((i) => i.entry !== 0)).toBe(true);
     // An item whose action kind was taken before too: the cut is not always at the first one.
     expect(items.some((i) => steps(i, i.action) > 1)).toBe(true);
+  });
+
+  it('the same seed gives the same items from one version to the next (pinned on a one-line function)', async () => {
+    const c = await corpusOfPrograms([[ONE_LINE, 'f(1)']]);
+    const { set } = createEvalSet(c, { name: 'ns', task: 'next-state', perAction: 1, seed: 7 });
+    const got = itemsOf(c, set.id).map((i) => `${i.key} ${i.entry} ${i.actions.map((a) => a.action).join(',')}`);
+    expect(got).toEqual(PINNED);
   });
 
   it('keeps trajectories within the length asked for', async () => {
