@@ -6,9 +6,10 @@
  * Item n of kind A: attempt a = 0, 1, … draws from its own generator, seeded from (seed, A,
  * n, a): a trace (uniformly among the chosen ones, in id order), an entry (uniformly among
  * the trace's call events, seq 0 being the root), a trajectory of at most `maxSteps`
- * actions, and one of its A actions uniformly. An attempt fails when the trajectory has no
- * A action or the cut repeats an earlier item; after MAX_ATTEMPTS the kind gets fewer items
- * (reported). The same corpus and options therefore give the same items.
+ * actions, and one of its A actions uniformly. An attempt fails when the trace has no events
+ * (a program that did not compile), the trajectory has no A action or the cut repeats an
+ * earlier item; after MAX_ATTEMPTS the kind gets fewer items (reported). The same corpus and
+ * options therefore give the same items.
  */
 import {
   FORWARD_ACTIONS, INVERSE_ACTIONS, formatAction, mulberry32, sampleTrajectory, seedFrom,
@@ -37,13 +38,11 @@ export function nextStateItems(traces: Traces, o: NextStateOptions): { items: Ne
   const short: Shortfall[] = [];
   const seen = new Set<string>();
   const calls = new Map<number, number[]>();
-  const callsOf = (id: number) => {
+  /** A trace's entries: its call events (seq 0, the root, first); none in a trace without events (a program that did not compile). */
+  const callsOf = (id: number): number[] => {
     let c = calls.get(id);
-    if (!c) {
-      c = traces.get(id).events.flatMap((e) => (e.event === 'call' ? [e.seq] : []));
-      calls.set(id, c.length ? c : [0]);
-    }
-    return c!;
+    if (!c) calls.set(id, (c = traces.get(id).events.flatMap((e) => (e.event === 'call' ? [e.seq] : []))));
+    return c;
   };
   for (const dir of o.directions) {
     const kinds: readonly ActionName[] = dir === 'forward' ? FORWARD_ACTIONS : INVERSE_ACTIONS;
@@ -54,6 +53,8 @@ export function nextStateItems(traces: Traces, o: NextStateOptions): { items: Ne
           const rng = mulberry32(seedFrom(o.seed, 'next-state', action, n, a));
           const traceId = o.traceIds[Math.floor(rng() * o.traceIds.length)];
           const entries = callsOf(traceId);
+          // No entry, no trajectory: the attempt fails (the other traces are drawn as before).
+          if (entries.length === 0) continue;
           const entry = entries[Math.floor(rng() * entries.length)];
           const t = sampleTrajectory(traces.scope(traceId, entry), dir, rng, { maxSteps: o.maxSteps });
           const at = t.actions.flatMap((x, j) => (x.action === action ? [j] : []));
