@@ -77,6 +77,15 @@ describe('horizon sets', () => {
     expect(new Set(itemsOf(c, set.id).map((i) => i.traceId))).toEqual(new Set([4]));
   });
 
+  it('f(g(1)): the items are about f, the function called, not g, called first in its arguments', async () => {
+    const G_THEN_F = 'def g(x):\n    return x + 1\n\ndef f(x):\n    y = x * 2\n    return y\n';
+    const c = await corpusOfPrograms([[G_THEN_F, 'f(g(1))'], [G_THEN_F, 'f(1)']]);
+    const { set, skipped } = createEvalSet(c, { name: 'hz', task: 'horizon' });
+    // f's call is not the second step from main (g's is), so the forward jump cannot reach it.
+    expect(skipped).toEqual([{ trace: 1, name: 'prog.py', reason: 'the function never returned or is not reached by two steps' }]);
+    expect(new Set(itemsOf(c, set.id).map((i) => i.traceId))).toEqual(new Set([2]));
+  });
+
   it('inverse: a line that made a call counts twice, so the last jump steps over the calls too', async () => {
     // f([1, 2]) calls helper twice: its inverse top level has two nodes more than its forward states.
     const c = await corpusOfPrograms([[HELPER_LOOP, 'f([1, 2])']]);
