@@ -3,6 +3,7 @@ import { svelteTesting } from '@testing-library/svelte/vite';
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { defineConfig } from 'vitest/config';
+import SlowFirst from './test/helpers/slow-first.js';
 
 const root = import.meta.dirname;
 
@@ -11,6 +12,8 @@ export default defineConfig({
     // Vitest's default is one worker per core but one: a single worker on two cores, which
     // leaves a core idle while a file waits on its child processes (the compiled CLI, Python).
     maxWorkers: Math.max(2, availableParallelism() - 1),
+    // The slowest files first (test/helpers/slow-first.ts), so none is left to run alone at the end.
+    sequence: { sequencer: SlowFirst },
     projects: [
       {
         test: {
