@@ -22,7 +22,7 @@ export const SLOW_FILES = [
 ];
 
 export default class SlowFirst extends BaseSequencer {
-  async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const sorted = await super.sort(files);
     const rank = (f: TestSpecification) => {
       const i = SLOW_FILES.findIndex((s) => f.moduleId.endsWith(`/${s}`));
