@@ -29,6 +29,9 @@ function expectCleanError(r: ReturnType<typeof cli>, code: number, start: string
   expect(r.stderr).not.toMatch(/\n\s+at /);
 }
 
+// Permissions mean nothing to root, so as root the commands that test them run as "nobody".
+const asUser = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
+
 describe('stepscope ingest', () => {
   it('creates the corpus, prints the --json summary, and is idempotent', () => {
     const r = cli(['ingest', good, '--db', db, '--json']);
@@ -241,8 +244,6 @@ describe('files that are not corpora, newer corpora, locks and permissions', () 
     expect(count(locked)).toBe(3);
   });
 
-  // Permissions mean nothing to root, so as root the commands run as "nobody".
-  const asUser = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
 
   it('a read-only corpus file: reads work, writes fail with a clear message', () => {
     const roDir = tempDir('stepscope-ro-');
@@ -267,6 +268,25 @@ describe('files that are not corpora, newer corpora, locks and permissions', () 
     } finally {
       chmodSync(roDir, 0o755);
     }
+  });
+});
+
+describe('an input the user may not read', () => {
+  it('is refused naming the file, and the corpus is left as it was', () => {
+    const roDir = tempDir('stepscope-unreadable-');
+    const path = join(roDir, 'c.db');
+    expect(cli(['ingest', good, '--db', path]).status).toBe(0);
+    chmodSync(roDir, 0o777); // the user ("nobody" when the tests run as root) may write the corpus
+    chmodSync(path, 0o666);
+    const secret = writeTraces(roDir, 'secret.jsonl', [{ name: 'secret', n: 1 }]);
+    chmodSync(secret, 0o000);
+    const before = readFileSync(path);
+    try {
+      expectCleanError(cli(['ingest', secret, '--db', path], asUser), 1, `${secret}: permission denied`);
+    } finally {
+      chmodSync(roDir, 0o755);
+    }
+    expect(readFileSync(path).equals(before)).toBe(true);
   });
 });
 
