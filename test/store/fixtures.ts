@@ -8,7 +8,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type Database from 'better-sqlite3';
-import { openCorpus } from '../../src/store/corpus.js';
+import { expect } from 'vitest';
+import { CorpusError, openCorpus } from '../../src/store/corpus.js';
 
 export type Rec = Record<string, unknown>;
 
@@ -143,4 +144,15 @@ export async function seedOldCorpusFrom(path: string, version: number, dir: stri
   }
   old.exec('DETACH DATABASE src');
   old.close();
+}
+
+/** The CorpusError opening `path` with `opts` throws; fails the test when it opens. */
+export function refusedOpen(path: string, opts: Parameters<typeof openCorpus>[1]): CorpusError {
+  try {
+    openCorpus(path, opts).close();
+  } catch (e) {
+    expect(e).toBeInstanceOf(CorpusError);
+    return e as CorpusError;
+  }
+  throw new Error(`expected ${path} to be refused`);
 }

@@ -7,19 +7,9 @@ import { CorpusError, openCorpus } from '../../src/store/corpus.js';
 import { APPLICATION_ID, latestVersion, migrate, userVersion } from '../../src/store/migrate.js';
 import { checkOrder, MIGRATIONS, type Migration } from '../../src/store/migrations/index.js';
 import { openDatabase } from '../../src/store/open.js';
-import { fileHash, seedOldCorpusFrom, tempDir, writeTraces, cleanTempDirs } from './fixtures.js';
+import { fileHash, seedOldCorpusFrom, tempDir, writeTraces, cleanTempDirs, refusedOpen } from './fixtures.js';
 
 afterAll(cleanTempDirs);
-
-function refused(path: string, opts: Parameters<typeof openCorpus>[1]): CorpusError {
-  try {
-    openCorpus(path, opts).close();
-  } catch (e) {
-    expect(e).toBeInstanceOf(CorpusError);
-    return e as CorpusError;
-  }
-  throw new Error(`expected ${path} to be refused`);
-}
 
 describe('opening and creating a corpus', () => {
   it('creates a fresh corpus at the latest schema, in WAL mode with foreign keys on', () => {
@@ -50,9 +40,9 @@ describe('opening and creating a corpus', () => {
 
   it('refuses a missing file unless asked to create it', () => {
     const path = join(tempDir(), 'nope.db');
-    expect(refused(path, {}).message).toBe(`${path} does not exist (\`stepscope ingest FILE --db ${path}\` creates it).`);
+    expect(refusedOpen(path, {}).message).toBe(`${path} does not exist (\`stepscope ingest FILE --db ${path}\` creates it).`);
     expect(existsSync(path)).toBe(false);
-    expect(refused(path, { readonly: true, create: true }).kind).toBe('missing');
+    expect(refusedOpen(path, { readonly: true, create: true }).kind).toBe('missing');
     expect(existsSync(path)).toBe(false);
   });
 
@@ -65,7 +55,7 @@ describe('opening and creating a corpus', () => {
     raw.close();
     const before = fileHash(path);
     for (const opts of [{}, { create: true }, { readonly: true }]) {
-      const e = refused(path, opts);
+      const e = refusedOpen(path, opts);
       expect(e.kind).toBe('newer');
       expect(e.message).toBe(
         `${path} was made by a newer Stepscope (schema ${latestVersion() + 5}, this version knows up to ${latestVersion()}); it was left untouched.`,
@@ -88,15 +78,15 @@ describe('opening and creating a corpus', () => {
     for (const [path, why] of [[text, 'not a SQLite database'], [other, 'a SQLite database made by another program']]) {
       const before = fileHash(path);
       for (const opts of [{}, { create: true }, { readonly: true }]) {
-        const e = refused(path, opts);
+        const e = refusedOpen(path, opts);
         expect(e.kind).toBe('not-corpus');
         expect(e.message).toBe(`${path} is not a Stepscope corpus (${why}).`);
       }
       expect(fileHash(path)).toBe(before);
     }
     // An empty file is refused when only reading, and becomes a corpus when creating.
-    expect(refused(empty, {}).message).toContain(`${empty} is an empty database, not a Stepscope corpus`);
-    expect(refused(empty, { readonly: true }).kind).toBe('not-corpus');
+    expect(refusedOpen(empty, {}).message).toContain(`${empty} is an empty database, not a Stepscope corpus`);
+    expect(refusedOpen(empty, { readonly: true }).kind).toBe('not-corpus');
     expect(statSync(empty).size).toBe(0);
     openCorpus(empty, { create: true }).close();
     expect(userVersion(new Database(empty, { readonly: true }))).toBe(latestVersion());

@@ -11,19 +11,9 @@ import { CorpusError, openCorpus } from '../../src/store/corpus.js';
 import { latestVersion, userVersion } from '../../src/store/migrate.js';
 import { MIGRATIONS, type Migration } from '../../src/store/migrations/index.js';
 import { openDatabase } from '../../src/store/open.js';
-import { cleanTempDirs, fileHash, tempDir } from './fixtures.js';
+import { cleanTempDirs, fileHash, refusedOpen, tempDir } from './fixtures.js';
 
 afterAll(cleanTempDirs);
-
-function refused(path: string, opts: Parameters<typeof openCorpus>[1]): CorpusError {
-  try {
-    openCorpus(path, opts).close();
-  } catch (e) {
-    expect(e).toBeInstanceOf(CorpusError);
-    return e as CorpusError;
-  }
-  throw new Error(`expected ${path} to be refused`);
-}
 
 /** A SQLite database with pages but no tables (a table made and dropped again). */
 function emptySqlite(path: string): string {
@@ -58,7 +48,7 @@ describe('opening: SQLite files that are not (yet) corpora', () => {
     const path = emptySqlite(join(tempDir(), 'empty.db'));
     const before = fileHash(path);
     for (const opts of [{}, { readonly: true }, { readonly: true, create: true }]) {
-      const e = refused(path, opts);
+      const e = refusedOpen(path, opts);
       expect(e.kind).toBe('not-corpus');
       expect(e.message).toBe(`${path} is an empty database, not a Stepscope corpus (\`stepscope ingest FILE --db ${path}\` makes it one).`);
     }
@@ -73,7 +63,7 @@ describe('opening: SQLite files that are not (yet) corpora', () => {
     for (const path of [lagging(dir, 'versioned', 'user_version = 5'), lagging(dir, 'owned', 'application_id = 1234')]) {
       const before = fileHash(path);
       for (const opts of [{}, { create: true }, { readonly: true }]) {
-        const e = refused(path, opts);
+        const e = refusedOpen(path, opts);
         expect(e.kind).toBe('not-corpus');
         expect(e.message).toBe(`${path} is not a Stepscope corpus (a SQLite database made by another program).`);
       }
@@ -106,7 +96,7 @@ describe('opening: files refused from their header alone', () => {
     expect(readdirSync(dir).sort()).toEqual(['newer.db', 'owned.db', 'versioned.db']);
     for (const path of files) {
       for (const opts of [{}, { create: true }, { readonly: true }]) {
-        expect(refused(path, opts).kind).toBe(path === newer ? 'newer' : 'not-corpus');
+        expect(refusedOpen(path, opts).kind).toBe(path === newer ? 'newer' : 'not-corpus');
       }
     }
     expect(readdirSync(dir).sort()).toEqual(['newer.db', 'owned.db', 'versioned.db']);
@@ -117,7 +107,7 @@ describe('opening: paths that cannot be a corpus file', () => {
   it('a folder given as the corpus is refused with a message naming it', () => {
     const dir = tempDir();
     for (const opts of [{}, { create: true }, { readonly: true }]) {
-      const e = refused(dir, opts);
+      const e = refusedOpen(dir, opts);
       expect(e.kind).toBe('not-corpus');
       expect(e.code).toBe('not-corpus');
       expect(e.message).toBe(`${dir} is a folder, not a Stepscope corpus file.`);
@@ -128,7 +118,7 @@ describe('opening: paths that cannot be a corpus file', () => {
   it('creating a corpus in a folder that does not exist is refused with a message naming the folder', () => {
     const dir = tempDir();
     const path = join(dir, 'absent', 'c.db');
-    const e = refused(path, { create: true });
+    const e = refusedOpen(path, { create: true });
     expect(e.kind).toBe('missing');
     expect(e.code).toBe('not-found');
     expect(e.message).toBe(`cannot create ${path}: the folder ${join(dir, 'absent')} does not exist.`);
@@ -180,9 +170,9 @@ describe('opening: a corpus in a folder that is not writable', () => {
     const before = fileHash(path);
     chmodSync(dir, 0o555);
     try {
-      const w = refused(path, {});
+      const w = refusedOpen(path, {});
       expect([w.kind, w.message]).toEqual(['readonly', `${path} is read-only: cannot write to it (check the file and folder permissions).`]);
-      const r = refused(path, { readonly: true });
+      const r = refusedOpen(path, { readonly: true });
       expect([r.kind, r.code]).toEqual(['readonly', 'read-only']);
       expect(r.message).toBe(
         `cannot read ${path}: its folder is not writable, and SQLite must create c.db-shm beside a corpus in WAL mode to read it. ` +
