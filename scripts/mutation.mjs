@@ -35,10 +35,24 @@ try {
   process.exit(2);
 }
 
-/** Score as Stryker counts it: detected / (detected + undetected), from its JSON report. */
-function summary(report) {
+/** A glob of Stryker's `mutate` option as a RegExp (`**`, `*`; enough for the scopes' patterns). */
+const globRe = (g) =>
+  new RegExp(`^${g.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*\*\/|\*\*|\*/g, (t) => (t === '**/' ? '(?:.*/)?' : t === '**' ? '.*' : '[^/]*'))}$`);
+
+/**
+ * The files a run mutates: its `mutate` patterns (`!` excludes). The report can hold more:
+ * with `incremental`, Stryker keeps the results of a file the patterns no longer take in.
+ */
+function inScope(patterns) {
+  const take = patterns.filter((p) => !p.startsWith('!')).map(globRe);
+  const drop = patterns.filter((p) => p.startsWith('!')).map((p) => globRe(p.slice(1)));
+  return (file) => take.some((r) => r.test(file)) && !drop.some((r) => r.test(file));
+}
+
+/** Score as Stryker counts it: detected / (detected + undetected), from its JSON report, over the files in scope. */
+function summary(report, mutated) {
   const n = {};
-  for (const f of Object.values(report.files)) for (const m of f.mutants) n[m.status] = (n[m.status] ?? 0) + 1;
+  for (const [file, f] of Object.entries(report.files)) if (mutated(file)) for (const m of f.mutants) n[m.status] = (n[m.status] ?? 0) + 1;
   const detected = (n.Killed ?? 0) + (n.Timeout ?? 0);
   const undetected = (n.Survived ?? 0) + (n.NoCoverage ?? 0);
   const score = detected + undetected ? (100 * detected) / (detected + undetected) : 100;
@@ -63,7 +77,9 @@ for (const s of scopes) {
   const secs = Math.round((Date.now() - started) / 1000);
   const report = join(root, `.stryker/reports/${s.name}.json`);
   if (r.status !== 0) status = r.status ?? 1;
-  lines.push(`${s.folder}: ${r.status === 0 && existsSync(report) && !passed.includes('--dryRunOnly') ? summary(JSON.parse(readFileSync(report, 'utf8'))) : r.status === 0 ? 'no report (a dry run?)' : 'failed'} in ${Math.floor(secs / 60)}m${secs % 60}s`);
+  const given = passed.indexOf('--mutate');
+  const mutated = inScope(given >= 0 ? passed[given + 1].split(',') : (s.options.mutate ?? [`${s.folder}/**/*.ts`]));
+  lines.push(`${s.folder}: ${r.status === 0 && existsSync(report) && !passed.includes('--dryRunOnly') ? summary(JSON.parse(readFileSync(report, 'utf8')), mutated) : r.status === 0 ? 'no report (a dry run?)' : 'failed'} in ${Math.floor(secs / 60)}m${secs % 60}s`);
 }
 console.log('\n' + lines.join('\n'));
 process.exit(status);
