@@ -77,8 +77,10 @@ for (const s of scopes) {
   const secs = Math.round((Date.now() - started) / 1000);
   const report = join(root, `.stryker/reports/${s.name}.json`);
   if (r.status !== 0) status = r.status ?? 1;
-  const given = passed.indexOf('--mutate');
-  const mutated = inScope(given >= 0 ? passed[given + 1].split(',') : (s.options.mutate ?? [`${s.folder}/**/*.ts`]));
+  // --mutate X or --mutate=X (comma-separated patterns, as Stryker reads them).
+  const i = passed.findIndex((a) => a === '--mutate' || a.startsWith('--mutate='));
+  const given = i < 0 ? undefined : passed[i] === '--mutate' ? passed[i + 1] : passed[i].slice('--mutate='.length);
+  const mutated = inScope(given?.split(',') ?? s.options.mutate ?? [`${s.folder}/**/*.ts`]);
   lines.push(`${s.folder}: ${r.status === 0 && existsSync(report) && !passed.includes('--dryRunOnly') ? summary(JSON.parse(readFileSync(report, 'utf8')), mutated) : r.status === 0 ? 'no report (a dry run?)' : 'failed'} in ${Math.floor(secs / 60)}m${secs % 60}s`);
 }
 console.log('\n' + lines.join('\n'));
