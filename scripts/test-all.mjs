@@ -4,18 +4,19 @@
 // the line CI reads.
 // Usage: node scripts/test-all.mjs [--only ts,py,eng,e2e]
 //
-// Order, for a short wall time on two cores: the core is compiled once (tsc); then vitest,
-// the Python suite and the e2e preparation (the renderer's build, then the e2e corpus and the
-// Electronegativity scan of that build) run side by side, since much of each is spent waiting
-// on child processes (the scan mostly waits on the network lookups of its tool); Playwright
-// runs last, against what was prepared (e2e/server.mjs builds nothing when
-// STEPSCOPE_E2E_PREPARED is set), in two shards at once (`--shard`), each with its own server
-// and its own copy of the corpus: one Playwright worker keeps under one core busy.
+// Order, for a short wall time on two cores (every phase keeps both busy, so what counts is
+// the CPU time of all of it): the core is compiled once (tsc) while CRUXEval is recorded once
+// for both suites that read it; then vitest, the Python suite and the e2e preparation (the
+// renderer's build, then the e2e corpus and the Electronegativity scan of that build) run side
+// by side; Playwright runs last, against what was prepared (e2e/server.mjs builds nothing when
+// STEPSCOPE_E2E_PREPARED is set), in two shards of about equal time at once
+// (scripts/e2e-shards.mjs), each with its own server and its own copy of the corpus.
 // The output of the side jobs is printed whole when each ends; every suite's time is printed.
 import { spawn, spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, realpathSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
+import { fileFilters, shardFiles, specFiles } from './e2e-shards.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const only = (() => {
@@ -81,7 +82,39 @@ skipPythonShim();
 
 const started = Date.now();
 
-// 1. Build the core once (the CLI tests run the compiled command; so does the e2e server).
+// 1. Build the core once (the CLI tests run the compiled command; so does the e2e server),
+// and meanwhile record CRUXEval once for both suites that read all 800 traces.
+const cruxevalData = join(root, '../shared/data/cruxeval/cruxeval.jsonl');
+const cruxevalTraces = join(tmp, 'cruxeval.jsonl');
+
+/**
+ * All 800 CRUXEval tasks recorded once (~90 s of CPU, a fresh interpreter per task) for the
+ * TypeScript suite (test/semantics/helpers.ts: cruxevalRecording) and the recorder's own
+ * test (python/tests/test_cruxeval.py), which would each record them again: the command's
+ * stderr is kept beside the traces for the recorder test's checks of its summary. Either
+ * suite records them itself when this failed (STEPSCOPE_TEST_CRUXEVAL is then not set).
+ */
+async function recordCruxeval() {
+  if (!existsSync(cruxevalData) || !(want('ts') || want('py'))) return;
+  const started = Date.now();
+  const child = spawn('python3', ['-m', 'stepscope_recorder', 'record-cruxeval', cruxevalData, '-o', cruxevalTraces, '--jobs', '2'], {
+    cwd: join(root, 'python'),
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  const err = [];
+  child.stderr.on('data', (d) => err.push(d));
+  const status = await new Promise((done) => {
+    child.on('error', (e) => (err.push(Buffer.from(String(e))), done(1)));
+    child.on('close', (code) => done(code ?? 1));
+  });
+  const stderr = Buffer.concat(err).toString();
+  writeFileSync(`${cruxevalTraces}.stderr`, stderr);
+  times.push(`cruxeval recording ${((Date.now() - started) / 1000).toFixed(0)}s`);
+  if (status === 0) process.env.STEPSCOPE_TEST_CRUXEVAL = cruxevalTraces;
+  else console.log(`\nrecording CRUXEval once for the suites failed (exit ${status}); each suite records it itself:\n${stderr}`);
+}
+const cruxevalRecorded = recordCruxeval();
+
 const built = (await run('build:core', 'npm', ['run', '--silent', 'build:core'], { live: true })) === 0;
 if (!built) record('build', 0, 1);
 
@@ -131,17 +164,23 @@ async function prepareE2e() {
   return prepared;
 }
 
-const [, , prepared] = await Promise.all([want('ts') ? typescript() : null, want('py') ? python() : null, prepareE2e()]);
+// The two suites start when CRUXEval is recorded; the e2e preparation does not wait for it.
+const [, , prepared] = await Promise.all([
+  want('ts') ? cruxevalRecorded.then(typescript) : null,
+  want('py') ? cruxevalRecorded.then(python) : null,
+  prepareE2e(),
+]);
 
 // 3. End-to-end suites (Playwright in Debian's Chromium against the web mode). Prepared, the
-// tests run in shards at once (`--shard`; two, or STEPSCOPE_E2E_SHARDS), each with its own
-// server (the config picks a free port per run), its own copy of the corpus (the tests write
-// labels, predictions and exports into it) and its own output folder (Playwright empties it
-// when a run starts).
+// spec files run in shards of about equal time at once (scripts/e2e-shards.mjs; two, or
+// STEPSCOPE_E2E_SHARDS), each with its own server (the config picks a free port per run),
+// its own copy of the corpus (the tests write labels, predictions and exports into it) and
+// its own output folder (Playwright empties it when a run starts).
 if (e2e) {
-  const shards = prepared ? Number(process.env.STEPSCOPE_E2E_SHARDS) || Math.min(2, availableParallelism()) : 1;
+  const wanted = prepared ? Number(process.env.STEPSCOPE_E2E_SHARDS) || Math.min(2, availableParallelism()) : 1;
+  const shards = wanted > 1 ? shardFiles(specFiles(join(root, 'e2e')), wanted) : [null];
   const dbs = [e2eDb];
-  for (let i = 1; i < shards; i++) {
+  for (let i = 1; i < shards.length; i++) {
     const db = join(mkdtempSync(join(tmpdir(), 'stepscope-e2e-')), 'corpus.db');
     for (const ext of ['', '-wal']) if (existsSync(e2eDb + ext)) copyFileSync(e2eDb + ext, db + ext);
     dbs.push(db);
@@ -151,9 +190,10 @@ if (e2e) {
       const out = join(tmp, `e2e-${i + 1}.json`);
       // Not prepared (a build or the corpus failed): the e2e server tries again and says why.
       const env = { PLAYWRIGHT_JSON_OUTPUT_NAME: out, ...(prepared ? { STEPSCOPE_E2E_PREPARED: '1', STEPSCOPE_E2E_DB: db } : {}) };
-      const shard = shards > 1 ? [`--shard=${i + 1}/${shards}`, '--output', `e2e/test-results/shard-${i + 1}`] : [];
-      const label = shards > 1 ? `e2e ${i + 1}/${shards}` : 'e2e';
-      const status = await run(label, bin('playwright'), ['test', '-c', 'e2e/playwright.config.ts', ...shard], { env, live: shards === 1 });
+      const files = shards[i];
+      const shard = files ? [...fileFilters(files), '--output', `e2e/test-results/shard-${i + 1}`] : [];
+      const label = files ? `e2e ${i + 1}/${shards.length}` : 'e2e';
+      const status = await run(label, bin('playwright'), ['test', '-c', 'e2e/playwright.config.ts', ...shard], { env, live: !files });
       if (!existsSync(out)) return { passed: 0, failed: 1, skipped: 0 };
       const s = JSON.parse(readFileSync(out, 'utf8')).stats;
       return { passed: s.expected + (s.flaky ?? 0), failed: s.unexpected + (status !== 0 && s.unexpected === 0 ? 1 : 0), skipped: s.skipped };

@@ -129,8 +129,14 @@ export function record(source: string, call: string | null, extra: string[] = []
   return readTraces(path)[0];
 }
 
-/** The trace file of all 800 CRUXEval tasks recorded by the recorder (a minute or two; kept like any recording). */
+/**
+ * The trace file of all 800 CRUXEval tasks recorded by the recorder (a minute or two; kept like
+ * any recording). Under `npm test` it is the one scripts/test-all.mjs recorded for this suite
+ * and the recorder's (STEPSCOPE_TEST_CRUXEVAL), made by the same command.
+ */
 export function cruxevalRecording(): string {
+  const given = process.env.STEPSCOPE_TEST_CRUXEVAL;
+  if (given && existsSync(given)) return given;
   return cachedRecording('cruxeval', [readFileSync(cruxevalPath)], (out) => recorder(['record-cruxeval', cruxevalPath, '-o', out, '--jobs', '2']));
 }
 
