@@ -4,8 +4,8 @@
 // under PYTHONHASHSEED=0 (never read from the verdicts), then compared with the released
 // pass@1/pass@5 and, generation by generation, with the released verdicts. With
 // --second-seed N every file is scored again under seed N and the flipped verdicts listed.
-// Too slow for `npm test` (about 25,000 distinct runs); the CodeLlama-7B temperature 0.2
-// pair is in test/scoring/cruxeval-published.test.ts.
+// Too slow for `npm test` (about 25,000 distinct runs); GPT-4's input file is in
+// test/scoring/cruxeval-published.test.ts.
 // Usage: npm run build:core && node scripts/verify-cruxeval.mjs [--second-seed 1] [name-substring…]
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
