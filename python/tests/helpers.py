@@ -10,6 +10,11 @@ PYTHON_DIR = os.path.dirname(TESTS)
 REPO = os.path.dirname(PYTHON_DIR)
 PROGRAMS = os.path.join(TESTS, "programs")
 SHARED = os.path.abspath(os.path.join(REPO, "..", "shared"))
+# All 800 CRUXEval traces when npm test recorded them for this suite (scripts/test-all.mjs;
+# its stderr beside, FILE.stderr). Taken out of the environment here, before any recording:
+# the recorder hands its environment to the programs it runs, and a path to a trace file
+# there is what test_hostile checks a program cannot see.
+GIVEN_CRUXEVAL = os.environ.pop("STEPSCOPE_TEST_CRUXEVAL", None)
 
 
 def run_recorder(*args, timeout=600, env=None):

@@ -6,7 +6,7 @@ import os
 import tempfile
 import unittest
 
-from .helpers import SHARED, read_traces, run_recorder
+from .helpers import GIVEN_CRUXEVAL, SHARED, read_traces, run_recorder
 
 DATA = os.path.join(SHARED, "data", "cruxeval", "cruxeval.jsonl")
 
@@ -17,7 +17,7 @@ class CruxEval(unittest.TestCase):
         with open(DATA, encoding="utf-8") as f:
             records = [json.loads(line) for line in f if line.strip()]
         self.assertEqual(len(records), 800)
-        given = os.environ.get("STEPSCOPE_TEST_CRUXEVAL")
+        given = GIVEN_CRUXEVAL
         if given and os.path.exists(given) and os.path.exists(given + ".stderr"):
             # npm test recorded them once, with this command, for this suite and the
             # TypeScript one (scripts/test-all.mjs), and kept its stderr; it exited 0.
