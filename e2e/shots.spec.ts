@@ -1,4 +1,7 @@
-// Screenshots of the explorer at the sizes it must work at (1280×720 up), for looking at.
+// Screenshots of the explorer and its views at the sizes it must work at (1280×720 up), for
+// looking at: `npm run screenshots` writes them to e2e/screenshots/. They assert nothing (the
+// sizes are checked in bugs.spec.ts and dashboard.spec.ts), so `npm test` leaves them out
+// (playwright.config.ts).
 import { test } from '@playwright/test';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -43,3 +46,17 @@ for (const [w, h] of [[1280, 720], [1920, 1080]] as const) {
     await page.getByTestId('inverse-shape').click();
   });
 }
+
+test('screenshots of every main view', async ({ page }) => {
+  mkdirSync(shots, { recursive: true });
+  await page.goto('./');
+  await page.screenshot({ path: join(shots, 'welcome.png') });
+  await openTrace(page, 'calls.py');
+  for (let k = 1; k <= 6; k++) await press(page, 'F11', k);
+  await page.screenshot({ path: join(shots, 'explorer.png') });
+  for (const v of ['corpus-browser', 'code-view', 'forward-tree', 'inverse-tree', 'inspector', 'controls', 'trajectory-panel']) {
+    await page.getByTestId(v).screenshot({ path: join(shots, `${v}.png`) });
+  }
+  await page.getByTestId('tab-saved').click();
+  await page.getByTestId('trajectory-panel').screenshot({ path: join(shots, 'trajectories.png') });
+});

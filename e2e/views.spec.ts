@@ -1,10 +1,6 @@
-// The corpus browser, the trees' interactions, the renderer's isolation, and screenshots.
+// The corpus browser, the trees' interactions and the renderer's isolation.
 import { expect, test } from '@playwright/test';
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { filterByName, openTrace, press, skeleton, traceId, truth } from './helpers.js';
-
-const shots = join(import.meta.dirname, 'screenshots');
 
 test('corpus browser: totals, search by name, code and value, exit filter, sort', async ({ page, request }) => {
   await page.goto('./');
@@ -137,18 +133,4 @@ test('API: bad params are refused with a message naming the field', async ({ req
   expect(unknown.error.message).toContain('unknown API method');
   const page = await request.get('./');
   expect(page.headers()['content-security-policy']).toContain("script-src 'self'");
-});
-
-test('screenshots of every main view', async ({ page }) => {
-  mkdirSync(shots, { recursive: true });
-  await page.goto('./');
-  await page.screenshot({ path: join(shots, 'welcome.png') });
-  await openTrace(page, 'calls.py');
-  for (let k = 1; k <= 6; k++) await press(page, 'F11', k);
-  await page.screenshot({ path: join(shots, 'explorer.png') });
-  for (const v of ['corpus-browser', 'code-view', 'forward-tree', 'inverse-tree', 'inspector', 'controls', 'trajectory-panel']) {
-    await page.getByTestId(v).screenshot({ path: join(shots, `${v}.png`) });
-  }
-  await page.getByTestId('tab-saved').click();
-  await page.getByTestId('trajectory-panel').screenshot({ path: join(shots, 'trajectories.png') });
 });
