@@ -7,18 +7,18 @@
  */
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
-/** The slowest files, slowest first (seconds on a fresh clone on two cores, 2026-12-01). */
+/** The slowest files, slowest first (seconds on two cores, quiet, with npm test's recording; 2026-12-02). */
 export const SLOW_FILES = [
-  'test/cli/corpus-cli.test.ts', // 95
-  'test/predictions/cruxeval-cli.test.ts', // 83
-  'test/server/answers.test.ts', // 37
-  'test/scoring/cruxeval-published.test.ts', // 35
-  'test/semantics/cli.test.ts', // 20
-  'test/export/export.test.ts', // 19
-  'test/main/electronegativity.test.ts', // 19
-  'test/api/pool.test.ts', // 17
-  'test/cli/annotations-cli.test.ts', // 15
-  'test/cli/options.test.ts', // 15
+  'test/cli/corpus-cli.test.ts', // 51
+  'test/scoring/cruxeval-published.test.ts', // 37
+  'test/predictions/cruxeval-cli.test.ts', // 27
+  'test/scoring/faults.test.ts', // 24
+  'test/semantics/cli.test.ts', // 23
+  'test/main/electronegativity.test.ts', // 18
+  'test/predictions/execute.test.ts', // 16
+  'test/recorder/record-cli.test.ts', // 15
+  'test/cli/annotations-cli.test.ts', // 13
+  'test/predictions/sets-gaps.test.ts', // 11
 ];
 
 export default class SlowFirst extends BaseSequencer {
