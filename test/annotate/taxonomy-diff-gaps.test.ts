@@ -5,22 +5,12 @@
  * each test (Stryker's per-test coverage).
  */
 import { describe, expect, it } from 'vitest';
-import { UserError } from '../../src/common/errors.js';
 import { assertTaxonomyUpdate, checkTaxonomyUpdate, DEFAULT_TAXONOMY, diffTaxonomies, groupLabels, resolveLabels, type Taxonomy, type TaxonomyLabel } from '../../src/annotate/index.js';
+import { badInput as refusal } from './taxonomy-fixtures.js';
 
 const copy = (): Taxonomy => JSON.parse(JSON.stringify(DEFAULT_TAXONOMY));
 const without = (t: Taxonomy, ...ids: string[]): Taxonomy => ({ ...t, version: t.version + 1, labels: t.labels.filter((l) => !ids.includes(l.id)) });
 const retired = (t: Taxonomy, ...ids: string[]): Taxonomy => ({ ...t, labels: t.labels.map((l) => (ids.includes(l.id) ? { ...l, deprecated: true } : l)) });
-const refusal = (f: () => unknown) => {
-  try {
-    f();
-  } catch (e) {
-    expect(e).toBeInstanceOf(UserError);
-    expect((e as UserError).code).toBe('bad-input');
-    return (e as Error).message;
-  }
-  throw new Error('expected a refusal');
-};
 
 describe('the no-orphan refusal', () => {
   it('counts one annotation and several, one line per label, each naming the file', () => {

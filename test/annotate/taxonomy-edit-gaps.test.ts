@@ -5,7 +5,6 @@
  * taxonomy, whose data group holds keys 1-5.
  */
 import { describe, expect, it } from 'vitest';
-import { UserError } from '../../src/common/errors.js';
 import {
   addLabel,
   DEFAULT_TAXONOMY,
@@ -17,21 +16,8 @@ import {
   type LabelDraft,
   type Taxonomy,
 } from '../../src/annotate/index.js';
+import { badInput as message, draft } from './taxonomy-fixtures.js';
 
-const draft = (over: Partial<LabelDraft> = {}): LabelDraft => ({
-  group: 'data', key: 6, name: 'Off by one', description: 'A count one too high or too low.', example: { predicted: '{"n": "3"}', truth: '{"n": "2"}' }, ...over,
-});
-/** The refusal's sentence; it must be a UserError with the code the CLI and API map to bad input. */
-const message = (f: () => unknown) => {
-  try {
-    f();
-  } catch (e) {
-    expect(e).toBeInstanceOf(UserError);
-    expect((e as UserError).code).toBe('bad-input');
-    return (e as Error).message;
-  }
-  throw new Error('expected the edit to be refused');
-};
 const get = (t: Taxonomy, id: string) => t.labels.find((l) => l.id === id)!;
 
 describe('keys', () => {

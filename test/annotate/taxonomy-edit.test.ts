@@ -14,20 +14,9 @@ import {
   labelIdFor,
   restoreLabel,
   retireLabel,
-  type LabelDraft,
 } from '../../src/annotate/index.js';
+import { badInput as message, draft } from './taxonomy-fixtures.js';
 
-const draft = (over: Partial<LabelDraft> = {}): LabelDraft => ({
-  group: 'data', key: 6, name: 'Off by one', description: 'A count one too high or too low.', example: { predicted: '{"n": "3"}', truth: '{"n": "2"}' }, ...over,
-});
-const message = (f: () => unknown) => {
-  try {
-    f();
-  } catch (e) {
-    return (e as Error).message;
-  }
-  throw new Error('expected the edit to be refused');
-};
 
 describe('taxonomy edits', () => {
   it('adds a label under a free key as the next version, the given taxonomy untouched', () => {
