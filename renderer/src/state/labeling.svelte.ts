@@ -162,7 +162,30 @@ export class Labeling {
     return p;
   }
 
-  async goTo(i: number, fresh = false): Promise<void> {
+  /** The newest move to an entry (goTo) on its way; settled when there is none. */
+  #moving: Promise<unknown> = Promise.resolve();
+
+  /**
+   * Waits until the item shown is the one at the position shown. The position changes at once
+   * on Enter or →, the item when it is answered: a label key pressed meanwhile (a fast
+   * annotator's Enter, 1) is for the item the position names, and would otherwise toggle the
+   * label of the one still on screen, the item before (e2e/labeling.spec.ts caught it once in
+   * CI, where consecutive entries of one task share their key).
+   */
+  async #arrived(): Promise<void> {
+    for (let m = this.#moving; ; m = this.#moving) {
+      await m;
+      if (m === this.#moving) return;
+    }
+  }
+
+  goTo(i: number, fresh = false): Promise<void> {
+    const move = this.#goTo(i, fresh);
+    this.#moving = move.catch(() => undefined);
+    return move;
+  }
+
+  async #goTo(i: number, fresh: boolean): Promise<void> {
     const q = this.queue;
     if (!q || i < 0 || i >= q.entries.length) return;
     const t0 = performance.now();
@@ -244,9 +267,11 @@ export class Labeling {
     this.#saved(a, item.mine);
   }
 
-  toggleKey(key: number): Promise<void> | undefined {
+  async toggleKey(key: number): Promise<void> {
+    // The label of the group open when the key was pressed (a Tab may follow before the item arrives).
     const label = this.openGroupLabels.find((l) => l.key === key);
     if (!label) return;
+    await this.#arrived();
     const has = this.labels.includes(label.id);
     return this.setLabels(has ? this.labels.filter((l) => l !== label.id) : [...this.labels, label.id]);
   }

@@ -152,3 +152,28 @@ describe('labeling queue: answers landing late', () => {
     expect(shown(lab)).toMatchObject({ index: 4, item: 'task/5' });
   });
 });
+
+describe('labeling queue: keys pressed while the next item is on its way', () => {
+  beforeEach(() => localStorage.clear());
+
+  it('Enter, then a label key before the next item is answered: the key labels that item, and the one before keeps its label', async () => {
+    const source = new LabelingSource(ENTRIES);
+    const release = source.hold('getAnnotationItem', (p) => p.prediction === 2); // the next item, preloaded or asked for
+    const lab = await opened(source);
+    const label = lab.openGroupLabels.find((l) => l.key === 1)!.id;
+    await lab.toggleKey(1);
+    expect(source.labels.get(1)).toEqual([label]);
+    const moving = lab.accept(); // Enter: the position moves to task/2, whose item is held
+    while (lab.index !== 1) await tick();
+    expect(lab.item?.item.key).toBe('task/1');
+    const pressed = lab.toggleKey(1);
+    release();
+    await Promise.all([moving, pressed]);
+    while (lab.pending) await tick();
+    expect(shown(lab)).toMatchObject({ index: 1, item: 'task/2' });
+    expect(source.labels.get(1)).toEqual([label]);
+    expect(source.labels.get(2)).toEqual([label]);
+    expect(lab.labels).toEqual([label]);
+  });
+
+});
