@@ -3,7 +3,7 @@ import { svelteTesting } from '@testing-library/svelte/vite';
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { defineConfig } from 'vitest/config';
-import { MOCKING } from './test/helpers/mocking.js';
+import { ISOLATED } from './test/helpers/mocking.js';
 import SlowFirst from './test/helpers/slow-first.js';
 
 const root = import.meta.dirname;
@@ -20,7 +20,7 @@ export default defineConfig({
         test: {
           name: 'node',
           include: ['test/**/*.test.ts'],
-          exclude: ['test/ui/components/**', ...MOCKING],
+          exclude: ['test/ui/components/**', ...ISOLATED],
           // toThrow / rejects.toThrow pass only when a real Error was thrown (test/helpers/strict-throw.ts).
           setupFiles: ['test/helpers/strict-throw.ts'],
           testTimeout: 60_000,
@@ -29,16 +29,17 @@ export default defineConfig({
           // with the modules it loaded already (not a fresh process and module graph per
           // file): 100 s of CPU less in a run, a sixth of the whole. So a file must leave
           // nothing behind (environment, working folder, listeners, open corpora), and one
-          // that replaces a module (vi.mock) goes in the project below.
+          // that replaces a module (vi.mock) or counts its process's threads goes in the
+          // project below (test/helpers/mocking.ts).
           pool: 'forks',
           isolate: false,
         },
       },
       {
-        // The files that replace a module with vi.mock, each in its own module graph.
+        // The files that need a process of their own (test/helpers/mocking.ts).
         test: {
-          name: 'node-mocking',
-          include: MOCKING,
+          name: 'node-isolated',
+          include: ISOLATED,
           setupFiles: ['test/helpers/strict-throw.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,
