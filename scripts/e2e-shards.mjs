@@ -50,5 +50,5 @@ export function shardFiles(files, n) {
  * anchored on the file's name, so `export.spec.ts` does not also pick `labels-export.spec.ts`.
  */
 export function fileFilters(files) {
-  return files.map((f) => `${join('e2e', f).replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/^/, '(^|/)')}$`);
+  return files.map((f) => `(^|/)${join('e2e', f).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
 }

@@ -84,7 +84,8 @@ const started = Date.now();
 
 // 1. Build the core once (the CLI tests run the compiled command; so does the e2e server),
 // and meanwhile record CRUXEval once for both suites that read all 800 traces.
-const cruxevalData = join(root, '../shared/data/cruxeval/cruxeval.jsonl');
+// Where the tests find the data (test/semantics/helpers.ts): STEPSCOPE_SHARED, or ../shared.
+const cruxevalData = join(process.env.STEPSCOPE_SHARED ?? join(root, '../shared'), 'data/cruxeval/cruxeval.jsonl');
 const cruxevalTraces = join(tmp, 'cruxeval.jsonl');
 
 /**
