@@ -167,16 +167,32 @@ export class Labeling {
 
   /**
    * Waits until the item shown is the one at the position shown. The position changes at once
-   * on Enter or →, the item when it is answered: a label key pressed meanwhile (a fast
-   * annotator's Enter, 1) is for the item the position names, and would otherwise toggle the
-   * label of the one still on screen, the item before (e2e/labeling.spec.ts caught it once in
-   * CI, where consecutive entries of one task share their key).
+   * on Enter or →, the item when it is answered: a key pressed meanwhile (a fast annotator's
+   * Enter, 1) is for the item the position names, and would otherwise act on the one still on
+   * screen, the item before (e2e/labeling.spec.ts caught it once in CI, where consecutive
+   * entries of one task share their key).
    */
   async #arrived(): Promise<void> {
     for (let m = this.#moving; ; m = this.#moving) {
       await m;
       if (m === this.#moving) return;
     }
+  }
+
+  /** The keys' actions (label keys, Enter, S, Ctrl+Z) on their way, one after another. */
+  #acting: Promise<unknown> = Promise.resolve();
+
+  /**
+   * Runs a key's action when the ones pressed before it have taken effect (their labels saved,
+   * their next item shown) and the item the position names is shown. Each action reads the
+   * item and its labels as they are then: a second Enter accepts the next item, not the one
+   * Enter just left; a label key then Enter keeps that label rather than writing the
+   * pre-labels over it; a key pressed twice turns its label on and off again.
+   */
+  #act<T>(f: () => Promise<T>): Promise<T> {
+    const p = this.#acting.then(() => this.#arrived()).then(f);
+    this.#acting = p.catch(() => undefined);
+    return p;
   }
 
   goTo(i: number, fresh = false): Promise<void> {
@@ -271,9 +287,10 @@ export class Labeling {
     // The label of the group open when the key was pressed (a Tab may follow before the item arrives).
     const label = this.openGroupLabels.find((l) => l.key === key);
     if (!label) return;
-    await this.#arrived();
-    const has = this.labels.includes(label.id);
-    return this.setLabels(has ? this.labels.filter((l) => l !== label.id) : [...this.labels, label.id]);
+    return this.#act(() => {
+      const has = this.labels.includes(label.id);
+      return this.setLabels(has ? this.labels.filter((l) => l !== label.id) : [...this.labels, label.id]);
+    });
   }
 
   /**
@@ -281,31 +298,37 @@ export class Labeling {
    * or accepts the pre-labels when none were given, and opens the next entry at once. The
    * write goes on meanwhile, in order with the others; "saving…" shows until it is answered.
    */
-  async accept(): Promise<void> {
-    if (!this.item) return;
-    if (!this.labels.length) {
-      const labels = [...new Set(this.item.prelabels.map((p) => p.label))];
-      if (labels.length) this.setLabels(labels).catch(() => undefined); // the error is shown by #write
-    }
-    await this.next();
+  accept(): Promise<void> {
+    return this.#act(async () => {
+      if (!this.item) return;
+      if (!this.labels.length) {
+        const labels = [...new Set(this.item.prelabels.map((p) => p.label))];
+        if (labels.length) this.setLabels(labels).catch(() => undefined); // the error is shown by #write
+      }
+      await this.next();
+    });
   }
 
-  async skip(): Promise<void> {
-    const item = this.item;
-    if (!item) return;
-    const a = await this.#write(() => this.source.call('skipAnnotation', { target: { prediction: item.prediction.prediction }, annotator: this.annotator }));
-    this.#saved(a, item.mine);
-    await this.next();
+  skip(): Promise<void> {
+    return this.#act(async () => {
+      const item = this.item;
+      if (!item) return;
+      const a = await this.#write(() => this.source.call('skipAnnotation', { target: { prediction: item.prediction.prediction }, annotator: this.annotator }));
+      this.#saved(a, item.mine);
+      await this.next();
+    });
   }
 
   /** Ctrl+Z: reverts this annotator's last change and shows the item it was on. */
-  async undo(): Promise<void> {
-    const r = await this.#write(() => this.source.call('undoAnnotation', { annotator: this.annotator }));
-    if (!r.undone) return;
-    const i = this.queue?.entries.findIndex((e) => e.prediction === r.undone!.prediction) ?? -1;
-    if (i >= 0) await this.goTo(i, true);
-    // What the item holds now (an undone creation leaves no annotation of this annotator).
-    const now = this.item?.prediction.prediction === r.undone.prediction ? this.item.mine : r.undone;
-    this.#saved(r.undone, undefined, now);
+  undo(): Promise<void> {
+    return this.#act(async () => {
+      const r = await this.#write(() => this.source.call('undoAnnotation', { annotator: this.annotator }));
+      if (!r.undone) return;
+      const i = this.queue?.entries.findIndex((e) => e.prediction === r.undone!.prediction) ?? -1;
+      if (i >= 0) await this.goTo(i, true);
+      // What the item holds now (an undone creation leaves no annotation of this annotator).
+      const now = this.item?.prediction.prediction === r.undone.prediction ? this.item.mine : r.undone;
+      this.#saved(r.undone, undefined, now);
+    });
   }
 }

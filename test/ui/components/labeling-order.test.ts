@@ -176,4 +176,64 @@ describe('labeling queue: keys pressed while the next item is on its way', () =>
     expect(lab.labels).toEqual([label]);
   });
 
+  it("Enter twice before the next item is answered: the second Enter accepts that item's pre-labels and opens the one after", async () => {
+    const source = new LabelingSource(ENTRIES);
+    const release = source.hold('getAnnotationItem', (p) => p.prediction === 2);
+    const lab = await opened(source);
+    const first = lab.accept(); // task/1 has no pre-labels: nothing is written; task/2 (pre-label `a`) is held
+    while (lab.index !== 1) await tick();
+    const second = lab.accept();
+    await tick();
+    release();
+    await Promise.all([first, second]);
+    while (lab.pending) await tick();
+    expect(shown(lab)).toMatchObject({ index: 2, item: 'task/3' });
+    expect(source.labels.get(2)).toEqual(['a']);
+    expect(source.labels.has(1)).toBe(false);
+  });
+
+  it('S twice while the first skip is being saved: the second skips the next item, not the same one again', async () => {
+    const source = new LabelingSource(ENTRIES);
+    const release = source.hold('skipAnnotation', (p) => p.target.prediction === 1);
+    const lab = await opened(source);
+    const first = lab.skip();
+    while (!source.log.some((c) => c.method === 'skipAnnotation')) await tick();
+    const second = lab.skip();
+    await tick();
+    release();
+    await Promise.all([first, second]);
+    expect(source.skips).toEqual([1, 2]);
+    expect(shown(lab)).toMatchObject({ index: 2, item: 'task/3' });
+  });
+
+  it('a label key, then Enter before the label is saved, on a pre-labeled item: the label given is kept, the pre-labels are not written over it', async () => {
+    const source = new LabelingSource(ENTRIES);
+    const lab = await opened(source);
+    await lab.next(); // task/2, pre-labeled `a`
+    const label = lab.openGroupLabels.find((l) => l.key === 1)!.id;
+    expect(label).not.toBe('a');
+    const release = source.hold('annotate');
+    const pressed = lab.toggleKey(1);
+    const entered = lab.accept();
+    await tick();
+    release();
+    await Promise.all([pressed, entered]);
+    while (lab.pending) await tick();
+    expect(source.labels.get(2)).toEqual([label]);
+    expect(shown(lab)).toMatchObject({ index: 2, item: 'task/3' });
+  });
+
+  it('a label key pressed twice before the first press is saved: the label is on, then off again', async () => {
+    const source = new LabelingSource(ENTRIES);
+    const lab = await opened(source);
+    const release = source.hold('annotate');
+    const once = lab.toggleKey(1);
+    const twice = lab.toggleKey(1);
+    await tick();
+    release();
+    await Promise.all([once, twice]);
+    expect(source.changes.map((c) => c.prediction)).toEqual([1, 1]);
+    expect(source.labels.get(1)).toEqual([]);
+    expect(lab.labels).toEqual([]);
+  });
 });

@@ -1,7 +1,7 @@
 /**
  * A fake data source for the labeling queue's state (renderer/src/state/labeling.svelte.ts):
  * one annotator's queue over a few predictions held in memory, filtered by pre-label and by
- * "labeled", with annotate and undo. Params are checked with the contract's validators, as the
+ * "labeled", with annotate, skip and undo. Params are checked with the contract's validators, as the
  * server would. Calls can be held back (`hold`) so a test decides in which order answers land;
  * an answer is computed when it is released (as a slow server reads the corpus late).
  */
@@ -20,6 +20,8 @@ export class LabelingSource extends HeldSource {
   /** The annotator's labels per prediction, and their changes in order (for undo). */
   readonly labels = new Map<number, string[]>();
   readonly changes: { prediction: number; before: string[] | undefined }[] = [];
+  /** The predictions skipped, in the order the skips were answered (one entry per skip). */
+  readonly skips: number[] = [];
 
   constructor(readonly entries: FakeEntry[]) {
     super();
@@ -62,6 +64,11 @@ export class LabelingSource extends HeldSource {
         this.changes.push({ prediction, before: this.labels.get(prediction) });
         this.labels.set(prediction, q.labels);
         return this.#info(prediction, q.labels);
+      }
+      case 'skipAnnotation': {
+        const prediction = (p as Params<'skipAnnotation'>).target.prediction!;
+        this.skips.push(prediction);
+        return this.#info(prediction, []);
       }
       case 'undoAnnotation': {
         const last = this.changes.pop();
