@@ -154,35 +154,43 @@ test('action edges: each leads where the API walk of history + that action leads
   await useShape(page, 'inverse', 'rows');
 });
 
-test('graph: the action edges\' labels are on screen and leave the current node\'s dot and label uncovered', async ({ page }) => {
+test('action edges: their labels are on screen, never cover one another, and in the graph leave the current node\'s dot and label uncovered', async ({ page }) => {
   await page.goto('./');
   await openTrace(page, 'calls.py');
-  await useShape(page, 'forward', 'graph');
   type Box = { x: number; y: number; width: number; height: number };
   const overlap = (a: Box, b: Box) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
-  // At the first state (the tree's first row, where the edges used to be cut by the pane's top)
-  // and after five steps in (two edges to the next node, whose labels sat on the current node's).
-  for (let k = 0; k <= 5; k += 5) {
-    for (let i = 1; i <= k; i++) await press(page, 'F11', i);
-    const edges = page.getByTestId('forward-edges').getByTestId('action-edge');
-    await expect.poll(() => edges.count()).toBeGreaterThanOrEqual(4);
-    const svg = (await page.getByTestId('forward-tree').locator('svg').first().boundingBox())!;
-    const cur = currentNode(page, 'forward');
-    const dot = (await cur.locator('circle').first().boundingBox())!;
-    const label = (await cur.locator('text').last().boundingBox())!;
-    let near = 0;
-    for (const chip of await edges.locator('.chip').all()) {
-      const b = (await chip.boundingBox())!;
-      if (b.x > svg.x + svg.width) continue; // an edge to a node off to the right: its label is there
-      near++;
-      expect(b.y, `after ${k} steps`).toBeGreaterThanOrEqual(svg.y);
-      expect(b.x, `after ${k} steps`).toBeGreaterThanOrEqual(svg.x);
-      expect(overlap(b, dot), `a label on the current node's dot after ${k} steps`).toBe(false);
-      expect(overlap(b, label), `a label on the current node's label after ${k} steps`).toBe(false);
+  for (const shape of ['graph', 'rows'] as const) {
+    await page.getByTestId('restart-forward').click();
+    await expect(page.getByTestId('history-pos')).toHaveText(/^0\//);
+    await useShape(page, 'forward', shape);
+    // At the first state (the tree's first row, where the edges used to be cut by the pane's
+    // top), after five steps in (two edges to the next node, whose labels sat on the current
+    // node's in the graph) and after nine, at `call square` (step into and step over lead to the
+    // next row, and their labels sat on each other in the rows).
+    let k = 0;
+    for (const at of [0, 5, 9]) {
+      for (; k < at; ) await press(page, 'F11', ++k);
+      const edges = page.getByTestId('forward-edges').getByTestId('action-edge');
+      await expect.poll(() => edges.count()).toBeGreaterThanOrEqual(4);
+      const svg = (await page.getByTestId('forward-tree').locator('svg').first().boundingBox())!;
+      const cur = currentNode(page, 'forward');
+      const dot = (await cur.locator('circle').first().boundingBox())!;
+      const label = (await cur.locator('text').last().boundingBox())!;
+      const chips: Box[] = [];
+      for (const chip of await edges.locator('.chip').all()) {
+        const b = (await chip.boundingBox())!;
+        if (b.x > svg.x + svg.width || b.y > svg.y + svg.height) continue; // an edge to a node out of view: its label is there
+        for (const c of chips) expect(overlap(b, c), `two labels on each other in the ${shape} after ${k} steps`).toBe(false);
+        chips.push(b);
+        expect(b.y, `${shape}, after ${k} steps`).toBeGreaterThanOrEqual(svg.y);
+        expect(b.x, `${shape}, after ${k} steps`).toBeGreaterThanOrEqual(svg.x);
+        if (shape !== 'graph') continue;
+        expect(overlap(b, dot), `a label on the current node's dot after ${k} steps`).toBe(false);
+        expect(overlap(b, label), `a label on the current node's label after ${k} steps`).toBe(false);
+      }
+      expect(chips.length, `${shape}, after ${k} steps`).toBeGreaterThanOrEqual(2);
     }
-    expect(near).toBeGreaterThanOrEqual(2);
   }
-  await useShape(page, 'forward', 'rows');
 });
 
 test('overview strip: current state marked, folds marked as in the tree, a brush zooms the trees to that range', async ({ page, request }) => {
