@@ -21,9 +21,12 @@ describe('json-guard: strings holding escaped quotes', () => {
     expect(checkJsonShape(String.raw`{"a\"b": 1, "a\"c": 2}`)).toBeNull();
   });
 
-  it('brackets and keys inside a value with escaped quotes are text, not structure', () => {
+  it('brackets inside a value holding escaped quotes are text, not nesting', () => {
     expect(checkJsonShape(`{"v": "say \\"${'['.repeat(101)}\\"", "w": 1}`)).toBeNull();
-    expect(checkJsonShape(String.raw`{"v": "\", \"w\": \"", "w": 1}`)).toBeNull();
+  });
+
+  it('a key named twice after a value holding an escaped quote is a duplicate', () => {
+    expect(checkJsonShape(String.raw`{"v": "\"", "v": 1}`)).toBe('duplicate key "v" in the record: expected each key once');
   });
 });
 
