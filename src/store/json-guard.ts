@@ -31,14 +31,17 @@ export function mayHoldSurrogates(text: string): boolean {
   return SURROGATE_ESCAPE.test(text);
 }
 
-/** A parsed JSON value with every string (keys included) made well-formed; order kept. */
+/**
+ * A parsed JSON value with every string (keys included) made well-formed; order kept.
+ * Objects are rebuilt with Object.fromEntries, which defines each key as an own property
+ * like JSON.parse does: assigning `out["__proto__"] = …` would set the prototype instead,
+ * and a local or meta field named `__proto__` would be lost.
+ */
 export function wellFormed(v: unknown): unknown {
   if (typeof v === 'string') return wellFormedString(v);
   if (v === null || typeof v !== 'object') return v;
   if (Array.isArray(v)) return v.map(wellFormed);
-  const out: Record<string, unknown> = {};
-  for (const k in v as Record<string, unknown>) out[wellFormedString(k)] = wellFormed((v as Record<string, unknown>)[k]);
-  return out;
+  return Object.fromEntries(Object.entries(v).map(([k, x]) => [wellFormedString(k), wellFormed(x)]));
 }
 
 /** End of the JSON string whose opening quote is at `i` (index of the closing quote), or -1. */

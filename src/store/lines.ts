@@ -83,7 +83,9 @@ export async function forEachLine(
     if (last + 1 < chunk.length) {
       const rest = chunk.subarray(last + 1);
       if (rest.length > maxLineBytes) throw tooLong();
-      carry.push(rest);
+      // Nothing is carried at this point (a carried line was emitted above): a new carry,
+      // not a push, so the carry never holds more than the current line's pieces.
+      carry = [rest];
       carryLen = rest.length;
     }
   }

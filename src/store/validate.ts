@@ -20,6 +20,8 @@ const EXITS = new Set<string>(TRACE_EXITS);
 /** A short rendering of a bad value for messages. */
 export function show(v: unknown): string {
   if (v === undefined) return 'nothing';
+  // JSON.parse reads 1e999 as Infinity, which JSON.stringify would show as null.
+  if (typeof v === 'number' && !Number.isFinite(v)) return String(v);
   const s = JSON.stringify(v) ?? String(v);
   return s.length > 60 ? `${s.slice(0, 57)}...` : s;
 }
@@ -33,7 +35,8 @@ export class RecordChecker {
 
   /** Parses one line into a record object and returns its "type". */
   parse(text: string, line: number, terminated: boolean): Rec {
-    if (text.length === 0 || (text.length < 3 && text.trim() === '')) this.fail(line, 'expected a JSON record, got an empty line');
+    // Blanks only (spaces, a CRLF file's `\r`), however many: an empty line, not invalid JSON.
+    if (text.trim() === '') this.fail(line, 'expected a JSON record, got an empty line');
     const shape = checkJsonShape(text);
     if (shape !== null) this.fail(line, shape);
     let v: unknown;
