@@ -41,7 +41,7 @@ describe('stored trajectories', () => {
       { id: sampled, sampler: '{"policy":"uniform","k":0}' },
       { id: noSampler, sampler: null },
     ]);
-    expect([made, sampled, noSampler].map((id) => c.getTrajectory(id)!.sampler)).toEqual([null, { policy: 'uniform', k: 0 }, null]);
+    expect([made, sampled, noSampler].map((id) => c.getTrajectory(id!)!.sampler)).toEqual([null, { policy: 'uniform', k: 0 }, null]);
     c.close();
   });
 });
