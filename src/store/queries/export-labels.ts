@@ -90,4 +90,3 @@ export function labelConditions(scope: LabelScope, f: ExportFilter): Sql[] {
 }
 
 const wrap = (op: string, r: Sql): Sql => ({ sql: `${op} (${r.sql})`, params: r.params });
-
