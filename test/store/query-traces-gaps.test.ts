@@ -6,7 +6,10 @@
  */
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import type Database from 'better-sqlite3';
+import { connectionOf } from '../../src/store/connection.js';
 import { openCorpus, type Corpus } from '../../src/store/corpus.js';
+import { listTraces } from '../../src/store/queries/traces.js';
 import { cleanTempDirs, tempDir, writeTraces } from './fixtures.js';
 
 afterAll(cleanTempDirs);
@@ -73,6 +76,64 @@ describe('listTraces', () => {
     expect(c.listTraces({ value: 'zebra', offset: 5 })).toEqual({ total: 2, rows: [] });
     expect(c.listTraces({ value: 'zebra', desc: true }).rows.map((r) => r.name)).toEqual(['b_2', 'c']);
     expect(c.listTraces({ value: 'nothing like it' })).toEqual({ total: 0, rows: [] });
+    c.close();
+  });
+});
+
+/** The statements listTraces runs on `db` (their SQL and bound values), with its answer. */
+function recorded(db: Database.Database, q: Parameters<typeof listTraces>[1]) {
+  const ran: { sql: string; args: unknown[] }[] = [];
+  const spy = new Proxy(db, {
+    get(target, key) {
+      if (key !== 'prepare') return Reflect.get(target, key, target);
+      return (sql: string) => {
+        const stmt = target.prepare(sql);
+        const wrap = (m: 'all' | 'get') => (...args: unknown[]) => (ran.push({ sql, args }), (stmt[m] as (...a: unknown[]) => unknown)(...args));
+        return new Proxy(stmt, {
+          get(s, k) {
+            if (k === 'all' || k === 'get') return wrap(k);
+            if (k === 'pluck') return () => (stmt.pluck(), new Proxy(stmt, { get: (s2, k2) => (k2 === 'get' ? wrap('get') : Reflect.get(s2, k2, s2)) }));
+            return Reflect.get(s, k, s);
+          },
+        });
+      };
+    },
+  });
+  const answer = listTraces(spy, q);
+  return { ran, answer };
+}
+
+describe('listTraces with a value filter reads the events once (docs/schema.md)', () => {
+  it('runs one statement for the page and the total, not a count and a page', async () => {
+    const c = await small();
+    const r = recorded(connectionOf(c), { value: 'zebra', limit: 1 });
+    expect(r.answer).toMatchObject({ total: 2, rows: [{ name: 'c' }] });
+    expect(r.ran).toHaveLength(1);
+    // No match at the first page: nothing else to count either.
+    const none = recorded(connectionOf(c), { value: 'nothing like it' });
+    expect(none.answer).toEqual({ total: 0, rows: [] });
+    expect(none.ran).toHaveLength(1);
+    // Past the last match the page is empty, so the total needs its own count.
+    const past = recorded(connectionOf(c), { value: 'zebra', offset: 5 });
+    expect(past.answer).toEqual({ total: 2, rows: [] });
+    expect(past.ran).toHaveLength(2);
+    c.close();
+  });
+
+  it('prefilters the stored events by the value as stored text, not by an empty pattern', async () => {
+    const c = await small();
+    const r = recorded(connectionOf(c), { value: 'zebra' });
+    expect(r.ran[0].args.slice(0, 2)).toEqual(['%zebra%', '%zebra%']);
+    // A quote is stored escaped (\"), so the prefilter looks for the escaped text.
+    expect(recorded(connectionOf(c), { value: 'a"b' }).ran[0].args[0]).toBe('%a\\\\"b%');
+    c.close();
+  });
+
+  it('without a value filter, counts and pages as two plain statements', async () => {
+    const c = await small();
+    const r = recorded(connectionOf(c), { limit: 1 });
+    expect(r.answer).toMatchObject({ total: 3, rows: [{ name: 'b_10' }] });
+    expect(r.ran.map((s) => /OVER/.test(s.sql))).toEqual([false, false]);
     c.close();
   });
 });
