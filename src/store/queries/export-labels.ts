@@ -90,5 +90,3 @@ export function labelConditions(scope: LabelScope, f: ExportFilter): Sql[] {
 }
 
 const wrap = (op: string, r: Sql): Sql => ({ sql: `${op} (${r.sql})`, params: r.params });
-
-export const hasLabelKeys = (f: ExportFilter) => !!(f.labelsAny || f.labelsAll || f.labelsNone || f.annotator !== undefined);
