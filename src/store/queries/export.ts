@@ -212,8 +212,10 @@ function assemble(db: Database.Database, src: RowSource, f: ExportFilter, shape:
   try {
     stmt = db.prepare(sql);
   } catch (e) {
-    const known = explainSqliteError(e, '');
-    throw known instanceof UserError && known.code !== 'bad-input' ? known : new UserError(`--select sql: ${(e as Error).message} (docs/export.md lists the tables and aliases)`, 'bad-input');
+    // A locked, damaged or unreadable corpus is thrown as SQLite gave it: the Corpus's guard
+    // words it with the corpus's path (worded here, the path was empty: " is locked: …").
+    if (explainSqliteError(e, '') !== e) throw e;
+    throw new UserError(`--select sql: ${(e as Error).message} (docs/export.md lists the tables and aliases)`, 'bad-input');
   }
   if (!stmt.readonly || !stmt.reader) throw new UserError('--select sql: only a condition that reads can be given', 'read-only');
   return { sql, params, stmt };
