@@ -74,7 +74,7 @@ function build(src: RowSource, f: ExportFilter, labeled: boolean): Built {
   const given = (k: keyof ExportFilter) => f[k] !== undefined;
   const refuse = (keys: (keyof ExportFilter)[], what: string) => {
     const hit = keys.filter(given);
-    if (hit.length) throw notFor(hit.map((k) => (k === 'verdicts' ? 'verdict.*' : k === 'minLength' || k === 'maxLength' ? 'length' : k)).filter((k, i, a) => a.indexOf(k) === i).join(', '), what);
+    if (hit.length) throw notFor(hit.map((k) => (k === 'verdicts' ? 'verdict.*' : k)).join(', '), what);
   };
   if (f.exit) add(`t.exit IN (${marks(f.exit.length)})`, ...f.exit);
   if (f.name !== undefined) add('t.name GLOB ?', f.name);
