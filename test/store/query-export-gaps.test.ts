@@ -49,6 +49,17 @@ function selected(c: Corpus, src: RowSource, clauses: string[]): { ids: number[]
 
 const plain = (c: Corpus, q: string) => [...c.query(q)].map((r) => Object.values(r)[0] as number);
 
+/** Each case's clauses select exactly the rows its SQL lists (fewer than all `all`), one weight per row. */
+function expectSelects(c: Corpus, src: RowSource, cases: [string[], string][], all: number): void {
+  for (const [clauses, q] of cases) {
+    const want = plain(c, q);
+    expect(want.length, q).toBeLessThan(all);
+    const got = selected(c, src, clauses);
+    expect(got.ids, clauses.join(' ')).toEqual(want);
+    expect(got.weight).toBe(want.length);
+  }
+}
+
 const refusal = (fn: () => unknown) => {
   try {
     fn();
@@ -150,13 +161,7 @@ describe('each key selects the rows plain SQL selects (rows and the plan\'s coun
       [['verdict.correct=right'], 'SELECT item_id FROM predictions WHERE correct = 1 ORDER BY item_id'],
     ];
     const all = plain(c, 'SELECT count(*) FROM evalset_items')[0];
-    for (const [clauses, q] of cases) {
-      const want = plain(c, q);
-      expect(want.length, q).toBeLessThan(all);
-      const got = selected(c, 'items', clauses);
-      expect(got.ids, clauses.join(' ')).toEqual(want);
-      expect(got.weight).toBe(want.length);
-    }
+    expectSelects(c, 'items', cases, all);
     c.close();
   });
 
@@ -170,13 +175,7 @@ describe('each key selects the rows plain SQL selects (rows and the plan\'s coun
       [['length=2..3'], `${wrong} AND json_array_length(i.actions) BETWEEN 2 AND 3 ORDER BY p.id`],
     ];
     const all = plain(c, 'SELECT count(*) FROM predictions WHERE correct = 0')[0];
-    for (const [clauses, q] of cases) {
-      const want = plain(c, q);
-      expect(want.length, q).toBeLessThan(all);
-      const got = selected(c, 'corrections', clauses);
-      expect(got.ids, clauses.join(' ')).toEqual(want);
-      expect(got.weight).toBe(want.length);
-    }
+    expectSelects(c, 'corrections', cases, all);
     c.close();
   });
 
