@@ -3,11 +3,9 @@
 // so only the range check stands between such a line and the corpus. Found untested by the
 // quieter mutation run (the full check's own test writes compact JSON, which never takes the
 // fast path). Everything is built inside each test.
-import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { IngestError, openCorpus } from '../../src/store/corpus.js';
 import { fastEvent } from '../../src/store/fast-event.js';
-import { cleanTempDirs, jsonl, tempDir, traceRecords } from './fixtures.js';
+import { cleanTempDirs, jsonl, refusedIngest, traceRecords } from './fixtures.js';
 
 afterAll(cleanTempDirs);
 
@@ -28,18 +26,7 @@ describe('fast-event: the parent', () => {
   it('a recorder-layout line with a negative parent is refused on its line, nothing stored', async () => {
     const ls = lines();
     ls[3] = ls[3].replace('"parent": 1', '"parent": -1');
-    const corpus = openCorpus(join(tempDir(), 'c.db'), { create: true });
-    try {
-      async function* one() {
-        yield Buffer.from(ls.join('\n') + '\n');
-      }
-      const e = await corpus.ingestStream(one(), 'f.jsonl').catch((x: unknown) => x);
-      expect(e).toBeInstanceOf(IngestError);
-      expect((e as Error).message).toBe('f.jsonl:4: expected "parent" to be null or the seq of an earlier event (0 to 1), got -1');
-      expect(corpus.counts().traces).toBe(0);
-    } finally {
-      corpus.close();
-    }
+    expect(await refusedIngest(ls, 'f.jsonl')).toBe('f.jsonl:4: expected "parent" to be null or the seq of an earlier event (0 to 1), got -1');
   });
 
   it('a parent of 0 is stored as 0 from a recorder-layout line', async () => {

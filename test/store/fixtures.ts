@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type Database from 'better-sqlite3';
 import { expect } from 'vitest';
-import { CorpusError, openCorpus } from '../../src/store/corpus.js';
+import { CorpusError, IngestError, openCorpus } from '../../src/store/corpus.js';
 
 export type Rec = Record<string, unknown>;
 
@@ -155,4 +155,25 @@ export function refusedOpen(path: string, opts: Parameters<typeof openCorpus>[1]
     return e as CorpusError;
   }
   throw new Error(`expected ${path} to be refused`);
+}
+
+/** The lines as one chunk of a stream, each ended by a newline (what `ingestStream` reads). */
+export async function* oneChunk(lines: string[]): AsyncGenerator<Buffer> {
+  yield Buffer.from(lines.map((l) => l + '\n').join(''));
+}
+
+/**
+ * Ingests the lines into a fresh corpus as the file `file`: the IngestError's message. Fails
+ * the test when the lines are stored, or when the corpus holds a trace after the refusal.
+ */
+export async function refusedIngest(lines: string[], file: string): Promise<string> {
+  const corpus = openCorpus(join(tempDir(), 'c.db'), { create: true });
+  try {
+    const e = await corpus.ingestStream(oneChunk(lines), file).then(() => new Error(`expected ${file} to be refused`), (x: unknown) => x);
+    expect(e).toBeInstanceOf(IngestError);
+    expect(corpus.counts().traces).toBe(0);
+    return (e as Error).message;
+  } finally {
+    corpus.close();
+  }
 }

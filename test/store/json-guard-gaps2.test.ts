@@ -6,9 +6,9 @@
 // mutants of the scanner make it walk the text wrongly, and a test must fail fast.
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { IngestError, openCorpus } from '../../src/store/corpus.js';
+import { openCorpus } from '../../src/store/corpus.js';
 import { checkJsonShape, wellFormed } from '../../src/store/json-guard.js';
-import { cleanTempDirs, tempDir, traceRecords } from './fixtures.js';
+import { cleanTempDirs, oneChunk, refusedIngest, tempDir, traceRecords } from './fixtures.js';
 
 afterAll(cleanTempDirs);
 
@@ -62,10 +62,7 @@ describe('json-guard: wellFormed keeps every key', () => {
     lines[0] = lines[0].replace('"meta":{', '"meta":{"__proto__":{"k":"\\udc00"},');
     const corpus = openCorpus(join(tempDir(), 'c.db'), { create: true });
     try {
-      async function* one() {
-        yield Buffer.from(lines.join('\n') + '\n');
-      }
-      await corpus.ingestStream(one(), 'p.jsonl');
+      await corpus.ingestStream(oneChunk(lines), 'p.jsonl');
       const [trace] = corpus.listTraces().rows;
       expect(JSON.stringify(corpus.getEvents(trace.id)[2].locals)).toBe('{"__proto__":"7","s":"\\\\ud800","n":"1"}');
       expect(JSON.stringify(corpus.getTrace(trace.id)?.meta)).toContain('"__proto__":{"k":"\\\\udc00"}');
@@ -77,17 +74,6 @@ describe('json-guard: wellFormed keeps every key', () => {
   it('a line naming a key twice behind escaped quotes is refused, not stored', async () => {
     const lines = traceRecords({ name: 'q', n: 1 }).map((r) => JSON.stringify(r));
     lines[3] = lines[3].replace('"locals":{', '"locals":{"a\\"b":"1","a\\"b":"2",');
-    const corpus = openCorpus(join(tempDir(), 'c.db'), { create: true });
-    try {
-      async function* one() {
-        yield Buffer.from(lines.join('\n') + '\n');
-      }
-      const e = await corpus.ingestStream(one(), 'q.jsonl').catch((x: unknown) => x);
-      expect(e).toBeInstanceOf(IngestError);
-      expect((e as Error).message).toBe(String.raw`q.jsonl:4: duplicate key "a\"b" in "locals": expected each key once`);
-      expect(corpus.counts().traces).toBe(0);
-    } finally {
-      corpus.close();
-    }
+    expect(await refusedIngest(lines, 'q.jsonl')).toBe(String.raw`q.jsonl:4: duplicate key "a\"b" in "locals": expected each key once`);
   });
 });

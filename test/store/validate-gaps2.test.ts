@@ -4,10 +4,8 @@
 // not a TypeError; a number too large for a double (1e999, read as Infinity) is not a
 // number, and is shown as Infinity, not as null. The records are compact JSON, so every line
 // takes the full check (no fast path); everything is built inside each test.
-import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { IngestError, openCorpus } from '../../src/store/corpus.js';
-import { cleanTempDirs, tempDir, traceRecords } from './fixtures.js';
+import { cleanTempDirs, refusedIngest, traceRecords } from './fixtures.js';
 
 afterAll(cleanTempDirs);
 
@@ -18,21 +16,7 @@ function lines(): string[] {
   return traceRecords({ name: 'g', n: 1 }).map((r) => JSON.stringify(r));
 }
 
-/** Ingests the lines into a fresh corpus: the error's message; the corpus must stay empty. */
-async function refusal(ls: string[]): Promise<string> {
-  const corpus = openCorpus(join(tempDir(), 'c.db'), { create: true });
-  try {
-    async function* one() {
-      yield Buffer.from(ls.map((l) => l + '\n').join(''));
-    }
-    const e = await corpus.ingestStream(one(), FILE).then(() => new Error('stored'), (x: unknown) => x);
-    expect(e).toBeInstanceOf(IngestError);
-    expect(corpus.counts().traces).toBe(0);
-    return (e as Error).message;
-  } finally {
-    corpus.close();
-  }
-}
+const refusal = (ls: string[]) => refusedIngest(ls, FILE);
 
 describe('validate: blank lines', () => {
   for (const [what, blank] of [['three spaces', '   '], ['a tab and spaces', ' \t  '], ['a CRLF blank line', ' \r']] as const) {
