@@ -23,7 +23,10 @@ const TESTS = {
   // with them, every handler mutant waited for them too (Stryker's estimate: 4 h).
   'src/api/contract': API_IN_PROCESS,
   'src/api/handlers': API_IN_PROCESS,
-  'src/api/host': ['test/api/pool.test.ts', 'test/api/pool-jobs.test.ts', 'test/api/errors.test.ts'],
+  // worker-loop.test.ts runs a worker's loop in this thread: code run in a worker thread is
+  // never seen by Stryker (neither its coverage nor its mutants). api-process.test.ts drives
+  // the desktop app's API process through main/'s client.
+  'src/api/host': ['test/api/pool.test.ts', 'test/api/pool-jobs.test.ts', 'test/api/errors.test.ts', 'test/api/worker-loop.test.ts', 'test/api/answer.test.ts', 'test/main/api-process.test.ts'],
   // src/store in two runs that add up to the folder's (OPTIONS below): the corpus's own code
   // (opening, migrations, ingest, validation) against test/store, and the Corpus class with the
   // query files against the folders that call them (with test/store only, 1,007 of 2,493
@@ -37,6 +40,8 @@ const TESTS = {
   // target.ts (annotation targets) and the taxonomy checks are called by the labelling code
   // and the annotations API: with test/annotate alone, target.ts's 84 mutants had no test.
   'src/annotate': ['test/annotate', 'test/labeling', 'test/api/annotations-api.test.ts'],
+  // The rules are called through the labelling queue and its pre-label run too (src/labeling).
+  'src/annotate/prelabel': ['test/annotate', 'test/labeling/prelabel-run.test.ts', 'test/labeling/queue.test.ts', 'test/api/annotations-api.test.ts'],
   'src/labeling': ['test/labeling', 'test/api/annotations-api.test.ts', 'test/export/labels.test.ts'],
   'src/trajectories': ['test/trajectories', 'test/export/export.test.ts', 'test/api/methods.test.ts', 'test/api/predictions-api.test.ts', 'test/api/trace-cache.test.ts'],
 };
@@ -54,6 +59,9 @@ const TESTS = {
  */
 const OPTIONS = {
   'src/server': { ignoreStatic: false },
+  // worker.ts is a worker thread's entry (its priority, then worker-loop.ts): it runs only in
+  // worker threads, from dist/, where no mutant reaches; pool.test.ts tests its priority.
+  'src/api/host': { mutate: ['src/api/host/**/*.ts', '!src/api/host/worker.ts'] },
   'src/store': { mutate: ['src/store/**/*.ts', '!src/store/queries/**', '!src/store/corpus.ts'] },
   'src/store/queries': { mutate: ['src/store/queries/**/*.ts', 'src/store/corpus.ts'] },
 };

@@ -35,10 +35,9 @@ export function encodeAnswer(method: string, result: ApiResult<unknown>, limit =
     if (!(e instanceof RangeError)) throw e;
     return tooBig(method, null, limit);
   }
-  // Each UTF-16 unit is at most 3 bytes: check the length before spending the copy.
-  if (text.length > limit) return tooBig(method, text.length, limit);
-  const bytes = encoder.encode(text);
-  return bytes.byteLength > limit ? tooBig(method, bytes.byteLength, limit) : bytes;
+  // Measured before the copy is spent (and named exactly: a character can be up to 3 bytes).
+  const n = Buffer.byteLength(text, 'utf8');
+  return n > limit ? tooBig(method, n, limit) : encoder.encode(text);
 }
 
 /**
