@@ -16,6 +16,7 @@
  * with the reason, and counts as wrong. Identical checks of one item run once.
  */
 import { parsePrediction } from '../semantics/index.js';
+import { define } from '../semantics/delta.js';
 import { cruxevalJob, skipReason, withExecPool, type CruxevalMode, type CruxevalTask, type ExecPoolOptions, type Job, type Progress, type Verdict } from '../scoring/index.js';
 import type { VerdictStatus } from '../semantics/index.js';
 import type { Corpus, PendingCheck, ReadCorpus, RunRecord, StoredItem, TraceRecord, VerdictUpdate } from '../store/corpus.js';
@@ -91,7 +92,7 @@ function predictedArgs(completion: string): Record<string, string> | string {
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(locals)) {
     if (typeof v !== 'string' || k === '..') return `not run: the argument ${JSON.stringify(k)} is not a repr`;
-    out[k] = v;
+    define(out, k, v); // a parameter may be named __proto__
   }
   return out;
 }
