@@ -33,6 +33,11 @@ describe('format rules: what the text says', () => {
     expect(labels(run({ ...base, completion: step + step + step }))).toEqual(['data.wrong_value by wrong-value']);
   });
 
+  it('a loop that ran into the token limit is a loop: the cut is its consequence, not a second error', () => {
+    const completion = TRUTH + TRUTH + TRUTH + '<|line_sep|><|arg_sep|>{"..": "..", "n"';
+    expect(labels(run({ ...base, completion, finishReason: 'length' }))).toEqual(['format.repeated by repeated-text']);
+  });
+
   it('cut-at-max-tokens explains the text alone, and says where the parser stopped', () => {
     // One whole state (71 characters), then a second one without an action, cut by the limit.
     const first = lineState('{"..": "..", "n": "1"}', '    for c in s:');
