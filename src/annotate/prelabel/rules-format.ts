@@ -1,5 +1,7 @@
 /** Rules on the completion's text: it does not parse, stops early, loops, or is not a delta. */
 import { ELIDED_KEY } from '../../semantics/delta.js';
+import type { JsonValue } from '../../semantics/json-parse.js';
+import type { Prediction } from '../../semantics/parse.js';
 import { STATE_KINDS } from '../../semantics/types.js';
 import { sameJson } from './diff.js';
 import { clip, type Rule } from './rule.js';
@@ -84,6 +86,11 @@ export const formatRules: Rule[] = [
   },
 ];
 
+/** The value a state shows under the ".." marker; undefined when it shows no marker. */
+function markerOf(s: Prediction): JsonValue | undefined {
+  return s.locals && Object.prototype.hasOwnProperty.call(s.locals, ELIDED_KEY) ? s.locals[ELIDED_KEY] : undefined;
+}
+
 /** Last data rules: values right, delta form wrong. */
 export const deltaRules: Rule[] = [
   {
@@ -104,9 +111,11 @@ export const deltaRules: Rule[] = [
     needsParse: true,
     apply(ctx) {
       const d = ctx.diff!;
-      if (d.locals !== false || !d.markerDiffers || d.src === false || d.localDiffs.length) return undefined;
-      const shown = ctx.pred!.locals && Object.prototype.hasOwnProperty.call(ctx.pred!.locals, ELIDED_KEY);
-      return { reason: shown ? `the "${ELIDED_KEY}" marker is shown but no name was left out` : `the "${ELIDED_KEY}" marker is missing although names were left out`, covers: ['locals-marker'] };
+      if (d.locals !== false || d.src === false || d.localDiffs.length) return undefined;
+      // Every name agrees, so the marker differs: shown on one side only, or with another value ("...").
+      const [p, t] = [markerOf(ctx.pred!), markerOf(ctx.truth)];
+      if (p !== undefined && t !== undefined) return { reason: `the "${ELIDED_KEY}" marker is written ${JSON.stringify(p)}, not ${JSON.stringify(t)}`, covers: ['locals-marker'] };
+      return { reason: p !== undefined ? `the "${ELIDED_KEY}" marker is shown but no name was left out` : `the "${ELIDED_KEY}" marker is missing although names were left out`, covers: ['locals-marker'] };
     },
   },
 ];
