@@ -27,8 +27,6 @@ export interface FieldDiff {
   all: boolean;
   /** Local names shown differently (or on one side only), the ".." marker excluded. */
   localDiffs: LocalDiff[];
-  /** The ".." marker is shown on one side only. */
-  markerDiffers: boolean;
 }
 
 function canonical(v: JsonValue | undefined): string {
@@ -71,6 +69,5 @@ export function fieldDiff(p: Prediction, t: Prediction): FieldDiff {
     arg,
     all: event && src !== false && locals !== false && arg !== false,
     localDiffs,
-    markerDiffers: has(pl, ELIDED_KEY) !== has(tl, ELIDED_KEY),
   };
 }
