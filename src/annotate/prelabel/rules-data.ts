@@ -40,7 +40,8 @@ export const dataRules: Rule[] = [
     apply(ctx) {
       const hits = open(ctx, 'type').map((v) => `${v.name} is ${reprType(v.predicted!)} ${clip(v.predicted, 20)}, true ${reprType(v.truth ?? v.full!)} ${clip(v.truth ?? v.full, 20)}`);
       const [p, t] = [ctx.pred!.arg, ctx.truth.arg];
-      if (ctx.diff!.arg === false && typeof p === 'string' && typeof t === 'string' && !ctx.isCovered('arg')) {
+      // Like the locals, only at the right line: a return from another line has another value by design.
+      if (ctx.diff!.arg === false && ctx.diff!.src !== false && typeof p === 'string' && typeof t === 'string' && !ctx.isCovered('arg')) {
         const [tp, tt] = [reprType(p), reprType(t)];
         if (tp && tt && tp !== tt) hits.push(`the value is ${tp} ${clip(p, 20)}, true ${tt} ${clip(t, 20)}`);
       }
