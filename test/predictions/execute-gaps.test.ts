@@ -112,7 +112,7 @@ describe('checks not run, and why (stored as the verdict\'s detail)', () => {
   it('an argument named __proto__ is run as named (it was dropped, and the call ran without it)', async () => {
     const id = item(ci, 'sample_146').id;
     const run = importStates(ci, 'proto', [[id, inputState('{"__proto__": "5"}')]]);
-    expect(await runPendingChecks(corpus, run.id, ONE)).toEqual({ checked: 2, ran: 2 });
+    expect(await runPendingChecks(corpus, run.id, { pool: ONE })).toEqual({ checked: 2, ran: 2 });
     const [p] = preds(ci, run.id);
     // Dropped, the call was refused for the argument it lacked ("missing a required argument: 'single_digit'").
     expect(p.exec).toMatchObject({ status: 'error', detail: expect.stringContaining("no parameter named '__proto__' (parameters: single_digit)") });
