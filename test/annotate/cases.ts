@@ -38,6 +38,15 @@ export const countEvents: EventFacts[] = COUNT_ROWS.map(([seq, line, c, n]) => {
 export const countEvent = (seq: number) => countEvents.find((e) => e.seq === seq)!;
 
 /** A line state's text with the given locals object. */
+/** An inverse step from count("berry", "r")'s return to its call: the truth is the call with its arguments. */
+export const INV_COUNT = {
+  truth: '<|inv_call_sep|><|src_sep|>def count(s, t):<|arg_sep|>{"s": "\'berry\'", "t": "\'r\'"}',
+  before: '<|inv_return_sep|><|src_sep|>    return n<|arg_sep|>"2"',
+  direction: 'inverse' as const,
+  action: 'inv_step_call' as const,
+  source: COUNT,
+};
+
 export const lineState = (locals: string, src: string) => `<|line_sep|><|arg_sep|>${locals}<|src_sep|>${src}`;
 
 export interface Case extends Omit<PrelabelInput, 'truth' | 'previous'> {

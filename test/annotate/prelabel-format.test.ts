@@ -1,6 +1,6 @@
 /** Pre-label rules on the completion's text, and the rules that blame the truth or clear the model. */
 import { describe, expect, it } from 'vitest';
-import { COUNT, labels, lineState, run } from './cases.js';
+import { COUNT, INV_COUNT as INV, labels, lineState, run } from './cases.js';
 
 const TRUTH = lineState('{"..": "..", "n": "1"}', '    for c in s:');
 const BEFORE = lineState('{"s": "\'berry\'", "t": "\'r\'", "n": "0", "c": "\'r\'"}', '        n += int(c == t)');
@@ -67,14 +67,6 @@ describe('pre-labels: the truth, and execution', () => {
       'truth.nondeterminism by known-nondeterministic',
     ]);
   });
-
-  const INV = {
-    truth: '<|inv_call_sep|><|src_sep|>def count(s, t):<|arg_sep|>{"s": "\'berry\'", "t": "\'r\'"}',
-    before: '<|inv_return_sep|><|src_sep|>    return n<|arg_sep|>"2"',
-    direction: 'inverse' as const,
-    action: 'inv_step_call' as const,
-    source: COUNT,
-  };
 
   it('passes-by-execution: an inverse prediction that runs to the true result is a valid alternative, and only that', () => {
     const completion = '<|inv_call_sep|><|src_sep|>def count(s, t):<|arg_sep|>{"s": "\'rr\'", "t": "\'r\'"}';

@@ -5,21 +5,13 @@
  * definitions (src/annotate/default-taxonomy.ts), reasons from the rule's own sentence.
  */
 import { describe, expect, it } from 'vitest';
-import { COUNT, labels, lineState, run } from './cases.js';
+import { COUNT, INV_COUNT as INV, labels, lineState, run } from './cases.js';
 
 const fwd = { direction: 'forward' as const, action: 'step_into' as const };
 const ret = (v: string, src = '    return xs') => `<|return_sep|><|src_sep|>${src}<|arg_sep|>${JSON.stringify(v)}`;
 const RET = { direction: 'forward' as const, action: 'step_return' as const, source: 'def f(n):\n    xs = g(n)\n    return xs\n' };
 
 describe('value rules (rules-data.ts)', () => {
-  const INV = {
-    truth: '<|inv_call_sep|><|src_sep|>def count(s, t):<|arg_sep|>{"s": "\'berry\'", "t": "\'r\'"}',
-    before: '<|inv_return_sep|><|src_sep|>    return n<|arg_sep|>"2"',
-    direction: 'inverse' as const,
-    action: 'inv_step_call' as const,
-    source: COUNT,
-  };
-
   it('invalid-input is for inverse predictions only: a forward output that fails by execution is a wrong return value', () => {
     const got = run({ ...RET, truth: ret('[1, 2]'), completion: ret('[1, 3]'), execution: 'fail' });
     expect(labels(got)).toEqual(['return.wrong_value by arg-value']);
