@@ -35,9 +35,11 @@ export function encodeAnswer(method: string, result: ApiResult<unknown>, limit =
     if (!(e instanceof RangeError)) throw e;
     return tooBig(method, null, limit);
   }
-  // Measured before the copy is spent (and named exactly: a character can be up to 3 bytes).
-  const n = Buffer.byteLength(text, 'utf8');
-  return n > limit ? tooBig(method, n, limit) : encoder.encode(text);
+  // A UTF-8 byte per UTF-16 unit at least: past the limit in units, it is too big without the
+  // copy, and its bytes are counted (not copied) only to name its size.
+  if (text.length > limit) return tooBig(method, Buffer.byteLength(text, 'utf8'), limit);
+  const bytes = encoder.encode(text);
+  return bytes.byteLength > limit ? tooBig(method, bytes.byteLength, limit) : bytes;
 }
 
 /**
