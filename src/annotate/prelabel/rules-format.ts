@@ -88,7 +88,7 @@ export const formatRules: Rule[] = [
 
 /** The value a state shows under the ".." marker; undefined when it shows no marker. */
 function markerOf(s: Prediction): JsonValue | undefined {
-  return s.locals && Object.prototype.hasOwnProperty.call(s.locals, ELIDED_KEY) ? s.locals[ELIDED_KEY] : undefined;
+  return s.locals && Object.hasOwn(s.locals, ELIDED_KEY) ? s.locals[ELIDED_KEY] : undefined;
 }
 
 /** Last data rules: values right, delta form wrong. */
