@@ -13,9 +13,11 @@ import type { FromWorker, ToWorker, WorkerConfig } from '../../src/api/host/prot
 import { serveWorker } from '../../src/api/host/worker-loop.js';
 import { openCorpus } from '../../src/store/corpus.js';
 import { cleanTempDirs, tempDir, writeTraces } from '../store/fixtures.js';
-import { shared } from './fixtures/loop-api.js';
+import { given, shared } from './fixtures/loop-api.js';
 
 const loopApi = resolve(import.meta.dirname, 'fixtures/loop-api.ts');
+/** An API with no bytes form at all (pool-gaps.test.ts's). */
+const noBytesApi = resolve(import.meta.dirname, 'fixtures/pool-api.mjs');
 let dir: string;
 let db: string;
 const open: MessagePort[] = [];
@@ -194,5 +196,30 @@ describe("a pool worker's loop", () => {
     const f = await w.answer();
     expect(f.bytes).toBe(false);
     expect(json(f)).toEqual({ ok: false, error: { code: 'internal', message: 'listTraces failed: no handler for listTraces here' } });
+  });
+
+  it('hands over a bytes answer that owns its buffer, without copying it: the handler\'s array is left empty', async () => {
+    const w = worker({ apiModule: loopApi });
+    await w.next();
+    w.call('whole', {}, true);
+    const a = await w.answer();
+    expect([a.bytes, ...a.body]).toEqual([true, 4, 5, 6]);
+    // Moved (transferred), not copied: a trace's bytes are not held twice while they cross.
+    expect(given.last!.byteLength).toBe(0);
+  });
+
+  it('serves an API without a bytes form, answering its calls', async () => {
+    const w = worker({ apiModule: noBytesApi });
+    expect(await w.next()).toEqual({ type: 'ready' });
+    w.call('who', {});
+    expect(json(await w.answer())).toMatchObject({ ok: true, value: { drops: [] } });
+  });
+
+  it('a write worker, which holds no trace, ignores a drop and goes on answering', async () => {
+    const w = worker({ access: 'write' });
+    await w.next();
+    w.post({ type: 'drop', traceId: 1 });
+    w.call('listTraces', {});
+    expect(json(await w.answer())).toMatchObject({ ok: false, error: { message: 'listTraces failed: no handler for listTraces here' } });
   });
 });
