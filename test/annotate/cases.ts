@@ -37,7 +37,6 @@ export const countEvents: EventFacts[] = COUNT_ROWS.map(([seq, line, c, n]) => {
 
 export const countEvent = (seq: number) => countEvents.find((e) => e.seq === seq)!;
 
-/** A line state's text with the given locals object. */
 /** An inverse step from count("berry", "r")'s return to its call: the truth is the call with its arguments. */
 export const INV_COUNT = {
   truth: '<|inv_call_sep|><|src_sep|>def count(s, t):<|arg_sep|>{"s": "\'berry\'", "t": "\'r\'"}',
@@ -47,6 +46,7 @@ export const INV_COUNT = {
   source: COUNT,
 };
 
+/** A line state's text with the given locals object. */
 export const lineState = (locals: string, src: string) => `<|line_sep|><|arg_sep|>${locals}<|src_sep|>${src}`;
 
 export interface Case extends Omit<PrelabelInput, 'truth' | 'previous'> {
