@@ -19,11 +19,10 @@ describe('value rules (rules-data.ts)', () => {
     expect(inv[0]).toEqual({ label: 'inverse.invalid_input', rule: 'invalid-input', reason: 'running the program on the predicted input does not give the true result' });
   });
 
-  it('a returned value written as JSON, not as a repr string, is quoted as written and crashes no rule', () => {
+  it('a returned value written as JSON, not as a repr string, crashes no rule: it is unparseable, with no type or value read from it', () => {
     const got = run({ ...RET, truth: ret('(1, 2)'), completion: '<|return_sep|><|src_sep|>    return xs<|arg_sep|>[1, 2]' });
-    // No type is read from a value that is not a repr.
-    expect(got.map((s) => s.label)).not.toContain('data.wrong_type');
-    expect(got.find((s) => s.rule === 'arg-value')?.reason).toBe('the prediction returns [1,2], the truth (1, 2)');
+    expect(labels(got)).toEqual(['format.unparseable by non-string-value']);
+    expect(got[0].reason).toBe('the value is [1,2], not a repr string');
   });
 
   it('value-type stays silent when a repr shows no type it knows (it does not guess)', () => {

@@ -59,6 +59,16 @@ describe('format rules: what the text says', () => {
     expect(labels(got)).toEqual(['format.unparseable by non-string-value']);
     expect(got[0].reason).toBe('n is 1, not a repr string; c is null, not a repr string');
   });
+
+  it('non-string-value: a returned value written as JSON, not as its repr, is unparseable and not also a wrong value', () => {
+    const ret = (arg: string) => `<|return_sep|><|src_sep|>    return n<|arg_sep|>${arg}`;
+    const at = { ...base, truth: ret('"1"'), before: lineState('{"..": "..", "n": "1"}', '    return n') };
+    const number = run({ ...at, completion: ret('1') });
+    expect(labels(number)).toEqual(['format.unparseable by non-string-value']);
+    expect(number[0].reason).toBe('the value is 1, not a repr string');
+    // The repr string of the wrong value is a wrong value, not a format fault.
+    expect(labels(run({ ...at, completion: ret('"2"') }))).toEqual(['return.wrong_value by arg-value']);
+  });
 });
 
 describe('copies-previous', () => {
@@ -157,7 +167,9 @@ describe('event rules: the reasons', () => {
     expect(labels(one)).toEqual(['return.missed_exception by missed-exception']);
     expect(one[0].reason).toBe('the truth returns by an exception; the prediction returns 1');
     const list = run({ ...fwd, truth, completion: '<|return_sep|><|src_sep|>    return v<|arg_sep|>[1, 2]' });
-    expect(list[0].reason).toBe('the truth returns by an exception; the prediction returns [1,2]');
+    // Two faults: the value is no repr (the format), and there should be no return value at all.
+    expect(labels(list)).toEqual(['format.unparseable by non-string-value', 'return.missed_exception by missed-exception']);
+    expect(list[1].reason).toBe('the truth returns by an exception; the prediction returns [1,2]');
   });
 
   it('missed-exception: an exit by an error', () => {

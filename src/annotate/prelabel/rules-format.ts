@@ -64,12 +64,20 @@ export const formatRules: Rule[] = [
   {
     id: 'non-string-value',
     label: 'format.unparseable',
-    when: 'a predicted local is JSON but not a string (a repr is always a string: "1", not 1)',
+    when: 'a predicted local or returned value is JSON but not a string (a repr is always a string: "1", not 1)',
     needsParse: true,
     apply(ctx) {
       const bad = ctx.diff!.localDiffs.filter((d) => d.notString);
-      if (!bad.length) return undefined;
-      return { reason: bad.map((d) => `${d.name} is ${d.predicted}, not a repr string`).join('; '), covers: bad.map((d) => `local:${d.name}`) };
+      const reasons = bad.map((d) => `${d.name} is ${d.predicted}, not a repr string`);
+      const covers = bad.map((d) => `local:${d.name}`);
+      // A value of a return or exception state: a string, or null where the state has none.
+      // Covered, so the value rules do not also call 1 for "1" a wrong value.
+      const arg = ctx.pred!.arg;
+      if (arg !== undefined && arg !== null && typeof arg !== 'string') {
+        reasons.push(`the value is ${JSON.stringify(arg)}, not a repr string`);
+        covers.push('arg');
+      }
+      return reasons.length ? { reason: reasons.join('; '), covers } : undefined;
     },
   },
   {
