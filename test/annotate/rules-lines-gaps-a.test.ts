@@ -243,6 +243,40 @@ describe('other-iteration: lines visited once, other lines, missing context', ()
   });
 });
 
+describe('other-iteration: a while loop whose header binds its variable', () => {
+  it('a name bound by `:=` in the `while` header is the loop variable: alone, it makes another iteration', () => {
+    const SRC = 'def total(xs):\n    it = iter(xs)\n    s = 0\n    while (x := next(it, None)) is not None:\n        s += x\n    return s\n';
+    const L = SRC.split('\n');
+    const b = { xs: '[1, 2, 3]', it: '<list_iterator object>' };
+    const rows: [number, Record<string, string>][] = [
+      [2, { xs: b.xs }],
+      [3, b],
+      [4, { ...b, s: '0' }],
+      [5, { ...b, s: '0', x: '1' }],
+      [4, { ...b, s: '1', x: '1' }],
+      [5, { ...b, s: '1', x: '2' }],
+      [4, { ...b, s: '3', x: '2' }],
+      [5, { ...b, s: '3', x: '3' }],
+      [4, { ...b, s: '6', x: '3' }],
+      [6, { ...b, s: '6', x: 'None' }],
+    ];
+    const frame = [ev(1, 1, L[0], { xs: b.xs }, 'call'), ...rows.map(([line, locals], i) => ev(i + 2, line, L[line - 1], locals))];
+    // Truth: `s += x` in the 2nd iteration (seq 7, x just became 2); the model shows the 3rd's x.
+    const got = run({
+      ...fwd,
+      source: SRC,
+      before: lineState('{"..": "..", "s": "1"}', L[3]),
+      beforeEvent: frame[5],
+      truth: lineState('{"..": "..", "x": "2"}', L[4]),
+      trueEvent: frame[6],
+      frameEvents: frame,
+      completion: lineState('{"..": "..", "x": "3"}', L[4]),
+    });
+    expect(labels(got)).toEqual(['control.loop_iteration by other-iteration']);
+    expect(got[0].reason).toBe('the prediction is the state of `s += x` at its 3rd visit (seq 9); the truth is its 2nd: 1 iteration ahead');
+  });
+});
+
 describe('arms of an if/elif/else chain', () => {
   const SIGN = 'def sign(x):\n    if x > 0:\n        return 1\n    elif x < 0:\n        return -1\n    else:\n        return 0\n';
 

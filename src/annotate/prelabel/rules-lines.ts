@@ -54,7 +54,7 @@ const otherVisit: Rule = {
     const match = visits.find((e) => e.seq !== te?.seq && shown.every(([k, v]) => e.locals[k] === v));
     if (!match) return undefined;
     // A counter can equal another iteration's by chance: ask for two differing names, or a loop
-    // variable. A name the prediction leaves out counts when it claims to show every name (no
+    // variable (a `for` target, or a name a `while` header binds with `:=`). A name the prediction leaves out counts when it claims to show every name (no
     // ".." marker) and the matched visit lacks it too (a loop variable before the first iteration).
     const differing = shown.filter(([k, v]) => full[k] !== v).map(([k]) => k);
     if (!Object.prototype.hasOwnProperty.call(p.locals ?? {}, '..')) {
@@ -62,7 +62,7 @@ const otherVisit: Rule = {
     }
     const o = ctx.outline();
     const line = ctx.predLine();
-    const loopVars = o && line !== undefined ? o.enclosing(line).filter((b) => b.kind === 'for').flatMap((b) => [...boundNames(o.lineText(b.header))]) : [];
+    const loopVars = o && line !== undefined ? o.enclosing(line).filter((b) => b.kind === 'for' || b.kind === 'while').flatMap((b) => [...boundNames(o.lineText(b.header))]) : [];
     if (!differing.length || (differing.length < 2 && !differing.some((n) => loopVars.includes(n)))) return undefined;
     const k = visits.indexOf(match) + 1;
     let reason = `the prediction is the state of \`${p.src.trim()}\` at its ${ordinal(k)} visit${match.seq !== undefined ? ` (seq ${match.seq})` : ''}`;
