@@ -111,13 +111,26 @@ describe('loop-condition', () => {
     expect(labels(got)).toEqual(['control.wrong_line by wrong-line']);
   });
 
-  it('going backwards from the header does not tell the forward story ("is over", "once more")', () => {
-    // Inverse from the header's first visit: the truth is the line before the loop. Which label
-    // fits an inverse step is open; what must not come is a reason that reads the step forward.
+  describe('one step back from the header', () => {
     const inv = (s: string) => `<|inv_line_sep|><|src_sep|>${s}<|arg_sep|>{"..": ".."}`;
-    const got = run({ direction: 'inverse', action: 'inv_step_into', source: COUNT, before: inv('    for c in s:'), truth: inv('    n = 0'), completion: inv('        n += int(c == t)') });
-    expect(got.map((s) => s.rule)).not.toContain('loop-condition');
-    expect(got.map((s) => s.reason).join(' ')).not.toMatch(/is over|once more/);
+    const back = { direction: 'inverse' as const, action: 'inv_step_into' as const, source: COUNT, before: inv('    for c in s:') };
+
+    it('its first visit, predicted as coming from the body: the loop run once more than it did', () => {
+      const got = run({ ...back, truth: inv('    n = 0'), completion: inv('        n += int(c == t)') });
+      expect(labels(got)).toEqual(['control.loop_iteration by loop-condition']);
+      expect(got[0].reason).toBe('this is the first visit of the loop `for c in s:` (line 3); the prediction has it run once before');
+    });
+
+    it('a later visit, predicted as the first: the loop run once less', () => {
+      const got = run({ ...back, truth: inv('        n += int(c == t)'), completion: inv('    n = 0') });
+      expect(labels(got)).toEqual(['control.loop_iteration by loop-condition']);
+      expect(got[0].reason).toBe('the loop `for c in s:` (line 3) had run before this visit; the prediction makes it the first');
+    });
+
+    it('a line after the loop is no iteration off: nothing comes back to the header from there', () => {
+      expect(labels(run({ ...back, truth: inv('        n += int(c == t)'), completion: inv('    return n') }))).toEqual(['control.loop_iteration by loop-exit']);
+      expect(labels(run({ ...back, truth: inv('    n = 0'), completion: inv('    return n') }))).toEqual(['control.wrong_line by wrong-line']);
+    });
   });
 });
 

@@ -101,11 +101,16 @@ export const lineRules: Rule[] = [
     if (!h || o.inBody(h, t) === o.inBody(h, p)) return undefined;
     return `after ${at(o, h.header)} the truth ${o.inBody(h, t) ? 'enters' : 'skips'} its body, the prediction ${o.inBody(h, p) ? 'enters' : 'skips'} it`;
   }),
-  lineRule('loop-condition', 'control.loop_iteration', 'after one step from a for/while line, one of the true and predicted lines is in its body and the other is not', (ctx, o, t, p) => {
-    if (!ctx.singleStep || ctx.input.direction !== 'forward') return undefined;
+  lineRule('loop-condition', 'control.loop_iteration', 'after one step from a for/while line, one of the true and predicted lines is in its body and the other is not (one step back from it: in its body, or before the loop)', (ctx, o, t, p) => {
+    if (!ctx.singleStep) return undefined;
     const h = headerAt(o, ctx.prevLine(), ['for', 'while']);
     if (!h || o.inBody(h, t) === o.inBody(h, p)) return undefined;
-    return o.inBody(h, t) ? `the loop ${at(o, h.header)} runs once more; the prediction ends it` : `the loop ${at(o, h.header)} is over; the prediction runs it once more`;
+    if (ctx.input.direction === 'forward') return o.inBody(h, t) ? `the loop ${at(o, h.header)} runs once more; the prediction ends it` : `the loop ${at(o, h.header)} is over; the prediction runs it once more`;
+    // Back from the header: the line before it ran is the body's (a round came before) or the
+    // line before the loop (its first visit). A line after the loop is neither: another fault.
+    const outside = o.inBody(h, t) ? p : t;
+    if (outside >= h.header) return undefined;
+    return o.inBody(h, t) ? `the loop ${at(o, h.header)} had run before this visit; the prediction makes it the first` : `this is the first visit of the loop ${at(o, h.header)}; the prediction has it run once before`;
   }),
   lineRule('other-arm', 'control.branch', 'the true and predicted lines are in different arms of one if/elif/else', (_ctx, o, t, p) => {
     for (const b of o.enclosing(t)) {
