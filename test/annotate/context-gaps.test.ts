@@ -192,15 +192,20 @@ describe('the true state\'s full locals (trueLocals)', () => {
     expect(got).toEqual([{ label: 'data.invented_local', rule: 'invented-local', reason: 'x is not a local here' }]);
   });
 
-  it('a truth without locals (a return) and a prediction with some at its line crashes no rule', () => {
+  it('an inverse delta is not completed from the later state: a name bound later is not taken for an unchanged one', () => {
+    // Back from seq 4 (`for c in s:`, n = 0) to seq 3 (`n = 0`, not run yet: no n). The model
+    // shows n = 0 already; the rules cannot tell it from the delta alone, and must not call it
+    // "did not change".
     const got = run({
-      direction: 'forward',
-      action: 'step_over',
+      direction: 'inverse',
+      action: 'inv_step_over',
       source: COUNT,
-      truth: '<|return_sep|><|src_sep|>    return n<|arg_sep|>"2"',
-      completion: line('{"n": "2"}', '    return n'),
+      truth: invLine('{"..": ".."}', '    n = 0'),
+      before: invLine('{"..": ".."}', FOR),
+      beforeEvent: countEvent(4),
+      completion: invLine('{"..": "..", "n": "0"}', '    n = 0'),
     });
-    expect(Array.isArray(got)).toBe(true);
+    expect(labels(got)).not.toContain('format.delta by unchanged-written');
   });
 });
 
@@ -241,6 +246,17 @@ describe('the line a src means (lineOf, predLine)', () => {
       completion: line('{"..": "..", "x": "0"}', '    x = 0'),
     });
     expect(got).toEqual([{ label: 'control.wrong_line', rule: 'wrong-line', reason: 'predicted `x = 0` (line 4), true `return x` (line 5)' }]);
+    // The earlier one when it is the nearer.
+    const src2 = 'def f(n):\n    x = 0\n    x = 1\n    x = 2\n    x = 0\n    return x\n';
+    const got2 = run({
+      direction: 'forward',
+      action: 'step_over',
+      source: src2,
+      truth: line('{"..": "..", "x": "0"}', '    x = 1'),
+      trueEvent: ev(2, 3, '    x = 1', { n: '1', x: '0' }),
+      completion: line('{"..": "..", "x": "0"}', '    x = 0'),
+    });
+    expect(got2).toEqual([{ label: 'control.wrong_line', rule: 'wrong-line', reason: 'predicted `x = 0` (line 2), true `x = 1` (line 3)' }]);
   });
 
   it('a line of the true line\'s own function is meant before a nearer identical one in another function', () => {
