@@ -73,6 +73,14 @@ describe('lines inside a loop body that are no statements', () => {
     expect(got.labels).toEqual(['control.loop_iteration by loop-exit']);
   });
 
+  it('a quoted string continued by a backslash at the line end does not end the loop (a bug, fixed)', () => {
+    // Python joins `'item \\` and `of xs'` into one string; its second line, at column 0, is
+    // no statement. Read as one, it ended the loop and the function: wrong-line, not loop-exit.
+    const got = leavesLoop(loopProgram('    for a in xs:', "        msg = 'item \\\nof xs'\n"));
+    expect(got.labels).toEqual(['control.loop_iteration by loop-exit']);
+    expect(got.reason).toBe(stillIn('for a in xs:', 3));
+  });
+
   it('one-line docstrings (a bracket inside) before the loop are no open strings', () => {
     const src = 'def f(xs, s):\n    """Doubles (each."""\n    \'\'\'Item by item.\'\'\'\n    out = []\n    for a in xs:\n        out.append(a)\n    return out\n';
     const got = leavesLoop(src);
