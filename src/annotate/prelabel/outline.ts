@@ -46,10 +46,11 @@ function logicalLines(lines: string[]): Logical[] {
     }
     let text = '';
     let continued = false;
+    let escapedEnd = false; // the line ends in a string's backslash: Python goes on with the string
     for (let j = 0; j < line.length; j++) {
       const c = line[j];
       if (quote) {
-        if (c === '\\') j++;
+        if (c === '\\') escapedEnd = ++j === line.length;
         else if (line.startsWith(quote, j)) {
           j += quote.length - 1;
           quote = '';
@@ -68,7 +69,8 @@ function logicalLines(lines: string[]): Logical[] {
       if (c === '\\' && j === line.length - 1) continued = true;
       else text += c;
     }
-    if (quote.length === 1) quote = ''; // an unclosed one-line string: a syntax error, not ours
+    // An unclosed one-quote string is a syntax error, not ours, unless a backslash continues it.
+    if (quote.length === 1 && !escapedEnd) quote = '';
     cur.text += text;
     cur.last = n;
     if (depth === 0 && !quote && !continued) {
