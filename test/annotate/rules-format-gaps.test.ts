@@ -137,6 +137,60 @@ describe('delta rules', () => {
     expect(got[0].reason).toBe('the ".." marker is written "...", not ".."');
   });
 
+  describe('a delta written where the truth shows every local', () => {
+    const ADD = '        n += int(c == t)';
+    // A breakpoint's target is shown in full (docs/semantics.md §6), whatever came before.
+    const bp = {
+      direction: 'forward' as const,
+      action: 'breakpoint' as const,
+      source: COUNT,
+      truth: lineState('{"s": "\'berry\'", "t": "\'r\'", "n": "0", "c": "\'e\'"}', ADD),
+      trueEvent: countEvent(7),
+      before: lineState('{"..": "..", "c": "\'b\'"}', ADD),
+      beforeEvent: countEvent(5),
+    };
+    const WHY = 'this state shows every local (a breakpoint\'s target, or the first state in another frame)';
+
+    it("at a breakpoint's target, names left out under the marker are the delta form misused, not names missed", () => {
+      const got = run({ ...bp, completion: lineState('{"..": "..", "c": "\'e\'"}', ADD) });
+      expect(got).toEqual([{ label: 'format.delta', rule: 'marker-only', reason: `the ".." marker leaves out s, t, n, but ${WHY}` }]);
+      // A wrong value shown beside them is its own fault.
+      const also = run({ ...bp, completion: lineState('{"..": "..", "c": "\'r\'"}', ADD) });
+      expect(labels(also)).toEqual(['data.wrong_value by wrong-value', 'format.delta by marker-only']);
+      // Without the marker the model claims c is the only local: the others are missing.
+      expect(labels(run({ ...bp, completion: lineState('{"c": "\'e\'"}', ADD) }))).toEqual(['data.missing_local by missing-local']);
+    });
+
+    it('back in the caller after a return: the first state in that frame is shown in full too', () => {
+      const src = 'def g(n):\n    return n + 1\ndef f(n):\n    k = g(n)\n    return k\n';
+      const got = run({
+        direction: 'forward',
+        action: 'step_into',
+        source: src,
+        truth: lineState('{"n": "1", "k": "2"}', '    return k'),
+        before: '<|return_sep|><|src_sep|>    return n + 1<|arg_sep|>"2"',
+        completion: lineState('{"..": "..", "k": "2"}', '    return k'),
+      });
+      expect(got).toEqual([{ label: 'format.delta', rule: 'marker-only', reason: `the ".." marker leaves out n, but ${WHY}` }]);
+    });
+
+    it('in the same frame a delta with nothing left out has no marker: a new name left out under one is missing', () => {
+      // f() binds y, its only local: the truth's delta shows y and needs no marker.
+      const got = run({
+        direction: 'forward',
+        action: 'step_into',
+        source: 'def f():\n    y = 1\n    return y\n',
+        truth: lineState('{"y": "1"}', '    return y'),
+        before: lineState('{}', '    y = 1'),
+        completion: lineState('{"..": ".."}', '    return y'),
+      });
+      expect(labels(got)).toEqual(['data.missing_local by missing-local']);
+      // Without the state before, nothing says the truth is shown in full: no delta fault is claimed.
+      const { before: _before, ...alone } = { direction: 'forward' as const, action: 'step_into' as const, source: 'def f():\n    y = 1\n    return y\n', truth: lineState('{"y": "1"}', '    return y'), before: '' };
+      expect(labels(run({ ...alone, completion: lineState('{"..": ".."}', '    return y') }))).toEqual(['data.missing_local by missing-local']);
+    });
+  });
+
   it('marker-only is silent at the wrong line: locals there differ by design', () => {
     // From the loop body the truth goes back to the loop line; the model left the loop.
     expect(labels(run({ ...base, completion: lineState('{"n": "1"}', '    return n') }))).toEqual(['control.loop_iteration by loop-exit']);

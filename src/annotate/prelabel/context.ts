@@ -12,7 +12,8 @@ import type { PrelabelInput } from './input.js';
 import { Outline } from './outline.js';
 import { reprType } from './repr.js';
 
-export type LocalKind = 'invented' | 'missing' | 'mutation' | 'type' | 'value' | 'unchanged' | 'unknown';
+/** `elided`: left out under the prediction's ".." marker where the truth shows every local (see judge). */
+export type LocalKind = 'invented' | 'missing' | 'mutation' | 'type' | 'value' | 'unchanged' | 'elided' | 'unknown';
 
 export interface LocalVerdict extends LocalDiff {
   kind: LocalKind;
@@ -73,6 +74,16 @@ export class RuleContext {
     // Without frame numbers: a forward step from a call or line stays in the frame; leaving it shows a return.
     return fwd ? prev.state.event === 'line' || prev.state.event === 'call' : prev.state.event === 'inv_line' || prev.state.event === 'inv_return';
   });
+
+  /**
+   * The prediction is written as a delta (its ".." marker) where the truth shows every local:
+   * a breakpoint's target, or the first state seen in another frame (not a call's, whose
+   * arguments are new). A name left out there is the delta form misused, not a name missed.
+   */
+  // (The truth without a marker is the defensive half: with a previous state of another frame it is always shown in full.)
+  readonly deltaWhereFull = memo(
+    () => !!this.input.previous && !CALLS.has(this.truth.event) && !this.sameFrame() && has(this.pred?.locals ?? {}, ELIDED_KEY) && !has(this.truth.locals ?? {}, ELIDED_KEY),
+  );
 
   /** All locals of the previous state, when it is in the same frame. */
   readonly prevLocals = memo((): Record<string, string> | undefined => {
@@ -142,7 +153,7 @@ export class RuleContext {
     }
     if (d.predicted === undefined) {
       // Shown by the truth only: new (missing), or changed while the model kept it (mutation or value).
-      if (CALLS.has(this.truth.event) || before === undefined) return { ...v, kind: 'missing' };
+      if (CALLS.has(this.truth.event) || before === undefined) return { ...v, kind: this.deltaWhereFull() ? 'elided' : 'missing' };
       return { ...v, kind: rebound === false ? 'mutation' : 'value' };
     }
     if (before !== undefined && d.predicted === before && rebound === false) return { ...v, kind: 'mutation' };

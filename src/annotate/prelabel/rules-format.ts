@@ -115,10 +115,16 @@ export const deltaRules: Rule[] = [
   {
     id: 'marker-only',
     label: 'format.delta',
-    when: `the locals differ only in the "${ELIDED_KEY}" marker`,
+    when: `the locals differ only in the "${ELIDED_KEY}" marker, or names are left out under it where the truth shows every local`,
     needsParse: true,
     apply(ctx) {
       const d = ctx.diff!;
+      // Names left out where none may be: said beside any other fault of the locals.
+      const left = d.src === false ? [] : ctx.locals().filter((v) => v.kind === 'elided');
+      if (left.length) {
+        const names = left.map((v) => v.name).join(', ');
+        return { reason: `the "${ELIDED_KEY}" marker leaves out ${names}, but this state shows every local (a breakpoint's target, or the first state in another frame)`, covers: ['locals-marker', ...left.map((v) => `local:${v.name}`)] };
+      }
       if (d.locals !== false || d.src === false || d.localDiffs.length) return undefined;
       // Every name agrees, so the marker differs: shown on one side only, or with another value ("...").
       const [p, t] = [markerOf(ctx.pred!), markerOf(ctx.truth)];
