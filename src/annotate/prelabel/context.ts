@@ -79,8 +79,8 @@ export class RuleContext {
    * The prediction is written as a delta (its ".." marker) where the truth shows every local:
    * a breakpoint's target, or the first state seen in another frame (not a call's, whose
    * arguments are new). A name left out there is the delta form misused, not a name missed.
+   * (A truth without a marker is the defensive half: after another frame it is always so.)
    */
-  // (The truth without a marker is the defensive half: with a previous state of another frame it is always shown in full.)
   readonly deltaWhereFull = memo(
     () => !!this.input.previous && !CALLS.has(this.truth.event) && !this.sameFrame() && has(this.pred?.locals ?? {}, ELIDED_KEY) && !has(this.truth.locals ?? {}, ELIDED_KEY),
   );
