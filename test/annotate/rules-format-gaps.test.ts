@@ -60,6 +60,18 @@ describe('format rules: what the text says', () => {
     expect(got[0].reason).toBe('n is 1, not a repr string; c is null, not a repr string');
   });
 
+  it('non-string-value quotes a list or an object local as JSON, as the model wrote it', () => {
+    const got = run({ ...base, completion: lineState('{"..": "..", "n": [1, 2], "c": {"a": 1}}', '    for c in s:') });
+    expect(got[0].reason).toBe('n is [1,2], not a repr string; c is {"a":1}, not a repr string');
+  });
+
+  it('locals written in another order than the truth\'s are the same locals: nothing to suggest', () => {
+    // Exact match compares locals as JSON objects (docs/semantics.md §8): key order is not part of it.
+    expect(run({ ...base, completion: lineState('{"n": "1", "..": ".."}', '    for c in s:') })).toEqual([]);
+    const full = { ...base, truth: lineState('{"s": "\'berry\'", "t": "\'r\'", "n": "0"}', '    for c in s:'), action: 'breakpoint' as const };
+    expect(run({ ...full, completion: lineState('{"n": "0", "t": "\'r\'", "s": "\'berry\'"}', '    for c in s:') })).toEqual([]);
+  });
+
   it('non-string-value: a returned value written as JSON, not as its repr, is unparseable and not also a wrong value', () => {
     const ret = (arg: string) => `<|return_sep|><|src_sep|>    return n<|arg_sep|>${arg}`;
     const at = { ...base, truth: ret('"1"'), before: lineState('{"..": "..", "n": "1"}', '    return n') };
