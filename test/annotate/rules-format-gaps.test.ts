@@ -173,6 +173,12 @@ describe('delta rules', () => {
       expect(labels(run({ ...bp, completion: lineState('{"c": "\'e\'"}', ADD) }))).toEqual(['data.missing_local by missing-local']);
     });
 
+    it('at the wrong line, locals differ by design: no delta fault is claimed', () => {
+      const got = run({ ...bp, completion: lineState('{"..": "..", "c": "\'e\'"}', '    return n') });
+      expect(labels(got)).not.toContain('format.delta by marker-only');
+      expect(got.map((x) => x.label.split('.')[0])).toEqual(['control']);
+    });
+
     it('back in the caller after a return: the first state in that frame is shown in full too', () => {
       const src = 'def g(n):\n    return n + 1\ndef f(n):\n    k = g(n)\n    return k\n';
       const got = run({

@@ -127,6 +127,16 @@ describe('loop-condition', () => {
       expect(got[0].reason).toBe('the loop `for c in s:` (line 3) had run before this visit; the prediction makes it the first');
     });
 
+    it('a prediction back at the header itself is left to loop-boundary: no round runs from a header to itself', () => {
+      const got = run({ ...back, truth: inv('        n += int(c == t)'), completion: `<|inv_line_sep|><|src_sep|>    for c in s:<|arg_sep|>{"..": "..", "n": "1"}` });
+      expect(got.map((x) => x.rule)).toEqual(['loop-boundary']);
+    });
+
+    it('not after a single step: a breakpoint from the header is judged by where the lines are, not by the header', () => {
+      const from = { ...fromFor, action: 'breakpoint' as const };
+      expect(labels(run({ ...from, truth: any('        n += int(c == t)'), completion: any('    return n') }))).toEqual(['control.loop_iteration by loop-exit']);
+    });
+
     it('a line after the loop is no iteration off: nothing comes back to the header from there', () => {
       expect(labels(run({ ...back, truth: inv('        n += int(c == t)'), completion: inv('    return n') }))).toEqual(['control.loop_iteration by loop-exit']);
       expect(labels(run({ ...back, truth: inv('    n = 0'), completion: inv('    return n') }))).toEqual(['control.wrong_line by wrong-line']);
