@@ -152,7 +152,8 @@ export class RuleContext {
       return { ...v, kind: d.predicted === full[d.name] ? 'unchanged' : typeOrValue(d.predicted!, full[d.name]) };
     }
     if (d.predicted === undefined) {
-      // Shown by the truth only: new (missing), or changed while the model kept it (mutation or value).
+      // Shown by the truth only: left out under a delta's marker where none may be (elided), new
+      // (missing), or changed while the model kept it (mutation or value).
       if (CALLS.has(this.truth.event) || before === undefined) return { ...v, kind: this.deltaWhereFull() ? 'elided' : 'missing' };
       return { ...v, kind: rebound === false ? 'mutation' : 'value' };
     }
