@@ -54,8 +54,9 @@ const otherVisit: Rule = {
     const match = visits.find((e) => e.seq !== te?.seq && shown.every(([k, v]) => e.locals[k] === v));
     if (!match) return undefined;
     // A counter can equal another iteration's by chance: ask for two differing names, or a loop
-    // variable (a `for` target, or a name a `while` header binds with `:=`). A name the prediction leaves out counts when it claims to show every name (no
-    // ".." marker) and the matched visit lacks it too (a loop variable before the first iteration).
+    // variable (a `for` target, or a name a `while` header binds with `:=`). A name the
+    // prediction leaves out counts when it claims to show every name (no ".." marker) and the
+    // matched visit lacks it too (a loop variable before the first iteration).
     const differing = shown.filter(([k, v]) => full[k] !== v).map(([k]) => k);
     if (!Object.prototype.hasOwnProperty.call(p.locals ?? {}, '..')) {
       for (const k of Object.keys(full)) if (!(k in (p.locals ?? {})) && !(k in match.locals)) differing.push(k);
@@ -104,13 +105,14 @@ export const lineRules: Rule[] = [
   lineRule('loop-condition', 'control.loop_iteration', 'after one step from a for/while line, one of the true and predicted lines is in its body and the other is not (one step back from it: in its body, or before the loop)', (ctx, o, t, p) => {
     if (!ctx.singleStep) return undefined;
     const h = headerAt(o, ctx.prevLine(), ['for', 'while']);
-    if (!h || o.inBody(h, t) === o.inBody(h, p)) return undefined;
-    if (ctx.input.direction === 'forward') return o.inBody(h, t) ? `the loop ${at(o, h.header)} runs once more; the prediction ends it` : `the loop ${at(o, h.header)} is over; the prediction runs it once more`;
+    const truthIn = h && o.inBody(h, t);
+    if (!h || truthIn === o.inBody(h, p)) return undefined;
+    const loop = at(o, h.header);
+    if (ctx.input.direction === 'forward') return truthIn ? `the loop ${loop} runs once more; the prediction ends it` : `the loop ${loop} is over; the prediction runs it once more`;
     // Back from the header: the line before it ran is the body's (a round came before) or the
     // line before the loop (its first visit). A line after the loop is neither: another fault.
-    const outside = o.inBody(h, t) ? p : t;
-    if (outside >= h.header) return undefined;
-    return o.inBody(h, t) ? `the loop ${at(o, h.header)} had run before this visit; the prediction makes it the first` : `this is the first visit of the loop ${at(o, h.header)}; the prediction has it run once before`;
+    if ((truthIn ? p : t) >= h.header) return undefined;
+    return truthIn ? `the loop ${loop} had run before this visit; the prediction makes it the first` : `this is the first visit of the loop ${loop}; the prediction has it run once before`;
   }),
   lineRule('other-arm', 'control.branch', 'the true and predicted lines are in different arms of one if/elif/else', (_ctx, o, t, p) => {
     for (const b of o.enclosing(t)) {
