@@ -12,6 +12,11 @@ import { COUNT, countEvent, countEvents, labels, lineState, run } from './cases.
 const fwd = { direction: 'forward' as const, action: 'step_into' as const };
 const ev = (seq: number, line: number, src: string, locals: Record<string, string>, event = 'line'): EventFacts => ({ seq, event, frame: 1, line, src, locals });
 const json = (locals: Record<string, string>) => JSON.stringify(locals);
+/** One frame of a function whose text is `lines`: its call state with `args`, then a line event per row (line number, locals), seq counted from 1. */
+const frameOf = (lines: string[], args: Record<string, string>, rows: [number, Record<string, string>][]): EventFacts[] => [
+  ev(1, 1, lines[0], args, 'call'),
+  ...rows.map(([line, locals], i) => ev(i + 2, line, lines[line - 1], locals)),
+];
 
 describe('other-iteration: the reason counts visits right', () => {
   // total(14): s += i runs 14 times; its k-th visit (seq 4 + 2(k-1)) has i = k-1, s = 0+1+…+(k-2).
@@ -198,7 +203,7 @@ describe('other-iteration: lines visited once, other lines, missing context', ()
       [3, { ...xs, out: '12', x: '3', a: '6' }],
       [6, { ...xs, out: '12', x: '3', a: '6' }],
     ];
-    const frame = [ev(1, 1, L[0], xs, 'call'), ...rows.map(([line, locals], i) => ev(i + 2, line, L[line - 1], locals))];
+    const frame = frameOf(L, xs, rows);
     // Truth: `out += a` in the 2nd iteration (seq 8); the model went on to the 3rd iteration's `a = x * 2` (seq 10).
     const got = run({
       ...fwd,
@@ -260,7 +265,7 @@ describe('other-iteration: a while loop whose header binds its variable', () => 
       [4, { ...b, s: '6', x: '3' }],
       [6, { ...b, s: '6', x: 'None' }],
     ];
-    const frame = [ev(1, 1, L[0], { xs: b.xs }, 'call'), ...rows.map(([line, locals], i) => ev(i + 2, line, L[line - 1], locals))];
+    const frame = frameOf(L, { xs: b.xs }, rows);
     // Truth: `s += x` in the 2nd iteration (seq 7, x just became 2); the model shows the 3rd's x.
     const got = run({
       ...fwd,
