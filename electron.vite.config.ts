@@ -6,11 +6,11 @@ import { resolve } from 'node:path';
 import { defineConfig } from 'electron-vite';
 import type { Plugin } from 'vite';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
-import { CSP_META } from './src/api/contract/transport.ts';
+import { CSP_META } from './src/contract/transport.ts';
 
 const root = import.meta.dirname;
 
-/** index.html's CSP <meta> is the one policy of src/api/contract/transport.ts, written in at build time. */
+/** index.html's CSP <meta> is the one policy of src/contract/transport.ts, written in at build time. */
 const cspMeta: Plugin = {
   name: 'stepscope-csp-meta',
   transformIndexHtml(html) {
@@ -56,6 +56,8 @@ export default defineConfig({
       sourcemap: process.env.STEPSCOPE_SOURCEMAP === '1',
       rollupOptions: { input: { index: resolve(root, 'renderer/index.html') } },
     },
+    // `@core/…` is the plain-Node core in src/ (the pure folders the renderer may import; test/layering.test.ts).
+    resolve: { alias: { '@core': resolve(root, 'src') } },
     plugins: [svelte({ configFile: resolve(root, 'renderer/svelte.config.js') }), cspMeta],
   },
 });

@@ -7,6 +7,8 @@ import { ISOLATED } from './test/helpers/mocking.js';
 import SlowFirst from './test/helpers/slow-first.js';
 
 const root = import.meta.dirname;
+// The renderer's `@core/…` imports (renderer/tsconfig.json, electron.vite.config.ts).
+const resolveCore = { alias: { '@core': resolve(root, 'src') } };
 
 export default defineConfig({
   test: {
@@ -17,10 +19,11 @@ export default defineConfig({
     sequence: { sequencer: SlowFirst },
     projects: [
       {
+        resolve: resolveCore,
         test: {
           name: 'node',
           include: ['test/**/*.test.ts'],
-          exclude: ['test/ui/components/**', ...ISOLATED],
+          exclude: ['test/renderer/components/**', ...ISOLATED],
           // toThrow / rejects.toThrow pass only when a real Error was thrown (test/helpers/strict-throw.ts).
           setupFiles: ['test/helpers/strict-throw.ts'],
           testTimeout: 60_000,
@@ -37,6 +40,7 @@ export default defineConfig({
       },
       {
         // The files that need a process of their own (test/helpers/mocking.ts).
+        resolve: resolveCore,
         test: {
           name: 'node-isolated',
           include: ISOLATED,
@@ -48,11 +52,12 @@ export default defineConfig({
       },
       {
         // Svelte components of the renderer in happy-dom (CodeMirror needs its layout APIs),
-        // mounted with a fake data source (test/ui/components/fake-source.ts).
+        // mounted with a fake data source (test/renderer/components/fake-source.ts).
+        resolve: resolveCore,
         plugins: [svelte({ configFile: resolve(root, 'renderer/svelte.config.js') }), svelteTesting()],
         test: {
           name: 'components',
-          include: ['test/ui/components/**/*.test.ts'],
+          include: ['test/renderer/components/**/*.test.ts'],
           environment: 'happy-dom',
           // The files share a worker's modules rather than each loading Svelte, CodeMirror,
           // d3 and the renderer again (half the project's CPU time). Each test mounts its own

@@ -178,7 +178,7 @@ function describeCold(label, run) {
 
 /** Server side of opening a trace, in this process on the same corpus: median ms of 3 of each step. */
 async function serverParts(id) {
-  const contract = await import(join(root, 'dist/api/contract/index.js'));
+  const contract = await import(join(root, 'dist/contract/index.js'));
   const { buildTreeIndex } = await import(join(root, 'dist/semantics/index.js'));
   const c = openCorpus(db, { readonly: true });
   const time = (f) => {

@@ -1,7 +1,7 @@
 // The explorer's one content security policy: the page's <meta> (written at build time) and
-// the server's header both come from src/api/contract/transport.ts.
+// the server's header both come from src/contract/transport.ts.
 import { expect, test } from '@playwright/test';
-import { CSP, CSP_META } from '../src/api/contract/transport.js';
+import { CSP, CSP_META } from '../src/contract/transport.js';
 
 test('the page carries the policy in its meta tag and its header', async ({ page }) => {
   const res = await page.goto('./');

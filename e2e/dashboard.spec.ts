@@ -7,7 +7,7 @@ import { expect, test, type APIRequestContext, type Page } from '@playwright/tes
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { ItemDetail, ScoreLine } from '../src/api/contract/index.js';
+import type { ItemDetail, ScoreLine } from '../src/contract/index.js';
 import { truth, verdictOf } from './helpers.js';
 
 const root = resolve(import.meta.dirname, '..');

@@ -1,7 +1,7 @@
 // Page objects and the source of truth for e2e tests: expected values are read from the
 // running server's API (the same corpus the page shows), never hard-coded.
 import { expect, type APIRequestContext, type Page } from '@playwright/test';
-import { decodeSkeleton, type Method, type Params, type Results, type VerdictInfo } from '../src/api/contract/index.js';
+import { decodeSkeleton, type Method, type Params, type Results, type VerdictInfo } from '../src/contract/index.js';
 
 export async function truth<M extends Method>(request: APIRequestContext, method: M, params: Params<M>): Promise<Results[M]> {
   // Playwright's request context may reuse a kept-alive socket the server has just closed at its

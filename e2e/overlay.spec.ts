@@ -5,7 +5,7 @@
 import { expect as base, test, type Page } from '@playwright/test';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ItemRow } from '../src/api/contract/index.js';
+import type { ItemRow } from '../src/contract/index.js';
 import { startFakeModelServer } from '../scripts/fake-model-server.mjs';
 import { truth, verdictOf as expected } from './helpers.js';
 

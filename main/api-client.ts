@@ -5,7 +5,7 @@
  * dies, waiting calls are answered `unavailable` and the next request starts a new one,
  * reopening the corpus that was open. No Electron import: tests give it a fake process.
  */
-import { fail } from '../src/api/contract/result.js';
+import { fail } from '../src/contract/result.js';
 import { encodeAnswer } from '../src/api/host/answer.js';
 import type { FromApiProcess, ToApiProcess } from '../src/api/host/protocol.js';
 import { UserError } from '../src/common/errors.js';

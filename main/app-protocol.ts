@@ -1,12 +1,12 @@
 /**
  * The app:// protocol: the built renderer's files, each with the explorer's content security
- * policy as a header (the one CSP of src/api/contract/transport.ts), instead of file://,
+ * policy as a header (the one CSP of src/contract/transport.ts), instead of file://,
  * which would give the page a file origin and every file on the disk as its neighbours.
  * Paths resolve inside the renderer folder only, by the rule the web mode uses
  * (src/server/files.ts). No Electron import: index.ts registers it, tests call it directly.
  */
 import { readFile } from 'node:fs/promises';
-import { CSP } from '../src/api/contract/transport.js';
+import { CSP } from '../src/contract/transport.js';
 import { uiFile } from '../src/server/files.js';
 import { APP_HOST } from './app-origin.js';
 

@@ -6,8 +6,8 @@
  * at run time: tests pass a fake ipcMain.
  */
 import type { IpcMain } from 'electron';
-import { fail } from '../src/api/contract/result.js';
-import { IPC_CHANNEL } from '../src/api/contract/transport.js';
+import { fail } from '../src/contract/result.js';
+import { IPC_CHANNEL } from '../src/contract/transport.js';
 import { encodeAnswer } from '../src/api/host/answer.js';
 import type { ApiClient } from './api-client.js';
 import { isAppPage } from './app-origin.js';

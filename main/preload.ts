@@ -5,9 +5,9 @@
  * here, in the renderer's process. Runs sandboxed, so it is bundled whole (electron.vite.config.ts).
  */
 import { contextBridge, ipcRenderer } from 'electron';
-import { METHODS } from '../src/api/contract/index.js';
-import { fail, type ApiResult } from '../src/api/contract/result.js';
-import { IPC_CHANNEL } from '../src/api/contract/transport.js';
+import { METHODS } from '../src/contract/index.js';
+import { fail, type ApiResult } from '../src/contract/result.js';
+import { IPC_CHANNEL } from '../src/contract/transport.js';
 
 const allowed = new Set<string>(METHODS);
 const utf8 = new TextDecoder();

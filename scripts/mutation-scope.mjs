@@ -21,7 +21,7 @@ const TESTS = {
   // src/api in three runs that add up to the folder's: the worker pool's tests (a worker
   // thread per trace, 3–9 s a test, 51 s the file) run only against the pool's own code;
   // with them, every handler mutant waited for them too (Stryker's estimate: 4 h).
-  'src/api/contract': API_IN_PROCESS,
+  'src/contract': API_IN_PROCESS,
   'src/api/handlers': API_IN_PROCESS,
   // worker-loop.test.ts runs a worker's loop in this thread: code run in a worker thread is
   // never seen by Stryker (neither its coverage nor its mutants). api-process.test.ts drives

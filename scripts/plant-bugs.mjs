@@ -72,7 +72,7 @@ const BUGS = [
   {
     id: '6',
     what: 'the integer validator not checking the minimum',
-    file: 'src/api/contract/validate.ts',
+    file: 'src/contract/validate.ts',
     find: 'if (v < min || v > max)',
     replace: 'if (v > max)',
     tests: ['test/api/limits.test.ts'],
@@ -96,7 +96,7 @@ const BUGS = [
   {
     id: '8b',
     what: "frame-ancestors 'none' removed from the CSP",
-    file: 'src/api/contract/transport.ts',
+    file: 'src/contract/transport.ts',
     find: `  "frame-ancestors 'none'",\n`,
     replace: '',
     tests: ['test/server/browser-guards.test.ts', 'test/api/contract.test.ts'],

@@ -16,7 +16,7 @@ const LAYERS: [string, string][] = [
   ['src/trace/', 'trace'],
   ['src/semantics/', 'semantics'],
   ['src/annotate/', 'annotate'],
-  ['src/api/contract/', 'contract'],
+  ['src/contract/', 'contract'],
   ['src/api/handlers/', 'handlers'],
   ['src/api/host/', 'host'],
   ['src/store/connection.ts', 'store-connection'],
@@ -118,8 +118,10 @@ function violations(files: string[], read = (f: string) => readFileSync(join(roo
     }
     const text = read(file);
     for (const spec of specifiers(text)) {
-      if (spec.startsWith('.')) {
-        const target = relative(root, resolve(root, dirname(file), spec)).replace(/\.js$/, '.ts');
+      if (spec.startsWith('.') || spec.startsWith('@core/')) {
+        // `@core/…` is the renderer's alias of src/ (renderer/tsconfig.json).
+        const path = spec.startsWith('@core/') ? join('src', spec.slice('@core/'.length)) : join(dirname(file), spec);
+        const target = relative(root, resolve(root, path)).replace(/\.js$/, '.ts');
         const to = layerOf(target);
         if (to === from) continue;
         if (!to) out.push({ file, imports: spec, why: `${target} is in no layer` });

@@ -1,6 +1,6 @@
 /** The annotator a command acts as: --annotator, else $STEPSCOPE_ANNOTATOR, else the login name. */
 import { userInfo } from 'node:os';
-import { annotatorName } from '../api/contract/annotations.js';
+import { annotatorName } from '../contract/annotations.js';
 import { checkedOption } from './command.js';
 
 export function annotatorOption(values: Record<string, unknown>, cmd: string): string {

@@ -5,7 +5,7 @@
  * values and say the same thing about a wrong one.
  */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { InvalidValue, int, oneOf, type Validator } from '../api/contract/validate.js';
+import { InvalidValue, int, oneOf, type Validator } from '../contract/validate.js';
 import { UserError, type ErrorCode } from '../common/errors.js';
 
 export type Options = NonNullable<ParseArgsConfig['options']>;

@@ -5,7 +5,7 @@
  * the rules' precision against the people.
  */
 import { agreement, disagreements, pairConfusion, ruleAgreement, type Rating, type LabelView } from '../annotate/index.js';
-import type { AgreementInfo } from '../api/contract/annotations.js';
+import type { AgreementInfo } from '../contract/annotations.js';
 import type { ReadCorpus } from '../store/corpus.js';
 import { annotationScope } from './scope.js';
 

@@ -1,5 +1,5 @@
-/** An annotation as the API and the CLI show it (contract: src/api/contract/annotations.ts). */
-import type { AnnotationInfo } from '../api/contract/annotations.js';
+/** An annotation as the API and the CLI show it (contract: src/contract/annotations.ts). */
+import type { AnnotationInfo } from '../contract/annotations.js';
 import type { AnnotationRecord } from '../store/corpus.js';
 
 export function annotationInfo(a: AnnotationRecord): AnnotationInfo {

@@ -1,5 +1,5 @@
 /** One prediction as the labeling view shows it (contract: AnnotationItem). */
-import type { AnnotationItem } from '../api/contract/annotations.js';
+import type { AnnotationItem } from '../contract/annotations.js';
 import { itemRow, predictionDetail } from '../predictions/views.js';
 import type { ReadCorpus } from '../store/corpus.js';
 import { factsOf } from './facts.js';

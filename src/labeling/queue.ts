@@ -5,7 +5,7 @@
  * skipped). With `need` = m, an entry m other people labeled is left out, unless this
  * annotator has it already: each item goes to the first m annotators who reach it.
  */
-import type { Queue, QueueEntry } from '../api/contract/annotations.js';
+import type { Queue, QueueEntry } from '../contract/annotations.js';
 import type { Field } from '../semantics/index.js';
 import { requireRun, requireSet } from '../predictions/views.js';
 import type { AnnotationRecord, ReadCorpus } from '../store/corpus.js';

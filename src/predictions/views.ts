@@ -1,6 +1,6 @@
 /**
  * What the CLI and the API show of sets, runs, items and predictions, made in one place so
- * both say the same (the API's shapes are in src/api/contract/predictions.ts).
+ * both say the same (the API's shapes are in src/contract/predictions.ts).
  */
 import { UserError } from '../common/errors.js';
 import { formatAction, parsePrediction, type ScoreBy, type ScoreLine } from '../semantics/index.js';

@@ -1,9 +1,9 @@
 /**
  * Security headers for every response of the web mode. The content security policy is the
- * explorer's one policy (src/api/contract/transport.ts), also set by the Electron main process.
+ * explorer's one policy (src/contract/transport.ts), also set by the Electron main process.
  */
 import type { ServerResponse } from 'node:http';
-import { CSP } from '../api/contract/transport.js';
+import { CSP } from '../contract/transport.js';
 
 export function setSecurityHeaders(res: ServerResponse): void {
   res.setHeader('Content-Security-Policy', CSP);

@@ -20,7 +20,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { timingSafeEqual } from 'node:crypto';
-import { fail } from '../api/contract/result.js';
+import { fail } from '../contract/result.js';
 import type { ApiHost } from '../api/host/index.js';
 import type { ErrorCode } from '../common/errors.js';
 import { BodyError, parseBody, readBody } from './body.js';

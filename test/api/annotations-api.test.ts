@@ -6,7 +6,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createApi, createWriteApi, openForReading, openForWriting } from '../../src/api/handlers/index.js';
-import type { Api } from '../../src/api/contract/index.js';
+import type { Api } from '../../src/contract/index.js';
 import { prelabelRun } from '../../src/labeling/prelabel-run.js';
 import { createEvalSet } from '../../src/predictions/create.js';
 import { importPredictions } from '../../src/predictions/import.js';

@@ -2,7 +2,7 @@
 // past the size limit, a `bad-input` failure that says how big it would have been and how to
 // ask for less.
 import { describe, expect, it } from 'vitest';
-import { fail, ok } from '../../src/api/contract/result.js';
+import { fail, ok } from '../../src/contract/result.js';
 import { encodeAnswer, encodeBytesAnswer, MAX_ANSWER_BYTES } from '../../src/api/host/answer.js';
 
 const text = (b: Uint8Array) => new TextDecoder().decode(b);

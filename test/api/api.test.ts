@@ -3,7 +3,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { createApi } from '../../src/api/handlers/index.js';
-import { decodeSkeleton } from '../../src/api/contract/index.js';
+import { decodeSkeleton } from '../../src/contract/index.js';
 import { openCorpus, type Corpus } from '../../src/store/corpus.js';
 import { tempDir, writeTraces } from '../store/fixtures.js';
 import { beforeAllOrFail } from '../helpers/before-all-or-fail.js';

@@ -4,7 +4,7 @@
 // from the reference texts) and scores its answers; a server that is down is one clear line.
 import { afterAll, describe, expect, it } from 'vitest';
 import { createApi } from '../../src/api/handlers/index.js';
-import type { Params, ReadMethod } from '../../src/api/contract/index.js';
+import type { Params, ReadMethod } from '../../src/contract/index.js';
 import { formatAction } from '../../src/semantics/index.js';
 import type { Corpus } from '../../src/store/corpus.js';
 import { cleanTempDirs } from '../store/fixtures.js';

@@ -6,7 +6,7 @@
  * answers ApiResult<unknown>.
  */
 import { dispatch as dispatchAny } from '../../src/api/handlers/index.js';
-import type { Api, ApiResult, Method, Results } from '../../src/api/contract/index.js';
+import type { Api, ApiResult, Method, Results } from '../../src/contract/index.js';
 
 /** What method M answers, awaited; unknown for a name that is not a method. */
 export type ResultOf<M extends string> = M extends Method ? Awaited<Results[M]> : unknown;

@@ -5,8 +5,8 @@
  */
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { accessOf, MAX_WALK_ACTIONS, METHODS, type Api } from '../../src/api/contract/index.js';
-import { CSP, CSP_META } from '../../src/api/contract/transport.js';
+import { accessOf, MAX_WALK_ACTIONS, METHODS, type Api } from '../../src/contract/index.js';
+import { CSP, CSP_META } from '../../src/contract/transport.js';
 import { createApi, createWriteApi, dispatch as dispatchAny } from '../../src/api/handlers/index.js';
 import { openCorpus, type Corpus } from '../../src/store/corpus.js';
 import { cleanTempDirs, tempDir, writeTraces } from '../store/fixtures.js';

@@ -10,7 +10,7 @@ import { existsSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createApi, createWriteApi } from '../../src/api/handlers/index.js';
-import type { Api, ExportJob } from '../../src/api/contract/index.js';
+import type { Api, ExportJob } from '../../src/contract/index.js';
 import { createEvalSet } from '../../src/predictions/create.js';
 import { importPredictions } from '../../src/predictions/import.js';
 import { newPrediction } from '../../src/predictions/verdicts.js';

@@ -6,7 +6,7 @@
  */
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { decodeSkeleton } from '../../src/api/contract/index.js';
+import { decodeSkeleton } from '../../src/contract/index.js';
 import { createApi, openForReading } from '../../src/api/handlers/index.js';
 import { openCorpus, type Corpus } from '../../src/store/corpus.js';
 import { sampleCorpus } from '../../src/trajectories/sample-corpus.js';

@@ -7,7 +7,7 @@
  */
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { METHODS } from '../../src/api/contract/index.js';
+import { METHODS } from '../../src/contract/index.js';
 import { createApi, dispatch } from '../../src/api/handlers/index.js';
 import { openCorpus, type Corpus } from '../../src/store/corpus.js';
 import { cleanTempDirs, tempDir } from '../store/fixtures.js';

@@ -10,7 +10,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { decodeSkeleton, decodeSkeletonBytes } from '../../src/api/contract/index.js';
+import { decodeSkeleton, decodeSkeletonBytes } from '../../src/contract/index.js';
 import { startPool, type WorkerPool } from '../../src/api/host/index.js';
 import { openCorpus } from '../../src/store/corpus.js';
 import { ensureBuilt } from '../cli/helpers.js';

@@ -1,7 +1,7 @@
 // The packed skeleton of getSkeleton (src/trace/skeleton.ts): base64 checked against
 // Node's own codec, integer columns of every width (and negative parents) round-trip.
 import { describe, expect, it } from 'vitest';
-import { decodeSkeleton, decodeSkeletonBytes, encodeSkeleton, skeletonBytes } from '../../src/api/contract/index.js';
+import { decodeSkeleton, decodeSkeletonBytes, encodeSkeleton, skeletonBytes } from '../../src/contract/index.js';
 import { fromBase64, packInts, skeletonWireFromBytes, toBase64, unpackInts } from '../../src/trace/skeleton.js';
 
 describe('packed skeleton columns', () => {

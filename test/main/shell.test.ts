@@ -6,7 +6,7 @@ import { EventEmitter } from 'node:events';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CSP, IPC_CHANNEL } from '../../src/api/contract/transport.js';
+import { CSP, IPC_CHANNEL } from '../../src/contract/transport.js';
 import { APP_PAGE, isAppPage } from '../../main/app-origin.js';
 import { appResponse } from '../../main/app-protocol.js';
 import { guardWebContents, lockSession } from '../../main/guards.js';

@@ -2,7 +2,7 @@
 // request may ask for is capped with errors that say the limit and how to get more.
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_WALK_ACTIONS } from '../../src/api/contract/index.js';
+import { MAX_WALK_ACTIONS } from '../../src/contract/index.js';
 import { encodeAnswer } from '../../src/api/host/index.js';
 import { startServer, type Running } from '../../src/server/listen.js';
 import { ensureBuilt } from '../cli/helpers.js';

@@ -5,7 +5,7 @@
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decodeSkeleton, decodeSkeletonBytes, type SkeletonWire } from '../../src/api/contract/index.js';
+import { decodeSkeleton, decodeSkeletonBytes, type SkeletonWire } from '../../src/contract/index.js';
 import { startServer, type Running } from '../../src/server/listen.js';
 import { openCorpus } from '../../src/store/corpus.js';
 import { cruxevalRecording } from '../semantics/helpers.js';

@@ -3,7 +3,7 @@
  * a component test, with a fake source) and read by each view at creation. No module
  * singletons, so two mounted apps (or two tests) never share state.
  *
- * In a component test: render(View, { context: contextFor(source) }) (test/ui/components/).
+ * In a component test: render(View, { context: contextFor(source) }) (test/renderer/components/).
  */
 import { getContext, setContext } from 'svelte';
 import { CorpusQuery } from '../state/corpus.svelte.js';

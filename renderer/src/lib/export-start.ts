@@ -4,7 +4,7 @@
  * states give `corrections`; a run of CRUXEval's own texts has no corrections (its answers
  * are not states), so then the set's items that the runs failed, as `prompt-target`.
  */
-import type { ExportKind, RunInfo } from '../../../src/api/contract/index.js';
+import type { ExportKind, RunInfo } from '@core/contract/index.js';
 
 export function exportStart(set: string, runs: readonly Pick<RunInfo, 'label' | 'format'>[]): { kind: ExportKind; clauses: string[] } {
   const clauses = [`set=${set}`, ...(runs.length ? [`run=${runs.map((r) => r.label).join(',')}`] : [])];

@@ -5,7 +5,7 @@
  * trace (not a blank line, not a `def` line of a function recorded in call mode, not past the
  * end), and lines with the same text stop together.
  */
-import type { Skeleton } from '../../../src/api/contract/index.js';
+import type { Skeleton } from '@core/contract/index.js';
 import { LINE } from './tree/kinds.js';
 
 /** Line numbers (1-based) whose text some `line` event of the trace has. */

@@ -7,7 +7,7 @@
  * is complete.
  */
 import * as Plot from '@observablehq/plot';
-import type { ScoreBy, ScoreLine } from '../../../src/api/contract/index.js';
+import type { ScoreBy, ScoreLine } from '@core/contract/index.js';
 
 export interface PickArgs {
   run: string;

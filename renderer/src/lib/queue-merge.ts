@@ -6,7 +6,7 @@
  * place: labeling an item of a "labeled by nobody" queue counts it as done, and the items
  * after it do not move one place back under the annotator's keys.
  */
-import type { Queue, QueueEntry } from '../../../src/api/contract/index.js';
+import type { Queue, QueueEntry } from '@core/contract/index.js';
 
 /** This annotator's annotation of an item: its labels and whether it was skipped; null for none. */
 export type Mine = { labels: readonly string[]; skipped: boolean } | null;

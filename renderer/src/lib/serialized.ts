@@ -5,7 +5,7 @@
  * `<|action_sep|>` or `<|trace_end|>`). Lengths count characters, and characters with each
  * special token counted as one (what a tokenizer with these tokens added would see of them).
  */
-import { ACTION, FRAME, TRACE_END } from '../../../src/semantics/tokens.js';
+import { ACTION, FRAME, TRACE_END } from '@core/semantics/tokens.js';
 
 const TOKEN = /<\|[a-z_]+\|>/g;
 

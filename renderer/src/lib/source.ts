@@ -1,12 +1,12 @@
 /**
  * The data source the views read from: one typed call per API method, `source.call('getTrace',
- * {id})`, checked against the contract (src/api/contract/). The real source talks to the
+ * {id})`, checked against the contract (src/contract/). The real source talks to the
  * Electron preload bridge when present (window.stepscope), otherwise HTTP to the
  * `stepscope serve` that served this page. Views never import it: App creates it and hands
  * it down through Svelte context (context.ts), so component tests pass a fake instead.
  */
-import type { ApiResult, Method, Params, Results } from '../../../src/api/contract/index.js';
-import { UserError } from '../../../src/common/errors.js';
+import type { ApiResult, Method, Params, Results } from '@core/contract/index.js';
+import { UserError } from '@core/common/errors.js';
 import type { SkeletonFetch } from './tree/skeleton-fetch.js';
 
 export interface DataSource {

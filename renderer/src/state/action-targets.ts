@@ -5,7 +5,7 @@
  * continue (to the exit) and a breakpoint on the chosen line; inverse: inv_step_into,
  * inv_step_over, inv_step_call. The tree panes draw them as labeled edges (EdgesLayer).
  */
-import type { Direction } from '../../../src/api/contract/index.js';
+import type { Direction } from '@core/contract/index.js';
 import type { DataSource } from '../lib/source.js';
 
 export interface ActionTarget {

@@ -2,7 +2,7 @@
  * The corpus browser's query and its rows, fetched from SQLite through the API a page at a
  * time as the virtual list scrolls. A new query drops the cache; stale answers are ignored.
  */
-import type { TraceRow } from '../../../src/api/contract/index.js';
+import type { TraceRow } from '@core/contract/index.js';
 import { Newest } from '../lib/newest.js';
 import type { DataSource } from '../lib/source.js';
 

@@ -3,7 +3,7 @@
  * changed locals). Views ask for a seq range with `want`; the chunks arrive through the data
  * source and `version` bumps so the rows redraw. A new trace drops the cache (`reset`).
  */
-import type { TraceEvent } from '../../../src/trace/types.js';
+import type { TraceEvent } from '@core/trace/types.js';
 import { Newest } from '../lib/newest.js';
 import type { DataSource } from '../lib/source.js';
 

@@ -4,8 +4,8 @@
  * Views read it; only its methods change it (views never assign its fields). Big payloads
  * are $state.raw (never proxied). It reads through the DataSource it is given (context.ts).
  */
-import { type Direction, type Skeleton, type TraceInfo, type TrajectoryRow, type Walk, type WalkState } from '../../../src/api/contract/index.js';
-import type { TraceEvent } from '../../../src/trace/types.js';
+import { type Direction, type Skeleton, type TraceInfo, type TrajectoryRow, type Walk, type WalkState } from '@core/contract/index.js';
+import type { TraceEvent } from '@core/trace/types.js';
 import { hittableFrom, sameTextLines } from '../lib/lines.js';
 import { Newest } from '../lib/newest.js';
 import type { DataSource } from '../lib/source.js';

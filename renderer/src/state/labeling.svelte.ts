@@ -5,9 +5,9 @@
  * SQLite. The next item is asked for while this one is shown (preload), so moving on reads a
  * promise already settled.
  */
-import { groupLabels, type Taxonomy, type TaxonomyLabel } from '../../../src/annotate/index.js';
-import type { AnnotationInfo, AnnotationItem, Params, Queue } from '../../../src/api/contract/index.js';
-import type { Field } from '../../../src/semantics/index.js';
+import { groupLabels, type Taxonomy, type TaxonomyLabel } from '@core/annotate/index.js';
+import type { AnnotationInfo, AnnotationItem, Params, Queue } from '@core/contract/index.js';
+import type { Field } from '@core/semantics/index.js';
 import { Newest } from '../lib/newest.js';
 import { sessionQueue, type Mine, type Touched } from '../lib/queue-merge.js';
 import type { DataSource } from '../lib/source.js';

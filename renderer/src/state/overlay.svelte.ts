@@ -7,8 +7,8 @@
  * where the model was asked, and the next action (the check's last) leads to the target.
  * Views read it; only its methods change it.
  */
-import type { CheckedAnswer, EvalSetInfo, ItemDetail, ItemRow, PredictionDetail, RunInfo, StateCheck } from '../../../src/api/contract/index.js';
-import type { TargetFields } from '../../../src/semantics/eval.js';
+import type { CheckedAnswer, EvalSetInfo, ItemDetail, ItemRow, PredictionDetail, RunInfo, StateCheck } from '@core/contract/index.js';
+import type { TargetFields } from '@core/semantics/eval.js';
 import { Newest } from '../lib/newest.js';
 import { loadModelSettings, saveModelSettings, type AppModelSettings } from '../lib/overlay/settings.js';
 import { isFailing, itemMark, sampleVerdict, worst, type ItemMark, type Verdict } from '../lib/overlay/verdict.js';

@@ -11,7 +11,7 @@ import { resolveTarget } from '../../labeling/target.js';
 import { currentTaxonomy, updateTaxonomy } from '../../labeling/taxonomy.js';
 import { setLabels, skipTarget, undoLast } from '../../labeling/write.js';
 import type { Corpus, ReadCorpus } from '../../store/corpus.js';
-import type { Api, ReadMethod, WriteMethod } from '../contract/index.js';
+import type { Api, ReadMethod, WriteMethod } from '../../contract/index.js';
 
 type Reads = Extract<ReadMethod, 'getTaxonomy' | 'annotationQueue' | 'getAnnotationItem' | 'listAnnotations' | 'annotationHistory' | 'getAgreement'>;
 

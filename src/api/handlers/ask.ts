@@ -10,8 +10,8 @@ import { complete, ModelError } from '../../model/index.js';
 import { cutItem, Traces } from '../../predictions/items.js';
 import { parseAction, scoreCompletion } from '../../semantics/index.js';
 import type { ReadCorpus } from '../../store/corpus.js';
-import type { Api, Params } from '../contract/index.js';
-import type { CheckedAnswer, StateCheck } from '../contract/ask.js';
+import type { Api, Params } from '../../contract/index.js';
+import type { CheckedAnswer, StateCheck } from '../../contract/ask.js';
 
 type At = Params<'checkCompletions'>;
 

@@ -5,7 +5,7 @@ import { groupOf, pass1Interval, scoreGroups, scoreLines } from '../../predictio
 import { itemRow, requireRun, requireSet } from '../../predictions/views.js';
 import type { ScoreBy, ScoreLine } from '../../semantics/index.js';
 import type { EvalSetRecord, ItemVerdicts, ReadCorpus, RunRecord } from '../../store/corpus.js';
-import { DASHBOARD_BREAKDOWNS, type Api, type DashboardBreakdown, type ScoreInterval } from '../contract/index.js';
+import { DASHBOARD_BREAKDOWNS, type Api, type DashboardBreakdown, type ScoreInterval } from '../../contract/index.js';
 
 type Methods = 'getRunScores' | 'getScoreIntervals' | 'listGroupItems' | 'compareRuns';
 

@@ -5,9 +5,9 @@
  * crosses as `internal` with its message only (no stack crosses the boundary).
  */
 import { UserError } from '../../common/errors.js';
-import { methods } from '../contract/index.js';
-import type { MethodSpec } from '../contract/method.js';
-import { fail, ok, type ApiFailure, type ApiResult } from '../contract/result.js';
+import { methods } from '../../contract/index.js';
+import type { MethodSpec } from '../../contract/method.js';
+import { fail, ok, type ApiFailure, type ApiResult } from '../../contract/result.js';
 
 /** A method table: the contract's (`methods`), or a test's own. */
 export type MethodTable = Record<string, MethodSpec>;

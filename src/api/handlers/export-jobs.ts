@@ -5,7 +5,7 @@
  * long as that worker.
  */
 import { UserError } from '../../common/errors.js';
-import type { ExportStatus } from '../contract/index.js';
+import type { ExportStatus } from '../../contract/index.js';
 
 const jobs = new Map<number, ExportStatus>();
 let last = 0;

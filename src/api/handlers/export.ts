@@ -2,14 +2,14 @@
  * Export from the app: a preview of the plan, and an export that runs in the background
  * (polled with exportProgress for its progress bar; jobs are held by export-jobs.ts, on the
  * pool's job worker). Files go only into the export
- * folder beside the corpus (src/api/contract/export.ts says why).
+ * folder beside the corpus (src/contract/export.ts says why).
  */
 import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { checkOutput, exportDataset, previewExport } from '../../export/run.js';
 import { UserError } from '../../common/errors.js';
 import type { ReadCorpus } from '../../store/corpus.js';
-import type { Api, ExportStatus } from '../contract/index.js';
+import type { Api, ExportStatus } from '../../contract/index.js';
 import { createJob, readJob } from './export-jobs.js';
 
 export const EXPORT_DIR = 'stepscope-exports';

@@ -5,7 +5,7 @@
  * time order and how many there are in all.
  */
 import { requireEvents } from '../../semantics/scope.js';
-import type { Api } from '../contract/index.js';
+import type { Api } from '../../contract/index.js';
 import type { TraceCache } from './trace-cache.js';
 
 export function findHandlers(cache: TraceCache): Pick<Api, 'findInTrace'> {

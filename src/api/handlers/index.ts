@@ -5,7 +5,7 @@
  * a domain with write methods takes a Corpus for those (docs/architecture.md).
  */
 import { CorpusError, openCorpus, type Corpus, type ReadCorpus } from '../../store/corpus.js';
-import { methods, type Api, type Method, type ReadMethod, type WriteMethod } from '../contract/index.js';
+import { methods, type Api, type Method, type ReadMethod, type WriteMethod } from '../../contract/index.js';
 import type { MethodTable } from './dispatch.js';
 import { annotationReadHandlers, annotationWriteHandlers } from './annotations.js';
 import { askHandlers } from './ask.js';

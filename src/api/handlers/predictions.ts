@@ -2,7 +2,7 @@
 import { UserError } from '../../common/errors.js';
 import { itemRow, predictionDetail, requireRun, requireSet, runInfo, runScores } from '../../predictions/views.js';
 import type { PredictionRecord, ReadCorpus } from '../../store/corpus.js';
-import type { Api } from '../contract/index.js';
+import type { Api } from '../../contract/index.js';
 
 type Methods = 'listEvalSets' | 'listRuns' | 'listItems' | 'getItem' | 'getScores';
 

@@ -2,7 +2,7 @@
 import { UserError } from '../../common/errors.js';
 import type { ReadCorpus } from '../../store/corpus.js';
 import type { TraceEnd, TraceHeader } from '../../trace/types.js';
-import { MAX_EVENT_WINDOW, type Api, type TraceInfo } from '../contract/index.js';
+import { MAX_EVENT_WINDOW, type Api, type TraceInfo } from '../../contract/index.js';
 import { encodeSkeleton, skeletonBytes, skeletonWireFromBytes } from '../../trace/skeleton.js';
 import type { TraceCache } from './trace-cache.js';
 

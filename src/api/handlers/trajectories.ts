@@ -2,7 +2,7 @@
 import { UserError } from '../../common/errors.js';
 import { formatAction, parseAction, walkView } from '../../semantics/index.js';
 import type { ReadCorpus, StoredTrajectory } from '../../store/corpus.js';
-import type { Api, TrajectoryRow } from '../contract/index.js';
+import type { Api, TrajectoryRow } from '../../contract/index.js';
 import type { TraceCache } from './trace-cache.js';
 
 function row(t: StoredTrajectory): TrajectoryRow {

@@ -4,7 +4,7 @@
  * so the thread that talks to clients only moves bytes; the bytes are a fresh ArrayBuffer
  * that postMessage can transfer without a copy.
  */
-import { fail, type ApiResult } from '../contract/result.js';
+import { fail, type ApiResult } from '../../contract/result.js';
 
 /**
  * Largest answer: 64 MiB. The skeleton of a 1,000,000-event trace is about 10 MB; a walk of

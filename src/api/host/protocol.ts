@@ -5,7 +5,7 @@
  *   (api-process.ts, run as an Electron utilityProcess).
  * Every answer to a call is the JSON bytes of an ApiResult (answer.ts), never a thrown error.
  */
-import type { ApiFailure } from '../contract/result.js';
+import type { ApiFailure } from '../../contract/result.js';
 
 /** What a worker is started with (its workerData). */
 export interface WorkerConfig {

@@ -5,7 +5,7 @@
  * call always gets an answer.
  */
 import { Worker } from 'node:worker_threads';
-import type { ApiFailure } from '../contract/result.js';
+import type { ApiFailure } from '../../contract/result.js';
 import { encodeAnswer } from './answer.js';
 import type { FromWorker, ToWorker, WorkerConfig } from './protocol.js';
 

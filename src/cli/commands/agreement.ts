@@ -1,5 +1,5 @@
 /** `stepscope agreement`: how far annotators agree, and how far the rules agree with them. */
-import { recordName } from '../../api/contract/predictions.js';
+import { recordName } from '../../contract/predictions.js';
 import { agreementInfo } from '../../labeling/agreement.js';
 import { checkedOption, choiceOption, usage, type Command } from '../command.js';
 import { table, withCorpus } from '../open-corpus.js';

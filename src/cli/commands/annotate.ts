@@ -1,7 +1,7 @@
 /** `stepscope annotate`: label one prediction, state or transition from the command line. */
-import { annotationTarget } from '../../api/contract/annotations.js';
-import { recordId } from '../../api/contract/traces.js';
-import { int, str } from '../../api/contract/validate.js';
+import { annotationTarget } from '../../contract/annotations.js';
+import { recordId } from '../../contract/traces.js';
+import { int, str } from '../../contract/validate.js';
 import { setLabels } from '../../labeling/write.js';
 import { annotatorOption } from '../annotator.js';
 import { checkedOption, intOption, requireString, usage, type Command } from '../command.js';

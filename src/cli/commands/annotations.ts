@@ -1,6 +1,6 @@
 /** `stepscope annotations export|import|prelabel`: move annotations between copies of a corpus; store the rules' pre-labels. */
 import { readFileSync, writeFileSync } from 'node:fs';
-import { recordName } from '../../api/contract/predictions.js';
+import { recordName } from '../../contract/predictions.js';
 import { UserError } from '../../common/errors.js';
 import { exportLines, importLines } from '../../labeling/jsonl.js';
 import { prelabelRun } from '../../labeling/prelabel-run.js';

@@ -1,5 +1,5 @@
 /** `stepscope dataset export`: curated, training-ready subsets of a corpus (docs/export.md). */
-import { int } from '../../api/contract/validate.js';
+import { int } from '../../contract/validate.js';
 import { UserError } from '../../common/errors.js';
 import { DEFAULT_SHARD_ROWS, exportDataset, removePartial } from '../../export/run.js';
 import { EXPORT_FORMATS, EXPORT_KINDS } from '../../semantics/export-select.js';

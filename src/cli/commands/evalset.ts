@@ -2,9 +2,9 @@
 import { createWriteStream, renameSync, rmSync } from 'node:fs';
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
-import { recordName } from '../../api/contract/predictions.js';
-import { recordId } from '../../api/contract/traces.js';
-import { int } from '../../api/contract/validate.js';
+import { recordName } from '../../contract/predictions.js';
+import { recordId } from '../../contract/traces.js';
+import { int } from '../../contract/validate.js';
 import { UserError } from '../../common/errors.js';
 import { createEvalSet, DEFAULT_MAX_STEPS, DEFAULT_PER_ACTION } from '../../predictions/create.js';
 import { exportLine, requireSet } from '../../predictions/views.js';

@@ -1,7 +1,7 @@
 /** `stepscope events`: print a window of one trace's events. */
 import type { TraceEvent } from '../../trace/types.js';
-import { recordId } from '../../api/contract/traces.js';
-import { int } from '../../api/contract/validate.js';
+import { recordId } from '../../contract/traces.js';
+import { int } from '../../contract/validate.js';
 import { CliError, checkedOption, integerText, intOption, type Command } from '../command.js';
 import { quietOnClosedStdout, withCorpus } from '../open-corpus.js';
 

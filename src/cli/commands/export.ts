@@ -3,7 +3,7 @@ import { createWriteStream, existsSync, renameSync, rmSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
-import { recordId } from '../../api/contract/traces.js';
+import { recordId } from '../../contract/traces.js';
 import { TRACE_EXITS } from '../../trace/types.js';
 import { choiceOption, CliError, intOptions, type Command } from '../command.js';
 import { quietOnClosedStdout, withCorpus } from '../open-corpus.js';

@@ -1,7 +1,7 @@
 /** `stepscope ingest`: load trace files into a corpus (one transaction per file). */
 import { statSync, type Stats } from 'node:fs';
 import type { IngestResult } from '../../store/corpus.js';
-import { int } from '../../api/contract/validate.js';
+import { int } from '../../contract/validate.js';
 import { CliError, intOption, usage, type Command } from '../command.js';
 import { withCorpus } from '../open-corpus.js';
 import { Progress } from '../progress.js';

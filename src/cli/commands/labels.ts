@@ -1,6 +1,6 @@
 /** `stepscope labels`: counts per label and the annotations themselves. */
-import { recordName } from '../../api/contract/predictions.js';
-import { str } from '../../api/contract/validate.js';
+import { recordName } from '../../contract/predictions.js';
+import { str } from '../../contract/validate.js';
 import { labelListing } from '../../labeling/scope.js';
 import { checkedOption, usage, type Command } from '../command.js';
 import { quietOnClosedStdout, table, withCorpus } from '../open-corpus.js';

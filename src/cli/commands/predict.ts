@@ -1,6 +1,6 @@
 /** `stepscope predict`: ask a running OpenAI-compatible server for the completions of a set's items. */
-import { recordName } from '../../api/contract/predictions.js';
-import { int } from '../../api/contract/validate.js';
+import { recordName } from '../../contract/predictions.js';
+import { int } from '../../contract/validate.js';
 import { UserError } from '../../common/errors.js';
 import { abortOnInterrupt, DEFAULT_API_KEY_ENV, DEFAULT_CONCURRENCY, DEFAULTS, ModelError, type ModelSettings } from '../../model/index.js';
 import { predict } from '../../predictions/predict.js';

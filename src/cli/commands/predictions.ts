@@ -1,6 +1,6 @@
 /** `stepscope predictions [import]`: bring a model's completions in, and list them with their verdicts. */
-import { recordName } from '../../api/contract/predictions.js';
-import { int } from '../../api/contract/validate.js';
+import { recordName } from '../../contract/predictions.js';
+import { int } from '../../contract/validate.js';
 import { UserError } from '../../common/errors.js';
 import { importPredictions } from '../../predictions/import.js';
 import { requireSet, runsOf } from '../../predictions/views.js';

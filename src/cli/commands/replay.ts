@@ -1,6 +1,6 @@
 /** `stepscope replay`: walk a list of actions over a stored trace and print the text. */
-import { recordId } from '../../api/contract/traces.js';
-import { int } from '../../api/contract/validate.js';
+import { recordId } from '../../contract/traces.js';
+import { int } from '../../contract/validate.js';
 import { UserError } from '../../common/errors.js';
 import { DIRECTIONS, parseActionList, walkView } from '../../semantics/index.js';
 import { loadTrace } from '../../trajectories/load.js';

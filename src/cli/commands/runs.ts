@@ -1,5 +1,5 @@
 /** `stepscope runs`: the runs of a corpus (one model's predictions for one set each), and deleting one. */
-import { recordId } from '../../api/contract/traces.js';
+import { recordId } from '../../contract/traces.js';
 import { runInfo } from '../../predictions/views.js';
 import { CliError, intOption, type Command } from '../command.js';
 import { quietOnClosedStdout, table, withCorpus } from '../open-corpus.js';

@@ -1,7 +1,7 @@
 /** `stepscope sample`: draw debugger trajectories over stored traces and store them. */
 import { readFileSync } from 'node:fs';
-import { recordId } from '../../api/contract/traces.js';
-import { int } from '../../api/contract/validate.js';
+import { recordId } from '../../contract/traces.js';
+import { int } from '../../contract/validate.js';
 import { UserError } from '../../common/errors.js';
 import { DIRECTION_CHOICES, ENTRY_CHOICES, PAPER_POLICY, validatePolicy, type Policy } from '../../semantics/index.js';
 import { sampleCorpus } from '../../trajectories/sample-corpus.js';

@@ -1,10 +1,10 @@
 /** `stepscope scores`: a run's scores (exact match per field, execution, pass@k), whole or broken down. */
-import { recordName } from '../../api/contract/predictions.js';
+import { recordName } from '../../contract/predictions.js';
 import { itemVerdictsOf } from '../../predictions/item-verdicts.js';
 import { pass1Interval, scoreGroups } from '../../predictions/scores.js';
 import { requireSet, runsOf } from '../../predictions/views.js';
 import { SCORE_BY, type ScoreLine } from '../../semantics/index.js';
-import { int } from '../../api/contract/validate.js';
+import { int } from '../../contract/validate.js';
 import { seedCheck } from '../../predictions/execute.js';
 import { checkedOption, choiceOption, intOption, requireString, type Command } from '../command.js';
 import { quietOnClosedStdout, table, withCorpus } from '../open-corpus.js';

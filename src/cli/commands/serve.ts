@@ -1,6 +1,6 @@
 /** `stepscope serve`: the explorer in a browser, over one corpus. */
 import { readFileSync } from 'node:fs';
-import { int } from '../../api/contract/validate.js';
+import { int } from '../../contract/validate.js';
 import { UserError } from '../../common/errors.js';
 import { ServeError, startServer } from '../../server/listen.js';
 import { CliError, intOption, requireString, usage, type Command } from '../command.js';

@@ -1,5 +1,5 @@
 /** `stepscope traces`: list the traces of a corpus, filtered and sorted in SQLite. */
-import { int } from '../../api/contract/validate.js';
+import { int } from '../../contract/validate.js';
 import { TRACE_SORTS } from '../../trace/listing.js';
 import { TRACE_EXITS } from '../../trace/types.js';
 import { choiceOption, intOption, type Command } from '../command.js';

@@ -1,5 +1,5 @@
 /** `stepscope trajectories`: list stored trajectories. */
-import { recordId } from '../../api/contract/traces.js';
+import { recordId } from '../../contract/traces.js';
 import type { StoredTrajectory } from '../../store/corpus.js';
 import { intOption, type Command } from '../command.js';
 import { quietOnClosedStdout, withCorpus } from '../open-corpus.js';

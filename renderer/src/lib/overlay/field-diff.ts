@@ -6,10 +6,10 @@
  * the scorer compares them (src/semantics/score.ts): JSON values, object keys in any order.
  */
 import { diffChars } from 'diff';
-import type { Prediction } from '../../../../src/semantics/parse.js';
-import type { TargetFields } from '../../../../src/semantics/eval.js';
-import type { JsonValue } from '../../../../src/semantics/json-parse.js';
-import { jsonEqual } from '../../../../src/semantics/score.js';
+import type { Prediction } from '@core/semantics/parse.js';
+import type { TargetFields } from '@core/semantics/eval.js';
+import type { JsonValue } from '@core/semantics/json-parse.js';
+import { jsonEqual } from '@core/semantics/score.js';
 
 export type FieldStatus = 'same' | 'changed' | 'missing' | 'invented';
 

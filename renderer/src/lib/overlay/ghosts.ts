@@ -6,7 +6,7 @@
  * true target in either tree shape: in the indented rows right of the target's label (slot 1
  * one row down), in the graph half a slot over and down (slot 1 further down).
  */
-import type { Prediction } from '../../../../src/semantics/parse.js';
+import type { Prediction } from '@core/semantics/parse.js';
 import { LEVEL_H, SLOT_W } from '../tree/graph.js';
 import { ROW_H } from '../tree/lod.js';
 import type { Verdict } from './verdict.js';

@@ -11,8 +11,8 @@
  * An item's mark is its first sample's verdict (the greedy answer at temperature 0); the
  * inspector lists every sample.
  */
-import type { ItemRow, VerdictInfo } from '../../../../src/api/contract/index.js';
-import { FIELDS } from '../../../../src/semantics/eval.js';
+import type { ItemRow, VerdictInfo } from '@core/contract/index.js';
+import { FIELDS } from '@core/semantics/eval.js';
 
 export const VERDICTS = ['pass', 'fail', 'format', 'alternative'] as const;
 export type Verdict = (typeof VERDICTS)[number];

@@ -8,8 +8,8 @@
  * (depth, subtree ends, node of each seq). Which rows are drawn (collapsed subtrees, long
  * loops folded) is fold.ts; which node an action leads to is the semantics' (the `walk` API).
  */
-import type { Skeleton } from '../../../../src/api/contract/index.js';
-import { buildTreeOrder, type TreeOrder } from '../../../../src/semantics/tree.js';
+import type { Skeleton } from '@core/contract/index.js';
+import { buildTreeOrder, type TreeOrder } from '@core/semantics/tree.js';
 import { LINE_CALL, NODE_KINDS } from './kinds.js';
 
 export interface Tree {

@@ -6,7 +6,7 @@
  * here where workers are not available (a file:// page, a test DOM). Given a SkeletonFetch
  * (the web mode), the worker fetches the skeleton's bytes itself (skeleton-fetch.ts).
  */
-import { decodeSkeleton, decodeSkeletonBytes, type Skeleton, type SkeletonWire } from '../../../../src/api/contract/index.js';
+import { decodeSkeleton, decodeSkeletonBytes, type Skeleton, type SkeletonWire } from '@core/contract/index.js';
 import { fetchSkeleton, type SkeletonFetch } from './skeleton-fetch.js';
 import { forwardTree, inverseTree, treeIndex, type Tree } from './build.js';
 import { foldPlan, type FoldPlan } from './fold.js';

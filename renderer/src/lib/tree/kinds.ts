@@ -3,7 +3,7 @@
  * kinds of the trace (numbered as in the skeleton and the semantics' index) plus LINE_CALL,
  * the inverse tree's `inv_line_call` copy of a node with children (neural-debugger.md §4).
  */
-import { CALL, EXCEPTION, LINE, RETURN } from '../../../../src/semantics/tree.js';
+import { CALL, EXCEPTION, LINE, RETURN } from '@core/semantics/tree.js';
 
 export { CALL, LINE, RETURN, EXCEPTION };
 export const LINE_CALL = 4;

@@ -4,7 +4,7 @@
  * that changed since the frame's previous state; inv_line_call copies their calling line.
  * Values come from the events when loaded (state/events.svelte.ts); until then, the source.
  */
-import type { TraceEvent } from '../../../../src/trace/types.js';
+import type { TraceEvent } from '@core/trace/types.js';
 import { CALL, EXCEPTION, LINE_CALL, RETURN } from './kinds.js';
 
 const MAX = 64;

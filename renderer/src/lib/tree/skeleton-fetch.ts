@@ -4,7 +4,7 @@
  * builder's worker fetches it itself, so the page's thread neither receives nor parses it.
  * A failure comes as the API's JSON shape and is thrown as an ApiCallError with its code.
  */
-import type { SkeletonWire } from '../../../../src/api/contract/index.js';
+import type { SkeletonWire } from '@core/contract/index.js';
 import { ApiCallError } from '../source.js';
 
 /** Everything a worker needs to fetch one skeleton: an absolute URL (a worker resolves against its own script) and the token. */

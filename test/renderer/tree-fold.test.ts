@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { forwardTree, inverseTree, treeIndex, type Tree } from '../../renderer/src/lib/tree/build.js';
 import { FOLD_HEAD, FOLD_MIN, FOLD_TAIL, foldAt, foldLabel, foldPlan, seqSpan, visibleRows, type Layout } from '../../renderer/src/lib/tree/fold.js';
-import type { Skeleton } from '../../src/api/contract/index.js';
+import type { Skeleton } from '../../src/contract/index.js';
 import { randomSkeleton } from './skeleton.js';
 
 // Lines of the synthetic program (as in bench/_ui-long.py, optionally with a call in the body):

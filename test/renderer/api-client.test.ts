@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 /** The renderer's API client keeps an error's code, so a view can react to the kind of failure. */
 import { describe, expect, it } from 'vitest';
-import type { ApiResult } from '../../src/api/contract/index.js';
+import type { ApiResult } from '../../src/contract/index.js';
 
 describe('renderer API client', () => {
   it('throws ApiCallError with the code and message the API answered', async () => {

@@ -5,8 +5,8 @@
  * and their parsed fields, and a run's scores (the lines of `stepscope scores --json`).
  * Read-only; sets and runs are made by the CLI.
  */
-import type { EvalTask, FieldVerdicts, Prediction, ParseError, ScoreLine, TargetFields, VerdictStatus } from '../../semantics/index.js';
-import { SCORE_BY, type Direction, type ExitKind, type StateKind } from '../../semantics/index.js';
+import type { EvalTask, FieldVerdicts, Prediction, ParseError, ScoreLine, TargetFields, VerdictStatus } from '../semantics/index.js';
+import { SCORE_BY, type Direction, type ExitKind, type StateKind } from '../semantics/index.js';
 import { read } from './method.js';
 import { recordId } from './traces.js';
 import { int, InvalidValue, object, oneOf, optional, str, type Validator } from './validate.js';

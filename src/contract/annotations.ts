@@ -4,8 +4,8 @@
  * undo, adjudication, the annotations themselves and the agreement between annotators.
  * Write methods need a writable corpus; the transports route them (accessOf).
  */
-import type { AgreementReport, Annotation, AnnotationChange, Confusion, FieldDiff, RuleAgreement, Taxonomy } from '../../annotate/index.js';
-import { FIELDS, type Field, type Prediction } from '../../semantics/index.js';
+import type { AgreementReport, Annotation, AnnotationChange, Confusion, FieldDiff, RuleAgreement, Taxonomy } from '../annotate/index.js';
+import { FIELDS, type Field, type Prediction } from '../semantics/index.js';
 import { write, read } from './method.js';
 import { recordName } from './predictions.js';
 import { recordId } from './traces.js';

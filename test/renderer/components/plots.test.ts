@@ -2,7 +2,7 @@
 // every mark carries exactly the number of the score line it stands for, and a click names
 // the group whose items it lists.
 import { describe, expect, it } from 'vitest';
-import type { ScoreLine } from '../../../src/api/contract/index.js';
+import type { ScoreLine } from '../../../src/contract/index.js';
 import { depthPlot, depthTicks, fieldHeatmap, formatErrorPlot, passAtKPlot, runColors, type PickArgs } from '../../../renderer/src/lib/plots.js';
 
 const line = (model: string, group: string | number | null, v: Partial<ScoreLine>): ScoreLine => ({

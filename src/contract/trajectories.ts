@@ -3,9 +3,9 @@
  * stored in the corpus. Actions cross the API as text (`step_into`, `breakpoint <src>`), as
  * walk takes them, so the renderer can replay a stored trajectory step by step.
  */
-import { parseAction } from '../../semantics/actions-text.js';
-import { DIRECTIONS, type Direction, type ExitKind } from '../../semantics/types.js';
-import type { Walk } from '../../semantics/walk-view.js';
+import { parseAction } from '../semantics/actions-text.js';
+import { DIRECTIONS, type Direction, type ExitKind } from '../semantics/types.js';
+import type { Walk } from '../semantics/walk-view.js';
 import { read } from './method.js';
 import { recordId } from './traces.js';
 import { arrayOf, int, InvalidValue, object, oneOf, optional, str, type Validator } from './validate.js';

@@ -5,8 +5,8 @@
  * (from the server or the desktop app's main process, never from the page; src/model/). Both
  * only read the corpus and store nothing.
  */
-import type { FieldVerdicts, ParseError, Prediction, TargetFields } from '../../semantics/index.js';
-import { DIRECTIONS, type Direction } from '../../semantics/types.js';
+import type { FieldVerdicts, ParseError, Prediction, TargetFields } from '../semantics/index.js';
+import { DIRECTIONS, type Direction } from '../semantics/types.js';
 import { read } from './method.js';
 import { recordId } from './traces.js';
 import { action } from './trajectories.js';

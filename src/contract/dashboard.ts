@@ -4,7 +4,7 @@
  * interval of pass@1 per group (the one `stepscope scores` prints), the items behind one
  * group of a breakdown (a clicked bar), and the comparison of two runs of a set. Read-only.
  */
-import { SCORE_BY, type ScoreLine } from '../../semantics/index.js';
+import { SCORE_BY, type ScoreLine } from '../semantics/index.js';
 import { read } from './method.js';
 import { recordName } from './predictions.js';
 import type { ItemRow } from './predictions.js';

@@ -5,7 +5,7 @@
  * order answers land. The answer is computed when the call is released (as a slow server reads
  * the corpus late), by the subclass's `answer`.
  */
-import { methods, type Method, type Params, type Results } from '../../../src/api/contract/index.js';
+import { methods, type Method, type Params, type Results } from '../../../src/contract/index.js';
 import { ApiCallError, type DataSource } from '../../../renderer/src/lib/source.js';
 
 export abstract class HeldSource implements DataSource {

@@ -3,7 +3,7 @@
 // serialized text split into prompt and target at the selected state as the semantics cut it.
 import { fireEvent, render, screen } from '@testing-library/svelte';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { TrajectoryRow } from '../../../src/api/contract/index.js';
+import type { TrajectoryRow } from '../../../src/contract/index.js';
 import { Scope, buildTraceIndex, parseAction, promptTarget, textParts, walk } from '../../../src/semantics/index.js';
 import Trajectories from '../../../renderer/src/views/Trajectories.svelte';
 import { harness, opened, traces } from './setup.js';

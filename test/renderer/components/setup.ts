@@ -3,7 +3,7 @@
  * an app state over a FakeSource, and a helper that waits for the explorer to settle.
  */
 import { waitFor } from '@testing-library/svelte';
-import type { TrajectoryRow } from '../../../src/api/contract/index.js';
+import type { TrajectoryRow } from '../../../src/contract/index.js';
 import { contextMap, createAppState, type AppState } from '../../../renderer/src/lib/context.js';
 import { record, type Trace } from '../../semantics/helpers.js';
 import { FakeSource } from './fake-source.js';

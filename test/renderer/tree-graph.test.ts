@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { forwardTree, inverseTree, treeIndex, type Tree } from '../../renderer/src/lib/tree/build.js';
 import { foldPlan, visibleRows, type Layout } from '../../renderer/src/lib/tree/fold.js';
 import { graphPlace, graphRowsIn, LEVEL_H, SLOT_W } from '../../renderer/src/lib/tree/graph.js';
-import type { Skeleton } from '../../src/api/contract/index.js';
+import type { Skeleton } from '../../src/contract/index.js';
 import { cruxevalTraces } from '../semantics/helpers.js';
 import { skeletonOf } from './skeleton.js';
 

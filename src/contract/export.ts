@@ -5,7 +5,7 @@
  * The app names a folder inside it (`folder`, one plain name), never a path, so a web page
  * cannot make the server write anywhere else.
  */
-import { EXPORT_FORMATS, EXPORT_KINDS } from '../../semantics/export-select.js';
+import { EXPORT_FORMATS, EXPORT_KINDS } from '../semantics/export-select.js';
 import { read } from './method.js';
 import { arrayOf, bool, int, InvalidValue, object, oneOf, optional, str, type Validator } from './validate.js';
 

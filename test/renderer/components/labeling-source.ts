@@ -6,7 +6,7 @@
  * an answer is computed when it is released (as a slow server reads the corpus late).
  */
 import { DEFAULT_TAXONOMY } from '../../../src/annotate/default-taxonomy.js';
-import type { AnnotationInfo, AnnotationItem, Method, Params, Queue } from '../../../src/api/contract/index.js';
+import type { AnnotationInfo, AnnotationItem, Method, Params, Queue } from '../../../src/contract/index.js';
 import { ApiCallError } from '../../../renderer/src/lib/source.js';
 import { HeldSource } from './held-source.js';
 

@@ -1,8 +1,8 @@
 /** The traces domain of the API: the corpus listing, one trace's header, events and shape. */
-import { TRACE_SORTS, type TraceRow } from '../../trace/listing.js';
-import { TRACE_EXITS, type TraceEnd, type TraceEvent, type TraceHeader } from '../../trace/types.js';
+import { TRACE_SORTS, type TraceRow } from '../trace/listing.js';
+import { TRACE_EXITS, type TraceEnd, type TraceEvent, type TraceHeader } from '../trace/types.js';
 import { read } from './method.js';
-import type { SkeletonWire } from '../../trace/skeleton.js';
+import type { SkeletonWire } from '../trace/skeleton.js';
 import { bool, int, object, oneOf, optional, str } from './validate.js';
 
 /** The id of a stored trace or trajectory, as every method and command takes it. */

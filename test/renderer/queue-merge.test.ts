@@ -2,7 +2,7 @@
 // "labeled by nobody" queue must not move the items after it under the annotator's keys,
 // and the progress must follow each change. Queues are written out by hand.
 import { describe, expect, it } from 'vitest';
-import type { Queue, QueueEntry } from '../../src/api/contract/index.js';
+import type { Queue, QueueEntry } from '../../src/contract/index.js';
 import { sessionQueue, type Touched } from '../../renderer/src/lib/queue-merge.js';
 
 const entry = (prediction: number, mine: QueueEntry['mine'] = null): QueueEntry => ({

@@ -2,7 +2,7 @@
 // docs/explorer.md promises for each combination of a prediction's verdict columns, the first
 // sample standing for an item, the worst of several items on a node, "failures only".
 import { describe, expect, it } from 'vitest';
-import type { ItemRow, VerdictInfo } from '../../src/api/contract/index.js';
+import type { ItemRow, VerdictInfo } from '../../src/contract/index.js';
 import { itemMark, sampleVerdict, worst } from '../../renderer/src/lib/overlay/verdict.js';
 import { verdictMarker } from '../../renderer/src/views/tree/marks.js';
 

@@ -4,7 +4,7 @@
  * src/common/errors.ts, so the renderer can react to a kind of problem, and a message to
  * show. Pure: importable from Node and the renderer.
  */
-import type { ErrorCode } from '../../common/errors.js';
+import type { ErrorCode } from '../common/errors.js';
 
 export interface ApiFailure {
   code: ErrorCode;

@@ -5,7 +5,7 @@
  * as it would against the server. Requests can be held back (`hold`) to test that only the
  * newest answer lands, and every call is logged.
  */
-import { encodeSkeleton, type Method, type Params, type Skeleton, type TraceRow, type TrajectoryRow } from '../../../src/api/contract/index.js';
+import { encodeSkeleton, type Method, type Params, type Skeleton, type TraceRow, type TrajectoryRow } from '../../../src/contract/index.js';
 import { buildTraceIndex, parseAction, walkView, type TreeIndex } from '../../../src/semantics/index.js';
 import { ApiCallError } from '../../../renderer/src/lib/source.js';
 import { HeldSource } from './held-source.js';

@@ -1,5 +1,5 @@
 /** A skeleton (as getSkeleton's decode gives it) made from recorded events, for the drawing-tree tests. */
-import type { Skeleton } from '../../src/api/contract/index.js';
+import type { Skeleton } from '../../src/contract/index.js';
 import { EVENT_KINDS, type TraceEvent } from '../../src/trace/types.js';
 
 export function skeletonOf(events: readonly TraceEvent[]): Skeleton {

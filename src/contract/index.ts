@@ -17,18 +17,18 @@ import { trajectoryMethods, type TrajectoryResults } from './trajectories.js';
 
 export type { Access } from './method.js';
 export type { ApiFailure, ApiResult } from './result.js';
-export type { TraceRow } from '../../trace/listing.js';
-export type { Direction } from '../../semantics/types.js';
-export type { Walk, WalkState } from '../../semantics/walk-view.js';
+export type { TraceRow } from '../trace/listing.js';
+export type { Direction } from '../semantics/types.js';
+export type { Walk, WalkState } from '../semantics/walk-view.js';
 export { MAX_EVENT_WINDOW, type TraceInfo } from './traces.js';
-export { decodeSkeleton, decodeSkeletonBytes, encodeSkeleton, skeletonBytes, type Skeleton, type SkeletonWire } from '../../trace/skeleton.js';
+export { decodeSkeleton, decodeSkeletonBytes, encodeSkeleton, skeletonBytes, type Skeleton, type SkeletonWire } from '../trace/skeleton.js';
 export { MAX_WALK_ACTIONS, type TrajectoryRow } from './trajectories.js';
 export type { AskResults, CheckedAnswer, StateCheck } from './ask.js';
 export type { EvalSetInfo, RunInfo, ItemRow, ItemDetail, PredictionDetail, VerdictInfo } from './predictions.js';
-export type { ScoreLine, ScoreBy } from '../../semantics/eval.js';
+export type { ScoreLine, ScoreBy } from '../semantics/eval.js';
 export { DASHBOARD_BREAKDOWNS, type DashboardBreakdown, type RunScores, type ScoreInterval, type RunComparison, type DifferingItem, type McNemarResult } from './dashboard.js';
 export type { ExportPreview, ExportJob, ExportStatus } from './export.js';
-export { EXPORT_KINDS, EXPORT_FORMATS, type ExportKind, type ExportFormat } from '../../semantics/export-select.js';
+export { EXPORT_KINDS, EXPORT_FORMATS, type ExportKind, type ExportFormat } from '../semantics/export-select.js';
 
 export type { AnnotationInfo, AnnotationItem, AgreementInfo, Disagreement, HistoryInfo, PrelabelInfo, Queue, QueueEntry } from './annotations.js';
 

@@ -5,7 +5,7 @@
  * `--option expects X, got 'Y'`, so both accept the same values and say the same thing.
  * Pure: importable from Node and the renderer.
  */
-import { UserError } from '../../common/errors.js';
+import { UserError } from '../common/errors.js';
 
 export type Validator<T> = (v: unknown, path: string) => T;
 
