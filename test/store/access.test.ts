@@ -3,9 +3,20 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { connectionOf } from '../../src/store/connection.js';
 import { CorpusError, openCorpus } from '../../src/store/corpus.js';
+import { newAnnotation as ann } from '../helpers/new-annotation.js';
 import { snapshot, tempDir, writeTraces, cleanTempDirs } from './fixtures.js';
 
 afterAll(cleanTempDirs);
+
+/** What a call threw (undefined when it returned). */
+function thrown(f: () => unknown): { kind?: string; message?: string } | undefined {
+  try {
+    f();
+    return undefined;
+  } catch (e) {
+    return e as CorpusError;
+  }
+}
 
 describe('locked and read-only corpora', () => {
   it('a write blocked by another connection write transaction fails with a clear message and changes nothing', async () => {
@@ -66,5 +77,24 @@ describe('locked and read-only corpora', () => {
     expect(snapshot(connectionOf(reader))).toBe(before);
     reader.close();
     writer.close();
+  });
+
+  it('a read-only corpus refuses a write even when the write would change nothing', () => {
+    const path = join(tempDir(), 'c.db');
+    const w = openCorpus(path, { create: true });
+    w.saveAnnotations([ann(['data.wrong_value'])], 'ada');
+    w.close();
+    const r = openCorpus(path, { readonly: true });
+    const before = JSON.stringify(connectionOf(r).prepare('SELECT * FROM annotation_history').all());
+    const readonly = { kind: 'readonly', message: `${path} is read-only: cannot write to it (check the file and folder permissions).` };
+    // Nothing to undo for bob; ada's annotation saved as it is; no trajectories: each still refused, not answered.
+    // @ts-expect-error undoAnnotation writes: not on a ReadCorpus; called anyway, to see it refused at run time
+    expect(thrown(() => r.undoAnnotation('bob'))).toMatchObject(readonly);
+    // @ts-expect-error saveAnnotations writes: not on a ReadCorpus
+    expect(thrown(() => r.saveAnnotations([ann(['data.wrong_value'])], 'ada'))).toMatchObject(readonly);
+    // @ts-expect-error saveTrajectories writes: not on a ReadCorpus
+    expect(thrown(() => r.saveTrajectories([]))).toMatchObject(readonly);
+    expect(JSON.stringify(connectionOf(r).prepare('SELECT * FROM annotation_history').all())).toBe(before);
+    r.close();
   });
 });

@@ -1,23 +1,22 @@
 /**
- * The annotations store: every change is committed and recorded in an append-only history,
- * undo walks back one change at a time, the tables are protected from migrations, and a
- * corpus made at schema 6 before 005 landed gets them on open.
+ * The annotations store: every change is committed and recorded in an append-only history
+ * (an import recorded as one, each annotation's history its own), undo walks back one change
+ * at a time, lookups by role, the tables are protected from migrations, and a corpus made at
+ * schema 6 before 005 landed gets them on open.
  */
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { connectionOf } from '../../src/store/connection.js';
-import { openCorpus, type NewAnnotation } from '../../src/store/corpus.js';
+import { openCorpus } from '../../src/store/corpus.js';
 import { migrate, PROTECTED_TABLES } from '../../src/store/migrate.js';
 import { MIGRATIONS } from '../../src/store/migrations/index.js';
 import { openDatabase } from '../../src/store/open.js';
+import { newAnnotation as ann } from '../helpers/new-annotation.js';
 import { cleanTempDirs, tempDir } from './fixtures.js';
 
 afterAll(cleanTempDirs);
 
-const ann = (labels: string[], extra: Partial<NewAnnotation> = {}): NewAnnotation => ({
-  target: 'trace:1/seq:4', prediction: null, trace: 1, seq: 4, action: null, annotator: 'ada', role: 'annotator', source: 'person', rule: null,
-  labels, note: null, status: null, skipped: false, active: true, taxonomy: 1, ...extra,
-});
+const fresh = () => openCorpus(join(tempDir(), 'c.db'), { create: true });
 
 describe('annotations in the corpus', () => {
   it('stores, changes and undoes labels, each change in the history with before and after', () => {
@@ -97,6 +96,48 @@ describe('annotations in the corpus', () => {
     const c = openCorpus(path);
     c.saveAnnotations([ann(['other.other'])], 'ada');
     expect(c.listAnnotations()).toHaveLength(1);
+    c.close();
+  });
+});
+
+describe('annotations: history and lookups', () => {
+  it('an import that changes an annotation is recorded as an import, not as an update', () => {
+    const c = fresh();
+    c.saveAnnotations([ann(['data.wrong_value'])], 'ada');
+    c.saveAnnotations([ann(['data.wrong_type'])], 'ada', 'import');
+    c.saveAnnotations([ann(['control.wrong_line'])], 'ada');
+    const [a] = c.listAnnotations();
+    expect(c.annotationHistory({ annotation: a.id }).map((h) => [h.op, h.after.labels])).toEqual([
+      ['create', ['data.wrong_value']],
+      ['import', ['data.wrong_type']],
+      ['update', ['control.wrong_line']],
+    ]);
+    c.close();
+  });
+
+  it("the history of one annotation holds only that annotation's changes", () => {
+    const c = fresh();
+    c.saveAnnotations([ann(['data.wrong_value']), ann(['data.wrong_type'], { target: 'trace:1/seq:5', seq: 5 })], 'ada');
+    c.saveAnnotations([ann(['control.wrong_line'], { target: 'trace:1/seq:5', seq: 5 })], 'ada');
+    const [a, b] = c.listAnnotations();
+    expect(c.annotationHistory({ annotation: a.id }).map((h) => [h.annotation, h.op])).toEqual([[a.id, 'create']]);
+    expect(c.annotationHistory({ annotation: b.id }).map((h) => [h.annotation, h.op])).toEqual([[b.id, 'create'], [b.id, 'update']]);
+    expect(c.annotationHistory({ who: 'ada' })).toHaveLength(3);
+    c.close();
+  });
+
+  it('the annotations of no predictions are none', () => {
+    const c = fresh();
+    c.saveAnnotations([ann(['data.wrong_value'])], 'ada');
+    expect(c.annotationsOfPredictions([])).toEqual([]);
+    c.close();
+  });
+
+  it("getAnnotation without a role gives the annotator's annotation, not the adjudicator's", () => {
+    const c = fresh();
+    c.saveAnnotations([ann(['data.wrong_value']), ann(['data.wrong_type'], { role: 'adjudicator' })], 'ada');
+    expect(c.getAnnotation('trace:1/seq:4', 'ada')?.labels).toEqual(['data.wrong_value']);
+    expect(c.getAnnotation('trace:1/seq:4', 'ada', 'adjudicator')?.labels).toEqual(['data.wrong_type']);
     c.close();
   });
 });

@@ -1,7 +1,15 @@
-import { describe, expect, it } from 'vitest';
+/**
+ * The fast path for the recorder's event lines (fast-event.ts): it stores exactly what the full
+ * parser would, and hands everything else to the full check, which refuses what must be refused.
+ * A negative parent, which the pattern for integers lets through, is one of those: only the
+ * range check stands between such a line and the corpus.
+ */
+import { afterAll, describe, expect, it } from 'vitest';
 import { fastEvent } from '../../src/store/fast-event.js';
 import { pyJson } from '../../src/semantics/json.js';
-import { jsonl, traceRecords } from './fixtures.js';
+import { cleanTempDirs, jsonl, refusedIngest, traceRecords } from './fixtures.js';
+
+afterAll(cleanTempDirs);
 
 /** The row the slow path (JSON.parse + canonical re-encoding) would store. */
 function slowRow(line: string) {
@@ -82,5 +90,34 @@ describe('duplicate names in canonical locals', () => {
       names[b] = names[a];
       expect(fastEvent(withLocals(names), 2, []), `${a} and ${b}`).toBe(false);
     }
+  });
+});
+
+/** The recorder-layout lines of a small trace: line 4 is the event with seq 2, parent 1. */
+function lines(): string[] {
+  return jsonl(traceRecords({ name: 'f', n: 1 })).split('\n').slice(0, -1);
+}
+
+describe('the parent on the fast path', () => {
+  it('a negative parent is not taken by the fast path', () => {
+    const line = lines()[3].replace('"parent": 1', '"parent": -1');
+    expect(line).toContain('"parent": -1}');
+    const out: unknown[] = [];
+    expect(fastEvent(line, 2, out)).toBe(false);
+    expect(out).toEqual([]);
+  });
+
+  it('a recorder-layout line with a negative parent is refused on its line, nothing stored', async () => {
+    const ls = lines();
+    ls[3] = ls[3].replace('"parent": 1', '"parent": -1');
+    expect(await refusedIngest(ls, 'f.jsonl')).toBe('f.jsonl:4: expected "parent" to be null or the seq of an earlier event (0 to 1), got -1');
+  });
+
+  it('a parent of 0 is stored as 0 from a recorder-layout line', async () => {
+    const ls = lines();
+    ls[3] = ls[3].replace('"parent": 1', '"parent": 0');
+    const out: unknown[] = [];
+    expect(fastEvent(ls[3], 2, out)).toBe(true);
+    expect(out[9]).toBe(0);
   });
 });

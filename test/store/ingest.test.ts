@@ -1,10 +1,22 @@
-import { createReadStream, readFileSync, writeFileSync } from 'node:fs';
+/**
+ * Ingesting traces (ingest.ts): what is stored and how often, the refusals (each names the
+ * file, the line and what was expected, and leaves the corpus as it was), a full disk and
+ * another writer's lock, standard input, the input file closed after a refusal, memory bounded
+ * by the write buffer, the running hash fed in bounded pieces, and tampered traces. Each test
+ * builds its own corpus and input.
+ */
+import Database from 'better-sqlite3';
+import { createHash } from 'node:crypto';
+import { chmodSync, createReadStream, existsSync, readdirSync, readlinkSync, statSync, writeFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
-import { afterAll, describe, expect, it } from 'vitest';
+import { PassThrough, Readable } from 'node:stream';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { connectionOf } from '../../src/store/connection.js';
-import { IngestError, openCorpus, type Corpus } from '../../src/store/corpus.js';
-import { jsonl, pyDumps, snapshot, tempDir, traceRecords, writeTraces, type Rec, cleanTempDirs } from './fixtures.js';
+import { CorpusError, IngestError, openCorpus, type Corpus } from '../../src/store/corpus.js';
+import { ingestFile, ingestStream } from '../../src/store/ingest.js';
+import { openDatabase } from '../../src/store/open.js';
+import { cleanTempDirs, jsonl, pyDumps, snapshot, tempDir, traceRecords, writeTraces, type Rec } from './fixtures.js';
 
 afterAll(cleanTempDirs);
 
@@ -19,6 +31,56 @@ function eventsOf(recs: Rec[]) {
 
 async function* chunked(buf: Buffer, size: number) {
   for (let i = 0; i < buf.length; i += size) yield buf.subarray(i, i + size);
+}
+
+async function refusal(p: Promise<unknown>): Promise<IngestError> {
+  const e = await p.then(
+    () => undefined,
+    (x: unknown) => x,
+  );
+  expect(e).toBeInstanceOf(IngestError);
+  return e as IngestError;
+}
+
+/** Ingests `text` after a seed trace; expects a refusal that changed nothing. */
+async function refusedText(text: string): Promise<IngestError> {
+  const { dir, corpus } = fresh();
+  await corpus.ingest(writeTraces(dir, 'seed.jsonl', [{ name: 'seed', n: 1 }]));
+  const before = snapshot(connectionOf(corpus));
+  const file = join(dir, 'bad.jsonl');
+  writeFileSync(file, text);
+  const e = await refusal(corpus.ingest(file));
+  expect(snapshot(connectionOf(corpus))).toBe(before);
+  corpus.close();
+  return e;
+}
+
+const withEnd = (recs: Rec[], extra: Rec): Rec[] => recs.map((r) => (r.type === 'end' ? { ...r, ...extra } : r));
+
+/** A fresh corpus opened as a bare database, for ingestFile and ingestStream themselves. */
+function freshDb(opts: { busyTimeoutMs?: number } = {}): { dir: string; path: string; db: Database.Database } {
+  const dir = tempDir();
+  const path = join(dir, 'c.db');
+  return { dir, path, db: openDatabase(path, { create: true, ...opts }) };
+}
+
+function readlinkOr(p: string): string {
+  try {
+    return readlinkSync(p);
+  } catch {
+    return ''; // closed meanwhile
+  }
+}
+
+const count = (db: Database.Database, table: string) => db.prepare(`SELECT count(*) FROM ${table}`).pluck().get() as number;
+
+async function rejection(p: Promise<unknown>): Promise<unknown> {
+  return p.then(
+    () => {
+      throw new Error('expected a refusal');
+    },
+    (e: unknown) => e,
+  );
 }
 
 describe('ingest: happy path', () => {
@@ -116,42 +178,6 @@ describe('ingest: idempotency', () => {
     expect(await corpus.ingest(file, { bufferEvents: 16 })).toMatchObject({ inserted: 0, skipped: 2 });
     expect(snapshot(connectionOf(corpus))).toBe(before);
     expect(corpus.counts()).toEqual({ programs: 1, traces: 1, events: 406 });
-    corpus.close();
-  });
-});
-
-describe('export', () => {
-  it('round-trips: re-ingesting an export stores nothing new, a fresh corpus gets the same traces', async () => {
-    const { dir, corpus } = fresh();
-    await corpus.ingest(writeTraces(dir, 't.jsonl', [{ name: 'a', n: 2 }, { name: 'b', n: 30, exit: 'error', tag: ' "q" \\ é' }]));
-    const ids = corpus.listTraces().rows.map((r) => r.id);
-    const out = join(dir, 'export.jsonl');
-    const sink = new PassThrough();
-    const parts: Buffer[] = [];
-    sink.on('data', (b: Buffer) => parts.push(b));
-    expect(await corpus.export(ids, sink)).toEqual({ traces: 2, events: 10 + 66 });
-    writeFileSync(out, Buffer.concat(parts));
-    expect(await corpus.ingest(out)).toMatchObject({ traces: 2, inserted: 0, skipped: 2 });
-
-    const other = openCorpus(join(dir, 'other.db'), { create: true });
-    expect(await other.ingest(out)).toMatchObject({ inserted: 2 });
-    for (const id of ids) {
-      const a = corpus.getTrace(id)!;
-      const b = other.getTrace(other.listTraces({ search: a.name }).rows[0].id)!;
-      expect({ ...b, id: 0, origin: '', created: '' }).toEqual({ ...a, id: 0, origin: '', created: '' });
-      expect(other.getEvents(b.id)).toEqual(corpus.getEvents(id));
-    }
-    // Event lines come out exactly as the recorder's layout wrote them.
-    const original = readFileSync(join(dir, 't.jsonl'), 'utf8').split('\n').filter((l) => l.startsWith('{"type": "event"'));
-    const exported = readFileSync(out, 'utf8').split('\n').filter((l) => l.startsWith('{"type": "event"'));
-    expect(exported).toEqual(original);
-    // The export of the copy is byte-identical: the canonical form is stable.
-    const again = new PassThrough();
-    const parts2: Buffer[] = [];
-    again.on('data', (b: Buffer) => parts2.push(b));
-    await other.export(other.listTraces().rows.map((r) => r.id), again);
-    expect(Buffer.concat(parts2).toString()).toBe(readFileSync(out, 'utf8'));
-    other.close();
     corpus.close();
   });
 });
@@ -361,6 +387,295 @@ describe('ingest: bad input is reported with file and line, and changes nothing'
     expect(produced).toBeLessThan(10 << 20);
     expect(corpus.counts().traces).toBe(0);
     corpus.close();
+  });
+});
+
+describe('ingest: files and records that are not a trace are refused, naming file and line', () => {
+  it('an input that is a folder', async () => {
+    const { dir, corpus } = fresh();
+    const e = await refusal(corpus.ingest(dir));
+    expect(e.message).toBe(`${dir}: is a folder, expected a trace file (.jsonl)`);
+    expect(e.code).toBe('bad-input');
+    corpus.close();
+  });
+
+  // Root may read anything: run as another user to see this one (e.g. `runuser -u nobody`).
+  it.skipIf(process.getuid?.() === 0)('an input that may not be read', async () => {
+    const { dir, corpus } = fresh();
+    const file = writeTraces(dir, 'secret.jsonl', [{ name: 'a', n: 1 }]);
+    chmodSync(file, 0o000);
+    const e = await refusal(corpus.ingest(file));
+    expect(e.message).toBe(`${file}: permission denied`);
+    expect(corpus.counts()).toMatchObject({ traces: 0 });
+    corpus.close();
+  });
+
+  it('a bad record is a bad-input error', async () => {
+    const e = await refusedText('{"type": "event"}\n');
+    expect(e.code).toBe('bad-input');
+    expect([e.line, e.detail]).toEqual([1, 'expected a "trace" header record, got an "event" record']);
+  });
+
+  it('an "end" record before any header', async () => {
+    const recs = traceRecords({ name: 'a', n: 1 });
+    const e = await refusedText(jsonl([recs[recs.length - 1], ...recs]));
+    expect(e.message).toMatch(/bad\.jsonl:1: expected a "trace" header record, got an "end" record$/);
+  });
+
+  it('a record of an unknown type, or without a type, is refused, not skipped', async () => {
+    const recs = traceRecords({ name: 'a', n: 1 });
+    const note = await refusedText(jsonl([recs[0], { type: 'note', text: 'hi' }, ...recs.slice(1)]));
+    expect(note.message).toMatch(/bad\.jsonl:2: expected "type": "trace", "event" or "end", got "note"$/);
+    const none = await refusedText(jsonl([recs[0], { text: 'hi' }, ...recs.slice(1)]));
+    expect(none.message).toMatch(/bad\.jsonl:2: expected "type": "trace", "event" or "end", got nothing$/);
+  });
+});
+
+describe('ingest: what is stored', () => {
+  it('a trace longer than the write buffer keeps its stdout_bytes', async () => {
+    const { dir, corpus } = fresh();
+    const file = join(dir, 't.jsonl');
+    writeFileSync(file, jsonl(withEnd(traceRecords({ name: 'long', n: 3 }), { stdout_bytes: 123 })));
+    expect(await corpus.ingest(file, { bufferEvents: 1 })).toMatchObject({ inserted: 1 });
+    expect(corpus.getTrace(corpus.listTraces().rows[0].id)?.stdout_bytes).toBe(123);
+    corpus.close();
+  });
+
+  it('the stored hash of a long trace is sha256 of its canonical header, events and end without seconds', async () => {
+    const { dir, corpus } = fresh();
+    // About 200 kB of canonical text: the running hash is fed in several pieces.
+    const recs = traceRecords({ name: 'long', n: 300, tag: 'x'.repeat(300) });
+    const file = join(dir, 't.jsonl');
+    writeFileSync(file, jsonl(recs)); // the fixture writes the canonical (recorder's) form
+    await corpus.ingest(file);
+    const { seconds: _s, ...end } = recs[recs.length - 1];
+    const text = recs.slice(0, -1).map((r) => pyDumps(r) + '\n').join('') + pyDumps(end) + '\n';
+    expect(text.length).toBeGreaterThan(3 * 65536);
+    const stored = connectionOf(corpus).prepare('SELECT hash FROM traces').pluck().all();
+    expect(stored).toEqual([createHash('sha256').update(text).digest('hex')]);
+    corpus.close();
+  });
+
+  it('reports progress as the bytes read so far, ending at the file size', async () => {
+    const { dir, corpus } = fresh();
+    const file = writeTraces(dir, 't.jsonl', [{ name: 'a', n: 5 }]);
+    const seen: number[] = [];
+    await corpus.ingest(file, { onProgress: (b) => seen.push(b) });
+    expect(seen.length).toBeGreaterThan(0);
+    expect(seen.every((b, i) => b > (seen[i - 1] ?? 0))).toBe(true);
+    expect(seen[seen.length - 1]).toBe(statSync(file).size);
+    corpus.close();
+  });
+});
+
+describe('ingest: a full disk', () => {
+  it('is reported as an I/O error naming the corpus, which is left as it was and still usable', async () => {
+    const { dir, corpus } = fresh();
+    await corpus.ingest(writeTraces(dir, 'seed.jsonl', [{ name: 'seed', n: 1 }]));
+    const db = connectionOf(corpus);
+    const before = snapshot(db);
+    // The corpus may not grow past two more pages: SQLite answers SQLITE_FULL, as on a full disk.
+    db.pragma(`max_page_count = ${(db.pragma('page_count', { simple: true }) as number) + 2}`);
+    const big = writeTraces(dir, 'big.jsonl', [{ name: 'big', n: 200, tag: 'x'.repeat(300) }]);
+    const e = (await corpus.ingest(big).then(
+      () => undefined,
+      (x: unknown) => x,
+    )) as { kind?: string; code?: string; message?: string };
+    expect([e.kind, e.code, e.message]).toEqual(['io', 'unavailable', `${join(dir, 'c.db')}: database or disk is full`]);
+    expect(db.inTransaction).toBe(false);
+    expect(snapshot(db)).toBe(before);
+    db.pragma('max_page_count = 1073741823');
+    expect(await corpus.ingest(big)).toMatchObject({ inserted: 1 });
+    corpus.close();
+  });
+});
+
+describe('ingest: transactions', () => {
+  it('refused for another writer\'s lock, stores nothing even if the lock is gone before the file is read', async () => {
+    const { dir, corpus } = fresh();
+    const path = join(dir, 'c.db');
+    const file = writeTraces(dir, 'a.jsonl', [{ name: 'a', n: 1 }]);
+    const other = new Database(path);
+    other.exec('BEGIN IMMEDIATE');
+    const c = openCorpus(path, { busyTimeoutMs: 20 });
+    const pending = c.ingest(file).then(
+      () => undefined,
+      (x: unknown) => x,
+    );
+    // The file is read asynchronously: the other writer finishes meanwhile.
+    other.exec('ROLLBACK');
+    other.close();
+    const e = (await pending) as { kind?: string; message?: string };
+    expect([e.kind, e.message]).toEqual(['locked', `${path} is locked: another program is writing to it. Try again when it has finished.`]);
+    expect(c.counts()).toMatchObject({ traces: 0 });
+    c.close();
+    corpus.close();
+  });
+
+  it('an error after which SQLite has already rolled the transaction back is reported as is', async () => {
+    const { dir, corpus } = fresh();
+    const db = connectionOf(corpus);
+    // A stand-in for the errors SQLite answers by rolling back the whole transaction itself
+    // (a full disk or an I/O error may): a temporary trigger, not part of the corpus file.
+    db.exec("CREATE TEMP TRIGGER refuse BEFORE INSERT ON traces BEGIN SELECT RAISE(ROLLBACK, 'refused by the test trigger'); END");
+    const e = (await corpus.ingest(writeTraces(dir, 'a.jsonl', [{ name: 'a', n: 1 }])).then(
+      () => undefined,
+      (x: unknown) => x,
+    )) as Error;
+    expect(e.message).toBe('refused by the test trigger');
+    expect(db.inTransaction).toBe(false);
+    db.exec('DROP TRIGGER refuse');
+    expect(await corpus.ingest(join(dir, 'a.jsonl'))).toMatchObject({ inserted: 1 });
+    corpus.close();
+  });
+});
+
+describe('ingest: standard input', () => {
+  it("'-' reads the traces from standard input", async () => {
+    const { db } = freshDb();
+    const text = jsonl(traceRecords({ name: 'piped', n: 2 }));
+    const real = Object.getOwnPropertyDescriptor(process, 'stdin')!;
+    Object.defineProperty(process, 'stdin', { value: Readable.from([Buffer.from(text)]), configurable: true });
+    try {
+      expect(await ingestFile(db, '-')).toEqual({ file: '-', traces: 1, inserted: 1, skipped: 0, events: 10 });
+    } finally {
+      Object.defineProperty(process, 'stdin', real);
+    }
+    expect(db.prepare('SELECT name, origin FROM traces').get()).toEqual({ name: 'piped', origin: '-' });
+    db.close();
+  });
+});
+
+describe('ingest: the input file is closed', () => {
+  // Linux: the open descriptors are listed in /proc/self/fd.
+  it.skipIf(!existsSync('/proc/self/fd'))('when the corpus is locked by another writer and the file was never read', async () => {
+    const { dir, path, db } = freshDb({ busyTimeoutMs: 0 });
+    const file = writeTraces(dir, 't.jsonl', [{ name: 'a', n: 1 }]);
+    const other = new Database(path);
+    other.exec('BEGIN IMMEDIATE');
+    const openOnFile = () => readdirSync('/proc/self/fd').filter((fd) => readlinkOr(`/proc/self/fd/${fd}`) === file).length;
+    for (let i = 0; i < 20; i++) {
+      const e = await rejection(ingestFile(db, file));
+      expect(e).toBeInstanceOf(CorpusError);
+      expect((e as CorpusError).kind).toBe('locked');
+    }
+    // The read streams open the file asynchronously, in Node's thread pool: reads queued
+    // after them finish once those opens have run. Then each stream closes its descriptor
+    // (a stream never closed would keep its descriptor for good).
+    await Promise.all(Array.from({ length: 8 }, () => readFile(file)));
+    for (let i = 0; i < 200 && openOnFile() > 0; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(openOnFile()).toBe(0);
+    other.exec('ROLLBACK');
+    other.close();
+    db.close();
+  });
+});
+
+/**
+ * Feeds `lines` to ingestStream in the chunks given (each a count of lines) and records, after
+ * each chunk was read, how many event lines were read and how many event and trace rows the
+ * ingesting connection sees (its own transaction: what was written, not yet committed).
+ */
+async function watch(db: Database.Database, lines: string[], chunks: number[], opts: { bufferEvents?: number } = {}) {
+  const seen: { read: number; events: number; traces: number }[] = [];
+  let at = 0;
+  let read = 0;
+  async function* gen() {
+    for (const n of chunks) {
+      const part = lines.slice(at, at + n);
+      at += n;
+      read += part.filter((l) => l.startsWith('{"type": "event"')).length;
+      yield Buffer.from(part.map((l) => l + '\n').join(''));
+      seen.push({ read, events: count(db, 'events'), traces: count(db, 'traces') });
+    }
+  }
+  const result = await ingestStream(db, gen(), 'mem.jsonl', opts);
+  return { seen, result };
+}
+
+const linesOf = (recs: Rec[]) => recs.map(pyDumps);
+
+describe('ingest: the write buffer (memory is bounded by bufferEvents rows)', () => {
+  it('with bufferEvents 8: nothing is written before the 8th event, the 8 are written when it is read', async () => {
+    const { db } = freshDb();
+    const lines = linesOf(traceRecords({ name: 'a', n: 10 })); // 26 events
+    const { seen, result } = await watch(db, lines, lines.map(() => 1), { bufferEvents: 8 });
+    expect(result).toMatchObject({ inserted: 1, events: 26 });
+    // seen[k]: after line k + 1; line 1 is the header, line k + 1 the k-th event.
+    expect(seen.slice(0, 8).map((s) => [s.read, s.events, s.traces])).toEqual([0, 1, 2, 3, 4, 5, 6, 7].map((r) => [r, 0, 0]));
+    expect(seen[8]).toEqual({ read: 8, events: 8, traces: 1 });
+    expect(count(db, 'events')).toBe(26);
+    db.close();
+  });
+
+  it('a duplicate that ends within the buffer writes no row at all', async () => {
+    const { db } = freshDb();
+    const lines = linesOf(traceRecords({ name: 'a', n: 2 })); // 10 events
+    await watch(db, lines, [lines.length], { bufferEvents: 16 });
+    const before = snapshot(db);
+    const { seen, result } = await watch(db, lines, lines.map(() => 1), { bufferEvents: 16 });
+    expect(result).toMatchObject({ inserted: 0, skipped: 1 });
+    expect(seen.every((s) => s.events === 10 && s.traces === 1)).toBe(true);
+    expect(snapshot(db)).toBe(before);
+    db.close();
+  });
+
+  it('by default 4096 events are held back, and written when the 4096th is read', async () => {
+    const { db } = freshDb();
+    const lines = linesOf(traceRecords({ name: 'long', n: 2047 })); // 4100 events
+    // The header and 4095 events, then the 4096th, then the other 4, then the end record.
+    const { seen } = await watch(db, lines, [4096, 1, 4, 1]);
+    expect(seen.map((s) => [s.read, s.events])).toEqual([
+      [4095, 0],
+      [4096, 4096],
+      [4100, 4096],
+      [4100, 4100],
+    ]);
+    expect(count(db, 'events')).toBe(4100);
+    db.close();
+  });
+});
+
+describe('ingest: the running hash is fed in bounded pieces, not the whole trace at the end', () => {
+  it('no piece holds more than 64 KiB and one line, even after a line longer than 64 KiB', async () => {
+    const { dir, db } = freshDb();
+    const recs = traceRecords({ name: 'long', n: 100, tag: 'x'.repeat(1000) });
+    // The fourth event gets a 70 kB local: one line longer than the 64 KiB piece.
+    const big = recs.findIndex((r) => r.type === 'event' && r.seq === 3);
+    recs[big] = { ...recs[big], locals: Object.fromEntries(Array.from({ length: 10 }, (_, i) => [`v${i}`, 'y'.repeat(7000)])) };
+    const lines = linesOf(recs);
+    const longest = Math.max(...lines.map((l) => l.length));
+    expect(longest).toBeGreaterThan(65536);
+    const file = join(dir, 't.jsonl');
+    writeFileSync(file, lines.map((l) => l + '\n').join(''));
+    const update = vi.spyOn(Object.getPrototypeOf(createHash('sha256')), 'update');
+    let pieces: number[];
+    try {
+      expect(await ingestFile(db, file)).toMatchObject({ inserted: 1 });
+      pieces = update.mock.calls.map((c) => String(c[0]).length);
+    } finally {
+      update.mockRestore();
+    }
+    const total = lines.reduce((n, l) => n + l.length + 1, 0);
+    expect(total).toBeGreaterThan(4 * 65536);
+    expect(pieces.length).toBeGreaterThan(3);
+    expect(Math.max(...pieces)).toBeLessThanOrEqual(65536 + longest + 1);
+    db.close();
+  });
+});
+
+describe('ingest: a byte-order mark', () => {
+  it('after the first line is not skipped: the line is refused as invalid JSON and nothing is stored', async () => {
+    const { dir, db } = freshDb();
+    const lines = linesOf(traceRecords({ name: 'a', n: 1 }));
+    lines[2] = '\ufeff' + lines[2];
+    const file = join(dir, 'bom.jsonl');
+    writeFileSync(file, lines.map((l) => l + '\n').join(''));
+    const e = await rejection(ingestFile(db, file));
+    expect(e).toBeInstanceOf(IngestError);
+    expect([(e as IngestError).line, (e as IngestError).detail]).toEqual([3, expect.stringMatching(/^expected a JSON object, got invalid JSON/)]);
+    expect(count(db, 'traces')).toBe(0);
+    db.close();
   });
 });
 

@@ -1,6 +1,8 @@
 /**
- * Opening a corpus: the cases the mutation run of src/store found untested (see
- * docs/mutation-store-survivors-open.md). Each test builds its own files.
+ * Opening a corpus (open.ts): SQLite files that are not (yet) corpora, files refused from their
+ * header alone, paths that cannot be a corpus, the messages, the descriptors left behind, an
+ * unwritable folder, and a read-only open of a corpus in rollback-journal mode. Each test builds
+ * its own files.
  */
 import Database from 'better-sqlite3';
 import { chmodSync, copyFileSync, existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -11,7 +13,7 @@ import { CorpusError, openCorpus } from '../../src/store/corpus.js';
 import { latestVersion, userVersion } from '../../src/store/migrate.js';
 import { MIGRATIONS, type Migration } from '../../src/store/migrations/index.js';
 import { openDatabase } from '../../src/store/open.js';
-import { cleanTempDirs, fileHash, refusedOpen, tempDir } from './fixtures.js';
+import { cleanTempDirs, fileHash, refusedOpen, tempDir, writeTraces } from './fixtures.js';
 
 afterAll(cleanTempDirs);
 
@@ -182,5 +184,27 @@ describe('opening: a corpus in a folder that is not writable', () => {
       chmodSync(dir, 0o755);
     }
     expect(fileHash(path)).toBe(before);
+  });
+});
+
+describe('opening: a read-only open', () => {
+  it('reads a corpus switched to a rollback journal (one file, no -wal) and leaves it as it is', async () => {
+    // What someone does to hand a corpus over as a single file, or to read it from a folder
+    // where SQLite may not create the -shm a WAL-mode corpus needs.
+    const dir = tempDir();
+    const path = join(dir, 'c.db');
+    const c = openCorpus(path, { create: true });
+    await c.ingest(writeTraces(dir, 't.jsonl', [{ name: 'a', n: 2 }]));
+    c.close();
+    const raw = new Database(path);
+    raw.pragma('journal_mode = DELETE');
+    raw.close();
+    const before = fileHash(path);
+    const ro = openCorpus(path, { readonly: true });
+    expect(ro.counts()).toMatchObject({ traces: 1, events: 10 });
+    expect(connectionOf(ro).pragma('journal_mode', { simple: true })).toBe('delete');
+    ro.close();
+    expect(fileHash(path)).toBe(before);
+    expect([existsSync(path + '-wal'), existsSync(path + '-shm')]).toEqual([false, false]);
   });
 });

@@ -1,7 +1,10 @@
-// The line reader's limits and flags (lines.ts), at their edges: a line of exactly the
-// limit is read however its bytes arrive in chunks, one byte more is refused; a long line is
-// refused even when the chunk also holds invalid UTF-8; an invalid byte at the end of a
-// chunk's last line is not dropped; lines followed by a newline are reported as terminated.
+// The line reader (lines.ts), at its edges: a line of exactly the limit is read however its
+// bytes arrive in chunks, one byte more is refused; a long line is refused even when the chunk
+// also holds invalid UTF-8; an invalid byte at the end of a chunk's last line is not dropped;
+// lines followed by a newline are reported as terminated. An empty line is a line of its own
+// wherever the chunks begin and end, so that the record checker refuses it on the right line
+// (skipping it would store a file with a blank line in it, and number every later line one too
+// low). Small inputs only.
 import { describe, expect, it } from 'vitest';
 import { forEachLine } from '../../src/store/lines.js';
 
@@ -78,5 +81,27 @@ describe('lines: invalid UTF-8 and the terminated flag', () => {
 
   it('a line split across chunks is terminated; only a last line without newline is not', async () => {
     expect(await read([Buffer.from('ab'), Buffer.from('c\nd'), Buffer.from('e')])).toEqual([['abc', 1, true], ['de', 2, false]]);
+  });
+});
+
+/** The lines read from chunks given as text. */
+const readText = (parts: string[]) => read(parts.map((p) => Buffer.from(p)));
+
+describe('lines: an empty line at a chunk boundary', () => {
+  it('is read when a chunk starts with its newline and nothing is carried', async () => {
+    expect(await readText(['a\n', '\nb\n'])).toEqual([['a', 1, true], ['', 2, true], ['b', 3, true]]);
+  });
+
+  it('is read when a chunk starts with its newline after a line ending in the chunk before', async () => {
+    expect(await readText(['a\n', '\n', 'b\n'])).toEqual([['a', 1, true], ['', 2, true], ['b', 3, true]]);
+  });
+
+  it('is read when it follows a line carried over from the chunk before', async () => {
+    expect(await readText(['ab', 'c\n\n', 'd\n'])).toEqual([['abc', 1, true], ['', 2, true], ['d', 3, true]]);
+  });
+
+  it('lines after chunks that end with a newline are whole, however many such chunks come', async () => {
+    const parts = ['a\n', 'b\n', 'c', 'd\n', 'e', 'f', '\n', 'g'];
+    expect(await readText(parts)).toEqual([['a', 1, true], ['b', 2, true], ['cd', 3, true], ['ef', 4, true], ['g', 5, false]]);
   });
 });

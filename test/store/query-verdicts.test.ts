@@ -1,6 +1,6 @@
 /**
- * Folding a run's verdict combinations into items (queries/verdicts.ts foldVerdicts): the
- * case the mutation run of src/store/queries found untested (docs/mutation-queries-survivors-rest.md).
+ * Folding a run's verdict combinations into items (queries/verdicts.ts foldVerdicts): a format
+ * error counts against the fields that apply to the item only.
  */
 import { describe, expect, it } from 'vitest';
 import { foldVerdicts, type ItemKeys, type VerdictCombo } from '../../src/store/corpus.js';

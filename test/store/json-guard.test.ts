@@ -1,9 +1,10 @@
-// The checks before and after JSON.parse (json-guard.ts), where the quieter mutation run
-// found them untested: a string holding an escaped quote is read to its real end (so a key
-// named twice is still caught, and brackets inside a value are not nesting); a closed
-// container stops counting (its keys are not the outer object's, its depth is gone); and
-// spelling out lone surrogates keeps a key named `__proto__`. Small inputs only: some
-// mutants of the scanner make it walk the text wrongly, and a test must fail fast.
+// The checks before and after JSON.parse (json-guard.ts). Before: the depth limit is 100
+// levels exactly and counts open containers only; a string repeated in an array is not a
+// duplicate key; a string is read to its real end, past escaped quotes and backslashes (so a
+// key named twice is still caught, and brackets inside a value are not nesting); a closed
+// container's keys are not the outer object's; a malformed key escape is left to JSON.parse's
+// error. After: spelling out lone surrogates keeps arrays arrays and keeps a key named
+// `__proto__`. Small inputs only: a scanner that walks the text wrongly must fail a test fast.
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openCorpus } from '../../src/store/corpus.js';
@@ -11,6 +12,34 @@ import { checkJsonShape, wellFormed } from '../../src/store/json-guard.js';
 import { cleanTempDirs, oneChunk, refusedIngest, tempDir, traceRecords } from './fixtures.js';
 
 afterAll(cleanTempDirs);
+
+describe('json-guard: depth, repeated strings and escapes', () => {
+  it('nesting of exactly 100 levels passes, 101 is refused', () => {
+    expect(checkJsonShape(`{"a": ${'['.repeat(99)}${']'.repeat(99)}}`)).toBeNull();
+    expect(checkJsonShape(`{"a": ${'['.repeat(100)}${']'.repeat(100)}}`)).toBe('JSON nested deeper than 100 levels: expected at most 100');
+  });
+
+  it('the same string twice in an array is not a duplicate key', () => {
+    expect(checkJsonShape('{"meta": {"tags": ["x", "y", "x", "y"]}}')).toBeNull();
+  });
+
+  it('keys ending in an escaped backslash are compared whole', () => {
+    expect(checkJsonShape(String.raw`{"a\\": "1", "b": "2"}`)).toBeNull();
+    expect(checkJsonShape(String.raw`{"a\\": "1", "c": {"b\\\\": "2", "b\\\\": "3"}}`)).toBe(String.raw`duplicate key "b\\\\" in "c": expected each key once`);
+  });
+
+  it('keys with a malformed escape are left to JSON.parse (no duplicate-key message)', () => {
+    expect(checkJsonShape(String.raw`{"\x": 1, "\x": 2}`)).toBeNull();
+  });
+});
+
+describe('json-guard: wellFormed keeps arrays', () => {
+  it('spells out lone surrogates inside arrays and keeps them arrays', () => {
+    const v = wellFormed(JSON.parse('{"cut": ["\\ud800", "b"], "n": [1, [2]]}'));
+    expect(v).toEqual({ cut: ['\\ud800', 'b'], n: [1, [2]] });
+    expect(Array.isArray((v as { cut: unknown }).cut)).toBe(true);
+  });
+});
 
 describe('json-guard: strings holding escaped quotes', () => {
   it('a key with an escaped quote, named twice, is a duplicate', () => {

@@ -2,18 +2,20 @@
 // compact JSON (`{"type":"event",...}`), not the recorder's layout, so no event line takes
 // the fast path of fast-event.ts and every one reaches RecordChecker. Each bad record must be
 // refused with exactly `FILE:LINE: what was expected, got what`, and the corpus left empty;
-// the good variants next to them must be stored. Everything is built inside each test
-// (Stryker's per-test coverage does not see beforeAll).
+// the good variants next to them must be stored. A line of blanks of any length is an empty
+// line; JSON that is not an object is named as such; a number too large for a double (1e999,
+// read as Infinity) is not a number and is shown as Infinity. Everything is built inside each
+// test (Stryker's per-test coverage does not see beforeAll).
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { IngestError, openCorpus } from '../../src/store/corpus.js';
-import { cleanTempDirs, tempDir, traceRecords, type Rec } from './fixtures.js';
+import { cleanTempDirs, refusedIngest, tempDir, traceRecords, type Rec } from './fixtures.js';
 
 afterAll(cleanTempDirs);
 
-const FILE = 'gaps.jsonl';
+const FILE = 'trace.jsonl';
 
-/** The lines of a small trace (n = 1: a header, 8 events, an end), compact JSON. */
+/** The lines of a small trace (n = 1: line 1 the header, 2–9 the events, 10 the end), compact JSON. */
 function lines(): string[] {
   return traceRecords({ name: 'g', n: 1 }).map((r) => JSON.stringify(r));
 }
@@ -42,6 +44,9 @@ async function ingest(ls: string[]): Promise<{ outcome: string; corpus: ReturnTy
   );
   return { outcome, corpus };
 }
+
+/** The message refusing the lines (see refusedIngest), from a fresh corpus. */
+const refusal = (ls: string[]) => refusedIngest(ls, FILE);
 
 async function refused(ls: string[], line: number, message: string): Promise<void> {
   const { outcome, corpus } = await ingest(ls);
@@ -145,5 +150,50 @@ describe('validate: the end record', () => {
 
   it('a missing field is named with "the end record"', async () => {
     await refused(edited(9, (r) => delete r.seconds), 10, 'expected a "seconds" field (a number) in the end record');
+  });
+});
+
+describe('validate: blank lines', () => {
+  for (const [what, blank] of [['three spaces', '   '], ['a tab and spaces', ' \t  '], ['a CRLF blank line', ' \r']] as const) {
+    it(`a line of blanks is an empty line, whatever its length (${what})`, async () => {
+      const ls = lines();
+      ls.splice(2, 0, blank);
+      expect(await refusal(ls)).toBe(`${FILE}:3: expected a JSON record, got an empty line`);
+    });
+  }
+});
+
+describe('validate: JSON that is not an object', () => {
+  for (const value of ['null', '5', '"abc"', 'true']) {
+    it(`a line holding ${value} is refused as not an object`, async () => {
+      const ls = lines();
+      ls.splice(2, 0, value);
+      expect(await refusal(ls)).toBe(`${FILE}:3: expected a JSON object, got ${value}`);
+    });
+    it(`a first line holding ${value} is refused as not an object`, async () => {
+      expect(await refusal([value, ...lines()])).toBe(`${FILE}:1: expected a JSON object, got ${value}`);
+    });
+  }
+});
+
+describe('validate: numbers too large for a double', () => {
+  it('"seconds": 1e999 in "limits" is refused and shown as Infinity', async () => {
+    const ls = lines();
+    expect(ls[0]).toContain('"seconds":10,');
+    ls[0] = ls[0].replace('"seconds":10,', '"seconds":1e999,');
+    expect(await refusal(ls)).toBe(`${FILE}:1: expected "seconds" to be a number, got Infinity`);
+  });
+
+  it('"seconds": -1e999 in the end record is refused', async () => {
+    const ls = lines();
+    expect(ls[9]).toContain('"seconds":0.001');
+    ls[9] = ls[9].replace('"seconds":0.001', '"seconds":-1e999');
+    expect(await refusal(ls)).toBe(`${FILE}:10: expected "seconds" to be a number, got -Infinity`);
+  });
+
+  it('"events": 1e999 in the end record is not an integer, shown as Infinity', async () => {
+    const ls = lines();
+    ls[9] = ls[9].replace('"events":8', '"events":1e999');
+    expect(await refusal(ls)).toBe(`${FILE}:10: expected "events" to be an integer, got Infinity`);
   });
 });

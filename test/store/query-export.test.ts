@@ -1,9 +1,9 @@
 /**
- * Curated export's queries (src/store/queries/export.ts): the cases the mutation run of
- * src/store/queries left untested (docs/mutation-queries-survivors-export.md). Each test
- * builds its own small corpus inside the test (a fixture built in a beforeAll is not seen
- * by Stryker's per-test coverage); the rows a filter selects are checked against plain SQL
- * written here.
+ * Curated export's queries (src/store/queries/export.ts): where the rows come from, the keys
+ * refused for a kind, the rows each key selects, the `sql=` condition and the read snapshot.
+ * Each test builds its own small corpus inside the test (a fixture built in a beforeAll is not
+ * seen by Stryker's per-test coverage); the rows a filter selects are checked against plain
+ * SQL written here.
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
