@@ -1,14 +1,22 @@
 /**
- * Actions written as text (the API's one action, the CLI's action list): the exact words of
- * the refusals, blank lists, and where `breakpoint=` may stand in a list item.
+ * Actions written as text (the API's one action, the CLI's action list): names and
+ * breakpoints read and written back, commas escaped in a list, the exact words of the
+ * refusals, blank lists, and where `breakpoint=` may stand in a list item.
  */
 import { describe, expect, it } from 'vitest';
-import { formatAction, parseAction, parseActionList } from '../../src/semantics/index.js';
+import { formatAction, formatActionList, parseAction, parseActionList, type Action } from '../../src/semantics/index.js';
 import { refusal } from './helpers.js';
 
 const NAMES = 'step_into, step_over, step_return, continue, inv_step_into, inv_step_over, inv_step_call';
 
 describe('one action', () => {
+  it('one action: name or `breakpoint <src>`', () => {
+    expect(parseAction('breakpoint     return n')).toEqual({ action: 'breakpoint', src: '    return n' });
+    expect(parseAction('inv_step_call')).toEqual({ action: 'inv_step_call' });
+    expect(() => parseAction('jump')).toThrow(/expected an action/);
+    expect(() => parseAction('breakpoint')).toThrow();
+  });
+
   it('is written back as its name, or `breakpoint <src>` with the src exactly', () => {
     expect(formatAction({ action: 'breakpoint', src: '    return n' })).toBe('breakpoint     return n');
     expect(formatAction({ action: 'breakpoint', src: '' })).toBe('breakpoint ');
@@ -24,6 +32,22 @@ describe('one action', () => {
 });
 
 describe('an action list', () => {
+  it('CLI lists split on unescaped commas; \\, and \\\\ are literal', () => {
+    expect(parseActionList('step_into, step_over,breakpoint=    return n')).toEqual([
+      { action: 'step_into' },
+      { action: 'step_over' },
+      { action: 'breakpoint', src: '    return n' },
+    ]);
+    expect(parseActionList('breakpoint=    print(a\\, b),continue')).toEqual([{ action: 'breakpoint', src: '    print(a, b)' }, { action: 'continue' }]);
+    const tricky: Action[] = [
+      { action: 'breakpoint', src: '    s = "a,b\\\\,c\\n" + x\\' },
+      { action: 'breakpoint', src: '' },
+      { action: 'step_return' },
+    ];
+    expect(parseActionList(formatActionList(tricky))).toEqual(tricky);
+    expect(() => parseActionList('step_into,hop')).toThrow(/action 2/);
+  });
+
   it('blank is no action at all', () => {
     expect(parseActionList('')).toEqual([]);
     expect(parseActionList('  \t')).toEqual([]);

@@ -49,3 +49,14 @@ describe('JSON like Python json.dumps', () => {
     expect([pyJsonValue(null), ...objs.map((o) => pyJsonObject(Object.entries(o)))]).toEqual(python([null, ...objs]));
   });
 });
+
+describe('pyJsonString: "~" is printable ASCII on the escaping path too', () => {
+  // The tests above go through every code unit, but "~" only among plain characters, where
+  // the string is returned as it is; here the string also holds a character to escape, so
+  // each code unit is looked at (Python: json.dumps("~\n") == '"~\\n"').
+  it('"~" next to a character that needs escaping stays "~"', () => {
+    expect(pyJsonString('~\n')).toBe('"~\\n"');
+    expect(pyJsonString('a~é~')).toBe('"a~\\u00e9~"');
+    expect(pyJsonString('~"~ and a long string after it')).toBe('"~\\"~ and a long string after it"');
+  });
+});

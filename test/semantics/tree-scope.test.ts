@@ -1,9 +1,9 @@
 /**
- * The state trees and the entry scope where the other suites did not look (the undetected
- * mutants of src/semantics/tree.ts and scope.ts, docs/mutation-semantics-survivors-trees.md):
- * malformed traces and entries refused with their messages, the inverse tree of the root
- * scope, `inv_step_call` out of a callee called right after another call, a root with two
- * top-level segments, a trace cut on a line seen for the first time.
+ * The state trees and the entry scope (tree.ts, scope.ts) at their edges: malformed traces and
+ * entries refused with their messages, events under the entry's own call event, the inverse
+ * tree of the root scope, `inv_step_call` out of a callee called right after another call, a
+ * root with two top-level segments, traces cut by the event limit (on a line seen for the first
+ * time, inside a call), and an index built from the columns alone.
  *
  * Every index is built inside its test, not in a beforeAll: Stryker counts only what a test
  * runs as that test's coverage, so an index built in a set-up hides the tree code from it.
@@ -20,7 +20,6 @@ import {
   serialize,
   stateSeqs,
   walk,
-  type Action,
   type TreeIndex,
 } from '../../src/semantics/index.js';
 import { UserError } from '../../src/common/errors.js';
@@ -28,7 +27,6 @@ import type { TraceEvent } from '../../src/trace/types.js';
 import { A, FGH, record, type Trace } from './helpers.js';
 import { Oracle } from './oracle.js';
 import { beforeAllOrFail } from '../helpers/before-all-or-fail.js';
-
 
 /** A hand-made event (the trace format allows traces from other recorders). */
 const ev = (seq: number, event: string, frame: number, src: string, parent: number | null, locals: Record<string, string> = {}, arg: string | null = null): TraceEvent =>
@@ -73,11 +71,25 @@ c = b * 2
 d = c - 1
 `;
 
+// A script whose one line calls g, cut by the event limit inside g: right after g's call
+// (the line calling it then has children up to the trace's last event) and right after g's
+// return (the trace's last event is a return, but not the top level's).
+const CALLS_G = `def g():
+    return 1
+
+a = g()
+b = a
+`;
+
 let fgh: Trace;
 let straight: Trace;
+let cutAtCall: Trace;
+let cutAtReturn: Trace;
 beforeAllOrFail(() => {
   fgh = record(FGH, 'f(1)');
   straight = record(STRAIGHT, null, ['--max-events', '4']);
+  cutAtCall = record(CALLS_G, null, ['--max-events', '4']);
+  cutAtReturn = record(CALLS_G, null, ['--max-events', '6']);
 });
 
 describe('a malformed trace is refused with the event and what was expected', () => {
@@ -262,5 +274,63 @@ describe('a trace cut by the event limit on a line never seen before', () => {
     expect(root.lineSources()).toEqual(['a = 1', 'b = a + 1', 'c = b * 2']);
     expect(root.breakpoint(0, 'c = b * 2')).toEqual({ node: 3 });
     agreesWithOracle(straight, index);
+  });
+});
+
+describe('a trace cut by the event limit inside a call', () => {
+  it('cut after the call: the inverse tree starts at the last event and holds every node once', () => {
+    expect(cutAtCall.events.map((e) => e.event)).toEqual(['call', 'line', 'line', 'call']);
+    const index = buildTraceIndex(cutAtCall.events);
+    const root = new Scope(index, 0);
+    const o = new Oracle(cutAtCall.events, 0, cutAtCall.end.exit);
+    // 4 events, and the line calling g doubled as an inv_line_call: 5 inverse nodes.
+    expect(Array.from(inversePreorder(root))).toEqual(o.inv);
+    expect(o.inv).toHaveLength(5);
+    expect(root.start('inverse')).toBe(o.inv[0]);
+    expect(root.forwardExit).toBe('exit_never');
+  });
+
+  it('cut after the callee\'s return: leaving the root forward is exit_never, not exit_normal', () => {
+    expect(cutAtReturn.events.map((e) => e.event)).toEqual(['call', 'line', 'line', 'call', 'line', 'return']);
+    expect(cutAtReturn.end.exit).toBe('never');
+    const index = buildTraceIndex(cutAtReturn.events);
+    const root = new Scope(index, 0);
+    expect(root.forwardExit).toBe('exit_never');
+    const o = new Oracle(cutAtReturn.events, 0, cutAtReturn.end.exit);
+    expect(Array.from(inversePreorder(root))).toEqual(o.inv);
+    for (const s of o.pre) expect(root.stepReturn(s), `stepReturn(${s})`).toEqual(o.stepReturn(s));
+  });
+});
+
+describe('events whose parent is the entry\'s own call event', () => {
+  // Calls made before the entry's first line (a default argument, a decorator) sit under its
+  // call event: they are inside the scope, one level down, not at its top level.
+  const events = [
+    ev(0, 'call', 0, 'def main():', null),
+    ev(1, 'call', 1, 'def g():', 0),
+    ev(2, 'return', 1, 'def g():', 0, {}, '1'),
+    ev(3, 'line', 0, 'x', null),
+    ev(4, 'return', 0, 'x', null, {}, 'None'),
+  ];
+  it('have the entry as their parent in both trees, as the restatement says', () => {
+    const index = buildTraceIndex(events);
+    const root = new Scope(index, 0);
+    const o = new Oracle(events, 0, 'normal');
+    expect(root.parentOf(1)).toBe(0);
+    expect(root.parentOf(2)).toBe(0);
+    for (const s of o.pre) expect(root.stepReturn(s), `stepReturn(${s})`).toEqual(o.stepReturn(s));
+    // The inverse parent of g's nodes is main's inv_line_call (2·0 + 1).
+    expect(inverseParent(root, 2 * 1)).toBe(1);
+    expect(inverseParent(root, 2 * 2)).toBe(1);
+  });
+});
+
+describe('an index built from the columns alone (the store\'s skeleton)', () => {
+  it('steps forward off the end of the scope: a return at the top level is exit_normal', () => {
+    // Without the events, the return's value (null for an exception) is unknown.
+    const bare = buildTreeIndex({ count: 3, kind: [0, 1, 2], parent: [-1, -1, -1], frame: [0, 0, 0] });
+    const root = new Scope(bare, 0);
+    expect(root.forwardExit).toBe('exit_normal');
+    expect(root.stepOver(2)).toEqual({ exit: 'exit_normal' });
   });
 });

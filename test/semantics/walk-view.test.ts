@@ -4,7 +4,7 @@
  * both copies of a call line the same), the text, and the locals as the model sees them.
  */
 import { describe, expect, it } from 'vitest';
-import { buildTraceIndex, parseTrajectory, walkView} from '../../src/semantics/index.js';
+import { buildTraceIndex, parseTrajectory, walkView } from '../../src/semantics/index.js';
 import { readVectors, record, type Trace } from './helpers.js';
 import { beforeAllOrFail } from '../helpers/before-all-or-fail.js';
 
