@@ -148,4 +148,21 @@ describe('pre-labels: determinism and the taxonomy in use', () => {
     t.labels.find((l) => l.id === 'data.invented_local')!.deprecated = true;
     expect(prelabel(input(), { taxonomy: t }).map((s) => `${s.label} by ${s.rule}`)).toEqual(['data.value by wrong-value']);
   });
+
+  it('two labels a corpus merged into one are suggested once', () => {
+    // A wrong exception type gives data.wrong_type and return.wrong_value (arg-value, above);
+    // this taxonomy merged both into data.wrong.
+    const t: Taxonomy = JSON.parse(JSON.stringify(DEFAULT_TAXONOMY));
+    t.version = 2;
+    t.labels = t.labels.filter((l) => l.id !== 'return.wrong_value');
+    Object.assign(t.labels.find((l) => l.id === 'data.wrong_type')!, { id: 'data.wrong', was: ['data.wrong_type', 'return.wrong_value'] });
+    const input = {
+      direction: 'forward' as const,
+      truth: read('<|exception_sep|><|src_sep|>    v = d[k]<|arg_sep|>"KeyError(\'b\')"'),
+      completion: '<|exception_sep|><|src_sep|>    v = d[k]<|arg_sep|>"IndexError(\'b\')"',
+    };
+    expect(prelabel(input).map((s) => s.label)).toEqual(['data.wrong_type', 'return.wrong_value']);
+    expect(prelabel(input, { taxonomy: DEFAULT_TAXONOMY }).map((s) => s.label)).toEqual(['data.wrong_type', 'return.wrong_value']);
+    expect(prelabel(input, { taxonomy: t }).map((s) => `${s.label} by ${s.rule}`)).toEqual(['data.wrong by value-type']);
+  });
 });
