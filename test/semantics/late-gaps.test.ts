@@ -1,7 +1,6 @@
 /**
  * Mutants of src/semantics that Stryker's re-run of 2026-12-01 still left undetected and no
- * test in scope caught when planted by hand (docs/mutation-semantics-survivors-*.md, "After
- * the re-run").
+ * test in scope caught when planted by hand.
  */
 import { describe, expect, it } from 'vitest';
 import { pyJsonString } from '../../src/semantics/json.js';

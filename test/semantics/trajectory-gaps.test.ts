@@ -1,7 +1,6 @@
 /**
  * Trajectories, states and their locals where the other suites did not look (the undetected
- * mutants of src/semantics/trajectory.ts, state.ts and delta.ts,
- * docs/mutation-semantics-survivors-trees.md): action lists that cannot be walked, prompt
+ * mutants of src/semantics/trajectory.ts, state.ts and delta.ts): action lists that cannot be walked, prompt
  * steps out of range, the first state of an inverse trajectory over a cut script, the delta
  * right after the trace's second event, a name deleted before an inverse step, and what an
  * inv_line_call carries. Both renderings of a state are compared: `serialize` (stateText)

@@ -1,6 +1,6 @@
 /**
  * The state trees and the entry scope where the other suites did not look (the undetected
- * mutants of src/semantics/tree.ts and scope.ts, docs/mutation-semantics-survivors-trees.md):
+ * mutants of src/semantics/tree.ts and scope.ts):
  * malformed traces and entries refused with their messages, the inverse tree of the root
  * scope, `inv_step_call` out of a callee called right after another call, a root with two
  * top-level segments, a trace cut on a line seen for the first time.

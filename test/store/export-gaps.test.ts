@@ -1,6 +1,5 @@
 /**
- * Export: the cases the mutation run of src/store found untested (see
- * docs/mutation-store-survivors-open.md). Each test builds its own corpus.
+ * Export: the cases the mutation run of src/store found untested. Each test builds its own corpus.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,6 +1,5 @@
 /**
- * Ingest: the cases the mutation run of src/store found untested (see
- * docs/mutation-store-survivors-open.md). Each test builds its own corpus and files.
+ * Ingest: the cases the mutation run of src/store found untested. Each test builds its own corpus and files.
  */
 import Database from 'better-sqlite3';
 import { createHash } from 'node:crypto';

@@ -1,6 +1,6 @@
 /**
  * Ingest: the cases behind the mutants that timed out in the busy mutation run of src/store
- * and survived the quiet one (docs/mutation-store-survivors-timeouts-ingest.md): standard
+ * and survived the quiet one: standard
  * input, the read stream closed after a refusal, the write buffer (memory bounded by
  * `bufferEvents` rows), the running hash fed in bounded pieces, and a byte-order mark after
  * the first line. Each test builds its own corpus and input, with small inputs.

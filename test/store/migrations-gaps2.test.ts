@@ -2,7 +2,7 @@
  * The schema a corpus gets: every table, column and index docs/schema.md names exists in a
  * fresh corpus (made by running every migration). A migration whose statement is lost
  * leaves a corpus without trajectories, or without the indexes a sorted listing and the
- * dashboard read (docs/mutation-store-survivors-timeouts-ingest.md). Each test builds its
+ * dashboard read. Each test builds its
  * own corpus.
  */
 import { readFileSync } from 'node:fs';

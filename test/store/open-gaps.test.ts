@@ -1,6 +1,5 @@
 /**
- * Opening a corpus: the cases the mutation run of src/store found untested (see
- * docs/mutation-store-survivors-open.md). Each test builds its own files.
+ * Opening a corpus: the cases the mutation run of src/store found untested. Each test builds its own files.
  */
 import Database from 'better-sqlite3';
 import { chmodSync, copyFileSync, existsSync, readdirSync, readFileSync } from 'node:fs';

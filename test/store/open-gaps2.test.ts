@@ -1,6 +1,6 @@
 /**
  * Opening a corpus read-only: the case behind the open.ts mutant that timed out in the busy
- * mutation run and survived the quiet one (docs/mutation-store-survivors-timeouts-ingest.md).
+ * mutation run and survived the quiet one.
  * Each test builds its own files.
  */
 import Database from 'better-sqlite3';

@@ -1,6 +1,6 @@
 /**
  * Annotations (queries/annotations.ts): the cases the mutation run of src/store/queries found
- * untested (docs/mutation-queries-survivors-rest.md). Each test builds its own corpus.
+ * untested. Each test builds its own corpus.
  */
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';

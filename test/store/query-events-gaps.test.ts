@@ -3,7 +3,7 @@
  * out a trace's trees, parsed from SQLite's group_concat strings. The fixture traces of the
  * other tests hold only one-digit lines, frames and parents, and always end inside a call, so
  * the mutation run of src/store/queries left the number parser and the function list
- * untested (docs/mutation-queries-survivors-rest.md). The corpus is built inside the test.
+ * untested. The corpus is built inside the test.
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';

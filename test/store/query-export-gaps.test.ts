@@ -1,6 +1,6 @@
 /**
  * Curated export's queries (src/store/queries/export.ts): the cases the mutation run of
- * src/store/queries left untested (docs/mutation-queries-survivors-export.md). Each test
+ * src/store/queries left untested. Each test
  * builds its own small corpus inside the test (a fixture built in a beforeAll is not seen
  * by Stryker's per-test coverage); the rows a filter selects are checked against plain SQL
  * written here.

@@ -1,8 +1,7 @@
 /**
  * The kept skeleton (queries/skeletons.ts): opening a trace reads its one kept row, not all
  * of its events. The mutation run of src/store/queries found that untested: the skeleton
- * packed again from the events is the same bytes, so only the reading differs
- * (docs/mutation-queries-survivors-rest.md). The corpus is built in the test.
+ * packed again from the events is the same bytes, so only the reading differs. The corpus is built in the test.
  */
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';

@@ -2,7 +2,7 @@
  * Stored trajectories (queries/trajectories.ts): what their rows hold, read the way a user's
  * SQL reads them (`stepscope sql`; the columns are described in
  * src/store/migrations/002-trajectories.ts). The mutation run of src/store/queries found
- * these untested (docs/mutation-queries-survivors-rest.md). The corpus is built in the test.
+ * these untested. The corpus is built in the test.
  */
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';

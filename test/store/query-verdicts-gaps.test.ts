@@ -1,6 +1,6 @@
 /**
  * Folding a run's verdict combinations into items (queries/verdicts.ts foldVerdicts): the
- * case the mutation run of src/store/queries found untested (docs/mutation-queries-survivors-rest.md).
+ * case the mutation run of src/store/queries found untested.
  */
 import { describe, expect, it } from 'vitest';
 import { foldVerdicts, type ItemKeys, type VerdictCombo } from '../../src/store/corpus.js';
