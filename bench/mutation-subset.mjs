@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// What the CRUXEval subset saves a mutation run (docs/mutation.md, "src/semantics"):
+// What the CRUXEval subset saves a mutation run (docs/dev/mutation.md, "How a run is set up"):
 // test/semantics/corpus.test.ts runs once per mutant of src/semantics, so its time is the
 // run's unit cost. Runs the file twice through vitest in this process's machine state:
 //   baseline  all 800 traces (what npm test checks),

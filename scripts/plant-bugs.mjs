@@ -1,7 +1,6 @@
 #!/usr/bin/env node
 // Plants the bugs of issue 14 one at a time in a scratch copy of the repository and runs the
-// tests that must catch each one (docs/mutation.md, "Ten planted bugs and the tests that fail
-// on them"):
+// tests that must catch each one (the table in docs/dev/mutation.md, "Planted bugs"):
 //   npm run plant-bugs [-- 3 8b …]      (no ids: all of them)
 // Prints, for each bug, `bug N (what): caught by <failing tests>` or `NOT CAUGHT`, then
 // `N caught, N not caught`. Exits 1 if a bug is not caught or cannot be planted (its text
@@ -15,7 +14,7 @@
 // calls ensureBuilt() or names dist/); it stays the unmodified build: the planted file keeps
 // its old mtime so ensureBuilt() does not rebuild with each bug. A test that sees the code
 // only through dist/ (the compiled CLI, the worker pool's handlers) therefore never sees a
-// bug: only tests that import src/ (or run python/) count, as in the doc's table.
+// bug: only tests that import src/ (or run python/) count, as in that table.
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

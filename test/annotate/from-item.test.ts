@@ -59,4 +59,10 @@ describe('itemPrelabelInput', () => {
   it('refuses an item the trace cannot walk, with the semantics own error', () => {
     expect(() => itemPrelabelInput(trace, { direction: 'forward', entry: 0, actions: steps('inv_step_into') }, { completion: '' })).toThrow('action 1 (inv_step_into) is not a forward action');
   });
+
+  it('an item without actions is refused with a reason, not a crash', () => {
+    expect(() => itemPrelabelInput({ events: [], contextForward: '' }, { direction: 'forward', entry: 0, actions: [] }, { completion: '' })).toThrow(
+      /an item has at least one action/,
+    );
+  });
 });

@@ -44,4 +44,20 @@ describe('ruleAgreement', () => {
     expect(r.rules[0]).toMatchObject({ judged: 0, precision: null, positives: 0, recall: null });
     expect(r.precision).toBeNull();
   });
+
+  it('rules come sorted by name', () => {
+    // Neither in nor against the order of first suggestion.
+    const r = ruleAgreement(
+      [{ item: 'i1', rule: 'mu', label: 'l.m' }, { item: 'i1', rule: 'zeta', label: 'l.z' }, { item: 'i2', rule: 'alpha', label: 'l.a' }],
+      [{ item: 'i1', annotator: 'p', labels: ['l.z'] }],
+    );
+    expect(r.rules.map((x) => x.rule)).toEqual(['alpha', 'mu', 'zeta']);
+  });
+
+  it('judgements without an annotator are all counted, none replaces another', () => {
+    // Two anonymous judgements of i1, one giving the rule's label: judged 2, accepted 1.
+    const r = ruleAgreement([{ item: 'i1', rule: 'r', label: 'l.x' }], [{ item: 'i1', labels: ['l.x'] }, { item: 'i1', labels: [] }]);
+    expect([r.judged, r.accepted, r.precision]).toEqual([2, 1, 0.5]);
+    expect(r.rules[0].positives).toBe(1);
+  });
 });

@@ -1,4 +1,9 @@
-/** The taxonomy model: validation errors a person can act on, label lookup, versions and the no-orphan rule. */
+/**
+ * The taxonomy model: validation errors a person can act on, label lookup (the order of a group's
+ * labels, the one-line refusals of what a person typed), versions and the no-orphan rule (its
+ * refusal word for word, src/annotate/taxonomy-diff.ts). Taxonomies are built inside each test,
+ * where per-test coverage sees them.
+ */
 import { describe, expect, it } from 'vitest';
 import {
   assertTaxonomyUpdate,
@@ -15,9 +20,12 @@ import {
   type Taxonomy,
   type TaxonomyLabel,
 } from '../../src/annotate/index.js';
+import { badInput as refusal } from './taxonomy-fixtures.js';
 
 const copy = (): Taxonomy => JSON.parse(JSON.stringify(DEFAULT_TAXONOMY));
 const ex = { predicted: '<|exit_normal|>', truth: '<|exit_error|>' };
+const without = (t: Taxonomy, ...ids: string[]): Taxonomy => ({ ...t, version: t.version + 1, labels: t.labels.filter((l) => !ids.includes(l.id)) });
+const retired = (t: Taxonomy, ...ids: string[]): Taxonomy => ({ ...t, labels: t.labels.map((l) => (ids.includes(l.id) ? { ...l, deprecated: true } : l)) });
 
 function problems(v: unknown, file = 'taxonomy.json'): string[] {
   try {
@@ -108,6 +116,20 @@ describe('label lookup', () => {
     expect(() => resolveLabels(DEFAULT_TAXONOMY, ['wrong_value'])).toThrow("label 'wrong_value' is ambiguous: data.wrong_value or return.wrong_value");
     expect(() => resolveLabels(t, ['control.wrong_event'])).toThrow("label 'control.wrong_event' is deprecated");
   });
+
+  it("a group's labels come by key whatever their order in the file", () => {
+    const t = copy();
+    const data = t.labels.filter((l) => l.group === 'data').reverse();
+    const shuffled: Taxonomy = { ...t, labels: [...t.labels.filter((l) => l.group !== 'data'), data[2], data[0], data[4], data[1], data[3]] as TaxonomyLabel[] };
+    expect(groupLabels(shuffled, 'data').map((l) => l.key)).toEqual([1, 2, 3, 4, 5]);
+  });
+
+  it('a name after the dot that no label has is unknown; ambiguous and retired names are refused as bad input', () => {
+    const t = copy();
+    expect(refusal(() => resolveLabels(t, ['nope']))).toBe("unknown label 'nope' (taxonomy 'Execution-prediction errors' version 1; `stepscope taxonomy` lists the labels)");
+    expect(refusal(() => resolveLabels(t, ['wrong_value']))).toBe("label 'wrong_value' is ambiguous: data.wrong_value or return.wrong_value");
+    expect(refusal(() => resolveLabels(retired(t, 'data.wrong_type'), ['wrong_type']))).toBe("label 'data.wrong_type' is deprecated and cannot be given any more");
+  });
 });
 
 describe('versions', () => {
@@ -182,5 +204,35 @@ describe('versions', () => {
       "version 3 is older than the corpus's taxonomy (version 4)",
     ]);
     expect(checkTaxonomyUpdate(DEFAULT_TAXONOMY, copy(), new Map([['data.wrong_value', 1]]))).toMatchObject({ problems: [] });
+  });
+});
+
+describe('the no-orphan refusal, word for word', () => {
+  it('counts one annotation and several, one line per label, each naming the file', () => {
+    const from = copy();
+    const to = without(from, 'data.wrong_type', 'data.wrong_value');
+    expect(refusal(() => assertTaxonomyUpdate(from, to, new Map([['data.wrong_value', 1], ['data.wrong_type', 2]]), 'new.json')).split('\n')).toEqual([
+      'new.json: label data.wrong_type is used by 2 annotations and would be removed: keep it with "deprecated": true, or rename it by listing "data.wrong_type" in the new label\'s "was"',
+      'new.json: label data.wrong_value is used by 1 annotation and would be removed: keep it with "deprecated": true, or rename it by listing "data.wrong_value" in the new label\'s "was"',
+    ]);
+  });
+
+  it('without a file name the lines start with "taxonomy"', () => {
+    const from = copy();
+    expect(refusal(() => assertTaxonomyUpdate(from, without(from, 'data.wrong_type'), new Map([['data.wrong_type', 3]])))).toMatch(/^taxonomy: label data\.wrong_type is used by 3 annotations/);
+  });
+
+  it('an id counted with no annotation may go', () => {
+    const from = copy();
+    expect(checkTaxonomyUpdate(from, without(from, 'data.wrong_type'), new Map([['data.wrong_type', 0]])).problems).toEqual([]);
+  });
+});
+
+describe('the diff of a label brought back', () => {
+  it('lists a label brought back as restored, and one still retired as neither', () => {
+    const from = retired(copy(), 'data.wrong_type', 'data.wrong_value');
+    const to = { ...retired(copy(), 'data.wrong_value'), version: 2 };
+    const d = diffTaxonomies(from, to);
+    expect([d.restored, d.deprecated]).toEqual([['data.wrong_type'], []]);
   });
 });

@@ -1,10 +1,9 @@
-// What the tests of src/api/handlers left open on the evaluation side
-// (docs/mutation-handlers-survivors.md): each set's own runs, one run's verdicts, a page past
+// What the tests of src/api/handlers left open on the evaluation side: each set's own runs, one run's verdicts, a page past
 // the end, a horizon set's breakdown, the interval's seed, verdicts re-read when a run is
 // replaced, every field of listGroupItems, listAnnotations and setTaxonomy, the model's finish
 // reason and the request timeout, and export's force, preview and failure. The API tables are built
 // inside the tests, not in the set-up: StrykerJS credits code run in a beforeAll to one test
-// only (docs/mutation.md, "A Stryker 9.6.1 pitfall"), so a mutant in a handler table would be
+// only (docs/dev/mutation.md), so a mutant in a handler table would be
 // run against that test alone.
 import { existsSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';

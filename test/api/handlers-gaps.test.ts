@@ -1,4 +1,4 @@
-// What the tests of src/api/handlers left open (docs/mutation-handlers-survivors.md): the trace
+// What the tests of src/api/handlers left open: the trace
 // cache at its exact budget and what it tells the pool, its size estimate when it refuses a
 // trace, the memory model it counts with (trace-bytes.ts), the page size of listTrajectories, a
 // tampered trace's end, the bytes form of getSkeleton, openForReading on an older corpus, and

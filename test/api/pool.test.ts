@@ -21,8 +21,7 @@ const pools: WorkerPool[] = [];
  * counts what runs while no test is running as static coverage. Imported by a test, the
  * compiled contract it loads (built from the sandbox's mutated src/) made every module-level
  * mutant of src/contract "covered" by that one test, which never reads the method tables,
- * so those mutants were run against it alone and reported as survivors
- * (docs/mutation-contract-survivors.md).
+ * so those mutants were run against it alone and reported as survivors.
  */
 let fakeModule: ApiModule;
 

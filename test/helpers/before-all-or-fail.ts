@@ -1,7 +1,7 @@
 // A test file's shared set-up (a corpus, a pool, a server, parsed fixtures) runs once, in a
 // beforeAll. When that set-up throws, vitest skips the file's tests, and a skipped test counts
-// as passing for StrykerJS 9.6.1's vitest runner (docs/mutation.md, "A Stryker 9.6.1
-// pitfall"): a mutant that breaks the set-up (the fixture builder, ingest, startServer) would
+// as passing for StrykerJS 9.6.1's vitest runner (stryker-js issue 5492; docs/dev/mutation.md):
+// a mutant that breaks the set-up (the fixture builder, ingest, startServer) would
 // be counted as survived. Here the set-up's error fails every test of the file instead.
 import { beforeAll, beforeEach } from 'vitest';
 

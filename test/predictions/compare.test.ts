@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { compareItems } from '../../src/predictions/compare.js';
 import { itemVerdictsOf } from '../../src/predictions/item-verdicts.js';
 import type { VerdictRow } from '../../src/store/corpus.js';
+import { verdictRow } from '../helpers/verdict-rows.js';
 
 const row = (itemId: number, action: string, correct: boolean | null): VerdictRow => ({
   itemId, action, direction: 'forward', horizon: null, traceEvents: 10, depth: 0, formatError: false,
@@ -36,5 +37,21 @@ describe('compareItems', () => {
     const c = compareRows([row(1, 'continue', true), row(2, 'continue', true)], [row(2, 'continue', false), row(3, 'continue', false)]);
     expect(c.groups[0]).toMatchObject({ items: 1, onlyA: 1 });
     expect(c.unpaired).toBe(2);
+  });
+});
+
+describe('comparing two runs: pending items, and the order items and groups are shown in', () => {
+  it('an item pending in the first run is not paired', () => {
+    const c = compareItems(itemVerdictsOf([verdictRow(1, null), verdictRow(2, true)]), itemVerdictsOf([verdictRow(1, true), verdictRow(2, false)]));
+    expect(c.groups[0]).toMatchObject({ items: 1, onlyA: 1 });
+    expect(c.unpaired).toBe(1);
+  });
+
+  it('differing items in item order, action groups in name order, whatever order the verdicts come in', () => {
+    const a = [verdictRow(3, true, { action: 'step_over' }), verdictRow(1, true, { action: 'step_over' }), verdictRow(2, false, { action: 'breakpoint' })];
+    const b = [verdictRow(2, true, { action: 'breakpoint' }), verdictRow(1, false, { action: 'step_over' }), verdictRow(3, false, { action: 'step_over' })];
+    const c = compareItems(itemVerdictsOf(a), itemVerdictsOf(b));
+    expect(c.differing.map((p) => p.itemId)).toEqual([1, 2, 3]);
+    expect(c.groups.map((g) => [g.action, g.items])).toEqual([[null, 3], ['breakpoint', 1], ['step_over', 2]]);
   });
 });

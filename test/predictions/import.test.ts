@@ -1,5 +1,5 @@
 // predictions import: the formats, FILE:LINE errors with nothing stored, idempotency,
-// --replace, and deleting a run.
+// --replace, deleting a run, and a label a predict run holds.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEvalSet } from '../../src/predictions/create.js';
 import { importPredictions } from '../../src/predictions/import.js';
@@ -29,6 +29,15 @@ afterAll(() => {
 });
 
 const lines = (objs: unknown[]) => objs.map((o) => JSON.stringify(o)).join('\n') + '\n';
+/** The error (a UserError, or another) `f` throws, as [message, code]. */
+function refusal(f: () => unknown): [string, string | undefined] {
+  try {
+    f();
+  } catch (e) {
+    return [(e as Error).message, (e as { code?: string }).code];
+  }
+  throw new Error('no error');
+}
 /** Everything a failed import must leave as it was. */
 const state = () => JSON.stringify([corpus.listRuns(), corpus.countPredictions({ setId: ns.id }), corpus.countPredictions({ setId: co.id })]);
 
@@ -156,5 +165,14 @@ describe('idempotency, --replace, deleting a run', () => {
     expect(corpus.listRuns(tmp.id)).toEqual([]);
     expect(corpus.traceIds()).toEqual(traces);
     expect(JSON.stringify([corpus.listRuns(), corpus.countPredictions({ setId: ns.id })])).toBe(others);
+  });
+
+  it('a label a predict run holds is refused, naming where that run came from', () => {
+    corpus.saveRun({ setId: co.id, label: 'm', format: 'cruxeval', params: {}, source: 'http://localhost:8000/v1', sourceHash: null, hashseed: 0 }, []);
+    const f = file(JSON.stringify({ sample_0: ['1'] }));
+    expect(refusal(() => importPredictions(corpus, { file: f, set: 'co', label: 'm' }))).toEqual([
+      'co already has a run labelled "m", made by stepscope predict (http://localhost:8000/v1); give another --model label, or --replace to replace it',
+      'bad-input',
+    ]);
   });
 });

@@ -1,10 +1,12 @@
 // Scores from verdicts: pass@k against the estimator's formula (exact binomials), shares per
-// field, groups, and the seeded bootstrap interval.
+// field, groups, and the seeded bootstrap interval; items whose only sample is pending, fields
+// no target has, the order of groups, and the interval's percentiles drawn again by hand.
 import { describe, expect, it } from 'vitest';
-import { pass1Interval, scoreLines } from '../../src/predictions/scores.js';
+import { groupOf, pass1Interval, scoreLines } from '../../src/predictions/scores.js';
 import { itemVerdictsOf } from '../../src/predictions/item-verdicts.js';
-import type { ScoreBy } from '../../src/semantics/index.js';
+import { mulberry32, seedFrom, type ScoreBy } from '../../src/semantics/index.js';
 import type { EvalSetRecord, RunRecord, VerdictRow } from '../../src/store/corpus.js';
+import { verdictRow } from '../helpers/verdict-rows.js';
 
 const set = { name: 'ns', task: 'next-state', options: { per_action: 5 } } as unknown as EvalSetRecord;
 const run = { label: 'm' } as unknown as RunRecord;
@@ -126,5 +128,48 @@ describe('the 95% bootstrap interval of pass@1', () => {
 
   it('is a point when every item scores the same', () => {
     expect(pass1Interval(itemVerdictsOf(Array.from({ length: 10 }, (_, i) => row(i + 1, true))), ['x'])).toEqual([100, 100]);
+  });
+});
+
+describe('pending items, groups and their order, the interval drawn', () => {
+  it('an item whose only sample is pending does not count in pass@k or the interval', () => {
+    const rows = [verdictRow(1, true), verdictRow(2, null)];
+    expect(score(rows)[0]).toMatchObject({ items: 2, 'pass@1': 100 });
+    expect(pass1Interval(itemVerdictsOf(rows), ['x'])).toEqual([100, 100]);
+    expect(pass1Interval(itemVerdictsOf([verdictRow(2, null)]), ['x'])).toBeNull();
+  });
+
+  it('--by field: no line for a field no target has', () => {
+    expect(score([verdictRow(1, true), verdictRow(2, false)], 'field').map((l) => l.group)).toEqual([null, 'event', 'src', 'all']);
+  });
+
+  it('--by action: groups in the order their items come; --by depth: numbers in order, exits last', () => {
+    const rows = [verdictRow(1, true, { action: 'step_over' }), verdictRow(2, true, { action: 'continue' }), verdictRow(3, true, { action: 'breakpoint' }), verdictRow(4, false, { action: 'continue' })];
+    expect(score(rows, 'action').map((l) => l.group)).toEqual([null, 'step_over', 'continue', 'breakpoint']);
+    const depths = [verdictRow(1, true, { depth: 3 }), verdictRow(2, true, { depth: null }), verdictRow(3, true, { depth: 1 }), verdictRow(4, true, { depth: 2 })];
+    expect(score(depths, 'depth').map((l) => l.group)).toEqual([null, 1, 2, 3, 'exit']);
+  });
+
+  it('--by horizon: an item without a horizon is its own group; grids of 1 and 2 points', () => {
+    const grid = (points: number) => groupOf('horizon', { options: { per_action: points } } as unknown as EvalSetRecord);
+    const keys = { action: 'step_into', direction: 'forward', traceEvents: 1, depth: 0 } as const;
+    expect(grid(5)({ ...keys, horizon: null })).toBeNull();
+    expect(grid(1)({ ...keys, horizon: 1 })).toBe(1);
+    expect(grid(2)({ ...keys, horizon: 0.6 })).toBe(1);
+    expect(grid(2)({ ...keys, horizon: 0.4 })).toBe(0);
+  });
+
+  it('the interval: the 2.5th and 97.5th percentiles of 2,000 means of items drawn with replacement, seeded by set, run and group', () => {
+    // Items with many different pass rates, so that neighbouring percentiles differ.
+    const rows = Array.from({ length: 30 }, (_, i) => Array.from({ length: i + 2 }, (_, j) => verdictRow(i + 1, j < (i * 7) % (i + 2)))).flat();
+    const values = itemVerdictsOf(rows).map((it) => it.correct.ok / it.correct.n);
+    const rng = mulberry32(seedFrom('pass@1 bootstrap', 'ns', 'm', 'null'));
+    const means = Array.from({ length: 2000 }, () => {
+      let total = 0;
+      for (let i = 0; i < values.length; i++) total += values[Math.floor(rng() * values.length)];
+      return (total / values.length) * 100;
+    }).sort((a, b) => a - b);
+    expect(means[1949]).not.toBe(means[1951]);
+    expect(pass1Interval(itemVerdictsOf(rows), ['ns', 'm', 'null'])).toEqual([means[50], means[1949]]);
   });
 });

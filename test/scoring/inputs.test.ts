@@ -1,6 +1,5 @@
 // What the scoring functions say about bad input, and the χ² p-value against an independent
-// erfc. No Python runs here. (Written for the undetected mutants of src/scoring: see
-// docs/mutation-scoring-survivors.md.)
+// erfc. No Python runs here. (Written for the undetected mutants of src/scoring.)
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';

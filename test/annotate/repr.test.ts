@@ -1,12 +1,50 @@
 /**
- * The reading of Python reprs (src/annotate/prelabel/repr.ts) as the rules use it: which type a
- * value shows (data.wrong_type), the same set in another order and an address-only difference
- * (truth.nondeterminism), and a call completion's arguments. Each case is one returned value
- * written by hand; expected labels come from the default taxonomy's definitions.
+ * The reading of Python reprs (src/annotate/prelabel/repr.ts): the type a repr shows, container
+ * elements, sets, cut values and addresses; then as the rules use it: which type a value shows
+ * (data.wrong_type), the same set in another order and an address-only difference
+ * (truth.nondeterminism), and a call completion's arguments. Each case is one value written by
+ * hand as Python 3 prints it; expected labels come from the default taxonomy's definitions.
  */
 import { describe, expect, it } from 'vitest';
-import { elements } from '../../src/annotate/prelabel/repr.js';
+import { differsOnlyInAddresses, elements, isCut, reprType, sameSetOtherOrder } from '../../src/annotate/prelabel/repr.js';
 import { INV_COUNT, labels, run } from './cases.js';
+
+describe('reprType', () => {
+  // Each repr as Python 3 prints it.
+  const cases: [string, string | undefined][] = [
+    ['1', 'int'], ['-12', 'int'], ['1.5', 'float'], ['1e+20', 'float'], ['inf', 'float'], ['nan', 'float'], ['1j', 'complex'], ['(1+2j)', 'complex'],
+    ['True', 'bool'], ['None', 'None'], ["'1'", 'str'], ['"it\'s"', 'str'], ["b'ab'", 'bytes'],
+    ['[1, 2]', 'list'], ['(1, 2)', 'tuple'], ['(1,)', 'tuple'], ['()', 'tuple'], ['{}', 'dict'], ["{'a': 1}", 'dict'], ['{1, 2}', 'set'], ['{(1, 2): 3}', 'dict'],
+    ['set()', 'set'], ['frozenset({1})', 'frozenset'], ['deque([1])', 'deque'], ["Counter({'a': 2})", 'Counter'], ["ValueError('zero')", 'ValueError'],
+    ['<__main__.Node object at 0x1>', 'Node'], ['<function f at 0x2>', 'function'], ["<class 'int'>", 'class'], ['<generator object g at 0x3>', 'generator'],
+    ['[0, 1, 2, 3…<cut 900 chars>', 'list'], ["{'a': [1, 2…<cut 9 chars>", 'dict'], ['r', undefined], ['', undefined],
+  ];
+  for (const [repr, type] of cases) it(`${repr} is ${type}`, () => expect(reprType(repr)).toBe(type));
+});
+
+describe('repr elements, sets, cuts, addresses', () => {
+  it('splits at top-level commas only, outside strings and brackets', () => {
+    expect(elements("[1, (2, 3), 'a, b', {'k': [4, 5]}]")).toEqual(['1', '(2, 3)', "'a, b'", "{'k': [4, 5]}"]);
+    expect(elements('(1,)')).toEqual(['1']);
+    expect(elements('frozenset({1, 2})')).toEqual(['1', '2']);
+    expect(elements('[1, 2…<cut 3 chars>')).toBeUndefined();
+  });
+
+  it('recognises the same set in another order, and nothing else', () => {
+    expect(sameSetOtherOrder("{'b', 'a'}", "{'a', 'b'}")).toBe(true);
+    expect(sameSetOtherOrder("{'a', 'b'}", "{'a', 'b'}")).toBe(false);
+    expect(sameSetOtherOrder("{'a', 'b'}", "{'a', 'c'}")).toBe(false);
+    expect(sameSetOtherOrder("{'a': 1, 'b': 2}", "{'b': 2, 'a': 1}")).toBe(false);
+    expect(sameSetOtherOrder("['a', 'b']", "['b', 'a']")).toBe(false);
+  });
+
+  it('knows a cut repr and an address-only difference', () => {
+    expect(isCut('[1, 2…<cut 12 chars>')).toBe(true);
+    expect(isCut("'…<cut'")).toBe(false);
+    expect(differsOnlyInAddresses('<A object at 0x1>', '<A object at 0x2>')).toBe(true);
+    expect(differsOnlyInAddresses('<A object at 0x1>', '<B object at 0x1>')).toBe(false);
+  });
+});
 
 const RET = { direction: 'forward' as const, action: 'step_return' as const, source: 'def f(n):\n    xs = g(n)\n    return xs\n' };
 const ret = (v: string) => `<|return_sep|><|src_sep|>    return xs<|arg_sep|>${JSON.stringify(v)}`;

@@ -1,5 +1,5 @@
 /**
- * Gaps the mutation run left in RuleContext (src/annotate/prelabel/context.ts): whether the
+ * What the rules ask of RuleContext (src/annotate/prelabel/context.ts): whether the
  * previous state is of the true state's frame, which locals were there before, the true
  * state's full locals, the line that ran, which of two identical lines a src means, and how a
  * local is judged. Each is seen through the labels and reasons the rules give (README, "Data

@@ -1,7 +1,7 @@
 // Annotation targets (src/annotate/target.ts): the one key a target is stored, agreed on and
-// exported under, and its reading back. Gaps the mutation run of src/annotate found: the
-// refusals' words, anchored patterns (a key with text before or after is not a key), ids and
-// actions longer than one character, and a state target read back without an action field.
+// exported under, and its reading back: the refusals' words, anchored patterns (a key with text
+// before or after is not a key), ids and actions longer than one character, and a state target
+// read back without an action field.
 import { describe, expect, it } from 'vitest';
 import { parseTargetKey, targetKey, type AnnotationTarget } from '../../src/annotate/target.js';
 import { UserError } from '../../src/common/errors.js';

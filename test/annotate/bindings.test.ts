@@ -1,10 +1,10 @@
 /**
- * Gaps the mutation run left in bindings.ts (docs/mutation-prelabel-survivors-bindings.md):
- * which names a line binds. The mutation rule reads it: a local that changed on a line that does
- * not bind it was changed in place or through another name (data.mutation_missed: "an object
- * changed in place ... and the prediction keeps its old value"); a local the line rebinds and
- * the prediction keeps is a wrong value (data.wrong_value). Names a line binds are Python's
- * (the language reference's assignment, import and compound statements), never the code's output.
+ * Which names a line binds (src/annotate/prelabel/bindings.ts): Python's, by the language
+ * reference's assignment, import and compound statements, never the code's output. The
+ * mutation rule reads it: a local that changed on a line that does not bind it was changed in
+ * place or through another name (data.mutation_missed: "an object changed in place ... and the
+ * prediction keeps its old value"); a local the line rebinds and the prediction keeps is a
+ * wrong value (data.wrong_value).
  */
 import { describe, expect, it } from 'vitest';
 import { boundNames } from '../../src/annotate/prelabel/bindings.js';
@@ -27,30 +27,27 @@ function stale(line: string, name: string, from: string, to: string, others = '"
   );
 }
 
-describe('a stale value after a line that rebinds the name is a wrong value, not a missed mutation', () => {
-  it('augmented assignments written without spaces, and with *= and /=', () => {
-    expect(stale('n+=1', 'n', '1', '2')).toEqual(['data.wrong_value by wrong-value']);
-    expect(stale('n *= 2', 'n', '3', '6')).toEqual(['data.wrong_value by wrong-value']);
-    expect(stale('n /= 2', 'n', '4.0', '2.0')).toEqual(['data.wrong_value by wrong-value']);
-  });
-
-  it('an assignment of a conditional expression', () => {
-    expect(stale('n = n * 2 if nums else n', 'n', '3', '6')).toEqual(['data.wrong_value by wrong-value']);
-  });
-});
-
-describe('a list changed in place is a missed mutation, whatever else the line shows', () => {
-  it('a comment that says "as nums" binds nothing', () => {
-    expect(stale('nums.append(0)  # the same list as nums', 'nums', '[1]', '[1, 0]', '"n": "1"')).toEqual(['data.mutation_missed by mutation-missed']);
-  });
-
-  it('keyword arguments of a call bind nothing', () => {
-    expect(stale('fill(nums=nums, k=2)', 'nums', '[1]', '[1, 0, 0]', '"n": "1"')).toEqual(['data.mutation_missed by mutation-missed']);
-  });
-});
-
-describe('boundNames: the names a line binds', () => {
+describe('boundNames', () => {
   const cases: [string, string[]][] = [
+    ['n = 0', ['n']],
+    ['n += int(c == t)', ['n']],
+    ['a, (b, *c) = f(x=1)', ['a', 'b', 'c']],
+    ['a = b = []', ['a', 'b']],
+    ['x: int = 3', ['x']],
+    ['for i, (k, v) in enumerate(d.items()):', ['i', 'k', 'v']],
+    ['with open(p) as fh, lock:', ['fh']],
+    ['except ValueError as e:', ['e']],
+    ['import os.path as p, sys', ['p', 'sys']],
+    ['from m import a, b as c', ['a', 'c']],
+    ['if (m := re.match(p, s)):', ['m']],
+    ['def helper(x=1):', ['helper']],
+    ['del cache', ['cache']],
+    ['xs.append(1)', []],
+    ['xs[0] = 1', []],
+    ['self.count = 0', []],
+    ['if a == b or c >= d:', []],
+    ["s = 'x = 1'", ['s']],
+    ['return total', []],
     // String literals and comments cannot look like code.
     ["log('x as y')", []],
     ['log("x as y")', []],
@@ -94,5 +91,27 @@ describe('boundNames: the names a line binds', () => {
   it('odd lines bind what they can without throwing: a star import, the first line of a del spread over lines', () => {
     expect([...boundNames('from m import *')]).toEqual([]);
     expect([...boundNames('del (first,')]).toEqual([]);
+  });
+});
+
+describe('a stale value after a line that rebinds the name is a wrong value, not a missed mutation', () => {
+  it('augmented assignments written without spaces, and with *= and /=', () => {
+    expect(stale('n+=1', 'n', '1', '2')).toEqual(['data.wrong_value by wrong-value']);
+    expect(stale('n *= 2', 'n', '3', '6')).toEqual(['data.wrong_value by wrong-value']);
+    expect(stale('n /= 2', 'n', '4.0', '2.0')).toEqual(['data.wrong_value by wrong-value']);
+  });
+
+  it('an assignment of a conditional expression', () => {
+    expect(stale('n = n * 2 if nums else n', 'n', '3', '6')).toEqual(['data.wrong_value by wrong-value']);
+  });
+});
+
+describe('a list changed in place is a missed mutation, whatever else the line shows', () => {
+  it('a comment that says "as nums" binds nothing', () => {
+    expect(stale('nums.append(0)  # the same list as nums', 'nums', '[1]', '[1, 0]', '"n": "1"')).toEqual(['data.mutation_missed by mutation-missed']);
+  });
+
+  it('keyword arguments of a call bind nothing', () => {
+    expect(stale('fill(nums=nums, k=2)', 'nums', '[1]', '[1, 0, 0]', '"n": "1"')).toEqual(['data.mutation_missed by mutation-missed']);
   });
 });

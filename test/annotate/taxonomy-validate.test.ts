@@ -2,7 +2,7 @@
  * What `stepscope taxonomy --import` prints for a taxonomy file it refuses, word for word
  * (src/annotate/taxonomy-validate.ts), on small hand-made taxonomies: how a wrong value is
  * shown, each field's own message and path, old ids (`was`), a byte-order mark and trailing
- * whitespace. Each taxonomy is built inside its test (Stryker's per-test coverage).
+ * whitespace. Each taxonomy is built inside its test, where per-test coverage sees it.
  */
 import { describe, expect, it } from 'vitest';
 import { parseTaxonomyText, TaxonomyError, validateTaxonomy } from '../../src/annotate/index.js';

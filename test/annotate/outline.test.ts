@@ -1,15 +1,14 @@
 /**
- * The program outline (src/annotate/prelabel/outline.ts) where the first mutation run of its
- * folder left it unchecked: how it finds logical lines (brackets, backslashes, strings,
- * comments, blank lines, line endings), how it links if/elif/else arms, and the loop of a
- * line at module level. Each case goes through the rules when a rule shows the difference:
- * a loop or a branch the outline misses turns a right control label into a wrong one.
- * Expected labels follow the default taxonomy's definitions (control.loop_iteration: the
- * model leaves a loop that goes on; control.branch: the other side of one if/elif/else;
- * control.wrong_line: any other wrong line), never the code's own output.
+ * The program outline (src/annotate/prelabel/outline.ts): blocks by indentation, how it finds
+ * logical lines (brackets, backslashes, strings, comments, blank lines, line endings), how it
+ * links if/elif/else arms, and the loop of a line at module level. Each case goes through the
+ * rules when a rule shows the difference: a loop or a branch the outline misses turns a right
+ * control label into a wrong one. Expected labels follow the default taxonomy's definitions
+ * (control.loop_iteration: the model leaves a loop that goes on; control.branch: the other side
+ * of one if/elif/else; control.wrong_line: any other wrong line), never the code's own output.
  *
  * Every Outline here is built inside its test: one built while the file is collected is
- * outside every test, where a mutation run does not switch its mutants on.
+ * outside every test, where per-test coverage does not see it.
  */
 import { describe, expect, it } from 'vitest';
 import { Outline } from '../../src/annotate/prelabel/outline.js';
@@ -29,6 +28,60 @@ function leavesLoop(source: string) {
 }
 const loopProgram = (header: string, between = '') => `def f(xs, s):\n    out = []\n${header}\n${between}        out.append(a)\n    return out\n`;
 const stillIn = (header: string, line: number) => `the truth is still in the loop \`${header.trim()}\` (line ${line}); the prediction has left it`;
+
+describe('Outline', () => {
+  const src = [
+    'def f(xs, d):', //  1
+    '    """Doc:', //  2
+    '    for x in xs:  # not a header', //  3
+    '    """', //  4
+    '    total = {', //  5
+    "        'a': 1,", //  6
+    '    }', //  7
+    '    for x in xs:', //  8
+    '        if x > 0: total["a"] += x', //  9
+    '        elif x < 0:', // 10
+    '            continue', // 11
+    '        else:', // 12
+    '            break', // 13
+    '    else:', // 14
+    '        total = None', // 15
+    '    while d:', // 16
+    '        d -= 1', // 17
+    '', // 18
+    '    return total', // 19
+    '', // 20
+    'def g():', // 21
+    '    return f([1], 0)', // 22
+  ].join('\n');
+  const at = (o: Outline, line: number) => o.enclosing(line).map((b) => `${b.kind}@${b.header}-${b.end}`);
+
+  it('finds headers and bodies, skipping docstrings, comments, blank lines and bracket continuations', () => {
+    const o = new Outline(src);
+    expect(o.blocks.map((b) => `${b.kind}@${b.header}-${b.end}`)).toEqual(['def@1-19', 'for@8-13', 'if@9-9', 'elif@10-11', 'else@12-13', 'else@14-15', 'while@16-17', 'def@21-22']);
+    expect(at(o, 6)).toEqual(['def@1-19']);
+  });
+
+  it('links if/elif/else into one chain and marks a loop else', () => {
+    const o = new Outline(src);
+    const [iff, elif, els, loopElse] = [o.blocks[2], o.blocks[3], o.blocks[4], o.blocks[5]];
+    expect(iff.chain).toEqual([iff, elif, els]);
+    expect([iff.arm, elif.arm, els.arm]).toEqual([0, 1, 2]);
+    expect(loopElse.loopElse).toBe(true);
+    expect(loopElse.chain).toBeUndefined();
+  });
+
+  it('answers the questions the rules ask: lines of a src, the function and the loop of a line', () => {
+    const o = new Outline(src);
+    expect(o.linesOf('    for x in xs:')).toEqual([8]);
+    expect(o.functionOf(22)?.header).toBe(21);
+    expect(o.loopOf(11)?.header).toBe(8);
+    expect(o.loopOf(17)?.header).toBe(16);
+    expect(o.loopOf(19)).toBeUndefined();
+    expect(o.inBody(o.blocks[1], 8)).toBe(false);
+    expect(o.inBody(o.blocks[1], 13)).toBe(true);
+  });
+});
 
 describe('loop headers written over several physical lines', () => {
   const cases: [string, string][] = [
