@@ -2,8 +2,9 @@
 // Evaluation sets and runs for the dashboard's e2e tests, in the e2e corpus at argv[2] (made
 // by make-corpus.mjs, with the first CRUXEval tasks): CRUXEval output and input sets with the
 // released CodeLlama-7B (T=0.2) and GPT-4 generations of those tasks (read from
-// test/data/cruxeval/, filtered to the corpus's tasks in a temp file), and a next-state and a horizon set answered by two made-up models that
-// get chosen items wrong (wrong locals, an unreadable completion), so every plot has data.
+// test/data/cruxeval/, filtered to the corpus's tasks in a temp file), and a next-state and
+// a horizon set answered by two made-up models that get chosen items wrong (wrong locals, an
+// unreadable completion), so every plot has data.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -4,8 +4,8 @@
 // and a cruxeval-input set, `predictions import` every released file of
 // test/data/cruxeval (generations/ and leaderboard/) under its file stem, and compare
 // `scores --json` with the released pass@1 and pass@5 (GPT-4 input: 69.6875 under seed 0,
-// sample_664's set of strings depends on the hash order). Too slow for `npm test`: test/predictions/cruxeval-cli.test.ts runs
-// GPT-4's output file this way.
+// sample_664's set of strings depends on the hash order). Too slow for `npm test`:
+// test/predictions/cruxeval-cli.test.ts runs GPT-4's output file this way.
 // Usage: npm run build:core && node scripts/verify-cruxeval-cli.mjs [--traces FILE] [--db FILE] [name-substring…]
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
