@@ -20,12 +20,13 @@ import subprocess
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-DATA = os.path.join(ROOT, "..", "shared", "data", "cruxeval")
+TASKS = os.path.join(ROOT, "resources", "cruxeval", "cruxeval.jsonl")
+DATA = os.path.join(ROOT, "test", "data", "cruxeval")
 
 
 def jobs(n):
     tasks = {}
-    with open(os.path.join(DATA, "cruxeval.jsonl")) as f:
+    with open(TASKS) as f:
         for line in f:
             t = json.loads(line)
             tasks[t["id"]] = t

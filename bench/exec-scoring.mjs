@@ -13,14 +13,14 @@ import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
-const data = join(root, '../shared/data/cruxeval');
+const data = join(root, 'test/data/cruxeval');
 const { ExecPool, readCruxevalTasks, readGenerations, scoreCruxeval, cruxevalJob } = await import(join(root, 'dist/scoring/index.js'));
 const every = (() => {
   const i = process.argv.indexOf('--sample-every');
   return i >= 0 ? Number(process.argv[i + 1]) : 20;
 })();
 const cpus = availableParallelism();
-const tasks = readCruxevalTasks(join(data, 'cruxeval.jsonl'));
+const tasks = readCruxevalTasks(join(root, 'resources/cruxeval/cruxeval.jsonl'));
 const { generations } = readGenerations(join(data, 'generations/sample_scored_codellama-7b_temp0.2_output.json'));
 const all = tasks.flatMap((t) => generations[t.id].map((g, j) => cruxevalJob('output', t, g, `${t.id}#${j}`)));
 const sample = all.filter((_, i) => i % every === 0);

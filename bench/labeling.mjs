@@ -31,7 +31,7 @@ if (!db) {
   const work = mkdtempSync(join(tmpdir(), 'stepscope-bench-labeling-'));
   db = join(work, 'corpus.db');
   const crux = join(work, 'cruxeval.jsonl');
-  must('python3', ['-m', 'stepscope_recorder', 'record-cruxeval', '-o', crux, resolve(root, '../shared/data/cruxeval/cruxeval.jsonl')], join(root, 'python'));
+  must('python3', ['-m', 'stepscope_recorder', 'record-cruxeval', '-o', crux, resolve(root, 'resources/cruxeval/cruxeval.jsonl')], join(root, 'python'));
   must(process.execPath, [join(root, 'bin/stepscope.js'), 'ingest', crux, '--db', db]);
   must(process.execPath, [join(root, 'e2e/annotation-fixture.mjs'), db]);
 }

@@ -13,10 +13,10 @@ const { runCompletions } = await import(join(root, 'dist/model/index.js'));
 const N = 4000;
 const CONCURRENCY = 8;
 
-// Prompts of the reference size: cut from the spec's worked trajectories when they are at hand.
+// Prompts of the reference size: cut from the semantics' worked trajectories (test data).
 let text = '<|begin_of_text|><|trace_context_start|>def f(x):\n    return x + 1\n'.repeat(20);
 try {
-  text = JSON.parse(readFileSync(join(root, '../shared/docs/examples/trajectories.json'), 'utf8'))[0].text;
+  text = JSON.parse(readFileSync(join(root, 'test/data/semantics/trajectories.json'), 'utf8'))[0].text;
 } catch {}
 const answer = '<|line_sep|><|arg_sep|>{"..": "..", "n": "1"}<|src_sep|>    for c in s:';
 const prompts = Array.from({ length: N }, (_, i) => `${text.slice(0, 1200)}#${i}<|frame_sep|>`);

@@ -88,7 +88,7 @@ function cruxevalFile() {
   const h = createHash('sha256');
   const pkg = join(root, 'python/stepscope_recorder');
   for (const f of readdirSync(pkg).filter((f) => f.endsWith('.py')).sort()) h.update(f).update(readFileSync(join(pkg, f)));
-  const data = resolve(root, '../shared/data/cruxeval/cruxeval.jsonl');
+  const data = resolve(root, 'resources/cruxeval/cruxeval.jsonl');
   h.update(readFileSync(data));
   const path = join(tmpdir(), `stepscope-cruxeval-${h.digest('hex').slice(0, 16)}.jsonl`);
   if (!existsSync(path)) {

@@ -1,5 +1,5 @@
 // The labeling queue's e2e data: a cruxeval-output set over the corpus's CRUXEval traces and
-// CodeLlama-7B's released generations for those tasks (../shared/data/cruxeval/generations,
+// CodeLlama-7B's released generations for those tasks (test/data/cruxeval/generations,
 // read in place; only the tasks recorded are written to a temp file), then the rules'
 // pre-labels. Usage: node e2e/annotation-fixture.mjs CORPUS
 //
@@ -14,7 +14,7 @@ import { join, resolve } from 'node:path';
 
 const root = resolve(import.meta.dirname, '..');
 const db = resolve(process.argv[2]);
-const scored = resolve(root, '../shared/data/cruxeval/generations/sample_scored_codellama-7b_temp0.2_output.json');
+const scored = resolve(root, 'test/data/cruxeval/generations/sample_scored_codellama-7b_temp0.2_output.json');
 const cli = (args) => {
   const r = spawnSync(process.execPath, [join(root, 'bin/stepscope.js'), ...args], { cwd: root, encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`stepscope ${args.join(' ')} failed:\n${r.stderr}${r.stdout}`);

@@ -11,7 +11,7 @@ import { join, resolve } from 'node:path';
 const root = resolve(import.meta.dirname, '..');
 const db = resolve(process.argv[2]);
 const work = mkdtempSync(join(tmpdir(), 'stepscope-e2e-rec-'));
-const cruxeval = resolve(root, '../shared/data/cruxeval/cruxeval.jsonl');
+const cruxeval = resolve(root, 'resources/cruxeval/cruxeval.jsonl');
 
 function must(cmd, args, opts = {}) {
   const r = spawnSync(cmd, args, { cwd: root, encoding: 'utf8', ...opts });

@@ -2,9 +2,9 @@
 // Evaluation sets and runs for the dashboard's e2e tests, in the e2e corpus at argv[2] (made
 // by make-corpus.mjs, with the first CRUXEval tasks): CRUXEval output and input sets with the
 // released CodeLlama-7B (T=0.2) and GPT-4 generations of those tasks (read from
-// ../shared/data/cruxeval/, filtered to the corpus's tasks in a temp file, never copied into
-// the repository), and a next-state and a horizon set answered by two made-up models that
-// get chosen items wrong (wrong locals, an unreadable completion), so every plot has data.
+// test/data/cruxeval/, filtered to the corpus's tasks in a temp file), and a next-state and
+// a horizon set answered by two made-up models that get chosen items wrong (wrong locals, an
+// unreadable completion), so every plot has data.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,7 +13,7 @@ import { join, resolve } from 'node:path';
 const root = resolve(import.meta.dirname, '..');
 const db = resolve(process.argv[2]);
 const work = mkdtempSync(join(tmpdir(), 'stepscope-e2e-pred-'));
-const shared = resolve(root, '../shared/data/cruxeval');
+const released = resolve(root, 'test/data/cruxeval');
 const cli = (...args) => {
   const r = spawnSync(process.execPath, [join(root, 'bin/stepscope.js'), ...args, '--db', db], { cwd: root, encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`stepscope ${args.join(' ')} failed:\n${r.stderr}${r.stdout}`);
@@ -23,8 +23,8 @@ const exported = (set) => cli('evalset', 'export', '--name', set).split('\n').fi
 
 // CRUXEval: the released generations of the tasks this corpus holds.
 const runs = {
-  'codellama-7b': (mode) => join(shared, `generations/sample_scored_codellama-7b_temp0.2_${mode}.json`),
-  'gpt-4': (mode) => join(shared, `leaderboard/gpt-4-0613_temp0.2_${mode}.json`),
+  'codellama-7b': (mode) => join(released, `generations/sample_scored_codellama-7b_temp0.2_${mode}.json`),
+  'gpt-4': (mode) => join(released, `leaderboard/gpt-4-0613_temp0.2_${mode}.json`),
 };
 for (const [set, task, mode] of [['crux-out', 'cruxeval-output', 'output'], ['crux-in', 'cruxeval-input', 'input']]) {
   cli('evalset', 'create', '--name', set, '--task', task);

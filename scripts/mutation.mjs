@@ -5,7 +5,7 @@
 // Reports: .stryker/reports/<folder>.html and .json. Not part of npm test (it takes minutes).
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { root, scopeOf } from './mutation-scope.mjs';
 
 const args = process.argv.slice(2);
@@ -71,7 +71,6 @@ for (const s of scopes) {
       ...process.env,
       STEPSCOPE_MUTATE: s.folder,
       STEPSCOPE_MUTATION_TESTS: JSON.stringify(s.tests),
-      STEPSCOPE_SHARED: process.env.STEPSCOPE_SHARED ?? resolve(root, '../shared'),
     },
   });
   const secs = Math.round((Date.now() - started) / 1000);

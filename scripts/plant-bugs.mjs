@@ -8,7 +8,7 @@
 // not be the bug's). Not part of npm test: it re-runs suites, minutes on two cores.
 //
 // How: the files `git ls-files` lists (working-tree contents) are copied to a temp dir, with
-// node_modules linked in and ../shared reachable as STEPSCOPE_SHARED. Every bug's tests run
+// node_modules linked in (the data the tests read is in the repository). Every bug's tests run
 // once on the unmodified copy; then each bug is one exact text replacement, its tests run,
 // and the file is put back. dist/ is built in the copy only when a test file needs it (it
 // calls ensureBuilt() or names dist/); it stays the unmodified build: the planted file keeps
@@ -234,7 +234,6 @@ function runTests(copy, tests) {
   const python = tests.filter(isPython);
   const env = {
     ...process.env,
-    STEPSCOPE_SHARED: process.env.STEPSCOPE_SHARED ?? resolve(root, '../shared'),
     PYTHONDONTWRITEBYTECODE: '1', // a planted .py file keeps its mtime: no stale .pyc
   };
   if (vitest.length) {

@@ -84,8 +84,8 @@ const started = Date.now();
 
 // 1. Build the core once (the CLI tests run the compiled command; so does the e2e server),
 // and meanwhile record CRUXEval once for both suites that read all 800 traces.
-// Where the tests find the data (test/semantics/helpers.ts): STEPSCOPE_SHARED, or ../shared.
-const cruxevalData = join(process.env.STEPSCOPE_SHARED ?? join(root, '../shared'), 'data/cruxeval/cruxeval.jsonl');
+// The benchmark bundled in the repository, the file the tests read (test/semantics/helpers.ts).
+const cruxevalData = join(root, 'resources/cruxeval/cruxeval.jsonl');
 const cruxevalTraces = join(tmp, 'cruxeval.jsonl');
 
 /**
@@ -96,7 +96,7 @@ const cruxevalTraces = join(tmp, 'cruxeval.jsonl');
  * suite records them itself when this failed (STEPSCOPE_TEST_CRUXEVAL is then not set).
  */
 async function recordCruxeval() {
-  if (!existsSync(cruxevalData) || !(want('ts') || want('py'))) return;
+  if (!(want('ts') || want('py'))) return;
   const started = Date.now();
   const child = spawn('python3', ['-m', 'stepscope_recorder', 'record-cruxeval', cruxevalData, '-o', cruxevalTraces, '--jobs', '2'], {
     cwd: join(root, 'python'),

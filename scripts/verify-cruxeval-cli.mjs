@@ -2,10 +2,10 @@
 // The published CRUXEval figures through the command line, as a user gets them: record the
 // 800 tasks (or take a recording with --traces), ingest, `evalset create` a cruxeval-output
 // and a cruxeval-input set, `predictions import` every released file of
-// ../shared/data/cruxeval (generations/ and leaderboard/) under its file stem, and compare
+// test/data/cruxeval (generations/ and leaderboard/) under its file stem, and compare
 // `scores --json` with the released pass@1 and pass@5 (GPT-4 input: 69.6875 under seed 0,
-// see the data README). Too slow for `npm test`: test/predictions/cruxeval-cli.test.ts runs
-// GPT-4's output file this way.
+// sample_664's set of strings depends on the hash order). Too slow for `npm test`:
+// test/predictions/cruxeval-cli.test.ts runs GPT-4's output file this way.
 // Usage: npm run build:core && node scripts/verify-cruxeval-cli.mjs [--traces FILE] [--db FILE] [name-substring…]
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
-const data = join(root, '../shared/data/cruxeval');
+const data = join(root, 'test/data/cruxeval');
 const args = process.argv.slice(2);
 const option = (name) => {
   const at = args.indexOf(name);
@@ -28,7 +28,7 @@ const cli = (...a) => execFileSync(process.execPath, [join(root, 'bin/stepscope.
 const underSeed0 = { 'gpt-4-0613_temp0.2_input': 69.6875 };
 const started = Date.now();
 if (!existsSync(db)) {
-  if (!traces) cli('record-cruxeval', join(data, 'cruxeval.jsonl'), '-o', (traces = join(dir, 'crux.jsonl')), '--jobs', '2');
+  if (!traces) cli('record-cruxeval', '-o', (traces = join(dir, 'crux.jsonl')), '--jobs', '2');
   cli('ingest', traces, '--db', db);
 }
 const sets = cli('evalset', 'list', '--db', db, '--json').split('\n').filter(Boolean).map((l) => JSON.parse(l).name);

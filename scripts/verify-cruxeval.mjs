@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Verifies the execution scorer against every released CRUXEval file in
-// ../shared/data/cruxeval (generations/ and leaderboard/): each file's generations are run
+// test/data/cruxeval (generations/ and leaderboard/): each file's generations are run
 // under PYTHONHASHSEED=0 (never read from the verdicts), then compared with the released
 // pass@1/pass@5 and, generation by generation, with the released verdicts. With
 // --second-seed N every file is scored again under seed N and the flipped verdicts listed.
@@ -11,7 +11,7 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
-const data = join(root, '../shared/data/cruxeval');
+const data = join(root, 'test/data/cruxeval');
 const { ExecPool, readCruxevalTasks, readGenerations, readReleasedVerdicts, scoreCruxeval, compareWithReleased, seedFlips, summarise, scoreTask } = await import(join(root, 'dist/scoring/index.js'));
 const { readFileSync } = await import('node:fs');
 
@@ -19,14 +19,14 @@ const args = process.argv.slice(2);
 const seedAt = args.indexOf('--second-seed');
 const secondSeed = seedAt >= 0 ? Number(args.splice(seedAt, 2)[1]) : null;
 const filters = args;
-const tasks = readCruxevalTasks(join(data, 'cruxeval.jsonl'));
+const tasks = readCruxevalTasks(join(root, 'resources/cruxeval/cruxeval.jsonl'));
 const files = ['generations', 'leaderboard']
   .flatMap((d) => readdirSync(join(data, d)).filter((f) => f.endsWith('.json')).map((f) => join(d, f)))
   .filter((f) => filters.length === 0 || filters.some((s) => f.includes(s)))
   .sort();
 
-// Under seed 0 one released figure cannot be reached: the data README's hash-seed case.
-const underSeed0 = { 'leaderboard/gpt-4-0613_temp0.2_input.json': { pass1: 69.6875, why: 'sample_664 passes only under some hash seeds (data README)' } };
+// Under seed 0 one released figure cannot be reached: sample_664's set of strings (hash order).
+const underSeed0 = { 'leaderboard/gpt-4-0613_temp0.2_input.json': { pass1: 69.6875, why: 'sample_664 passes only under some hash seeds' } };
 const pools = new Map();
 const pool = (seed) => pools.get(seed) ?? pools.set(seed, new ExecPool({ hashseed: seed })).get(seed);
 const fmt = (x) => (x === null ? 'null' : x.toFixed(4));

@@ -9,6 +9,11 @@ import time
 from . import runner
 from .tasks import DEFAULT_LIMITS, TaskError, call_task, script_task, source_file_task
 
+# The benchmark shipped with the repository (<repo>/resources/cruxeval): record-cruxeval's
+# default dataset, so a fresh clone records CRUXEval with no file of its own.
+BUNDLED_CRUXEVAL = os.path.join(os.path.dirname(runner.PYTHON_DIR), "resources", "cruxeval",
+                                "cruxeval.jsonl")
+
 
 class UsageError(Exception):
     """Bad input named by file (and line); printed without a traceback, exit status 2."""
@@ -62,8 +67,12 @@ def build_parser():
         "record-cruxeval", help="record CRUXEval tasks in call mode",
         description="Record every record of a CRUXEval JSON Lines file ({id, code, input, output}) "
                     "as the call f(<input>). Trace name = task id; meta = {task, id, input, output}. "
-                    "Output keeps the input order whatever --jobs is.")
-    p.add_argument("dataset", metavar="cruxeval.jsonl")
+                    "Output keeps the input order whatever --jobs is. On a terminal, stderr shows "
+                    "how many tasks are recorded so far.",
+        usage="%(prog)s [cruxeval.jsonl] -o OUT.jsonl [--jobs N] [--limit K] [limits]")
+    p.add_argument("dataset", metavar="cruxeval.jsonl", nargs="?", default=BUNDLED_CRUXEVAL,
+                   help="the tasks to record (default: the CRUXEval benchmark bundled with "
+                        "Stepscope, resources/cruxeval/cruxeval.jsonl, 800 tasks)")
     p.add_argument("-o", "--output", required=True, metavar="OUT.jsonl")
     p.add_argument("--jobs", type=int, default=1, metavar="N", help="children at once (default 1)")
     p.add_argument("--limit", type=int, metavar="K", help="only the first K tasks")
@@ -168,6 +177,37 @@ def cmd_demo(args):
     return tasks
 
 
+class Progress:
+    """`recorded N/TOTAL` on one line of `stream` that each step rewrites, only when the stream
+    is a terminal: a pipe or a file gets nothing from it (only the closing summary)."""
+
+    def __init__(self, stream, total):
+        self.stream = stream
+        self.total = total
+        self.done = 0
+        try:
+            self.live = bool(stream.isatty())
+        except (AttributeError, OSError, ValueError):
+            self.live = False
+
+    def step(self, _result=None):
+        self.done += 1
+        if self.live:
+            self._write("\r\x1b[Krecorded %d/%d" % (self.done, self.total))
+
+    def clear(self):
+        """Erases the line, so what is said next (summary or error) starts a clean line."""
+        if self.live and self.done:
+            self._write("\r\x1b[K")
+
+    def _write(self, text):
+        try:
+            self.stream.write(text)
+            self.stream.flush()
+        except (OSError, ValueError):
+            pass
+
+
 COMMANDS = {"record": cmd_record, "record-cruxeval": cmd_cruxeval, "record-demo": cmd_demo}
 
 
@@ -190,7 +230,12 @@ def main(argv=None):
         jobs = getattr(args, "jobs", 1)
         if jobs < 1:
             raise UsageError("--jobs must be at least 1")
-        results = runner.record_all(tasks, args.output, jobs)
+        progress = Progress(sys.stderr, len(tasks)) if args.command == "record-cruxeval" else None
+        try:
+            results = runner.record_all(tasks, args.output, jobs, progress and progress.step)
+        finally:
+            if progress:
+                progress.clear()
     except (UsageError, TaskError) as e:
         return _say(str(e), 2)
     except KeyboardInterrupt:

@@ -9,7 +9,10 @@ TESTS = os.path.dirname(os.path.abspath(__file__))
 PYTHON_DIR = os.path.dirname(TESTS)
 REPO = os.path.dirname(PYTHON_DIR)
 PROGRAMS = os.path.join(TESTS, "programs")
-SHARED = os.path.abspath(os.path.join(REPO, "..", "shared"))
+# Data the tests read, all inside the repository: the CRUXEval benchmark (a product resource)
+# and the semantics' byte-exact trajectory vectors (test data; provenance beside each).
+CRUXEVAL = os.path.join(REPO, "resources", "cruxeval", "cruxeval.jsonl")
+VECTORS = os.path.join(REPO, "test", "data", "semantics", "trajectories.json")
 # All 800 CRUXEval traces when npm test recorded them for this suite (scripts/test-all.mjs;
 # its stderr beside, FILE.stderr). Taken out of the environment here, before any recording:
 # the recorder hands its environment to the programs it runs, and a path to a trace file

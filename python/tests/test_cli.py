@@ -1,10 +1,16 @@
 """Command-line behaviour: help, bad input reported by file and line, nothing half-written."""
+import io
 import json
 import os
+import pty
+import subprocess
+import sys
 import tempfile
 import unittest
 
-from .helpers import PROGRAMS, read_traces, run_recorder
+from stepscope_recorder.cli import Progress
+
+from .helpers import PROGRAMS, PYTHON_DIR, read_traces, run_recorder
 
 
 class Cli(unittest.TestCase):
@@ -65,6 +71,64 @@ class Cli(unittest.TestCase):
         traces = read_traces(out)
         self.assertEqual([h["name"] for h, _, _ in traces], ["t0", "t1", "t2", "t3"])
         self.assertEqual([ev[-2]["arg"] for _, ev, _ in traces], ["0", "1", "4", "9"])
+
+    def test_cruxeval_without_a_file_records_the_bundled_benchmark(self):
+        out = os.path.join(self.dir, "o.jsonl")
+        r = run_recorder("record-cruxeval", "-o", out, "--limit", "3")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        traces = read_traces(out)
+        self.assertEqual([h["name"] for h, _, _ in traces], ["sample_0", "sample_1", "sample_2"])
+        self.assertEqual(traces[0][0]["meta"]["output"], "[(4, 1), (4, 1), (4, 1), (4, 1), (2, 3), (2, 3)]")
+        # stderr is a pipe here: the summary line and no progress line.
+        self.assertEqual(r.stderr.splitlines(), [r.stderr.strip()])
+        self.assertNotIn("\r", r.stderr)
+        self.assertNotIn("3/3", r.stderr)
+        self.assertIn("resources/cruxeval/cruxeval.jsonl", run_recorder("record-cruxeval", "--help").stdout)
+
+    def test_cruxeval_shows_progress_on_a_terminal(self):
+        out = os.path.join(self.dir, "o.jsonl")
+        main, sub = pty.openpty()
+        try:
+            p = subprocess.run([sys.executable, "-m", "stepscope_recorder", "record-cruxeval", "-o", out,
+                                "--limit", "3"], env=dict(os.environ, PYTHONPATH=PYTHON_DIR),
+                               stdout=subprocess.DEVNULL, stderr=sub, timeout=120)
+            os.close(sub)
+            seen = b""
+            while True:
+                try:
+                    chunk = os.read(main, 4096)
+                except OSError:  # EIO: the terminal's other side is closed and drained
+                    break
+                if not chunk:
+                    break
+                seen += chunk
+        finally:
+            os.close(main)
+        self.assertEqual(p.returncode, 0, seen)
+        text = seen.decode()
+        for n in (1, 2, 3):
+            self.assertIn("\r\x1b[Krecorded %d/3" % n, text)
+        # The progress line is erased before the summary, which ends the output.
+        self.assertRegex(text, r"recorded 3/3\r\x1b\[Krecorded 3 traces, \d+ events; exits: normal 3")
+
+    def test_progress_writes_only_to_a_terminal(self):
+        class Terminal(io.StringIO):
+            def isatty(self):
+                return True
+
+        tty, pipe = Terminal(), io.StringIO()
+        for stream in (tty, pipe):
+            progress = Progress(stream, 800)
+            for _ in range(312):
+                progress.step()
+            progress.clear()
+        self.assertEqual(pipe.getvalue(), "")
+        self.assertTrue(tty.getvalue().startswith("\r\x1b[Krecorded 1/800\r\x1b[Krecorded 2/800"))
+        self.assertTrue(tty.getvalue().endswith("\r\x1b[Krecorded 312/800\r\x1b[K"))
+        # Nothing recorded, nothing to erase.
+        idle = Terminal()
+        Progress(idle, 800).clear()
+        self.assertEqual(idle.getvalue(), "")
 
     def test_script_arguments_and_syntax_error(self):
         prog = os.path.join(self.dir, "p.py")

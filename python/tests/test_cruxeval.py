@@ -6,12 +6,9 @@ import os
 import tempfile
 import unittest
 
-from .helpers import GIVEN_CRUXEVAL, SHARED, read_traces, run_recorder
-
-DATA = os.path.join(SHARED, "data", "cruxeval", "cruxeval.jsonl")
+from .helpers import CRUXEVAL as DATA, GIVEN_CRUXEVAL, read_traces, run_recorder
 
 
-@unittest.skipUnless(os.path.exists(DATA), "CRUXEval data not found at %s" % DATA)
 class CruxEval(unittest.TestCase):
     def test_all_800_tasks_return_the_expected_output(self):
         with open(DATA, encoding="utf-8") as f:

@@ -1,14 +1,12 @@
 """The recorder reproduces the traces behind the byte-exact trajectory vectors of the
-semantics' worked examples (test data, not in the repository): for every state a vector
+semantics' worked examples (test/data/semantics): for every state a vector
 shows, the event at its seq has the same kind, src, arg and (shown) locals."""
 import json
-import os
 import re
 import unittest
 
-from .helpers import SHARED, record_source
+from .helpers import VECTORS, record_source
 
-VECTORS = os.path.join(SHARED, "docs", "examples", "trajectories.json")
 KIND = {"call": "call", "line": "line", "return": "return", "exception": "exception",
         "inv_call": "call", "inv_line": "line", "inv_return": "return",
         "inv_exception": "exception", "inv_line_call": "line"}
@@ -30,7 +28,6 @@ def states(text):
     return out
 
 
-@unittest.skipUnless(os.path.exists(VECTORS), "shared test vectors not found at %s" % VECTORS)
 class SpecExamples(unittest.TestCase):
     @classmethod
     def setUpClass(cls):

@@ -1,6 +1,6 @@
 /**
  * The pre-label rules on real model output: CodeLlama-7B's released CRUXEval generations
- * (../shared/data/cruxeval/generations, 800 tasks × 10), read in CRUXEval's own forms (a value
+ * (test/data/cruxeval/generations, 800 tasks × 10), read in CRUXEval's own forms (a value
  * for output prediction, a call for input prediction). What is checked comes from the
  * benchmark's released verdicts, not from the rules: a passing input generation is a valid
  * alternative (or exactly the truth), a failing one an invalid input, a failing output one a
@@ -11,10 +11,10 @@ import { describe, expect, it } from 'vitest';
 import { prelabel, type Suggestion } from '../../src/annotate/index.js';
 import { parsePrediction, pyJsonObject, pyJsonString, type Prediction } from '../../src/semantics/index.js';
 import { splitTop } from '../../src/annotate/prelabel/repr.js';
-import { cruxevalDir } from '../semantics/helpers.js';
+import { cruxevalDir, cruxevalPath } from '../semantics/helpers.js';
 
 const dir = cruxevalDir;
-const tasks: { id: string; code: string; input: string; output: string }[] = readFileSync(`${dir}/cruxeval.jsonl`, 'utf8')
+const tasks: { id: string; code: string; input: string; output: string }[] = readFileSync(cruxevalPath, 'utf8')
   .split('\n')
   .filter(Boolean)
   .map((l) => JSON.parse(l));

@@ -15,7 +15,7 @@ import { scoreTask, summarise, type GenerationVerdict } from '../../src/scoring/
 import { readCruxevalTasks, readReleasedVerdicts } from '../../src/scoring/files.js';
 import { STATUSES, type Status } from '../../src/scoring/types.js';
 import { cli, ensureBuilt, lines } from '../cli/helpers.js';
-import { cruxevalDir, cruxevalRecording } from '../semantics/helpers.js';
+import { cruxevalDir, cruxevalPath, cruxevalRecording } from '../semantics/helpers.js';
 import { cleanTempDirs, tempDir } from '../store/fixtures.js';
 
 const released = resolve(cruxevalDir, 'leaderboard/gpt-4-0613_temp0.2_output.json');
@@ -58,7 +58,7 @@ describe('CRUXEval-output, GPT-4 (0613) temperature 0.2, through the CLI', () =>
       const v: GenerationVerdict = { id: `${r.task}#${r.sample}`, task: r.task as string, sample: r.sample as number, generation: r.generation as string, status: r.status as Status, seconds: 0, rule: r.rule === 1 };
       byTask.set(v.task, [...(byTask.get(v.task) ?? []), v]);
     }
-    const tasks = readCruxevalTasks(`${cruxevalDir}/cruxeval.jsonl`).filter((t) => byTask.has(t.id));
+    const tasks = readCruxevalTasks(cruxevalPath).filter((t) => byTask.has(t.id));
     const score = summarise('output', 0, 'false', tasks.map((t) => scoreTask(t.id, byTask.get(t.id)!, 'false')));
     expect(score.tasks).toHaveLength(800);
     expect(score.generations).toBe(8000);

@@ -80,6 +80,28 @@ describe('stepscope record-cruxeval', () => {
     expect(returns).toEqual(['10', '11', '12']);
   });
 
+  it('records the bundled benchmark when given no file, and says so in --help', () => {
+    const out = join(tmp, 'bundled.jsonl');
+    const r = cli('record-cruxeval', '-o', out, '--limit', '2');
+    expect(r.status, r.stderr).toBe(0);
+    const traces = lines(out).filter((x) => x.type === 'trace');
+    expect(traces.map((x) => [x.name, x.call])).toEqual([
+      ['sample_0', 'f([1, 1, 3, 1, 3, 1])'],
+      ['sample_1', 'f((1, ), (1, ), (1, 2))'],
+    ]);
+    // stderr is a pipe, not a terminal: one summary line, no progress line.
+    expect(r.stderr).toMatch(/^recorded 2 traces, \d+ events; exits: normal 2, error 0, never 0 \([\d.]+s\)\n$/);
+    const help = cli('record-cruxeval', '--help');
+    expect(help.stdout).toContain('usage: stepscope record-cruxeval [cruxeval.jsonl] -o OUT.jsonl');
+    expect(help.stdout).toContain('resources/cruxeval/cruxeval.jsonl');
+  });
+
+  it('refuses two dataset files', () => {
+    const r = cli('record-cruxeval', 'a.jsonl', 'b.jsonl', '-o', join(tmp, 'two.jsonl'));
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain('expected at most one dataset file');
+  });
+
   it('names the bad line of a broken dataset', () => {
     const data = join(tmp, 'bad.jsonl');
     writeFileSync(data, '{"id": "a"}\n');

@@ -1,7 +1,7 @@
 // A published CRUXEval file reproduced by running every generation (never by reading the
 // released verdicts): GPT-4 (0613), temperature 0.2, input prediction, 10 samples per task
-// (../shared/data/cruxeval/leaderboard/, README there). Under PYTHONHASHSEED=0 it reaches the
-// released figures but for the one case the data's README explains: sample_664's predictions
+// (test/data/cruxeval/leaderboard/). Under PYTHONHASHSEED=0 it reaches the
+// released figures but for one case: sample_664's predictions
 // pass a set of strings, whose order depends on the hash seed; released all 10 pass, under
 // seed 0 all 10 fail. The released per-generation verdicts are compared afterwards as an
 // independent check, and only those 10 differ.
@@ -13,14 +13,14 @@ import { compareWithReleased } from '../../src/scoring/compare.js';
 import { scoreCruxeval, type CruxevalTask } from '../../src/scoring/cruxeval.js';
 import { readCruxevalTasks, readGenerations, readReleasedVerdicts } from '../../src/scoring/files.js';
 import { ExecPool } from '../../src/scoring/pool.js';
-import { cruxevalDir } from '../semantics/helpers.js';
+import { cruxevalDir, cruxevalPath } from '../semantics/helpers.js';
 
 const file = `${cruxevalDir}/leaderboard/gpt-4-0613_temp0.2_input.json`;
 let tasks: CruxevalTask[];
 let pool: ExecPool;
 
 beforeAll(() => {
-  tasks = readCruxevalTasks(`${cruxevalDir}/cruxeval.jsonl`);
+  tasks = readCruxevalTasks(cruxevalPath);
   pool = new ExecPool({ hashseed: 0 });
 });
 afterAll(() => pool.close());

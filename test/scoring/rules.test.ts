@@ -1,6 +1,6 @@
 // CRUXEval's skip and fallback rules on hand-made verdicts, the released-file readers and
-// the verdict comparisons. Rule texts: ../shared/data/cruxeval/README.md and the
-// benchmark's evaluation/utils_general.py.
+// the verdict comparisons. Rule texts: the CRUXEval benchmark's evaluation/utils_general.py
+// (facebookresearch/cruxeval).
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';

@@ -5,13 +5,13 @@
 import { describe, expect, it } from 'vitest';
 import { readCruxevalTasks, readGenerations } from '../../src/scoring/files.js';
 import { scoreUnderTwoSeeds } from '../../src/scoring/seeds.js';
-import { cruxevalDir } from '../semantics/helpers.js';
+import { cruxevalDir, cruxevalPath } from '../semantics/helpers.js';
 
 const data = cruxevalDir;
 
 describe('hash-seed flips', () => {
   it('finds the GPT-4 input predictions of sample_664 that pass under seed 5 and fail under seed 0', async () => {
-    const tasks = readCruxevalTasks(`${data}/cruxeval.jsonl`);
+    const tasks = readCruxevalTasks(cruxevalPath);
     const all = readGenerations(`${data}/leaderboard/gpt-4-0613_temp0.2_input.json`).generations;
     const generations = { sample_664: all.sample_664, sample_0: all.sample_0 };
     const { scores, flips } = await scoreUnderTwoSeeds(tasks, generations, { mode: 'input', seeds: [0, 5], pool: { workers: 2 } });

@@ -12,13 +12,12 @@ import type { Action, Direction } from '../../src/semantics/index.js';
 import type { TraceEnd, TraceEvent, TraceHeader } from '../../src/trace/types.js';
 
 export const repoRoot = resolve(import.meta.dirname, '../..');
-// The data kept beside the repository; STEPSCOPE_SHARED names it when the tests run from a
-// copy elsewhere (the mutation-testing sandbox, scripts/mutation.mjs).
-const shared = process.env.STEPSCOPE_SHARED ?? resolve(repoRoot, '../shared');
-/** CRUXEval's folder: the tasks, the released generations and the leaderboard's files. */
-export const cruxevalDir = resolve(shared, 'data/cruxeval');
-export const cruxevalPath = resolve(cruxevalDir, 'cruxeval.jsonl');
-export const vectorsPath = resolve(shared, 'docs/examples/trajectories.json');
+// All the data the tests read is inside the repository (provenance notes beside it).
+/** CRUXEval's model files for tests: the released generations and the leaderboard's files. */
+export const cruxevalDir = resolve(repoRoot, 'test/data/cruxeval');
+/** The CRUXEval benchmark itself, shipped with the product (record-cruxeval's default). */
+export const cruxevalPath = resolve(repoRoot, 'resources/cruxeval/cruxeval.jsonl');
+export const vectorsPath = resolve(repoRoot, 'test/data/semantics/trajectories.json');
 
 /** One byte-exact test vector of the domain reference's examples (trajectories.json). */
 export interface Vector {

@@ -10,7 +10,8 @@ export const command: Command = {
   get help() {
     return recorderHelp(
       'record-cruxeval',
-      'Usage: stepscope record-cruxeval cruxeval.jsonl -o OUT.jsonl [--jobs N] [--limit K] [limits]',
+      'Usage: stepscope record-cruxeval [cruxeval.jsonl] -o OUT.jsonl [--jobs N] [--limit K] [limits]\n' +
+        'Without a file it records the bundled benchmark, resources/cruxeval/cruxeval.jsonl.',
     );
   },
   options: {
@@ -19,10 +20,12 @@ export const command: Command = {
   },
   positionals: true,
   async run(values, positionals) {
-    if (positionals.length !== 1) {
-      throw new CliError("record-cruxeval: expected one dataset file. Try 'stepscope record-cruxeval --help'.", 2);
+    if (positionals.length > 1) {
+      throw new CliError("record-cruxeval: expected at most one dataset file. Try 'stepscope record-cruxeval --help'.", 2);
     }
     if (typeof values.output !== 'string') throw new CliError('record-cruxeval: -o/--output is required', 2);
-    return runRecorder(['record-cruxeval', positionals[0], '-o', values.output, ...optionArgs(values, stringOpts)]);
+    // No file: the recorder's default, the benchmark bundled in resources/cruxeval. The
+    // recorder inherits the terminal, so its progress line shows there.
+    return runRecorder(['record-cruxeval', ...positionals, '-o', values.output, ...optionArgs(values, stringOpts)]);
   },
 };
