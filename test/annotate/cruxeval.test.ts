@@ -53,7 +53,7 @@ describe('pre-labels on CodeLlama-7B CRUXEval generations', () => {
       });
     }
     expect(pass.length + failed.length).toBe(8000);
-    expect(pass.length).toBe(2737); // the README's count of correct generations
+    expect(pass.length).toBe(2737); // the released count of correct answers (test/data/cruxeval/PROVENANCE.md)
     expect(pass.every((s) => s.length === 0)).toBe(true);
     expect(failed.every((s) => s.length > 0)).toBe(true);
     expect(count(failed, 'return.wrong_value')).toBe(failed.length);
@@ -87,7 +87,7 @@ describe('pre-labels on CodeLlama-7B CRUXEval generations', () => {
       });
     }
     expect(checked).toBe(8000); // every task's f takes plain positional parameters
-    expect(exact + alternatives).toBe(2876); // the README's count of correct generations
+    expect(exact + alternatives).toBe(2876); // the released count of correct answers (test/data/cruxeval/PROVENANCE.md)
     expect(alternatives).toBeGreaterThan(exact); // many inputs give the output (docs/semantics.md §8)
     expect(invalid).toBeGreaterThan(0);
   });

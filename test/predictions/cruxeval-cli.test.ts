@@ -39,7 +39,7 @@ describe('CRUXEval-output, GPT-4 (0613) temperature 0.2, through the CLI', () =>
     const [line, ...more] = lines(cli(['scores', '--db', db, '--set', 'crux-out', '--json']).stdout);
     expect(more).toEqual([]);
     expect(line).toMatchObject({ set: 'crux-out', model: 'gpt-4-0613-t0.2', by: null, group: null, items: 800, samples: 8000, format_errors: 0, em_all: null });
-    // Published (data README, CRUXEval leaderboard): 68.7 and 70.5412; 5,496 of 8,000 generations correct.
+    // Published (test/data/cruxeval/PROVENANCE.md): 68.7 and 70.5412; 5,496 of 8,000 generations correct.
     expect(line['pass@1'] as number).toBeCloseTo(68.7, 9);
     expect(line['pass@5'] as number).toBeCloseTo(70.5412, 4);
     expect(line.exec_pass as number).toBeCloseTo((5496 / 8000) * 100, 9);

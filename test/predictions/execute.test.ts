@@ -138,7 +138,7 @@ describe('resumption', () => {
 });
 
 describe('scores --seed-check', () => {
-  it("GPT-4's input predictions for sample_664 fail under seed 0 and pass under seed 5 (the data README's case); nothing stored", async () => {
+  it("GPT-4's input predictions for sample_664 fail under seed 0 and pass under seed 5 (the hash-seed case of test/data/cruxeval/PROVENANCE.md); nothing stored", async () => {
     ensureBuilt();
     const released = JSON.parse(readFileSync(resolve(data, '../leaderboard/gpt-4-0613_temp0.2_input.json'), 'utf8'));
     const gens = { sample_664: released.raw_generations.sample_664 as string[] };

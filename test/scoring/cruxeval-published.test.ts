@@ -26,7 +26,7 @@ beforeAll(() => {
 afterAll(() => pool.close());
 
 describe('GPT-4 (0613) temperature 0.2, CRUXEval-input', () => {
-  it('reaches the published figures by execution under PYTHONHASHSEED=0, but for the hash-order case the data README names', async () => {
+  it('reaches the published figures by execution under PYTHONHASHSEED=0, but for the hash-order case test/data/cruxeval/PROVENANCE.md names', async () => {
     const { generations } = readGenerations(file);
     const score = await scoreCruxeval(pool, tasks, generations, { mode: 'input' });
     expect(score.tasks).toHaveLength(800);

@@ -1,5 +1,5 @@
 // Scoring under a second hash seed lists the verdicts that are luck of the hash order.
-// The data README's case: GPT-4's input predictions for sample_664 are f({"3", "4"}), a
+// The hash-seed case of test/data/cruxeval/PROVENANCE.md: GPT-4's input predictions for sample_664 are f({"3", "4"}), a
 // set of strings whose iteration order depends on PYTHONHASHSEED: all 10 fail under seed 0
 // and pass under seed 5.
 import { describe, expect, it } from 'vitest';
