@@ -24,7 +24,9 @@ function sources(dir: string): string[] {
 
 /** A Svelte file's scripts (instance and module), a TypeScript file as it is. */
 const scriptOf = (file: string, text: string): string =>
-  file.endsWith('.svelte') ? [...text.matchAll(/<script\b[^>]*>([\s\S]*?)<\/script>/g)].map((m) => m[1]).join('\n') : text;
+  file.endsWith('.svelte')
+    ? [...text.matchAll(/<script\b[^>]*>([\s\S]*?)<\/script>/g)].map((m) => m[1]).join('\n')
+    : text;
 
 const isExported = (n: ts.Node): boolean =>
   ts.canHaveModifiers(n) && (ts.getModifiers(n) ?? []).some((m) => m.kind === ts.SyntaxKind.ExportKeyword);
@@ -39,14 +41,16 @@ function exportedTypeNames(file: string, text: string): string[] {
   const local = new Set<string>();
   const out = new Set<string>();
   for (const s of sf.statements) {
-    const declared =
-      ts.isInterfaceDeclaration(s) || ts.isTypeAliasDeclaration(s) || ts.isClassDeclaration(s) || ts.isEnumDeclaration(s) ? s.name?.text : undefined;
+    const typeLike = ts.isInterfaceDeclaration(s) || ts.isTypeAliasDeclaration(s)
+      || ts.isClassDeclaration(s) || ts.isEnumDeclaration(s);
+    const declared = typeLike ? s.name?.text : undefined;
     if (!declared) continue;
     local.add(declared);
     if (isExported(s)) out.add(declared);
   }
   for (const s of sf.statements) {
-    if (!ts.isExportDeclaration(s) || s.moduleSpecifier || !s.exportClause || !ts.isNamedExports(s.exportClause)) continue;
+    if (!ts.isExportDeclaration(s) || s.moduleSpecifier) continue;
+    if (!s.exportClause || !ts.isNamedExports(s.exportClause)) continue;
     for (const e of s.exportClause.elements) if (local.has((e.propertyName ?? e.name).text)) out.add(e.name.text);
   }
   return [...out];
@@ -55,7 +59,9 @@ function exportedTypeNames(file: string, text: string): string[] {
 /** Names exported as a type from two or more files, with those files. */
 function duplicates(files: string[], read = (f: string) => readFileSync(join(root, f), 'utf8')): Map<string, string[]> {
   const where = new Map<string, string[]>();
-  for (const f of files) for (const name of exportedTypeNames(f, read(f))) where.set(name, [...(where.get(name) ?? []), f]);
+  for (const f of files) {
+    for (const name of exportedTypeNames(f, read(f))) where.set(name, [...(where.get(name) ?? []), f]);
+  }
   return new Map([...where].filter(([, fs]) => fs.length > 1));
 }
 
@@ -77,13 +83,25 @@ describe('one name per thing', () => {
 
   it('sees the declarations the rule is about and sees past what only names a type', () => {
     const fake: Record<string, string> = {
-      'src/a.ts': 'export interface Row { a: number }\nexport type Tally = { n: number };\nexport class Progress {}\nexport enum Kind { A }',
-      'src/b.ts': "interface Row { b: string }\nexport { Row };\nexport type { Tally } from './a.js';\nimport type { Kind } from './a.js';",
-      'renderer/src/C.svelte': '<script lang="ts" module>\n  export type Progress = { done: number };\n</script>\n<p>{x}</p>',
+      'src/a.ts': `export interface Row { a: number }
+        export type Tally = { n: number };
+        export class Progress {}
+        export enum Kind { A }`,
+      'src/b.ts': `interface Row { b: string }
+        export { Row };
+        export type { Tally } from './a.js';
+        import type { Kind } from './a.js';`,
+      'renderer/src/C.svelte': `<script lang="ts" module>
+        export type Progress = { done: number };
+      </script>
+      <p>{x}</p>`,
       'main/d.ts': 'const Kind = 1;\nexport { Kind };\nexport function Tally() {}\ntype Local = 1;',
     };
     const found = duplicates(Object.keys(fake), (f) => fake[f]);
-    expect(Object.fromEntries(found)).toEqual({ Row: ['src/a.ts', 'src/b.ts'], Progress: ['src/a.ts', 'renderer/src/C.svelte'] });
+    expect(Object.fromEntries(found)).toEqual({
+      Row: ['src/a.ts', 'src/b.ts'],
+      Progress: ['src/a.ts', 'renderer/src/C.svelte'],
+    });
   });
 
   it('reads the real tree: the contract\'s wire row is the one ItemRow', () => {

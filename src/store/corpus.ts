@@ -36,17 +36,23 @@ export type { RowSource } from './queries/export.js';
 export type { EvalSetRecord, ItemQuery, NewItem, StoredItem } from './queries/evalsets.js';
 export type { RunFormat, NewRun, RunRecord } from './queries/runs.js';
 export type { ItemKeys, ItemVerdicts, Tally, VerdictCombo } from './queries/verdicts.js';
-export type { NewPrediction, PendingCheck, CheckedPrediction, PredictionQuery, PredictionRecord, VerdictRow, VerdictUpdate, CheckVerdict } from './queries/predictions.js';
+export type {
+  NewPrediction, PendingCheck, CheckedPrediction, PredictionQuery, PredictionRecord, VerdictRow, VerdictUpdate,
+  CheckVerdict,
+} from './queries/predictions.js';
 export type { IngestOptions, IngestResult } from './ingest.js';
 export type {
-  AnnotationFields, AnnotationQuery, AnnotationRecord, AnnotationRole, AnnotationSource, AnnotationStatus, HistoryEntry, NewAnnotation,
+  AnnotationFields, AnnotationQuery, AnnotationRecord, AnnotationRole, AnnotationSource, AnnotationStatus, HistoryEntry,
+  NewAnnotation,
 } from './queries/annotations.js';
 export type { OpenOptions } from './open.js';
 export { CorpusError, IngestError } from './errors.js';
 export { foldVerdicts } from './queries/verdicts.js';
 
 /** The methods that only read: traces and events, trajectories, predictions, export, annotations, plain SQL. */
-export class ReadCorpus extends SqlReads(AnnotationReads(ExportReads(PredictionReads(TrajectoryReads(TraceReads(CorpusBase)))))) {
+export class ReadCorpus extends SqlReads(
+  AnnotationReads(ExportReads(PredictionReads(TrajectoryReads(TraceReads(CorpusBase))))),
+) {
   constructor(path: string, conn: Database.Database) {
     super(path, conn);
   }

@@ -54,7 +54,7 @@ describe('error codes over the API', () => {
     });
   });
 
-  it('gives a model server\'s failure from any handler its one line: bad settings bad-input, else unavailable', async () => {
+  it('gives a model server\'s failure from any handler its one line: settings bad-input, else unavailable', async () => {
     const failing = (e: ModelError): typeof api => ({ ...api, getTrace: () => { throw e; } });
     const refused = new ModelError('http', 'the server refused the key (HTTP 401)', 401);
     expect(await dispatch(failing(refused), 'getTrace', { id: 1 })).toEqual({

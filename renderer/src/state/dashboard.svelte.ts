@@ -3,7 +3,9 @@
  * of `stepscope scores --json`, fetched per breakdown), pass@1 intervals, the items behind a
  * clicked mark, and the comparison of two runs. Stale answers are dropped (Newest).
  */
-import type { DashboardBreakdown, EvalSetInfo, ItemRow, RunComparison, RunInfo, RunScores } from '@core/contract/index.js';
+import type {
+  DashboardBreakdown, EvalSetInfo, ItemRow, RunComparison, RunInfo, RunScores,
+} from '@core/contract/index.js';
 import type { PickArgs } from '../lib/plots.js';
 import { Newest } from '../lib/newest.js';
 import type { DataSource } from '../lib/source.js';

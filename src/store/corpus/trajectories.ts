@@ -3,7 +3,9 @@
  * on a writable corpus, storing new ones in one transaction (a sample key stored before is
  * skipped). SQL: queries/trajectories.ts.
  */
-import { getTrajectory, insertTrajectories, iterateTrajectories, listTrajectories, type NewTrajectory, type StoredTrajectory } from '../queries/trajectories.js';
+import {
+  getTrajectory, insertTrajectories, iterateTrajectories, listTrajectories, type NewTrajectory, type StoredTrajectory,
+} from '../queries/trajectories.js';
 import type { CorpusClass } from './base.js';
 
 export function TrajectoryReads<B extends CorpusClass>(Base: B) {
