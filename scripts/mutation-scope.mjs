@@ -62,8 +62,8 @@ const OPTIONS = {
   // worker.ts is a worker thread's entry (its priority, then worker-loop.ts): it runs only in
   // worker threads, from dist/, where no mutant reaches; pool.test.ts tests its priority.
   'src/api/host': { mutate: ['src/api/host/**/*.ts', '!src/api/host/worker.ts'] },
-  'src/store': { mutate: ['src/store/**/*.ts', '!src/store/queries/**', '!src/store/corpus.ts'] },
-  'src/store/queries': { mutate: ['src/store/queries/**/*.ts', 'src/store/corpus.ts'] },
+  'src/store': { mutate: ['src/store/**/*.ts', '!src/store/queries/**', '!src/store/corpus.ts', '!src/store/corpus/**'] },
+  'src/store/queries': { mutate: ['src/store/queries/**/*.ts', 'src/store/corpus.ts', 'src/store/corpus/**/*.ts'] },
 };
 
 /**

@@ -18,7 +18,7 @@ export { krippendorffAlpha, type AlphaResult } from './stats/alpha.js';
 export { confusionTable, type Confusion } from './stats/confusion.js';
 export * from './stats/agreement.js';
 export * from './stats/rule-agreement.js';
-export { itemPrelabelInput, type ItemTrace, type ItemShape, type PredictionFacts } from './prelabel/from-item.js';
+export { itemPrelabelInput, type ItemTrace, type ItemShape, type PredictionInput } from './prelabel/from-item.js';
 export * from './target.js';
 export type * from './record.js';
 export * from './taxonomy-edit.js';

@@ -3,7 +3,7 @@
  * Counts bytes by default (shown in MB); give `unit` to count something else, e.g.
  * `(n) => `${n} items``, and `update(done, note)` for a short status after the bar.
  */
-export class Progress {
+export class ProgressBar {
   private last = 0;
 
   constructor(

@@ -6,18 +6,18 @@
 import { abortOnInterrupt } from '../model/index.js';
 import { runPendingChecks } from '../predictions/execute.js';
 import type { Corpus } from '../store/corpus.js';
-import { Progress } from './progress.js';
+import { ProgressBar } from './progress.js';
 
 export async function runChecks(corpus: Corpus, runId: number): Promise<number> {
   const pending = corpus.pendingChecks(runId).length;
   if (pending === 0) return 0;
   const interrupt = abortOnInterrupt({ onFirst: () => console.error('\nstopping: waiting for the checks running (Ctrl+C again to quit now)') });
-  let bar: Progress | undefined;
+  let bar: ProgressBar | undefined;
   try {
     const r = await runPendingChecks(corpus, runId, {
       signal: interrupt.signal,
       onProgress: (p) => {
-        if (!bar && process.stderr.isTTY && p.total) bar = new Progress('checks', p.total, (n) => `${n}/${p.total} runs`);
+        if (!bar && process.stderr.isTTY && p.total) bar = new ProgressBar('checks', p.total, (n) => `${n}/${p.total} runs`);
         bar?.update(p.done, `${p.counts.pass} pass`);
       },
     });

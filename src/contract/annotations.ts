@@ -122,7 +122,7 @@ export interface AnnotationItem {
   annotators: string[];
 }
 
-export interface Disagreement {
+export interface DisagreementInfo {
   target: string;
   labels: Record<string, readonly string[]>;
   /** What an adjudicator set, if anyone did. */
@@ -132,7 +132,7 @@ export interface Disagreement {
 export interface AgreementInfo extends AgreementReport {
   /** The confusion table of each pair, in `pairs` order. */
   confusion: (Confusion & { a: string; b: string })[];
-  disagreements: Disagreement[];
+  disagreements: DisagreementInfo[];
   /** Pre-label rules against people's labels: precision per rule and overall. */
   rules: RuleAgreement;
 }

@@ -30,7 +30,7 @@ export { DASHBOARD_BREAKDOWNS, type DashboardBreakdown, type RunScores, type Sco
 export type { ExportPreview, ExportJob, ExportStatus } from './export.js';
 export { EXPORT_KINDS, EXPORT_FORMATS, type ExportKind, type ExportFormat } from '../semantics/export-select.js';
 
-export type { AnnotationInfo, AnnotationItem, AgreementInfo, Disagreement, HistoryInfo, PrelabelInfo, Queue, QueueEntry } from './annotations.js';
+export type { AnnotationInfo, AnnotationItem, AgreementInfo, DisagreementInfo, HistoryInfo, PrelabelInfo, Queue, QueueEntry } from './annotations.js';
 
 /** Every method, by name: its access and its params validator. */
 export const methods = { ...traceMethods, ...trajectoryMethods, ...predictionMethods, ...dashboardMethods, ...exportMethods, ...askMethods, ...annotationMethods } satisfies Record<string, MethodSpec>;

@@ -32,7 +32,7 @@ export function exportLines(corpus: ReadCorpus): AnnotationLine[] {
   }));
 }
 
-export interface ImportResult {
+export interface AnnotationImportCounts {
   added: number;
   /** Already there, identical. */
   same: number;
@@ -97,7 +97,7 @@ function checkLine(corpus: ReadCorpus, o: Record<string, unknown>, where: string
  */
 const sameFields = (a: AnnotationRecord, b: NewAnnotation) => JSON.stringify([a.labels, a.note, a.skipped, a.active]) === JSON.stringify([b.labels, b.note, b.skipped, b.active]);
 
-export function importLines(corpus: Corpus, text: string, file: string, who: string): ImportResult {
+export function importLines(corpus: Corpus, text: string, file: string, who: string): AnnotationImportCounts {
   const name = file.split(/[\\/]/).pop() || file;
   const checked: NewAnnotation[] = [];
   text.split('\n').forEach((line, i) => {
@@ -111,7 +111,7 @@ export function importLines(corpus: Corpus, text: string, file: string, who: str
     if (typeof o !== 'object' || o === null || Array.isArray(o)) throw bad(`${file}:${i + 1}`, 'expected a JSON object');
     checked.push(checkLine(corpus, o as Record<string, unknown>, `${file}:${i + 1}`));
   });
-  const r: ImportResult = { added: 0, same: 0, conflicts: 0 };
+  const r: AnnotationImportCounts = { added: 0, same: 0, conflicts: 0 };
   const out: NewAnnotation[] = [];
   const seen = new Set<string>();
   for (const a of checked) {

@@ -1,7 +1,7 @@
 /** Execution scoring: see README.md in this folder. */
 export type { Job, JobKind, CruxevalJob, CallArgsJob, JobLimits, Status, Verdict, WorkerHello } from './types.js';
 export { STATUSES } from './types.js';
-export { ExecPool, withExecPool, type ExecPoolOptions, type RunOptions, type SubmitOptions } from './pool.js';
+export { ExecPool, withExecPool, type ExecPoolOptions, type PoolRunOptions, type SubmitOptions } from './pool.js';
 export type { Progress } from './progress.js';
 export { passAtK, meanPassAtK } from './passk.js';
 export {

@@ -5,8 +5,8 @@
  * jobs queued behind it go to other workers. Always `close()` (or `destroy()`) the pool.
  */
 import { availableParallelism } from 'node:os';
-import { ExecWorker, type Ticket } from './worker.js';
-import { Tally, type Progress } from './progress.js';
+import { ExecWorker, type SubmittedJob } from './worker.js';
+import { ProgressCounter, type Progress } from './progress.js';
 import type { Job, Verdict } from './types.js';
 
 export interface ExecPoolOptions {
@@ -24,7 +24,7 @@ export interface ExecPoolOptions {
   depth?: number;
 }
 
-export interface RunOptions {
+export interface PoolRunOptions {
   /** Yield verdicts in input order (default) or as soon as each is ready. */
   ordered?: boolean;
   /** Jobs taken from the source ahead of the consumer. Default 4 × workers × depth. */
@@ -49,7 +49,7 @@ export class ExecPool {
   private readonly depth: number;
   private readonly settings: { hashseed: number; timeout: number; memoryMb: number; python?: string };
   private workers: ExecWorker[] = [];
-  private readonly waiting: Ticket[] = [];
+  private readonly waiting: SubmittedJob[] = [];
   private outstanding = 0;
   private idle: (() => void)[] = [];
   private broken: Error | null = null;
@@ -90,7 +90,7 @@ export class ExecPool {
         this.dispatch(); // the worker that answered has room again
         if (this.outstanding === 0) for (const f of this.idle.splice(0)) f();
       };
-      const ticket: Ticket = {
+      const ticket: SubmittedJob = {
         job,
         resolve: (v) => { done(); resolve(v); },
         reject: (e) => { done(); reject(e); },
@@ -108,10 +108,10 @@ export class ExecPool {
    * only as fast as workers and the consumer keep up). Stopping the loop early cancels the
    * jobs not yet started. Throws if a job is malformed or the pool cannot run.
    */
-  async *run(jobs: Iterable<Job> | AsyncIterable<Job>, options: RunOptions = {}): AsyncGenerator<Verdict, void, undefined> {
+  async *run(jobs: Iterable<Job> | AsyncIterable<Job>, options: PoolRunOptions = {}): AsyncGenerator<Verdict, void, undefined> {
     const ordered = options.ordered ?? true;
     const window = Math.max(1, options.window ?? 4 * this.size * this.depth);
-    const tally = new Tally(options.total ?? (Array.isArray(jobs) ? jobs.length : undefined));
+    const tally = new ProgressCounter(options.total ?? (Array.isArray(jobs) ? jobs.length : undefined));
     const source = Symbol.asyncIterator in jobs ? (jobs as AsyncIterable<Job>)[Symbol.asyncIterator]() : (jobs as Iterable<Job>)[Symbol.iterator]();
     const abort = new AbortController();
     const ready = new Map<number, Verdict>(); // ordered: by input index
@@ -202,7 +202,7 @@ export class ExecPool {
     return worker;
   }
 
-  private onDeath(worker: ExecWorker, lost: Ticket[], why: string): void {
+  private onDeath(worker: ExecWorker, lost: SubmittedJob[], why: string): void {
     if (worker.startError || this.closed || this.broken || (worker.answered === 0 && this.deaths >= MAX_CONSECUTIVE_DEATHS)) {
       const e = worker.startError ?? this.broken ?? new Error(`the execution worker died (${why})`);
       for (const t of lost) t.reject(e);

@@ -10,7 +10,8 @@ export interface Progress {
   elapsedMs: number;
 }
 
-export class Tally {
+/** Counts verdicts as they come; snapshot() is the Progress a pool reports. */
+export class ProgressCounter {
   private readonly started = performance.now();
   private readonly counts: Record<Status, number> = { pass: 0, fail: 0, error: 0, timeout: 0, skipped: 0 };
   private done = 0;

@@ -14,8 +14,8 @@ export interface WorkerSettings {
   python?: string;
 }
 
-/** A job handed to a worker, with the callbacks of its submitter. */
-export interface Ticket {
+/** A job handed to a worker, with the callbacks of its submitter (its `ticket` in the pool and the worker). */
+export interface SubmittedJob {
   job: Job;
   resolve(v: Verdict): void;
   reject(e: Error): void;
@@ -40,9 +40,9 @@ export class ExecWorker {
   /** Resolves with the hello line; rejects if the worker cannot start or has the wrong seed. */
   readonly ready: Promise<WorkerHello>;
   /** Called once when the process ends without close(): `lost` are the jobs not answered. */
-  onDeath: (lost: Ticket[], why: string) => void = () => {};
+  onDeath: (lost: SubmittedJob[], why: string) => void = () => {};
   private readonly proc: ChildProcessWithoutNullStreams;
-  private readonly inflight: Ticket[] = [];
+  private readonly inflight: SubmittedJob[] = [];
   private hello: WorkerHello | null = null;
   /** Verdicts this worker has given. */
   answered = 0;
@@ -88,7 +88,7 @@ export class ExecWorker {
     return !this.exited && !this.closing;
   }
 
-  send(ticket: Ticket): void {
+  send(ticket: SubmittedJob): void {
     this.inflight.push(ticket);
     this.proc.stdin.write(JSON.stringify(ticket.job) + '\n');
   }

@@ -1,11 +1,12 @@
 /**
  * Errors cross the API as {ok: false, error: {code, message}}: a UserError keeps its code,
- * anything else is `internal` with its message only; the server's own refusals use the same
- * shape.
+ * a model server's ModelError is `bad-input` or `unavailable`, anything else is `internal` with
+ * its message only; the server's own refusals use the same shape.
  */
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createApi } from '../../src/api/handlers/index.js';
+import { ModelError } from '../../src/model/index.js';
 import { startServer, type Running } from '../../src/server/listen.js';
 import { openCorpus, type Corpus } from '../../src/store/corpus.js';
 import { cleanTempDirs, tempDir, writeTraces } from '../store/fixtures.js';
@@ -50,6 +51,20 @@ describe('error codes over the API', () => {
     expect(await dispatch(broken, 'getTrace', { id: 1 })).toEqual({
       ok: false,
       error: { code: 'internal', message: 'getTrace failed: cannot read x of undefined' },
+    });
+  });
+
+  it('gives a model server\'s failure from any handler its one line: settings bad-input, else unavailable', async () => {
+    const failing = (e: ModelError): typeof api => ({ ...api, getTrace: () => { throw e; } });
+    const refused = new ModelError('http', 'the server refused the key (HTTP 401)', 401);
+    expect(await dispatch(failing(refused), 'getTrace', { id: 1 })).toEqual({
+      ok: false,
+      error: { code: 'unavailable', message: 'the server refused the key (HTTP 401)' },
+    });
+    const unset = new ModelError('config', 'the key variable MY_KEY is not set');
+    expect(await dispatch(failing(unset), 'getTrace', { id: 1 })).toEqual({
+      ok: false,
+      error: { code: 'bad-input', message: 'the key variable MY_KEY is not set' },
     });
   });
 

@@ -3,7 +3,9 @@
  * of `stepscope scores --json`, fetched per breakdown), pass@1 intervals, the items behind a
  * clicked mark, and the comparison of two runs. Stale answers are dropped (Newest).
  */
-import type { DashboardBreakdown, EvalSetInfo, ItemRow, RunComparison, RunInfo, ScoreInterval, ScoreLine } from '@core/contract/index.js';
+import type {
+  DashboardBreakdown, EvalSetInfo, ItemRow, RunComparison, RunInfo, RunScores,
+} from '@core/contract/index.js';
 import type { PickArgs } from '../lib/plots.js';
 import { Newest } from '../lib/newest.js';
 import type { DataSource } from '../lib/source.js';
@@ -11,17 +13,15 @@ import type { DataSource } from '../lib/source.js';
 /** The breakdowns the plots draw; `action` also gives the whole set (its first line). */
 export type Breakdown = DashboardBreakdown;
 
-export interface RunScores {
+/** A run shown, with its scores as getRunScores gives them (the interval: pass@1's on the whole set). */
+export interface ScoredRun extends RunScores {
   run: RunInfo;
-  by: Record<Breakdown, ScoreLine[]>;
-  /** pass@1's interval on the whole set. */
-  interval: ScoreInterval | null;
 }
 
 export class Dashboard {
   sets = $state.raw<EvalSetInfo[]>([]);
   set = $state<EvalSetInfo | null>(null);
-  runs = $state.raw<RunScores[]>([]);
+  runs = $state.raw<ScoredRun[]>([]);
   /** Labels of the runs drawn (all of the set's by default). */
   shown = $state.raw<string[]>([]);
   error = $state<string | null>(null);

@@ -11,7 +11,7 @@ import type { CheckedAnswer, EvalSetInfo, ItemDetail, ItemRow, PredictionDetail,
 import type { TargetFields } from '@core/semantics/eval.js';
 import { Newest } from '../lib/newest.js';
 import { loadModelSettings, saveModelSettings, type AppModelSettings } from '../lib/overlay/settings.js';
-import { isFailing, itemMark, sampleVerdict, worst, type ItemMark, type Verdict } from '../lib/overlay/verdict.js';
+import { isFailing, itemMark, sampleVerdict, worst, type ItemMark, type OverlayVerdict } from '../lib/overlay/verdict.js';
 import type { DataSource } from '../lib/source.js';
 import { nodeOf, type Tree } from '../lib/tree/build.js';
 import type { Explorer } from './explorer.svelte.js';
@@ -19,7 +19,7 @@ import type { Explorer } from './explorer.svelte.js';
 /** One answer shown against the truth: a run's prediction, a pasted text or a model's sample. */
 export interface ShownAnswer extends CheckedAnswer {
   sample: number;
-  verdict: Verdict | null;
+  verdict: OverlayVerdict | null;
   /** Execution check (CRUXEval), valid alternative: status and detail, for an item's predictions. */
   exec?: string | null;
   execDetail?: string | null;
@@ -119,7 +119,7 @@ export class Overlay {
   });
 
   counts = $derived.by(() => {
-    const c: Record<Verdict | 'none', number> = { pass: 0, fail: 0, format: 0, alternative: 0, none: 0 };
+    const c: Record<OverlayVerdict | 'none', number> = { pass: 0, fail: 0, format: 0, alternative: 0, none: 0 };
     for (const it of this.items) c[itemMark(it, this.run)?.verdict ?? 'none']++;
     return c;
   });

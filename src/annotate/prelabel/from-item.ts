@@ -31,7 +31,7 @@ export interface ItemShape {
 }
 
 /** What the prediction adds: its text and whatever is known about how it was made and judged. */
-export type PredictionFacts = Pick<PrelabelInput, 'completion' | 'completionForm' | 'finishReason' | 'execution' | 'nondeterministic'>;
+export type PredictionInput = Pick<PrelabelInput, 'completion' | 'completionForm' | 'finishReason' | 'execution' | 'nondeterministic'>;
 
 const asPrediction = (s: ShownState): Prediction => {
   const p: Prediction = { event: s.kind, src: s.src };
@@ -41,7 +41,7 @@ const asPrediction = (s: ShownState): Prediction => {
 };
 
 /** Throws the semantics' own errors (WalkError, TraceShapeError) for an item the trace cannot give. */
-export function itemPrelabelInput(trace: ItemTrace, item: ItemShape, prediction: PredictionFacts): PrelabelInput {
+export function itemPrelabelInput(trace: ItemTrace, item: ItemShape, prediction: PredictionInput): PrelabelInput {
   if (item.actions.length === 0) throw new RangeError('an item has at least one action');
   const index = trace.index ?? buildTraceIndex(trace.events ?? []);
   const events = requireEvents(index);

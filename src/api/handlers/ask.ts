@@ -2,11 +2,11 @@
  * Checking a model at any state (contract: ../contract/ask.ts): the item is cut as an
  * evaluation set would cut it (src/predictions/items.ts), its completions scored with the
  * semantics' exact match. askModel asks the server through src/model/; a failure there (server
- * down, timeout, refused key, not a completions API) becomes one line, code `unavailable`
- * (`bad-input` for settings that are wrong before anything is sent).
+ * down, timeout, refused key, not a completions API) is a ModelError, which `dispatch` turns
+ * into one line, code `unavailable` (`bad-input` for settings wrong before anything is sent).
  */
 import { UserError } from '../../common/errors.js';
-import { complete, ModelError } from '../../model/index.js';
+import { complete } from '../../model/index.js';
 import { cutItem, Traces } from '../../predictions/items.js';
 import { parseAction, scoreCompletion } from '../../semantics/index.js';
 import type { ReadCorpus } from '../../store/corpus.js';
@@ -40,18 +40,13 @@ export function askHandlers(corpus: ReadCorpus): Pick<Api, 'checkCompletions' | 
     async askModel(p) {
       // The prompt is cut first, so a bad trace or action list fails before the server is asked.
       const cut = check(p, []);
-      try {
-        const c = await complete({
-          endpoint: p.endpoint, model: p.model, apiKeyEnv: p.apiKeyEnv || undefined, prompt: cut.prompt, samples: p.samples ?? 1,
-          temperature: p.temperature, maxTokens: p.maxTokens, timeoutMs: p.timeoutSeconds === undefined ? undefined : p.timeoutSeconds * 1000,
-          // One person waiting at a view: a failing server is reported soon, not after minutes of retries.
-          retries: 1,
-        }, { backoff: { baseMs: 200, maxMs: 1000 } });
-        return { ...check(p, c.texts.map((text, i) => ({ text, finish: c.finishReasons[i] ?? null }))), model: c.model };
-      } catch (e) {
-        if (e instanceof ModelError) throw new UserError(e.message, e.code === 'config' ? 'bad-input' : 'unavailable');
-        throw e;
-      }
+      const c = await complete({
+        endpoint: p.endpoint, model: p.model, apiKeyEnv: p.apiKeyEnv || undefined, prompt: cut.prompt, samples: p.samples ?? 1,
+        temperature: p.temperature, maxTokens: p.maxTokens, timeoutMs: p.timeoutSeconds === undefined ? undefined : p.timeoutSeconds * 1000,
+        // One person waiting at a view: a failing server is reported soon, not after minutes of retries.
+        retries: 1,
+      }, { backoff: { baseMs: 200, maxMs: 1000 } });
+      return { ...check(p, c.texts.map((text, i) => ({ text, finish: c.finishReasons[i] ?? null }))), model: c.model };
     },
   };
 }

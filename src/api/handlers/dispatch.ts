@@ -1,10 +1,13 @@
 /**
  * The one entry point both transports call: validates the method name and params, runs the
  * handler, and turns every outcome into an ApiResult. This is the one place errors are
- * mapped for the API: a UserError keeps its code and message; anything else is a bug and
- * crosses as `internal` with its message only (no stack crosses the boundary).
+ * mapped for the API: a UserError keeps its code and message; a model server's failure
+ * (ModelError, src/model/errors.ts) keeps its one-line message as `bad-input` when the settings
+ * were wrong before anything was sent, else `unavailable`; anything else is a bug and crosses
+ * as `internal` with its message only (no stack crosses the boundary).
  */
 import { UserError } from '../../common/errors.js';
+import { ModelError } from '../../model/index.js';
 import { methods } from '../../contract/index.js';
 import type { MethodSpec } from '../../contract/method.js';
 import { fail, ok, type ApiFailure, type ApiResult } from '../../contract/result.js';
@@ -43,5 +46,6 @@ export async function dispatch(api: Handlers, method: unknown, raw: unknown, tab
 
 function failureOf(method: string, e: unknown): ApiFailure {
   if (e instanceof UserError) return { code: e.code, message: e.message };
+  if (e instanceof ModelError) return { code: e.code === 'config' ? 'bad-input' : 'unavailable', message: e.message };
   return { code: 'internal', message: `${method} failed: ${e instanceof Error ? e.message : String(e)}` };
 }

@@ -4,7 +4,7 @@ import { UserError } from '../../common/errors.js';
 import { DEFAULT_SHARD_ROWS, exportDataset, removePartial } from '../../export/run.js';
 import { EXPORT_FORMATS, EXPORT_KINDS } from '../../semantics/export-select.js';
 import { choiceOption, CliError, intOption, requireString, usage, type Command } from '../command.js';
-import { Progress } from '../progress.js';
+import { ProgressBar } from '../progress.js';
 
 const HELP = `Usage: stepscope dataset export --db CORPUS -o DIR --kind KIND [--select KEY=VALUE]...
            [--format jsonl|parquet] [--split train=0.9,validation=0.1] [--seed S]
@@ -70,7 +70,7 @@ export const command: Command = {
     const out = requireString(values, 'output', 'dataset');
     const kind = choiceOption(values, 'kind', 'dataset', EXPORT_KINDS);
     if (!kind) throw usage(`dataset: --kind is required (${EXPORT_KINDS.join(', ')})`);
-    const bar = process.stderr.isTTY ? new Progress('export', undefined, (n) => `${n} rows`) : undefined;
+    const bar = process.stderr.isTTY ? new ProgressBar('export', undefined, (n) => `${n} rows`) : undefined;
     // Ctrl+C: leave nothing half-written (the export yields every few thousand rows, so this runs).
     const interrupted = () => {
       bar?.clear();

@@ -4,7 +4,7 @@ import type { IngestResult } from '../../store/corpus.js';
 import { int } from '../../contract/validate.js';
 import { CliError, intOption, usage, type Command } from '../command.js';
 import { withCorpus } from '../open-corpus.js';
-import { Progress } from '../progress.js';
+import { ProgressBar } from '../progress.js';
 
 export const command: Command = {
   name: 'ingest',
@@ -42,7 +42,7 @@ Options:
     const total = { files: 0, traces: 0, inserted: 0, skipped: 0, events: 0 };
     await withCorpus(values, 'ingest', { create: true }, async (corpus, db) => {
       for (const file of files) {
-        const progress = process.stderr.isTTY ? new Progress(file, file === '-' ? undefined : statOf(file)?.size) : undefined;
+        const progress = process.stderr.isTTY ? new ProgressBar(file, file === '-' ? undefined : statOf(file)?.size) : undefined;
         let res: IngestResult;
         try {
           res = await corpus.ingest(file, { maxLineBytes: maxLineMb * 1024 * 1024, onProgress: progress && ((n) => progress.update(n)) });

@@ -6,7 +6,7 @@ import { abortOnInterrupt, DEFAULT_API_KEY_ENV, DEFAULT_CONCURRENCY, DEFAULTS, M
 import { predict } from '../../predictions/predict.js';
 import { checkedOption, CliError, intOption, requireString, usage, type Command } from '../command.js';
 import { withCorpus } from '../open-corpus.js';
-import { Progress } from '../progress.js';
+import { ProgressBar } from '../progress.js';
 import { runChecks } from '../run-checks.js';
 
 const HELP = `Usage: stepscope predict --db CORPUS --set NAME --endpoint URL --model NAME [--label LABEL]
@@ -73,14 +73,14 @@ export const command: Command = {
     const concurrency = intOption(values, 'concurrency', 'predict', DEFAULT_CONCURRENCY, int(1));
     return withCorpus(values, 'predict', {}, async (corpus) => {
       const interrupt = abortOnInterrupt({ onFirst: () => console.error('\nstopping: waiting for the requests in flight (Ctrl+C again to quit now)') });
-      let bar: Progress | undefined;
+      let bar: ProgressBar | undefined;
       let r;
       try {
         r = await predict(corpus, {
           set, label, settings, samples, concurrency, replace: values.replace === true, signal: interrupt.signal,
           onStart: (todo, answered) => {
             if (answered) console.error(`resuming: ${answered} items already answered, ${todo} to ask for`);
-            if (process.stderr.isTTY && todo > 0) bar = new Progress('predict', todo, (n) => `${n}/${todo} items`);
+            if (process.stderr.isTTY && todo > 0) bar = new ProgressBar('predict', todo, (n) => `${n}/${todo} items`);
           },
           onProgress: (p) => bar?.update(p.done, `${p.perSecond.toFixed(1)}/s${p.retries ? `, ${p.retries} retries` : ''}${p.failed ? `, ${p.failed} failed` : ''}`),
           onFailure: (item, e) => {

@@ -94,7 +94,8 @@ export function deleteEvalSet(db: Database.Database, id: number): void {
   db.prepare('DELETE FROM evalsets WHERE id = ?').run(id);
 }
 
-export interface ItemRow {
+/** An item as ITEM_COLUMNS select it (snake_case, JSON as text); itemOf makes it a StoredItem. */
+export interface ItemSqlRow {
   id: number;
   set_id: number;
   ord: number;
@@ -120,7 +121,7 @@ export interface ItemRow {
 export const ITEM_COLUMNS = `i.id, i.set_id, i.ord, i.key, i.trace_id, t.name, i.direction, i.entry, i.actions, i.action, i.horizon,
   i.prompt, i.target, i.target_node, i.target_seq, i.target_kind, i.target_src, i.target_locals, i.target_arg, i.call_return`;
 
-export function itemOf(r: ItemRow): StoredItem {
+export function itemOf(r: ItemSqlRow): StoredItem {
   const truth: TargetFields = { event: r.target_kind };
   if (r.target_src !== null) truth.src = r.target_src;
   if (r.target_locals !== null) truth.locals = JSON.parse(r.target_locals);
@@ -145,7 +146,7 @@ export function* iterateItems(db: Database.Database, setId: number, q: ItemQuery
   const stmt = db.prepare(`SELECT ${ITEM_COLUMNS} FROM evalset_items i JOIN traces t ON t.id = i.trace_id
     WHERE i.set_id = ? ${where} ORDER BY i.ord LIMIT ? OFFSET ?`);
   const args: unknown[] = [setId, ...(q.traceId === undefined ? [] : [q.traceId]), q.limit ?? -1, q.offset ?? 0];
-  for (const r of stmt.iterate(...args) as IterableIterator<ItemRow>) yield itemOf(r);
+  for (const r of stmt.iterate(...args) as IterableIterator<ItemSqlRow>) yield itemOf(r);
 }
 
 export function countItems(db: Database.Database, setId: number, traceId?: number): number {
@@ -154,7 +155,7 @@ export function countItems(db: Database.Database, setId: number, traceId?: numbe
 }
 
 export function getItem(db: Database.Database, id: number): StoredItem | undefined {
-  const r = db.prepare(`SELECT ${ITEM_COLUMNS} FROM evalset_items i JOIN traces t ON t.id = i.trace_id WHERE i.id = ?`).get(id) as ItemRow | undefined;
+  const r = db.prepare(`SELECT ${ITEM_COLUMNS} FROM evalset_items i JOIN traces t ON t.id = i.trace_id WHERE i.id = ?`).get(id) as ItemSqlRow | undefined;
   return r && itemOf(r);
 }
 

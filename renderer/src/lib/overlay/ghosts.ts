@@ -9,13 +9,13 @@
 import type { Prediction } from '@core/semantics/parse.js';
 import { LEVEL_H, SLOT_W } from '../tree/graph.js';
 import { ROW_H } from '../tree/lod.js';
-import type { Verdict } from './verdict.js';
+import type { OverlayVerdict } from './verdict.js';
 
 interface Answer {
   parsed: Prediction | null;
   parseError: unknown;
   completion: string;
-  verdict: Verdict | null;
+  verdict: OverlayVerdict | null;
 }
 interface Check {
   by: string | null;
@@ -27,13 +27,13 @@ export interface Ghost {
   slot: 0 | 1;
   /** The run (or model) whose answer this is, when two are shown. */
   run: string | null;
-  verdict: Verdict | 'none';
+  verdict: OverlayVerdict | 'none';
   /** The predicted event ('' when none was read). */
   event: string;
   text: string;
 }
 
-export const VERDICT_SYMBOL: Record<Verdict | 'none', string> = { pass: '✓', fail: '✗', format: '?', alternative: '≈', none: '–' };
+export const VERDICT_SYMBOL: Record<OverlayVerdict | 'none', string> = { pass: '✓', fail: '✗', format: '?', alternative: '≈', none: '–' };
 
 /** What a ghost says of an answer: the predicted event and line, or why there is none. */
 export function answerText(a: Answer | null): string {

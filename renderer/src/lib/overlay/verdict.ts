@@ -15,9 +15,9 @@ import type { ItemRow, VerdictInfo } from '@core/contract/index.js';
 import { FIELDS } from '@core/semantics/eval.js';
 
 export const VERDICTS = ['pass', 'fail', 'format', 'alternative'] as const;
-export type Verdict = (typeof VERDICTS)[number];
+export type OverlayVerdict = (typeof VERDICTS)[number];
 
-export function sampleVerdict(v: Pick<VerdictInfo, 'correct' | 'alt' | 'formatError'>): Verdict | null {
+export function sampleVerdict(v: Pick<VerdictInfo, 'correct' | 'alt' | 'formatError'>): OverlayVerdict | null {
   if (v.correct === true) return 'pass';
   if (v.alt === 'pass') return 'alternative';
   if (v.formatError === true) return 'format';
@@ -34,7 +34,7 @@ export function wrongFields(v: Pick<VerdictInfo, 'em' | 'exec'>): string[] {
 
 export interface ItemMark {
   item: ItemRow;
-  verdict: Verdict;
+  verdict: OverlayVerdict;
   /** Samples correct, of samples scored. */
   correct: number;
   samples: number;
@@ -51,9 +51,9 @@ export function itemMark(item: ItemRow, run: string): ItemMark | null {
 }
 
 /** Several items on one node: the worst verdict shows (fail, format, alternative, pass). */
-const RANK: Record<Verdict, number> = { fail: 0, format: 1, alternative: 2, pass: 3 };
+const RANK: Record<OverlayVerdict, number> = { fail: 0, format: 1, alternative: 2, pass: 3 };
 export function worst(a: ItemMark, b: ItemMark): ItemMark {
   return RANK[b.verdict] < RANK[a.verdict] ? b : a;
 }
 
-export const isFailing = (v: Verdict) => v === 'fail' || v === 'format';
+export const isFailing = (v: OverlayVerdict) => v === 'fail' || v === 'format';
