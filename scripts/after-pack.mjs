@@ -37,25 +37,31 @@ export function prebuildArgs(version, platform, arch) {
 }
 
 function electronVersion(packager) {
-  return packager.config.electronVersion ?? JSON.parse(readFileSync(join(root, 'node_modules/electron/package.json'), 'utf8')).version;
+  const installed = join(root, 'node_modules/electron/package.json');
+  return packager.config.electronVersion ?? JSON.parse(readFileSync(installed, 'utf8')).version;
 }
 
 function installPrebuiltSqlite(resources, version, platform, arch) {
   const module = join(resources, 'app.asar.unpacked', 'node_modules', 'better-sqlite3');
   const node = join(module, 'build', 'Release', 'better_sqlite3.node');
-  if (!existsSync(join(module, 'package.json'))) throw new Error(`after-pack: ${module} is missing (asarUnpack in electron-builder.yml)`);
+  if (!existsSync(join(module, 'package.json'))) {
+    throw new Error(`after-pack: ${module} is missing (asarUnpack in electron-builder.yml)`);
+  }
   const before = existsSync(node) ? statSync(node).mtimeMs : 0;
   // npm run passes the user's npm config as npm_config_*; prebuild-install would take a runtime,
   // target or build-from-source from there over its defaults: only the arguments given here count.
   const chosen = /^npm_config_(runtime|target|arch|platform|libc|build_from_source|download|local_prebuilds)$/i;
   const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !chosen.test(k)));
   const bin = require.resolve('prebuild-install/bin.js', { paths: [join(root, 'node_modules/better-sqlite3')] });
-  const r = spawnSync(process.execPath, [bin, ...prebuildArgs(version, platform, arch)], { cwd: module, env, encoding: 'utf8' });
+  const args = [bin, ...prebuildArgs(version, platform, arch)];
+  const r = spawnSync(process.execPath, args, { cwd: module, env, encoding: 'utf8' });
   const out = `${r.stdout ?? ''}${r.stderr ?? ''}`;
   if (r.status !== 0 || !existsSync(node) || statSync(node).mtimeMs === before) {
     const url = /https:\/\/\S+\.tar\.gz/.exec(out)?.[0] ?? 'better-sqlite3 release assets';
-    const why = out.split('\n').filter((l) => / (warn|ERR!) /.test(l)).join('; ') || `prebuild-install exited with ${r.status ?? r.error?.message}`;
-    throw new Error(`after-pack: no prebuilt better-sqlite3 for Electron ${version} ${platform}-${arch} (${url}): ${why}`);
+    const warnings = out.split('\n').filter((l) => / (warn|ERR!) /.test(l));
+    const why = warnings.join('; ') || `prebuild-install exited with ${r.status ?? r.error?.message}`;
+    const what = `better-sqlite3 for Electron ${version} ${platform}-${arch}`;
+    throw new Error(`after-pack: no prebuilt ${what} (${url}): ${why}`);
   }
   console.log(`after-pack: better-sqlite3 for Electron ${version} ${platform}-${arch} installed (prebuilt)`);
 }
@@ -63,7 +69,8 @@ function installPrebuiltSqlite(resources, version, platform, arch) {
 export default async function afterPack(context) {
   const { resources, executable } = packedPaths(context);
   const platform = context.electronPlatformName === 'mas' ? 'darwin' : context.electronPlatformName;
-  installPrebuiltSqlite(resources, electronVersion(context.packager), platform, ARCHES[context.arch] ?? String(context.arch));
+  const arch = ARCHES[context.arch] ?? String(context.arch);
+  installPrebuiltSqlite(resources, electronVersion(context.packager), platform, arch);
   const set = await applyFuses(executable);
   console.log(`after-pack: fuses of ${executable}: ${set.join(', ')}`);
 }

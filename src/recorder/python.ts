@@ -19,8 +19,9 @@ export function shippedDir(relative: string, moduleUrl: string, resourcesPath: s
   return packed && resourcesPath ? join(resourcesPath, basename(here)) : here;
 }
 
+const resourcesPath = (process as { resourcesPath?: string }).resourcesPath; // set by Electron only
 /** <repo>/python, from src/recorder or dist/recorder alike; <resources>/python in a packaged app. */
-export const pythonDir = shippedDir('../../python', import.meta.url, (process as { resourcesPath?: string }).resourcesPath);
+export const pythonDir = shippedDir('../../python', import.meta.url, resourcesPath);
 
 /** The interpreter to run: $STEPSCOPE_PYTHON, else `python3` from PATH. */
 export function pythonExecutable(): string {

@@ -15,8 +15,9 @@ describe('shippedDir', () => {
 
   it("is <resourcesPath>/<name> when the code runs from a packaged app's app.asar", () => {
     const url = pathToFileURL('/opt/Stepscope/resources/app.asar/out/main/chunks/x.js').href;
-    expect(shippedDir('../../python', url, '/opt/Stepscope/resources')).toBe('/opt/Stepscope/resources/python');
-    expect(shippedDir('../../../resources/demo', url, '/opt/Stepscope/resources')).toBe('/opt/Stepscope/resources/demo');
+    const resources = '/opt/Stepscope/resources';
+    expect(shippedDir('../../python', url, resources)).toBe('/opt/Stepscope/resources/python');
+    expect(shippedDir('../../../resources/demo', url, resources)).toBe('/opt/Stepscope/resources/demo');
   });
 
   it('does not take a folder merely named like an asar for the archive', () => {
