@@ -10,7 +10,7 @@
 //    published for this Electron): packaging fails, naming the file it looked for.
 // 2. Electron's fuses, flipped on the packaged binary (scripts/fuses.mjs).
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { applyFuses } from './fuses.mjs';
@@ -47,7 +47,7 @@ function installPrebuiltSqlite(resources, version, platform, arch) {
   if (!existsSync(join(module, 'package.json'))) {
     throw new Error(`after-pack: ${module} is missing (asarUnpack in electron-builder.yml)`);
   }
-  const before = existsSync(node) ? statSync(node).mtimeMs : 0;
+  const before = existsSync(node) ? readFileSync(node) : null;
   // npm run passes the user's npm config as npm_config_*; prebuild-install would take a runtime,
   // target or build-from-source from there over its defaults: only the arguments given here count.
   const chosen = /^npm_config_(runtime|target|arch|platform|libc|build_from_source|download|local_prebuilds)$/i;
@@ -56,7 +56,8 @@ function installPrebuiltSqlite(resources, version, platform, arch) {
   const args = [bin, ...prebuildArgs(version, platform, arch)];
   const r = spawnSync(process.execPath, args, { cwd: module, env, encoding: 'utf8' });
   const out = `${r.stdout ?? ''}${r.stderr ?? ''}`;
-  if (r.status !== 0 || !existsSync(node) || statSync(node).mtimeMs === before) {
+  // prebuild-install may exit 0 having installed nothing: the file must have changed.
+  if (r.status !== 0 || !existsSync(node) || (before && readFileSync(node).equals(before))) {
     const url = /https:\/\/\S+\.tar\.gz/.exec(out)?.[0] ?? 'better-sqlite3 release assets';
     const warnings = out.split('\n').filter((l) => / (warn|ERR!) /.test(l));
     const why = warnings.join('; ') || `prebuild-install exited with ${r.status ?? r.error?.message}`;
