@@ -5,10 +5,23 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { constants as osConstants } from 'node:os';
+import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-/** <repo>/python, from src/recorder or dist/recorder alike. */
-export const pythonDir = fileURLToPath(new URL('../../python', import.meta.url));
+/**
+ * A folder the repository ships beside the code, `relative` to the module at `moduleUrl`. In a
+ * packaged desktop app the code runs from inside resources/app.asar, which python3 cannot read:
+ * there the folder is `<resourcesPath>/<its base name>` (electron-builder.yml, extraResources).
+ */
+export function shippedDir(relative: string, moduleUrl: string, resourcesPath: string | undefined): string {
+  const here = fileURLToPath(new URL(relative, moduleUrl));
+  const packed = /[\\/][^\\/]+\.asar([\\/]|$)/.test(fileURLToPath(moduleUrl));
+  return packed && resourcesPath ? join(resourcesPath, basename(here)) : here;
+}
+
+const resourcesPath = (process as { resourcesPath?: string }).resourcesPath; // set by Electron only
+/** <repo>/python, from src/recorder or dist/recorder alike; <resources>/python in a packaged app. */
+export const pythonDir = shippedDir('../../python', import.meta.url, resourcesPath);
 
 /** The interpreter to run: $STEPSCOPE_PYTHON, else `python3` from PATH. */
 export function pythonExecutable(): string {
