@@ -96,7 +96,9 @@ export class Explorer {
     return this.#walker.replay(direction, entry, actions, cursor);
   }
   runTo(direction: Direction, node: number): Promise<void> { return this.#walker.runTo(direction, node); }
-  entryHere(seq: number, direction: Direction = this.direction): Promise<void> { return this.#walker.entryHere(seq, direction); }
+  entryHere(seq: number, direction: Direction = this.direction): Promise<void> {
+    return this.#walker.entryHere(seq, direction);
+  }
   inverseFrom(seq: number): Promise<void> { return this.#walker.inverseFrom(seq); }
 
   /** Performs the action of an edge (a breakpoint edge runs to its line, saying where it stopped). */

@@ -54,7 +54,8 @@ export class Camera {
   /** The part of the tree on screen, in tree coordinates, widened by `m` pixels on each side. */
   viewBox(m = 0): { x0: number; x1: number; y0: number; y1: number } {
     const t = this.transform;
-    return { x0: (-t.x - m) / t.k, x1: (this.width - t.x + m) / t.k, y0: (-t.y - m) / t.k, y1: (this.height - t.y + m) / t.k };
+    const { width, height } = this;
+    return { x0: (-t.x - m) / t.k, x1: (width - t.x + m) / t.k, y0: (-t.y - m) / t.k, y1: (height - t.y + m) / t.k };
   }
 
   /**
@@ -173,7 +174,8 @@ export class Camera {
   #lookAt(p: Point): void {
     const t = untrack(() => this.transform);
     const g = this.scene.graph;
-    select(this.#svg!).call(this.#zoomer!.translateTo, g ? p.x : p.x + this.width / 3 / t.k, g ? p.y + this.height / 6 / t.k : p.y);
+    const { width, height } = this;
+    select(this.#svg!).call(this.#zoomer!.translateTo, g ? p.x : p.x + width / 3 / t.k, g ? p.y + height / 6 / t.k : p.y);
   }
 
   /**
