@@ -95,7 +95,8 @@ async function deepLink(server, overlaid) {
     // Script the page fetched before its first API call: the boot's (lazy views come later, if at all).
     const first = api.length ? Math.min(...api) : Infinity;
     const js = res.filter((r) => r.name.endsWith('.js') && r.startTime < first);
-    // The open's own spans (explorer.svelte.ts names them): when the skeleton was in, the trees built, the first walk landed.
+    // The open's own spans (state/explorer/trace-view.svelte.ts names them): when the skeleton was in,
+    // the trees built, the first walk landed.
     const span = (n) => performance.getEntriesByName(`stepscope open: ${n}`)[0] ?? null;
     const end = (n) => (span(n) ? span(n).startTime + span(n).duration : null);
     return { script: entry?.responseEnd ?? null, evaluated: mark('script evaluated'), mounted: mark('mounted'), firstCall: api.length ? first : null, jsBytes: js.reduce((s, r) => s + r.encodedBodySize, 0), jsFiles: js.length, skeleton: end('fetch skeleton'), built: end('build trees'), walked: end('first walk') };

@@ -121,7 +121,7 @@ async function newPage(url, shape) {
 /**
  * Cold open of `name`, 3 times; the median total and, of that run, its parts: each API
  * call's time from request to last byte (server work + transfer) and its size, and the
- * page's own spans (explorer.svelte.ts names them in the performance timeline).
+ * page's own spans (state/explorer/trace-view.svelte.ts names them in the performance timeline).
  */
 async function coldOpen(name, reps = 3, start = () => startServer({ db, port: 0 })) {
   const runs = [];

@@ -1,6 +1,6 @@
 /**
  * The serialized text of a walk cut into pieces for display: special tokens marked, and the
- * prompt / target split at a chosen state (neural-debugger.md §6: the prompt is the text up to
+ * prompt / target split at a chosen state (docs/semantics.md §6: the prompt is the text up to
  * and including the `<|frame_sep|>` before state j; the target is state j up to the next
  * `<|action_sep|>` or `<|trace_end|>`). Lengths count characters, and characters with each
  * special token counted as one (what a tokenizer with these tokens added would see of them).

@@ -7,7 +7,16 @@
  */
 import type { ApiResult, Method, Params, Results } from '@core/contract/index.js';
 import { UserError } from '@core/common/errors.js';
-import type { SkeletonFetch } from './tree/skeleton-fetch.js';
+
+/**
+ * Everything a worker needs to fetch one skeleton (lib/tree/skeleton-fetch.ts): an absolute
+ * URL (a worker resolves against its own script) and the token.
+ */
+export interface SkeletonFetch {
+  url: string;
+  token: string | null;
+  traceId: number;
+}
 
 export interface DataSource {
   call<M extends Method>(method: M, params: Params<M>): Promise<Results[M]>;

@@ -1,4 +1,4 @@
-// How a trace opens (renderer/src/state/explorer.svelte.ts): the trees land with their current
+// How a trace opens (renderer/src/state/explorer/trace-view.svelte.ts): the trees land with their current
 // node (from the skeleton) and are given a frame to paint before the first walk's answer fills
 // the inspector, even when that answer came first; then the walk is the API's.
 import { beforeAll, describe, expect, it } from 'vitest';

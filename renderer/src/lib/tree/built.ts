@@ -7,11 +7,11 @@
  * (the web mode), the worker fetches the skeleton's bytes itself (skeleton-fetch.ts).
  */
 import { decodeSkeleton, decodeSkeletonBytes, type Skeleton, type SkeletonWire } from '@core/contract/index.js';
-import { fetchSkeleton, type SkeletonFetch } from './skeleton-fetch.js';
+import { fetchSkeleton } from './skeleton-fetch.js';
 import { forwardTree, inverseTree, treeIndex, type Tree } from './build.js';
 import { foldPlan, type FoldPlan } from './fold.js';
 import { LINE } from './kinds.js';
-import { ApiCallError } from '../source.js';
+import { ApiCallError, type SkeletonFetch } from '../source.js';
 
 export interface Built {
   skeleton: Skeleton & { line: Int32Array; frame: Int32Array };

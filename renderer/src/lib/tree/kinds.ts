@@ -1,7 +1,7 @@
 /**
  * What a node of a drawing tree shows, as a small number (kept in Uint8Arrays): the four event
  * kinds of the trace (numbered as in the skeleton and the semantics' index) plus LINE_CALL,
- * the inverse tree's `inv_line_call` copy of a node with children (neural-debugger.md §4).
+ * the inverse tree's `inv_line_call` copy of a node with children (docs/semantics.md §4).
  */
 import { CALL, EXCEPTION, LINE, RETURN } from '@core/semantics/tree.js';
 

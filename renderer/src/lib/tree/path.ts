@@ -1,7 +1,7 @@
 /**
  * The actions that walk a tree from one node to a later one (pre-order): `step_into` goes to
  * the next node in pre-order, `step_over` to the first node after the current one's subtree
- * (neural-debugger.md §5), so stepping into while the target lies inside the current subtree
+ * (docs/semantics.md §5), so stepping into while the target lies inside the current subtree
  * and over otherwise reaches it in at most (depth + siblings passed) actions. Used by "run to
  * here" and "inverse from here"; the walk API then confirms where the actions lead.
  */

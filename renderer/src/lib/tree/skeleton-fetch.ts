@@ -5,14 +5,7 @@
  * A failure comes as the API's JSON shape and is thrown as an ApiCallError with its code.
  */
 import type { SkeletonWire } from '@core/contract/index.js';
-import { ApiCallError } from '../source.js';
-
-/** Everything a worker needs to fetch one skeleton: an absolute URL (a worker resolves against its own script) and the token. */
-export interface SkeletonFetch {
-  url: string;
-  token: string | null;
-  traceId: number;
-}
+import { ApiCallError, type SkeletonFetch } from '../source.js';
 
 /** The bytes; the JSON form where the server answers that instead (a host without bytes forms). */
 export async function fetchSkeleton(f: SkeletonFetch): Promise<Uint8Array | SkeletonWire> {
