@@ -20,7 +20,6 @@ import {
   serialize,
   stateSeqs,
   walk,
-  type Action,
   type TreeIndex,
 } from '../../src/semantics/index.js';
 import { UserError } from '../../src/common/errors.js';

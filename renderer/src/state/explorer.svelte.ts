@@ -280,7 +280,10 @@ export class Explorer {
       const cur = walk.states[walk.states.length - 1];
       if (cur) await this.select(cur);
     } catch (e) {
-      if (live()) (this.error = (e as Error).message), (this.#start = null);
+      if (live()) {
+        this.error = (e as Error).message;
+        this.#start = null;
+      }
     }
   }
 
