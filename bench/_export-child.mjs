@@ -25,7 +25,10 @@ if (mode === 'export') {
     r.labels = [];
     buf += JSON.stringify(r) + '\n';
     rows++;
-    if (buf.length >= 1 << 20) (writeSync(fd, buf), (buf = ''));
+    if (buf.length >= 1 << 20) {
+      writeSync(fd, buf);
+      buf = '';
+    }
   }
   writeSync(fd, buf);
   closeSync(fd);

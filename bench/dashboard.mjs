@@ -129,7 +129,10 @@ try {
   const first = await draw('big');
   const big = [];
   const base = [];
-  for (let i = 0; i < 3; i++) (base.push(await draw('base')), big.push(await draw('big')));
+  for (let i = 0; i < 3; i++) {
+    base.push(await draw('base'));
+    big.push(await draw('big'));
+  }
   const [b, s] = [Math.min(...big), Math.min(...base)];
   console.log(`load (uptime): ${(await import('node:os')).loadavg().map((x) => x.toFixed(2)).join(', ')} on ${(await import('node:os')).cpus().length} cores`);
   console.log(`scores of both runs over 100,000 (3 breakdowns): ${rowsBig.toFixed(0)} ms from one row per prediction, ${sumsBig.toFixed(0)} ms from the per-item sums: ratio ${(sumsBig / rowsBig).toFixed(2)}`);

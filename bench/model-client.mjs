@@ -17,7 +17,9 @@ const CONCURRENCY = 8;
 let text = '<|begin_of_text|><|trace_context_start|>def f(x):\n    return x + 1\n'.repeat(20);
 try {
   text = JSON.parse(readFileSync(join(root, 'test/data/semantics/trajectories.json'), 'utf8'))[0].text;
-} catch {}
+} catch {
+  // not readable: the repeated snippet above
+}
 const answer = '<|line_sep|><|arg_sep|>{"..": "..", "n": "1"}<|src_sep|>    for c in s:';
 const prompts = Array.from({ length: N }, (_, i) => `${text.slice(0, 1200)}#${i}<|frame_sep|>`);
 

@@ -158,7 +158,7 @@ const heap0 = process.memoryUsage().heapUsed + process.memoryUsage().arrayBuffer
 const corpus = openCorpus(db, { readonly: true });
 const cache = new TraceCache(corpus, 8 * 2 ** 30);
 const held = cache.get(1);
-for (let k = 0; k < held.events.length; k++) held.events[k]; // every window read
+for (let k = 0; k < held.events.length; k++) void held.events[k]; // every window read
 global.gc?.();
 const heap1 = process.memoryUsage().heapUsed + process.memoryUsage().arrayBuffers;
 const estimate = cache.bytes;

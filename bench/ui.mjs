@@ -250,7 +250,10 @@ async function measure(url, name, shape) {
   const perFrame = (Date.now() - t1) / 20;
   // Open the long loop's fold so the tree really has all its states, then fit.
   const fold = page.getByTestId('forward-tree').getByTestId('fold').first();
-  if (await fold.count()) (await fold.dispatchEvent('click'), await frame(page));
+  if (await fold.count()) {
+    await fold.dispatchEvent('click');
+    await frame(page);
+  }
   const t2 = Date.now();
   await page.getByTestId('forward-fit').click();
   await page.getByTestId('inverse-fit').click();

@@ -10,7 +10,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { resolve } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import type { AnnotationInfo, AnnotationItem, HistoryInfo, Queue, AgreementInfo } from '../src/contract/index.js';
+import type { AnnotationInfo, AnnotationItem, HistoryInfo, AgreementInfo } from '../src/contract/index.js';
 import type { Taxonomy } from '../src/annotate/index.js';
 import { truth } from './helpers.js';
 

@@ -72,7 +72,10 @@ test('trees: selecting a state shows it and highlights its twins; collapse and e
 function descendants_deep(skel: { parent: number[] }, root: number): number {
   let n = 0;
   const inside = new Set([root]);
-  for (let s = root + 1; s < skel.parent.length; s++) if (inside.has(skel.parent[s])) (inside.add(s), n++);
+  for (let s = root + 1; s < skel.parent.length; s++) if (inside.has(skel.parent[s])) {
+    inside.add(s);
+    n++;
+  }
   return n;
 }
 

@@ -12,6 +12,7 @@ export type Fault = {
 };
 export type Answer = string | string[] | Fault;
 export interface FakeOptions {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the request's JSON body, as sent
   answer?: (q: { prompt: string; body: Record<string, any>; sample: number }) => Answer | Promise<Answer>;
   answers?: Record<string, Answer>;
   continuations?: string[];
@@ -28,6 +29,7 @@ export interface FakeOptions {
   host?: string;
 }
 export interface Recorded {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the request's JSON body, as sent
   body: Record<string, any>;
   authorization: string | undefined;
   contentType: string | undefined;

@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // Runs every suite (TypeScript unit/integration, Python recorder, the Electronegativity scan
-// of the Electron shell, Playwright e2e) and ends with one plain `N passed, N failed` line,
-// the line CI reads.
-// Usage: node scripts/test-all.mjs [--only ts,py,eng,e2e]
+// of the Electron shell, Playwright e2e, and the lint phase: ESLint, Prettier, the type checks)
+// and ends with one plain `N passed, N failed` line, the line CI reads.
+// Usage: node scripts/test-all.mjs [--only ts,py,eng,e2e,lint]
 //
 // Order, for a short wall time on two cores (every phase keeps both busy, so what counts is
 // the CPU time of all of it): the core is compiled once (tsc) while CRUXEval is recorded once
@@ -120,7 +120,7 @@ const built = (await run('build:core', 'npm', ['run', '--silent', 'build:core'],
 if (!built) record('build', 0, 1);
 
 // 2. Side by side: vitest (live output), the Python suite, the e2e preparation and the
-// Electronegativity scan.
+// Electronegativity scan, and the lint phase.
 async function typescript() {
   const out = join(tmp, 'vitest.json');
   const status = await run('vitest', bin('vitest'), ['run', '--reporter=default', '--reporter=json', `--outputFile=${out}`], { live: true });
@@ -165,11 +165,35 @@ async function prepareE2e() {
   return prepared;
 }
 
+/**
+ * The habits CI holds the code to, each check one test: ESLint and Prettier over the repository
+ * (`npm run lint`), the two type checks (`npm run typecheck`, `npm run typecheck:ui`). One after
+ * another (one core; the other suites keep the other busy). The migration files' order is a
+ * vitest test (test/store/migrations-order.test.ts), run here too when the TypeScript suite is not.
+ */
+async function lint() {
+  const checks = [
+    ['eslint', bin('eslint'), ['.']],
+    ['prettier', bin('prettier'), ['--check', '.']],
+    ['typecheck', 'npm', ['run', '--silent', 'typecheck']],
+    ['typecheck:ui', 'npm', ['run', '--silent', 'typecheck:ui']],
+  ];
+  if (!want('ts')) checks.push(['migrations', bin('vitest'), ['run', 'test/store/migrations-order.test.ts']]);
+  let passed = 0;
+  let failed = 0;
+  for (const [label, cmd, args] of checks) {
+    if ((await run(label, cmd, args)) === 0) passed++;
+    else failed++;
+  }
+  record('lint', passed, failed);
+}
+
 // The two suites start when CRUXEval is recorded; the e2e preparation does not wait for it.
 const [, , prepared] = await Promise.all([
   want('ts') ? cruxevalRecorded.then(typescript) : null,
   want('py') ? cruxevalRecorded.then(python) : null,
   prepareE2e(),
+  want('lint') ? lint() : null,
 ]);
 
 // 3. End-to-end suites (Playwright in Debian's Chromium against the web mode). Prepared, the

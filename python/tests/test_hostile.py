@@ -217,7 +217,9 @@ class Hostile(unittest.TestCase):
             os.waitpid(pid, 0)
             wait_for_marks(MARKS, 1)
             return "started"
-        ''', "f()", "--timeout", "60")  # not the default 10 s: on two loaded cores the forks took longer once (npm test, 2026-12-02)
+        ''', "f()", "--timeout", "60")
+        # --timeout 60, not the default 10 s: on two loaded cores the forks took longer once
+        # (npm test, 2026-12-02).
         self.assertEqual((end["exit"], events[-1]["arg"]), ("normal", "'started'"))
         self.assertEqual(survivors(self.marks, wait=0), [])
         self.no_files_left("out.jsonl")

@@ -103,7 +103,10 @@ export function planExport(corpus: ReadCorpus, opts: ExportOptions): Plan {
     }
     programs.set(id, { hash, split });
     splits[split].rows += rows;
-    if (!counted.has(hash)) (counted.add(hash), splits[split].programs++);
+    if (!counted.has(hash)) {
+      counted.add(hash);
+      splits[split].programs++;
+    }
   }
   return { options, filter, sources, splits, programs, excluded: { programs: excludedHashes.size, rows: excludedRows, sets: bench.sets } };
 }

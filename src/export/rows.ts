@@ -11,6 +11,7 @@ import type { Row } from './columns.js';
 import { frameEnds, stepPromptTarget } from './steps.js';
 
 /** A row of the store's SELECT for this source (its columns are named there). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- read by column name, each as its own type
 type Raw = Record<string, any>;
 
 const actionsOf = (json: string) => (JSON.parse(json) as Action[]).map(formatAction);

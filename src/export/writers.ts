@@ -21,7 +21,10 @@ export function jsonlWriter(path: string): FileWriter {
   return {
     write(row) {
       buf += JSON.stringify(row) + '\n';
-      if (buf.length >= FLUSH_CHARS) (writeSync(fd, buf), (buf = ''));
+      if (buf.length >= FLUSH_CHARS) {
+        writeSync(fd, buf);
+        buf = '';
+      }
     },
     close() {
       if (buf) writeSync(fd, buf);

@@ -200,7 +200,7 @@ export async function runPendingChecks(corpus: Corpus, runId: number, options: C
     checked += batch.length;
     batch = [];
   };
-  let ran = 0;
+  let ran: number;
   try {
     ran = await executePlanned(planned, { ...options, pool: { hashseed: run.hashseed, ...options.pool } }, (p, v) => {
       batch.push(update(p, v));

@@ -159,7 +159,10 @@ export async function scoreCruxeval(
 export function summarise(mode: CruxevalMode, hashseed: number, rule: SkipRule, tasks: TaskScore[]): CruxevalScore {
   const counts: Record<Status, number> = { pass: 0, fail: 0, error: 0, timeout: 0, skipped: 0 };
   let generations = 0;
-  for (const t of tasks) for (const v of t.verdicts) counts[v.status]++, generations++;
+  for (const t of tasks) for (const v of t.verdicts) {
+    counts[v.status]++;
+    generations++;
+  }
   return {
     mode, hashseed, rule, tasks, generations, counts,
     pass1: meanPassAtK(tasks, 1),

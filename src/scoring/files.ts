@@ -20,7 +20,7 @@ export function readCruxevalTasks(path: string): CruxevalTask[] {
     try {
       rec = JSON.parse(line);
     } catch (e) {
-      throw new Error(`${where}: expected a JSON object (${(e as Error).message})`);
+      throw new Error(`${where}: expected a JSON object (${(e as Error).message})`, { cause: e });
     }
     if (typeof rec !== 'object' || rec === null || Array.isArray(rec)) throw new Error(`${where}: expected a JSON object with id, code, input, output`);
     const r = rec as Record<string, unknown>;
@@ -41,8 +41,8 @@ function readJsonObject(path: string): Record<string, unknown> {
   try {
     value = JSON.parse(readFileSync(path, 'utf8'));
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code) throw new Error(`${path}: cannot read: ${(e as Error).message}`);
-    throw new Error(`${path}: expected one JSON object (${(e as Error).message})`);
+    if ((e as NodeJS.ErrnoException).code) throw new Error(`${path}: cannot read: ${(e as Error).message}`, { cause: e });
+    throw new Error(`${path}: expected one JSON object (${(e as Error).message})`, { cause: e });
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Error(`${path}: expected one JSON object`);
   return value as Record<string, unknown>;

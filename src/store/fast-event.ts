@@ -48,8 +48,6 @@ export const ROW_WIDTH = 11;
 
 const str = (s: string) => (s.indexOf('\\') === -1 ? s.slice(1, -1) : (JSON.parse(s) as string));
 
-const names: string[] = [];
-
 /**
  * True when canonical locals name each local once, for locals with more than KEYS pairs.
  * Inside a canonical string every `"` is escaped, so `", "` (a value's end and the next

@@ -89,7 +89,7 @@ function checkBinding(binding: string): string {
     createRequire(import.meta.url)(file);
   } catch (e) {
     const why = String((e as Error).message ?? e).split('\n')[0];
-    throw new Error(`cannot load the SQLite module ${file}: ${why}`);
+    throw new Error(`cannot load the SQLite module ${file}: ${why}`, { cause: e });
   }
   return file;
 }

@@ -58,7 +58,10 @@ export function toBase64(b: Uint8Array): string {
     codes[k++] = ALPHABET_CODES[(n >> 12) & 63];
     codes[k++] = i + 1 < b.length ? ALPHABET_CODES[(n >> 6) & 63] : 61;
     codes[k++] = i + 2 < b.length ? ALPHABET_CODES[n & 63] : 61;
-    if (k === codes.length) (parts.push(String.fromCharCode.apply(null, codes as unknown as number[])), (k = 0));
+    if (k === codes.length) {
+      parts.push(String.fromCharCode.apply(null, codes as unknown as number[]));
+      k = 0;
+    }
   }
   parts.push(String.fromCharCode.apply(null, codes.subarray(0, k) as unknown as number[]));
   return parts.join('');
@@ -93,7 +96,10 @@ export function packInts(v: ArrayLike<number>): PackedInts {
     const u = v[i] - min;
     b[o++] = u & 255;
     if (bytes > 1) b[o++] = (u >>> 8) & 255;
-    if (bytes > 2) (b[o++] = (u >>> 16) & 255), (b[o++] = (u >>> 24) & 255);
+    if (bytes > 2) {
+      b[o++] = (u >>> 16) & 255;
+      b[o++] = (u >>> 24) & 255;
+    }
   }
   return { bytes, min, data: toBase64(b) };
 }
@@ -160,7 +166,10 @@ export function skeletonBytes(w: SkeletonWire, decode64: (s: string) => Uint8Arr
   COLUMNS.forEach((c, j) => (dv.setUint8(12 + 8 * j, w[c].bytes), dv.setInt32(16 + 8 * j, w[c].min, true)));
   out.set(funcs, HEAD);
   let at = align4(HEAD + funcs.length);
-  for (const b of cols) (out.set(b, at), (at += align4(b.length)));
+  for (const b of cols) {
+    out.set(b, at);
+    at += align4(b.length);
+  }
   return out;
 }
 

@@ -87,6 +87,11 @@ describe('the type a repr shows (data.wrong_type: "\'1\' for 1, a list for a tup
 });
 
 describe('the same set in another order (truth.nondeterminism) and nothing else', () => {
+  it('the same elements in another order are the same set', () => {
+    expect(labels(returning("{'b', 'a'}", "{'a', 'b'}"))).toEqual(SAME_SET);
+    expect(labels(returning('{3, 1, 2}', '{1, 2, 3}'))).toEqual(SAME_SET);
+  });
+
   it('a set for a list, or a set for a frozenset, is another type even with the same elements', () => {
     expect(labels(returning("{'b', 'a'}", "['a', 'b']"))).toEqual(WRONG_TYPE);
     expect(labels(returning("{'b', 'a'}", "frozenset({'a', 'b'})"))).toEqual(WRONG_TYPE);

@@ -59,7 +59,6 @@ function walked(m: Marker) {
 function produce(m: Marker): string {
   const dir = m.direction as Direction;
   const scope = new Scope(index, m.entry as number);
-  const label = (node: number) => `${node} ${stateKind(index, dir, node)}`;
   switch (m.example) {
     case 'text':
       return display(walkView(index, trace.header, dir, m.entry as number, parseActionList(m.actions as string)).text);

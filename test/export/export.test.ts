@@ -13,7 +13,7 @@ import { contextFor, promptTarget, textParts, type Trajectory } from '../../src/
 import type { Corpus } from '../../src/store/corpus.js';
 import { loadTrace } from '../../src/trajectories/load.js';
 import { cleanTempDirs } from '../store/fixtures.js';
-import { dataFiles, duckRead, exportCorpus, hyparquetRead, jsonlRead, type ReadRow } from './helpers.js';
+import { dataFiles, duckRead, exportCorpus, hyparquetRead, jsonlRead } from './helpers.js';
 
 let corpus: Corpus;
 let db: string;

@@ -9,7 +9,7 @@ async function failureOf(assertion: () => unknown): Promise<string> {
   try {
     await assertion();
   } catch (err) {
-    if (!(err instanceof Error)) throw new Error(`the assertion failed with a non-Error: ${String(err)}`);
+    if (!(err instanceof Error)) throw new Error(`the assertion failed with a non-Error: ${String(err)}`, { cause: err });
     return err.message;
   }
   throw new Error('the assertion passed, but it should have failed');

@@ -2,7 +2,7 @@
 // every failure a user meets (stalls, 500s, 429s, dropped connections, a server that is down).
 import { getEventListeners } from 'node:events';
 import { describe, expect, it } from 'vitest';
-import { complete, listModels, ModelError, type CompletionRequest, type RetryNotice, type ServerMemo } from '../../src/model/index.js';
+import { complete, listModels, type CompletionRequest, type RetryNotice, type ServerMemo } from '../../src/model/index.js';
 import { closedPort, deferred, quick, fakeServers, vectorPairs, vectorTexts, failure } from './helpers.js';
 
 const serve = fakeServers();

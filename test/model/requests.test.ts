@@ -3,7 +3,7 @@
 // again or not, and cancelling at every moment.
 import { setTimeout as delay } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import { complete, listModels, ModelError, type CompletionRequest, type RetryNotice, type ServerMemo } from '../../src/model/index.js';
+import { complete, listModels, type CompletionRequest, type RetryNotice, type ServerMemo } from '../../src/model/index.js';
 import { deferred, fakeServers, quick, failure } from './helpers.js';
 
 const serve = fakeServers();

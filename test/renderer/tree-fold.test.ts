@@ -230,7 +230,10 @@ describe('what a fold row says it stands for', () => {
             const end = t.end[run.kids[b - 1]];
             let lo = Infinity;
             let hi = -1;
-            for (let j = first; j < end; j++) (lo = Math.min(lo, t.seq[j])), (hi = Math.max(hi, t.seq[j]));
+            for (let j = first; j < end; j++) {
+              lo = Math.min(lo, t.seq[j]);
+              hi = Math.max(hi, t.seq[j]);
+            }
             const got = seqSpan(t, run, a, b);
             pieces++;
             if (got[0] !== lo || got[1] !== hi) bad.push(`seed ${seed} ${t.inverse ? 'inverse' : 'forward'} run ${run.key} [${a}, ${b}): ${got} instead of ${lo},${hi}`);

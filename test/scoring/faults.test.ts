@@ -51,7 +51,10 @@ function descendants(root: number): number[] {
   const out: number[] = [];
   for (let grew = true; grew; ) {
     grew = false;
-    for (const [pid, ppid] of parent) if ((ppid === root || out.includes(ppid)) && !out.includes(pid)) (out.push(pid), (grew = true));
+    for (const [pid, ppid] of parent) if ((ppid === root || out.includes(ppid)) && !out.includes(pid)) {
+      out.push(pid);
+      grew = true;
+    }
   }
   return out;
 }

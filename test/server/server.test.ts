@@ -114,7 +114,10 @@ describe.skipIf(process.env.STEPSCOPE_MUTATION_TESTS !== undefined)('npm start',
         child.on('exit', (code) => (clearTimeout(t), rej(new Error(`npm start exited (${code}) before printing a URL:\n${out}`))));
         child.stdout.on('data', () => {
           const m = /(http:\/\/127\.0\.0\.1:\d+\/)/.exec(out);
-          if (m) (clearTimeout(t), res(m[1]));
+          if (m) {
+            clearTimeout(t);
+            res(m[1]);
+          }
         });
       });
       return { url, out, child };

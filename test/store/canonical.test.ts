@@ -109,6 +109,7 @@ describe('ingest: lone surrogates', () => {
       .replace('"name": "canon"', '"name": "canon\\ud800"')
       .replace('"note": "', '"note": "\\udfff ')
       .replace(/"func": "f"/g, '"func": "f\\udc80"')
+      // eslint-disable-next-line no-regex-spaces -- the source line as the trace has it
       .replace(/"src": "    return acc"/g, '"src": "    return acc  # \\ud800"')
       .replace(/"acc": "/g, '"acc": "\\udbff')
       .replace('"arg": "3"', '"arg": "\\ud83d"');

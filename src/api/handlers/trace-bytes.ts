@@ -19,6 +19,7 @@ const SLOT = 8;
 /** A string's header. */
 const STRING_HEADER = 16;
 
+// eslint-disable-next-line no-control-regex -- the range starts at U+0000 on purpose
 const WIDE = /[^\u0000-\u00ff]/;
 
 function stringBytes(s: string): number {

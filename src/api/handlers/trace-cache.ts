@@ -74,12 +74,12 @@ export class TraceCache {
     this.record(id); // the API's wording for an unknown id
     // Windows read so far and their bytes: the whole trace's size is judged from them when refused.
     const read = { events: 0, bytes: 0 };
-    let cached: CachedTrace | undefined;
-    const trace = openTraceLazily(this.corpus, id, (events) => this.grow(cached!, read, events));
+    // `cached` is declared below: the callback runs only when a window is read, after that.
+    const trace = openTraceLazily(this.corpus, id, (events) => this.grow(cached, read, events));
     const skeleton = trace.skeleton;
     const opened = openedBytes(trace, skeleton);
     if (opened > this.budgetBytes) throw this.overBudget(id, trace.shape.count, opened);
-    cached = { ...trace, skeleton, bytes: opened };
+    const cached: CachedTrace = { ...trace, skeleton, bytes: opened };
     const dropped = this.makeRoom(opened, id);
     this.map.set(id, cached);
     this.held += opened;

@@ -166,7 +166,10 @@ function exportSet(values: Record<string, unknown>): Promise<number> {
         console.error(`${output}: ${n} items of ${set.name}`);
       }
     } catch (e) {
-      if (tmp) (out.destroy(), rmSync(tmp, { force: true }));
+      if (tmp) {
+        out.destroy();
+        rmSync(tmp, { force: true });
+      }
       throw e;
     }
     return 0;

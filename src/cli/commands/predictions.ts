@@ -122,7 +122,10 @@ function list(values: Record<string, unknown>, setName: string, label: string | 
     for (const p of corpus.iteratePredictions(q)) {
       if (values.json) {
         out += JSON.stringify(jsonLine(p)) + '\n';
-        if (out.length > 1 << 16) (process.stdout.write(out), (out = ''));
+        if (out.length > 1 << 16) {
+          process.stdout.write(out);
+          out = '';
+        }
         continue;
       }
       const e = p.em;

@@ -125,8 +125,14 @@ function build(src: RowSource, f: ExportFilter, labeled: boolean): Built {
       if (f.run || f.verdicts) {
         const conds = ['pr.item_id = i.id'];
         const vals: unknown[] = [];
-        if (f.run) conds.push(`r.label IN (${marks(f.run.length)})`), vals.push(...f.run);
-        for (const [k, v] of Object.entries(f.verdicts ?? {})) conds.push(`pr.${VERDICT_COLUMN[k as VerdictKey]} = ?`), vals.push(v);
+        if (f.run) {
+          conds.push(`r.label IN (${marks(f.run.length)})`);
+          vals.push(...f.run);
+        }
+        for (const [k, v] of Object.entries(f.verdicts ?? {})) {
+          conds.push(`pr.${VERDICT_COLUMN[k as VerdictKey]} = ?`);
+          vals.push(v);
+        }
         add(`EXISTS (SELECT 1 FROM predictions pr JOIN runs r ON r.id = pr.run_id WHERE ${conds.join(' AND ')})`, ...vals);
       }
       return rowOf('items', {

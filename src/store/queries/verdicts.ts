@@ -75,7 +75,10 @@ export function foldVerdicts(combos: Iterable<VerdictCombo>, keysOf: (itemId: nu
     add(it.exec, c.exec ?? c.alt, c.n);
     add(it.correct, c.correct, c.n);
     if (c.pending) it.pending += c.n;
-    if (c.firstSample < firstSample.get(c.itemId)!) (it.first = c.correct), firstSample.set(c.itemId, c.firstSample);
+    if (c.firstSample < firstSample.get(c.itemId)!) {
+      it.first = c.correct;
+      firstSample.set(c.itemId, c.firstSample);
+    }
   }
   return [...items.values()];
 }

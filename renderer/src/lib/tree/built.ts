@@ -98,7 +98,10 @@ export function transferables(b: Built): ArrayBuffer[] {
   for (const p of [b.fwdPlan, b.invPlan]) {
     add(p.runOf);
     add(p.pos);
-    for (const r of p.runs) (add(r.kids), add(r.start));
+    for (const r of p.runs) {
+      add(r.kids);
+      add(r.start);
+    }
   }
   Object.values(b.skeleton).forEach(add);
   add(b.prevInFrame);

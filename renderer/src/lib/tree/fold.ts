@@ -152,7 +152,10 @@ function loopLine(t: Tree, kids: Int32Array, lineOfSeq: ArrayLike<number>): numb
   let line = -1;
   let best = 2;
   // Ascending lines: a later line wins only with a strictly higher count.
-  for (let i = 0; i < freq.length; i++) if (freq[i] > best) (best = freq[i]), (line = lo + i);
+  for (let i = 0; i < freq.length; i++) if (freq[i] > best) {
+    best = freq[i];
+    line = lo + i;
+  }
   return line;
 }
 

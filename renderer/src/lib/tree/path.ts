@@ -13,8 +13,13 @@ export function pathTo(t: Tree, from: number, to: number): string[] | null {
   const over = t.inverse ? 'inv_step_over' : 'step_over';
   const out: string[] = [];
   for (let c = from; c !== to; ) {
-    if (to < t.end[c]) (out.push(into), c++);
-    else (out.push(over), (c = t.end[c]));
+    if (to < t.end[c]) {
+      out.push(into);
+      c++;
+    } else {
+      out.push(over);
+      c = t.end[c];
+    }
     if (c > to) return null;
   }
   return out;
