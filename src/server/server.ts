@@ -108,7 +108,8 @@ function sendFail(res: ServerResponse, status: number, code: ErrorCode, message:
  */
 function sendTooBig(req: IncomingMessage, res: ServerResponse, message: string): void {
   const body = Buffer.from(JSON.stringify(fail('bad-input', message)));
-  res.writeHead(413, { 'Content-Type': JSON_TYPE, 'Cache-Control': 'no-store', 'Content-Length': body.byteLength, Connection: 'close' });
+  const headers = { 'Content-Type': JSON_TYPE, 'Cache-Control': 'no-store', 'Content-Length': body.byteLength };
+  res.writeHead(413, { ...headers, Connection: 'close' });
   res.write(body);
   if (req.complete || req.destroyed) return void res.end();
   const end = () => res.end();
