@@ -17,6 +17,8 @@ export default defineConfig({
     maxWorkers: Math.max(2, availableParallelism() - 1),
     // The slowest files first (test/helpers/slow-first.ts), so none is left to run alone at the end.
     sequence: { sequencer: SlowFirst },
+    // dist/ built once before the files run side by side (test/helpers/build-once.ts).
+    globalSetup: ['test/helpers/build-once.ts'],
     projects: [
       {
         resolve: resolveCore,

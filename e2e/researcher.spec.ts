@@ -203,14 +203,22 @@ test('search within a trace jumps to each matching state in turn', async ({ page
 test('keyboard: the corpus list and the trees; panes resize; a message moves nothing', async ({ page, request }) => {
   const { rows } = await truth(request, 'listTraces', { limit: 3 });
   await page.goto('./');
+  // As a user would: the keys go to the list once its rows are shown.
+  await expect(page.getByTestId('trace-row').first()).toBeVisible();
   await page.getByTestId('trace-list').focus();
   await page.keyboard.press('ArrowDown');
   await expect(page.getByTestId('code-view')).toContainText(rows[0].name);
   await page.keyboard.press('ArrowDown');
   await expect(page.getByTestId('code-view')).toContainText(rows[1].name);
   await openTrace(page, 'calls.py');
-  // Trees: Down selects the next row after the current (root) state.
+  // Trees: Down selects the next row after the current (root) state. The trees are drawn before
+  // the trace's first walk lands, and when it lands it selects the current state, undoing a
+  // selection made before it. So, as a user would, wait until the trace is open (the inspector
+  // shows the current state) and the tree is drawn, and focused.
+  await expect(page.getByTestId('inspector')).toHaveAttribute('data-seq', '0');
+  await expect(currentNode(page, 'forward')).toHaveAttribute('data-seq', '0');
   await page.getByTestId('forward-svg').focus();
+  await expect(page.getByTestId('forward-svg')).toBeFocused();
   await page.keyboard.press('ArrowDown');
   await expect(page.getByTestId('inspector')).toHaveAttribute('data-seq', '1');
   await page.keyboard.press('Enter');

@@ -26,7 +26,7 @@ const TESTS = {
   // worker-loop.test.ts runs a worker's loop in this thread: code run in a worker thread is
   // never seen by Stryker (neither its coverage nor its mutants). api-process.test.ts drives
   // the desktop app's API process through main/'s client.
-  'src/api/host': ['test/api/pool.test.ts', 'test/api/pool-jobs.test.ts', 'test/api/errors.test.ts', 'test/api/pool-gaps.test.ts', 'test/api/slot.test.ts', 'test/api/worker-loop.test.ts', 'test/api/answer.test.ts', 'test/main/api-process.test.ts'],
+  'src/api/host': ['test/api/pool.test.ts', 'test/api/pool-jobs.test.ts', 'test/api/errors.test.ts', 'test/api/slot.test.ts', 'test/api/worker-loop.test.ts', 'test/api/answer.test.ts', 'test/main/api-process.test.ts'],
   // src/store in two runs that add up to the folder's (OPTIONS below): the corpus's own code
   // (opening, migrations, ingest, validation) against test/store, and the Corpus class with the
   // query files against the folders that call them (with test/store only, 1,007 of 2,493

@@ -23,26 +23,29 @@ export class BodyError extends Error {
 
 const tooBig = () => new BodyError(413, `request body over the limit of ${MAX_BODY_BYTES / 2 ** 20} MiB`);
 
-/** The body's bytes; a 413 BodyError past the limit (after draining the rest). */
+/**
+ * The body's bytes; a 413 BodyError once it is known to be over the limit (a declared length
+ * over it, or the bytes read passing it). The rest is then read and dropped, so that the client,
+ * still sending, is not reset before it reads the answer; past MAX_DRAIN_BYTES the connection
+ * is cut. The request ends ('end', or 'close' when cut) when the drain does.
+ */
 export function readBody(req: IncomingMessage): Promise<Buffer> {
   return new Promise((resolve, reject) => {
-    const declared = Number(req.headers['content-length']);
-    if (declared > MAX_BODY_BYTES) {
-      req.resume();
-      return reject(tooBig());
-    }
     const chunks: Buffer[] = [];
     let size = 0;
     let over = false;
+    const refuse = () => {
+      over = true;
+      chunks.length = 0;
+      reject(tooBig());
+    };
+    if (Number(req.headers['content-length']) > MAX_BODY_BYTES) refuse();
     req.on('data', (c: Buffer) => {
       size += c.length;
       if (over) {
         if (size > MAX_DRAIN_BYTES) req.destroy();
-      } else if (size > MAX_BODY_BYTES) {
-        over = true;
-        chunks.length = 0;
-        reject(tooBig());
-      } else chunks.push(c);
+      } else if (size > MAX_BODY_BYTES) refuse();
+      else chunks.push(c);
     });
     req.on('end', () => resolve(Buffer.concat(chunks)));
     req.on('error', reject);

@@ -70,8 +70,7 @@ async function handle(opts: ServerOptions, req: IncomingMessage, res: ServerResp
       params = parseBody(await readBody(req));
     } catch (e) {
       if (!(e instanceof BodyError)) throw e;
-      // Past the limit the rest of the body is being drained: close once answered.
-      if (e.status === 413) res.setHeader('Connection', 'close');
+      if (e.status === 413) return sendTooBig(req, res, e.message);
       return sendFail(res, e.status, 'bad-input', e.message);
     }
     const method = path.slice('/api/'.length);
@@ -97,6 +96,25 @@ function tokenMatches(header: string | undefined, token: string): boolean {
 
 function sendFail(res: ServerResponse, status: number, code: ErrorCode, message: string): void {
   sendJson(res, status, fail(code, message));
+}
+
+/**
+ * The 413, while the client may still be sending the body (readBody drains it). The answer is
+ * written whole at once, but the response is ended only when the request is (the client stopped
+ * sending, or the drain cut it): Node closes a `Connection: close` socket as soon as its response
+ * ends, and closing with unread bytes makes the kernel reset the connection, which can reach the
+ * client before it has read the answer (its next write fails first, and what it had received is
+ * dropped with the connection).
+ */
+function sendTooBig(req: IncomingMessage, res: ServerResponse, message: string): void {
+  const body = Buffer.from(JSON.stringify(fail('bad-input', message)));
+  const headers = { 'Content-Type': JSON_TYPE, 'Cache-Control': 'no-store', 'Content-Length': body.byteLength };
+  res.writeHead(413, { ...headers, Connection: 'close' });
+  res.write(body);
+  if (req.complete || req.destroyed) return void res.end();
+  const end = () => res.end();
+  req.once('end', end);
+  req.once('close', end);
 }
 
 function sendJson(res: ServerResponse, status: number, body: unknown): void {

@@ -16,7 +16,7 @@ import { cleanTempDirs, tempDir, writeTraces } from '../store/fixtures.js';
 import { given, shared } from './fixtures/loop-api.js';
 
 const loopApi = resolve(import.meta.dirname, 'fixtures/loop-api.ts');
-/** An API with no bytes form at all (pool-gaps.test.ts's). */
+/** An API with no bytes form at all (pool.test.ts's, call by call). */
 const noBytesApi = resolve(import.meta.dirname, 'fixtures/pool-api.mjs');
 let dir: string;
 let db: string;
