@@ -111,7 +111,7 @@ describe('methods', () => {
 // what it tells the pool, its size estimate when it refuses a trace, the memory model it counts
 // with (trace-bytes.ts), the page size of listTrajectories, a tampered trace's end, the bytes
 // form of getSkeleton, openForReading on an older corpus, and the wording of two refusals
-// (cases mutation testing found untested: docs/mutation-handlers-survivors.md).
+// (cases mutation testing found untested).
 describe('the trace cache, trace methods and refusals, over five small traces', () => {
   /** Traces 1 (606 events), 2 (8 events), 3 (8 events, its end marked tampered), 4 (10,006 events of long values: three windows), 5 (no event). */
   let corpus: ReadCorpus;
@@ -338,9 +338,8 @@ describe('the trace cache, trace methods and refusals, over five small traces', 
 // verdicts, a page past the end, a horizon set's breakdown, the interval's seed, verdicts re-read
 // when a run is replaced, every field of listGroupItems, listAnnotations and setTaxonomy, the
 // model's finish reason and the request timeout, and export's force, preview and failure
-// (docs/mutation-handlers-survivors.md). The API tables are built inside the tests, not in the
-// set-up: StrykerJS credits code run in a beforeAll to one test only (docs/mutation.md, "A
-// Stryker 9.6.1 pitfall"), so a mutant in a handler table would be run against that test alone.
+// The API tables are built inside the tests, not in the set-up: StrykerJS credits code run in a
+// beforeAll to one test only (docs/dev/mutation.md), so a mutant in a handler table would be run against that test alone.
 describe('the evaluation side: sets, the dashboard, annotations, the model, export', () => {
   let corpus: Corpus;
   let dir: string;
