@@ -33,26 +33,33 @@ function keysFor(i: number): Key[] {
     case 3: // Enter alone: the pre-labels, if any
       return press('Enter');
     default: // a note corrected with Backspace; the note opened again and left unsaved with Esc
-      return [...press('Tab', '2', 'N'), text(`e ${i}x`), ...press('Backspace', 'Enter', 'N'), text(' more'), ...press('Escape', 'ArrowRight')];
+      return [
+        ...press('Tab', '2', 'N'), text(`e ${i}x`), ...press('Backspace', 'Enter', 'N'), text(' more'),
+        ...press('Escape', 'ArrowRight'),
+      ];
   }
 }
 
 /** The DevTools key events of a key (what Playwright's keyboard sends), without waiting for the page in between. */
 function keyEvents(k: string): object[] {
   const named: Record<string, [string, number, string?]> = {
-    Enter: ['Enter', 13, '\r'], Escape: ['Escape', 27], Tab: ['Tab', 9], Backspace: ['Backspace', 8], ArrowRight: ['ArrowRight', 39],
+    Enter: ['Enter', 13, '\r'], Escape: ['Escape', 27], Tab: ['Tab', 9], Backspace: ['Backspace', 8],
+    ArrowRight: ['ArrowRight', 39],
   };
   if (k === 'Control+z') {
-    return [{ type: 'rawKeyDown', key: 'z', code: 'KeyZ', windowsVirtualKeyCode: 90, modifiers: 2 }, { type: 'keyUp', key: 'z', code: 'KeyZ', windowsVirtualKeyCode: 90, modifiers: 2 }];
+    const z = { key: 'z', code: 'KeyZ', windowsVirtualKeyCode: 90, modifiers: 2 };
+    return [{ type: 'rawKeyDown', ...z }, { type: 'keyUp', ...z }];
   }
   if (named[k]) {
     const [key, vk, text] = named[k];
-    return [{ type: text ? 'keyDown' : 'rawKeyDown', key, code: key, windowsVirtualKeyCode: vk, ...(text && { text }) }, { type: 'keyUp', key, code: key, windowsVirtualKeyCode: vk }];
+    const at = { key, code: key, windowsVirtualKeyCode: vk };
+    return [{ type: text ? 'keyDown' : 'rawKeyDown', ...at, ...(text && { text }) }, { type: 'keyUp', ...at }];
   }
   const upper = k.toUpperCase();
   const code = /^[a-z]$/i.test(k) ? `Key${upper}` : /^\d$/.test(k) ? `Digit${k}` : k === ' ' ? 'Space' : '';
   const vk = k === ' ' ? 32 : upper.charCodeAt(0);
-  return [{ type: 'keyDown', key: k, code, text: k, unmodifiedText: k, windowsVirtualKeyCode: vk }, { type: 'keyUp', key: k, code, windowsVirtualKeyCode: vk }];
+  const down = { type: 'keyDown', key: k, code, text: k, unmodifiedText: k, windowsVirtualKeyCode: vk };
+  return [down, { type: 'keyUp', key: k, code, windowsVirtualKeyCode: vk }];
 }
 
 /** Types the keys with no pause at all: every event is sent before the page has handled the first. */
@@ -77,7 +84,8 @@ function expected(tax: Taxonomy, predictions: number[], prelabels: Map<number, s
   const history: { op: string; target: string }[] = [];
   const write = (p: number, fields: Partial<Stored>) => {
     const before = stored.get(p);
-    const after: Stored = { labels: [], note: null, skipped: false, ...before, skipped: false, ...fields };
+    // A label or note write stores the item as not skipped (src/labeling/write.ts).
+    const after: Stored = { labels: [], note: null, ...before, skipped: false, ...fields };
     if (before && JSON.stringify(before) === JSON.stringify(after)) return; // the store writes nothing
     stored.set(p, after);
     undo.push({ p, before });
@@ -118,7 +126,8 @@ function expected(tax: Taxonomy, predictions: number[], prelabels: Map<number, s
   return { stored, history, keys: Array.from({ length: ITEMS }, (_, i) => keysFor(i)).flat() };
 }
 
-test('20 items labeled at 0 ms between keys: every label, note, undo and skip stored as typed, on the item it was typed on', async ({ page, request }, info) => {
+const TITLE = '20 items labeled at 0 ms between keys: each label, note, undo and skip stored as typed, on its item';
+test(TITLE, async ({ page, request }, info) => {
   test.skip(info.project.name === 'graph', 'the tree shape plays no part');
   test.setTimeout(120_000);
   const tax = await truth(request, 'getTaxonomy', {});
@@ -148,25 +157,30 @@ test('20 items labeled at 0 ms between keys: every label, note, undo and skip st
   const t0 = Date.now();
   await burst(page, want.keys);
   const typed = Date.now() - t0;
-  await expect(page.getByTestId('item-position')).toHaveText(`${ITEMS + 1} / ${queue.entries.length}`, { timeout: 30_000 });
+  const position = page.getByTestId('item-position');
+  await expect(position).toHaveText(`${ITEMS + 1} / ${queue.entries.length}`, { timeout: 30_000 });
   await expect(page.getByTestId('save-state')).toHaveText('saved');
   await expect(page.getByTestId('given-labels')).toHaveText('—');
   await page.screenshot({ path: info.outputPath('typeahead-queue.png') });
   await page.screenshot({ path: 'test-results/typeahead-queue.png' });
 
   // Read back through the CLI, as a user would.
-  const out = execFileSync(process.execPath, [resolve(import.meta.dirname, '../bin/stepscope.js'), 'labels', '--db', process.env.STEPSCOPE_E2E_DB!,
-    '--set', SET, '--model', RUN, '--annotator', WHO, '--json'], { encoding: 'utf8' });
+  const cli = resolve(import.meta.dirname, '../bin/stepscope.js');
+  const db = process.env.STEPSCOPE_E2E_DB!;
+  const args = ['labels', '--db', db, '--set', SET, '--model', RUN, '--annotator', WHO, '--json'];
+  const out = execFileSync(process.execPath, [cli, ...args], { encoding: 'utf8' });
   const rows = (JSON.parse(out) as { annotations: AnnotationInfo[] }).annotations;
   const got = new Map(rows.map((a) => [a.prediction!, { labels: a.labels, note: a.note, skipped: a.skipped }]));
   for (let i = 0; i < ITEMS; i++) {
     const p = predictions[i];
-    expect(got.get(p), `item ${i + 1} (prediction ${p}), keys ${JSON.stringify(keysFor(i))}`).toEqual(want.stored.get(p));
+    const what = `item ${i + 1} (prediction ${p}), keys ${JSON.stringify(keysFor(i))}`;
+    expect(got.get(p), what).toEqual(want.stored.get(p));
   }
   expect(rows).toHaveLength(want.stored.size);
   // Each change its own row of the history, in the order typed.
   const history = await truth(request, 'annotationHistory', { annotator: WHO });
   expect(history.map((h: HistoryInfo) => ({ op: h.op, target: h.target }))).toEqual(want.history);
   expect(problems).toEqual([]);
-  console.log(`typeahead: ${want.keys.length} keys (${want.keys.reduce((n, k) => n + ('text' in k ? k.text.length : 1), 0)} keystrokes) typed in ${typed} ms over ${ITEMS} items; ${want.history.length} changes stored`);
+  const strokes = want.keys.reduce((n, k) => n + ('text' in k ? k.text.length : 1), 0);
+  console.log(`typeahead: ${strokes} keystrokes in ${typed} ms, ${ITEMS} items, ${want.history.length} changes stored`);
 });

@@ -45,7 +45,9 @@ function person(corpus: Corpus, target: TargetColumns, annotator: string, role: 
 }
 
 export function setLabels(corpus: Corpus, c: LabelChange): AnnotationRecord {
-  if (c.labels === undefined && c.note === undefined) throw new UserError('a change needs labels, a note or both', 'bad-input');
+  if (c.labels === undefined && c.note === undefined) {
+    throw new UserError('a change needs labels, a note or both', 'bad-input');
+  }
   const target = resolveTarget(corpus, c.target);
   const labels = c.labels === undefined ? undefined : resolveLabels(storedTaxonomy(corpus, c.annotator), c.labels);
   const role = c.role ?? 'annotator';

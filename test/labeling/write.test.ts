@@ -41,7 +41,10 @@ const stored = (p: number, who: string) => corpus.getAnnotation(`prediction:${p}
 /** The history of `who` on prediction p: each change's labels and note after it. */
 function changes(p: number, who: string) {
   const id = stored(p, who)?.id;
-  return corpus.annotationHistory({ who }).filter((h) => h.annotation === id).map((h) => ({ op: h.op, labels: h.after.labels, note: h.after.note }));
+  return corpus
+    .annotationHistory({ who })
+    .filter((h) => h.annotation === id)
+    .map((h) => ({ op: h.op, labels: h.after.labels, note: h.after.note }));
 }
 const suggestion = (p: number) => corpus.annotationsOfPredictions([p]).find((a) => a.source === 'rule')!.status;
 
@@ -88,7 +91,8 @@ describe('labeling writes carry only the fields they change', () => {
     ]);
     // Undo takes back the last change only: the note stays.
     undoLast(corpus, 'bo');
-    expect(stored(p, 'bo')).toMatchObject({ labels: ['format.unparseable', 'format.truncated'], note: 'note 2, really' });
+    const labels = ['format.unparseable', 'format.truncated'];
+    expect(stored(p, 'bo')).toMatchObject({ labels, note: 'note 2, really' });
   });
 
   it("a note leaves the rules' suggestions as the labels set them", () => {
@@ -104,7 +108,8 @@ describe('labeling writes carry only the fields they change', () => {
 
   it('a change with neither labels nor a note is refused and writes nothing', () => {
     const p = garbage[4];
-    expect(() => setLabels(corpus, { target: { prediction: p }, annotator: 'ada' })).toThrow('a change needs labels, a note or both');
+    const nothing = () => setLabels(corpus, { target: { prediction: p }, annotator: 'ada' });
+    expect(nothing).toThrow('a change needs labels, a note or both');
     expect(stored(p, 'ada')).toBeUndefined();
   });
 

@@ -92,7 +92,7 @@ class Page {
 }
 
 describe('keys typed ahead', () => {
-  it('`1 N note 2 Enter Esc →` at 0 ms while the label is being saved: the label, then the whole note, on the item they were typed on', async () => {
+  it('`1 N note 2 Enter Esc →` at 0 ms, a label being saved: the label, then the whole note, on one item', async () => {
     const page = new Page();
     page.type('1', 'N', 'note 2', 'Enter', 'Escape', 'ArrowRight');
     expect(page.keys.waiting).toBeGreaterThan(0);
@@ -116,7 +116,7 @@ describe('keys typed ahead', () => {
     }
   });
 
-  it("a key typed while the next item loads waits for it and reads that item's state (the open group starts over)", async () => {
+  it("a key typed while the next item loads waits for it, read in that item's state (group 1 again)", async () => {
     const page = new Page();
     page.type('Tab', 'Tab', '1');
     await page.settle();
@@ -129,7 +129,7 @@ describe('keys typed ahead', () => {
     expect(page.log).toEqual(['0:group', '0:group', '0:label', '0:next', '1:group', '1:label', '1:next', '2:label']);
   });
 
-  it('in the note, label keys and N are text; Backspace erases; Shift+Enter is a new line; Esc leaves without saving', async () => {
+  it('in the note, label keys and N are text; Backspace erases; Shift+Enter: a new line; Esc: unsaved', async () => {
     const page = new Page();
     page.type('N', 'n1 Nx', 'Backspace', { key: 'Enter', shift: true }, 'ok', 'Enter');
     expect(page.notes.get(0)).toBe('n1 N\nok');
@@ -152,7 +152,7 @@ describe('keys typed ahead', () => {
     expect(page.notes.get(0)).toBe('a');
   });
 
-  it('while the queue is busy, text typed into the focused note field is held too, so it lands after the keys before it', async () => {
+  it('while the queue is busy, text typed into the focused note is held too, behind the keys before it', async () => {
     const page = new Page();
     page.type('1', 'N');
     expect(page.keys.press({ key: 'x' }, true)).toBe(true);
@@ -162,7 +162,7 @@ describe('keys typed ahead', () => {
     expect(page.mode).toBe('note');
   });
 
-  it('keys meaning nothing are left to the browser, busy or not; a failed command does not stop the keys after it', async () => {
+  it('keys meaning nothing are left to the browser, busy or not; a failed command stops no key after it', async () => {
     const page = new Page();
     expect(page.keys.press({ key: 'F5' })).toBe(false);
     expect(page.keys.press({ key: 'x' })).toBe(false);

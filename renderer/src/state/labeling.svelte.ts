@@ -322,7 +322,8 @@ export class Labeling {
   async #change(fields: { labels: string[] } | { note: string }): Promise<void> {
     const item = this.item;
     if (!item) return;
-    const a = await this.#write(() => this.source.call('annotate', { target: { prediction: item.prediction.prediction }, ...fields, annotator: this.annotator }));
+    const target = { prediction: item.prediction.prediction };
+    const a = await this.#write(() => this.source.call('annotate', { target, ...fields, annotator: this.annotator }));
     this.#saved(a, item.mine);
   }
 

@@ -241,7 +241,7 @@ describe('labeling queue: keys pressed while the next item is on its way', () =>
 describe('labeling queue: a note typed while a label is being saved (issue 29)', () => {
   beforeEach(() => localStorage.clear());
 
-  it("the label's answer landing mid-note leaves the text typed; Enter writes the note alone and the label stays", async () => {
+  it("a label answered mid-note leaves the text typed; Enter writes the note alone, the label stays", async () => {
     const source = new LabelingSource(ENTRIES);
     const lab = await opened(source);
     const label = lab.openGroupLabels.find((l) => l.key === 1)!.id;

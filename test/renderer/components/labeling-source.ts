@@ -32,7 +32,8 @@ export class LabelingSource extends HeldSource {
 
   #info(prediction: number, labels: string[]): AnnotationInfo {
     const note = this.notes.get(prediction) ?? null;
-    return { id: prediction, target: `prediction:${prediction}`, prediction, labels, note, annotator: 'flo' } as unknown as AnnotationInfo;
+    const target = `prediction:${prediction}`;
+    return { id: prediction, target, prediction, labels, note, annotator: 'flo' } as unknown as AnnotationInfo;
   }
 
   protected answer(method: Method, p: unknown): unknown {
@@ -66,7 +67,8 @@ export class LabelingSource extends HeldSource {
         const q = p as Params<'annotate'>;
         const prediction = q.target.prediction!;
         // As the store: only the fields given change.
-        this.writes.push({ prediction, ...(q.labels && { labels: q.labels }), ...(q.note !== undefined && { note: q.note }) });
+        const note = q.note !== undefined && { note: q.note };
+        this.writes.push({ prediction, ...(q.labels && { labels: q.labels }), ...note });
         this.changes.push({ prediction, before: this.labels.get(prediction), note: this.notes.get(prediction) });
         const labels = q.labels ?? this.labels.get(prediction) ?? [];
         this.labels.set(prediction, labels);
