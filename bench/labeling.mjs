@@ -76,7 +76,7 @@ try {
     await page?.close();
     page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
     await page.goto(server.url);
-    await page.getByTestId('mode-label').click();
+    await page.getByTestId('view-label').click();
     await page.getByTestId('annotator').fill('bench');
     await arm(page, 'click');
     await page.getByTestId('label-start').click();

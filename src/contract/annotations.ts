@@ -55,7 +55,12 @@ export const annotationMethods = {
   setTaxonomy: write(object({ taxonomy: (v: unknown) => v, author: annotatorName })),
   annotationQueue: read(object(queueFilter)),
   getAnnotationItem: read(object({ prediction: recordId, annotator: annotatorName })),
-  annotate: write(object({ target: annotationTarget, labels: labelList, note: optional(str(10_000)), annotator: annotatorName })),
+  // Only the fields given change (labels, note or both): a note never writes the labels back.
+  annotate: write(
+    object({
+      target: annotationTarget, labels: optional(labelList), note: optional(str(10_000)), annotator: annotatorName,
+    }),
+  ),
   skipAnnotation: write(object({ target: annotationTarget, annotator: annotatorName })),
   undoAnnotation: write(object({ annotator: annotatorName })),
   adjudicate: write(object({ target: annotationTarget, labels: labelList, annotator: annotatorName })),

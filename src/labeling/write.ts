@@ -1,19 +1,27 @@
 /**
- * A person's changes: set the labels of a target, skip it, undo the last change, adjudicate.
+ * A person's changes: set the labels or the note of a target, skip it, undo the last change,
+ * adjudicate.
  * Labels are resolved against the corpus's taxonomy first (an unknown one is a one-line error
  * and nothing is written); each call is one transaction, committed when it returns, and one
  * entry of the history. The status of the rules' suggestions on a prediction follows the
  * labels of the person who last changed them: accepted when given, rejected when not.
  */
 import { resolveLabels, type AnnotationTarget } from '../annotate/index.js';
+import { UserError } from '../common/errors.js';
 import type { AnnotationRecord, AnnotationRole, AnnotationStatus, Corpus, NewAnnotation } from '../store/corpus.js';
 import { resolveTarget, type TargetColumns } from './target.js';
 import { storedTaxonomy } from './taxonomy.js';
 
+/**
+ * A change carries only the fields it changes: what it leaves undefined keeps what is stored, so
+ * a note typed while a label is being saved never writes the labels back as they were (and the
+ * reverse). Applied to the annotation as stored when the write runs, in the order the writes come.
+ */
 export interface LabelChange {
   target: AnnotationTarget;
-  labels: readonly string[];
-  /** undefined keeps the note there is. */
+  /** undefined keeps the labels there are. */
+  labels?: readonly string[];
+  /** undefined keeps the note there is; '' removes it. */
   note?: string;
   annotator: string;
   role?: AnnotationRole;
@@ -37,11 +45,19 @@ function person(corpus: Corpus, target: TargetColumns, annotator: string, role: 
 }
 
 export function setLabels(corpus: Corpus, c: LabelChange): AnnotationRecord {
+  if (c.labels === undefined && c.note === undefined) {
+    throw new UserError('a change needs labels, a note or both', 'bad-input');
+  }
   const target = resolveTarget(corpus, c.target);
-  const labels = resolveLabels(storedTaxonomy(corpus, c.annotator), c.labels);
+  const labels = c.labels === undefined ? undefined : resolveLabels(storedTaxonomy(corpus, c.annotator), c.labels);
   const role = c.role ?? 'annotator';
-  const a = person(corpus, target, c.annotator, role, c.note === undefined ? { labels } : { labels, note: c.note === '' ? null : c.note });
-  const statuses = role === 'annotator' ? statusesFor(corpus, target, labels) : [];
+  const fields: Partial<NewAnnotation> = {
+    ...(labels !== undefined && { labels }),
+    ...(c.note !== undefined && { note: c.note === '' ? null : c.note }),
+  };
+  const a = person(corpus, target, c.annotator, role, fields);
+  // The rules' suggestions follow the labels: a note alone leaves their status as it is.
+  const statuses = role === 'annotator' && labels !== undefined ? statusesFor(corpus, target, labels) : [];
   return corpus.saveAnnotationsWithStatus([a], statuses, c.annotator)[0];
 }
 

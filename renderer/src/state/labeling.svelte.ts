@@ -3,7 +3,9 @@
  * open item, its labels as the corpus holds them, and every change sent at once. A label
  * shows as saved only when the API has answered with it: what the view shows as saved is in
  * SQLite. The next item is asked for while this one is shown (preload), so moving on reads a
- * promise already settled.
+ * promise already settled. Keys typed ahead (lib/typeahead.ts) run these actions one after
+ * another; a write carries only what it changes (labels or the note), so a label answered late
+ * never takes back a note typed meanwhile, nor a note the labels.
  */
 import { groupLabels, type Taxonomy, type TaxonomyLabel } from '@core/annotate/index.js';
 import type { AnnotationInfo, AnnotationItem, Params, Queue } from '@core/contract/index.js';
@@ -59,8 +61,16 @@ export class Labeling {
   item = $state.raw<AnnotationItem | null>(null);
   /** This annotator's labels on the open item, as last saved. */
   labels = $state.raw<string[]>([]);
+  /** This annotator's note on the open item, as last saved. */
   note = $state('');
+  /** The note field's text: the saved note, or what is being typed while `noteOpen`. */
+  draft = $state('');
+  /** The note is being written (N): keys type text. No answer overwrites the draft meanwhile. */
+  noteOpen = $state(false);
+  /** The open group of labels: the first one on every item shown (a key never means what the item before left open). */
   group = $state(0);
+  /** Starts (the queue opening) on their way: keys typed meanwhile wait for its first item. */
+  opening = $state(0);
   /** Changes sent and not yet answered. */
   pending = $state(0);
   error = $state<string | null>(null);
@@ -83,7 +93,19 @@ export class Labeling {
   #moves = new Newest();
   #reloads = new Newest();
 
+  /** The newest start on its way (settled when there is none): keys typed meanwhile wait for it. */
+  #starting: Promise<unknown> = Promise.resolve();
+
   constructor(private readonly source: DataSource) {}
+
+  /** Settles when the newest start has landed (or failed) and the item at the position is shown. */
+  async ready(): Promise<void> {
+    for (let s = this.#starting; ; s = this.#starting) {
+      await s;
+      if (s === this.#starting) break;
+    }
+    await this.#arrived();
+  }
 
   get groups() {
     return this.taxonomy?.groups.filter((g) => groupLabels(this.taxonomy!, g.id).length > 0) ?? [];
@@ -109,7 +131,14 @@ export class Labeling {
    * stays on that entry if the queue lists it. A newer start (or filter) overrides this one: then
    * it lands nothing.
    */
-  async start(): Promise<void> {
+  start(): Promise<void> {
+    this.opening++;
+    const p = this.#start().finally(() => this.opening--);
+    this.#starting = p.catch(() => undefined);
+    return p;
+  }
+
+  async #start(): Promise<void> {
     this.error = null;
     if (!this.annotator || !this.set || !this.run) return;
     const live = this.#opens.next();
@@ -209,9 +238,14 @@ export class Labeling {
     this.index = i;
     const it = await this.#fetch(q.entries[i].prediction, fresh);
     if (!live()) return; // the user moved again, or another queue landed
+    const other = this.item?.prediction.prediction !== it.prediction.prediction;
     this.item = it;
     this.labels = it.mine?.labels ?? [];
     this.note = it.mine?.note ?? '';
+    // Another item starts with its first group and its saved note; the same one read again (an
+    // undo) keeps the group, and a note being typed.
+    if (other) [this.group, this.noteOpen] = [0, false];
+    if (!this.noteOpen) this.draft = this.note;
     this.lastMove = performance.now() - t0;
     // Preload the next entry (and drop what is far behind).
     if (i + 1 < q.entries.length) this.#fetch(q.entries[i + 1].prediction);
@@ -239,6 +273,7 @@ export class Labeling {
     if (at) {
       this.labels = now ? [...now.labels] : [];
       this.note = now ? (a.note ?? '') : '';
+      if (!this.noteOpen) this.draft = this.note;
     }
     this.#cache.delete(a.prediction ?? -1);
     const p = a.prediction;
@@ -274,24 +309,83 @@ export class Labeling {
     );
   }
 
-  async setLabels(labels: string[], note?: string): Promise<void> {
+  /** Sets the open item's labels; its note stays as stored. */
+  setLabels(labels: string[]): Promise<void> {
+    return this.#change({ labels });
+  }
+
+  /** Sets the open item's note ('' removes it); its labels stay as stored. */
+  setNote(note: string): Promise<void> {
+    return this.#change({ note });
+  }
+
+  async #change(fields: { labels: string[] } | { note: string }): Promise<void> {
     const item = this.item;
     if (!item) return;
-    const a = await this.#write(() =>
-      this.source.call('annotate', { target: { prediction: item.prediction.prediction }, labels, note, annotator: this.annotator }),
-    );
+    const target = { prediction: item.prediction.prediction };
+    const a = await this.#write(() => this.source.call('annotate', { target, ...fields, annotator: this.annotator }));
     this.#saved(a, item.mine);
   }
 
-  async toggleKey(key: number): Promise<void> {
-    // The label of the group open when the key was pressed (a Tab may follow before the item arrives).
-    const label = this.openGroupLabels.find((l) => l.key === key);
-    if (!label) return;
+  /** Tab / Shift+Tab: the next or previous group of labels. */
+  cycleGroup(step: 1 | -1): void {
+    const n = this.groups.length;
+    if (n) this.group = (this.group + step + n) % n;
+  }
+
+  /**
+   * A label key: the label of the group open when the key's turn comes (after the Tabs typed
+   * before it, on the item it was typed on), turned on or off; settled when saved.
+   */
+  toggleKey(key: number): Promise<void> {
     return this.#act(() => {
+      const label = this.openGroupLabels.find((l) => l.key === key);
+      if (!label) return Promise.resolve();
       const has = this.labels.includes(label.id);
       return this.setLabels(has ? this.labels.filter((l) => l !== label.id) : [...this.labels, label.id]);
     });
   }
+
+  /** N: the note opens on the item shown, with its saved note. */
+  openNote(): Promise<void> {
+    return this.#act(async () => this.focusNote());
+  }
+
+  /** The note field took the focus (N, or a click): keys type text until Enter, Esc or a blur. */
+  focusNote(): void {
+    if (this.item) this.noteOpen = true;
+  }
+
+  /** Text typed ahead into the open note (the field types it itself when it has the focus). */
+  typeNote(text: string): void {
+    if (this.noteOpen) this.draft += text;
+  }
+
+  eraseNote(): void {
+    if (this.noteOpen) this.draft = [...this.draft].slice(0, -1).join('');
+  }
+
+  /**
+   * Enter in the note: it closes and its text is saved, alone (the labels stay as stored).
+   * Settles once the write is on its way, in order with the others; it does not wait for it.
+   */
+  saveNote(): Promise<void> {
+    return this.#act(async () => {
+      if (!this.noteOpen) return;
+      this.noteOpen = false;
+      // Sent even when it reads as the saved note: a note sent before may still be on its way
+      // (the store writes nothing for a note that is already there).
+      this.setNote(this.draft).catch(() => undefined); // the error is shown by #write
+    });
+  }
+
+  /** Esc in the note: it closes unsaved, showing the saved note. */
+  leaveNote(): void {
+    this.noteOpen = false;
+    this.draft = this.note;
+  }
+
+
 
   /**
    * Enter: keeps the labels given (stored already: this.labels only ever holds saved labels),

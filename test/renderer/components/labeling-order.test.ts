@@ -237,3 +237,61 @@ describe('labeling queue: keys pressed while the next item is on its way', () =>
     expect(lab.labels).toEqual([]);
   });
 });
+
+describe('labeling queue: a note typed while a label is being saved (issue 29)', () => {
+  beforeEach(() => localStorage.clear());
+
+  it("a label answered mid-note leaves the text typed; Enter writes the note alone, the label stays", async () => {
+    const source = new LabelingSource(ENTRIES);
+    const lab = await opened(source);
+    const label = lab.openGroupLabels.find((l) => l.key === 1)!.id;
+    const release = source.hold('annotate');
+    const given = lab.toggleKey(1);
+    const opening = lab.openNote();
+    // The note opens once the label is saved (keys run in order); typed ahead meanwhile, its text is kept.
+    while (!source.log.some((c) => c.method === 'annotate')) await tick();
+    release();
+    await Promise.all([given, opening]);
+    expect(lab.noteOpen).toBe(true);
+    lab.typeNote('note 0');
+    expect(lab.draft).toBe('note 0');
+    await lab.saveNote();
+    while (lab.pending) await tick();
+    expect(source.writes).toEqual([{ prediction: 1, labels: [label] }, { prediction: 1, note: 'note 0' }]);
+    expect(source.labels.get(1)).toEqual([label]);
+    expect([lab.labels, lab.note, lab.draft, lab.noteOpen]).toEqual([[label], 'note 0', 'note 0', false]);
+  });
+
+  it('a label answered while the note is open does not write over what is being typed', async () => {
+    const source = new LabelingSource(ENTRIES);
+    const lab = await opened(source);
+    await lab.openNote();
+    lab.typeNote('looks');
+    const release = source.hold('annotate');
+    const given = lab.setLabels(['a']); // e.g. a write sent just before N
+    lab.typeNote(' off');
+    release();
+    await given;
+    expect(lab.labels).toEqual(['a']);
+    expect(lab.draft).toBe('looks off');
+    lab.eraseNote();
+    expect(lab.draft).toBe('looks of');
+    lab.leaveNote(); // Esc: unsaved, the saved note shows again
+    expect([lab.draft, lab.noteOpen]).toEqual(['', false]);
+    expect(source.notes.has(1)).toBe(false);
+  });
+
+  it('the next item opens on the first group and its own saved note, whatever the item before left open', async () => {
+    const source = new LabelingSource(ENTRIES);
+    source.notes.set(2, 'seen before');
+    const lab = await opened(source);
+    lab.cycleGroup(1);
+    lab.cycleGroup(1);
+    await lab.openNote();
+    lab.typeNote('unsaved');
+    await lab.next();
+    expect([lab.group, lab.noteOpen, lab.draft, lab.note]).toEqual([0, false, 'seen before', 'seen before']);
+    lab.cycleGroup(-1);
+    expect(lab.group).toBe(lab.groups.length - 1);
+  });
+});

@@ -17,9 +17,12 @@ export interface FakeEntry {
 }
 
 export class LabelingSource extends HeldSource {
-  /** The annotator's labels per prediction, and their changes in order (for undo). */
+  /** The annotator's labels and notes per prediction, and their changes in order (for undo). */
   readonly labels = new Map<number, string[]>();
-  readonly changes: { prediction: number; before: string[] | undefined }[] = [];
+  readonly notes = new Map<number, string>();
+  readonly changes: { prediction: number; before: string[] | undefined; note?: string | undefined }[] = [];
+  /** The annotate calls answered, in order: the fields each carried. */
+  readonly writes: { prediction: number; labels?: string[]; note?: string }[] = [];
   /** The predictions skipped, in the order the skips were answered (one entry per skip). */
   readonly skips: number[] = [];
 
@@ -28,7 +31,9 @@ export class LabelingSource extends HeldSource {
   }
 
   #info(prediction: number, labels: string[]): AnnotationInfo {
-    return { id: prediction, target: `prediction:${prediction}`, prediction, labels, note: null, annotator: 'flo' } as unknown as AnnotationInfo;
+    const note = this.notes.get(prediction) ?? null;
+    const target = `prediction:${prediction}`;
+    return { id: prediction, target, prediction, labels, note, annotator: 'flo' } as unknown as AnnotationInfo;
   }
 
   protected answer(method: Method, p: unknown): unknown {
@@ -49,7 +54,7 @@ export class LabelingSource extends HeldSource {
         const { prediction } = p as Params<'getAnnotationItem'>;
         const e = this.entries.find((x) => x.prediction === prediction);
         if (!e) throw new ApiCallError(`no prediction ${prediction}`, 'not-found');
-        const mine = this.labels.get(prediction);
+        const mine = this.labels.get(prediction) ?? (this.notes.has(prediction) ? [] : undefined);
         return {
           item: { key: e.key },
           prediction: { prediction },
@@ -61,9 +66,14 @@ export class LabelingSource extends HeldSource {
       case 'annotate': {
         const q = p as Params<'annotate'>;
         const prediction = q.target.prediction!;
-        this.changes.push({ prediction, before: this.labels.get(prediction) });
-        this.labels.set(prediction, q.labels);
-        return this.#info(prediction, q.labels);
+        // As the store: only the fields given change.
+        const note = q.note !== undefined && { note: q.note };
+        this.writes.push({ prediction, ...(q.labels && { labels: q.labels }), ...note });
+        this.changes.push({ prediction, before: this.labels.get(prediction), note: this.notes.get(prediction) });
+        const labels = q.labels ?? this.labels.get(prediction) ?? [];
+        this.labels.set(prediction, labels);
+        if (q.note !== undefined) this.notes.set(prediction, q.note);
+        return this.#info(prediction, labels);
       }
       case 'skipAnnotation': {
         const prediction = (p as Params<'skipAnnotation'>).target.prediction!;
@@ -75,6 +85,8 @@ export class LabelingSource extends HeldSource {
         if (!last) return { undone: null };
         if (last.before) this.labels.set(last.prediction, last.before);
         else this.labels.delete(last.prediction);
+        if (last.note === undefined) this.notes.delete(last.prediction);
+        else this.notes.set(last.prediction, last.note);
         return { undone: this.#info(last.prediction, last.before ?? []) };
       }
     }

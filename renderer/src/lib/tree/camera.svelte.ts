@@ -147,7 +147,10 @@ export class Camera {
 
   /** Moves the view so node i is on screen, unless it already is (a third in from the left; centred in the graph). */
   reveal(i: number): void {
-    if (!this.scene.layout || !this.#svg || !this.#zoomer || i < 0) return;
+    const layout = this.scene.layout;
+    // Not a node of this tree (a state of the trace before, whose walk landed late): its NaN place
+    // would make the zoom NaN, the whole pane's "translate(NaN,NaN)".
+    if (!layout || !this.#svg || !this.#zoomer || !(i >= 0 && i < layout.rowOf.length)) return;
     const p = this.scene.place(i);
     if (!this.#onScreen(p)) this.#lookAt(p);
   }

@@ -144,16 +144,17 @@ export class Walker {
 
   /** Recomputes the walk for actions[0..cursor) through the API (or takes the one already asked for); only the newest request lands. */
   async refresh(prefetched?: Promise<Walk>): Promise<void> {
-    if (this.view.traceId === null) return;
+    const id = this.view.traceId;
+    if (id === null) return;
     const live = this.#walks.next();
     try {
       const walk = await (prefetched ?? this.source.call('walk', {
-        traceId: this.view.traceId,
+        traceId: id,
         direction: this.direction,
         entry: this.entry,
         actions: this.actions.slice(0, this.cursor),
       }));
-      if (!live()) return;
+      if (!live() || this.view.traceId !== id) return; // another trace opened meanwhile: its states are not this one's
       this.walk = walk;
       this.#start = null;
       this.view.error = null;
