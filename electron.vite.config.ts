@@ -14,7 +14,8 @@ const root = import.meta.dirname;
 const cspMeta: Plugin = {
   name: 'stepscope-csp-meta',
   transformIndexHtml(html) {
-    if (!html.includes('%STEPSCOPE_CSP%')) throw new Error('renderer/index.html: expected the %STEPSCOPE_CSP% placeholder');
+    if (!html.includes('%STEPSCOPE_CSP%'))
+      throw new Error('renderer/index.html: expected the %STEPSCOPE_CSP% placeholder');
     return html.replace('%STEPSCOPE_CSP%', CSP_META);
   },
 };

@@ -30,7 +30,17 @@ export default {
   concurrency: 2,
   // The sandbox needs src/, test/, python/ (the recorder), resources/, docs/ and main/ (the
   // desktop app's client of the API process, in src/api/host's tests).
-  ignorePatterns: ['/dist', '/out', '/e2e', '/renderer', '/bench', '/test-results', '/playwright-report', '/.stryker', '/.stepscope'],
+  ignorePatterns: [
+    '/dist',
+    '/out',
+    '/e2e',
+    '/renderer',
+    '/bench',
+    '/test-results',
+    '/playwright-report',
+    '/.stryker',
+    '/.stepscope',
+  ],
   // Added to 1.5x the time the covering tests took in the dry run: a mutant that loops is
   // given up on (and counted as detected) after this much extra time.
   timeoutMS: 8_000,

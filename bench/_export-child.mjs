@@ -10,7 +10,13 @@ const t0 = process.hrtime.bigint();
 let rows;
 if (mode === 'export') {
   const { exportDataset } = await import(join(root, 'dist/export/run.js'));
-  const m = await exportDataset(b, c, { kind: 'traces', select: [], format: a, allowOverlap: true, shardRows: 250_000 });
+  const m = await exportDataset(b, c, {
+    kind: 'traces',
+    select: [],
+    format: a,
+    allowOverlap: true,
+    shardRows: 250_000,
+  });
   rows = m.rows;
 } else {
   const { openCorpus } = await import(join(root, 'dist/store/corpus.js'));

@@ -16,11 +16,19 @@ let count;
 if (mode === 'baseline' || mode === 'multi') {
   const data = rows(Number(what));
   const db = connectionOf(c);
-  db.prepare("INSERT INTO programs (id, hash, filename, source, context_forward, context_inverse) VALUES (1, 'h', 'f', 's', 'c', 'c')").run();
-  db.prepare("INSERT INTO traces (id, program_id, name, mode, python, hashseed, limits, meta, exit, events, seconds, hash, created) VALUES (1, 1, 'b', 'call', '3', 0, '{}', '{}', 'normal', 0, 0, 'h', 'now')").run();
-  const ins = db.prepare('INSERT INTO events (trace_id, seq, event, frame, func, line, src, locals, arg, parent, cut) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
+  db.prepare(
+    "INSERT INTO programs (id, hash, filename, source, context_forward, context_inverse) VALUES (1, 'h', 'f', 's', 'c', 'c')",
+  ).run();
+  db.prepare(
+    "INSERT INTO traces (id, program_id, name, mode, python, hashseed, limits, meta, exit, events, seconds, hash, created) VALUES (1, 1, 'b', 'call', '3', 0, '{}', '{}', 'normal', 0, 0, 'h', 'now')",
+  ).run();
+  const ins = db.prepare(
+    'INSERT INTO events (trace_id, seq, event, frame, func, line, src, locals, arg, parent, cut) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+  );
   const B = 16;
-  const many = db.prepare(`INSERT INTO events (trace_id, seq, event, frame, func, line, src, locals, arg, parent, cut) VALUES ${Array(B).fill('(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`);
+  const many = db.prepare(
+    `INSERT INTO events (trace_id, seq, event, frame, func, line, src, locals, arg, parent, cut) VALUES ${Array(B).fill('(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
+  );
   const params = new Array(B * 11);
   const t0 = process.hrtime.bigint();
   db.transaction(() => {

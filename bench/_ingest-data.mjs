@@ -3,14 +3,26 @@
 import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
 
-const SOURCE = 'def f(n):\n    acc = 0\n    xs = [1, 2, 3, 4, 5, 6, 7, 8]\n    for i in range(n):\n        acc += i * i\n    return acc\n';
+const SOURCE =
+  'def f(n):\n    acc = 0\n    xs = [1, 2, 3, 4, 5, 6, 7, 8]\n    for i in range(n):\n        acc += i * i\n    return acc\n';
 
 export function header(name, n) {
   const wrapper = `def main():\n    return f(${n})\n`;
   return {
-    type: 'trace', format: 'stepscope-trace', version: 1, name, mode: 'call', python: '3.11.7', hashseed: 0,
-    filename: '<program>', source: SOURCE, call: `f(${n})`, context_forward: SOURCE + '\n' + wrapper, context_inverse: SOURCE,
-    limits: { events: 10000000, seconds: 600, memory_mb: 1024, repr_chars: 10000 }, meta: { bench: true },
+    type: 'trace',
+    format: 'stepscope-trace',
+    version: 1,
+    name,
+    mode: 'call',
+    python: '3.11.7',
+    hashseed: 0,
+    filename: '<program>',
+    source: SOURCE,
+    call: `f(${n})`,
+    context_forward: SOURCE + '\n' + wrapper,
+    context_inverse: SOURCE,
+    limits: { events: 10000000, seconds: 600, memory_mb: 1024, repr_chars: 10000 },
+    meta: { bench: true },
   };
 }
 
@@ -19,10 +31,22 @@ export function event(seq, n) {
   const i = Math.floor(seq / 2);
   const line = seq % 2 === 0 ? 4 : 5;
   return {
-    type: 'event', seq, event: seq === 0 ? 'call' : 'line', frame: 1, func: 'f', line,
+    type: 'event',
+    seq,
+    event: seq === 0 ? 'call' : 'line',
+    frame: 1,
+    func: 'f',
+    line,
     src: line === 4 ? '    for i in range(n):' : '        acc += i * i',
-    locals: { n: String(n), acc: String((i * (i + 1) * (2 * i + 1)) / 6), xs: '[1, 2, 3, 4, 5, 6, 7, 8]', i: String(i), label: "'loop over the squares'" },
-    arg: null, parent: seq === 0 ? null : 0,
+    locals: {
+      n: String(n),
+      acc: String((i * (i + 1) * (2 * i + 1)) / 6),
+      xs: '[1, 2, 3, 4, 5, 6, 7, 8]',
+      i: String(i),
+      label: "'loop over the squares'",
+    },
+    arg: null,
+    parent: seq === 0 ? null : 0,
   };
 }
 
@@ -53,7 +77,14 @@ export async function writeMany(path, traces) {
     buf += py(header(`task_${String(t).padStart(6, '0')}`, t)) + '\n';
     for (let s = 0; s < 8; s++) buf += py(event(s, t)) + '\n';
     const error = t % 7 === 0;
-    buf += py({ type: 'end', exit: error ? 'error' : 'normal', reason: error ? "ValueError('x')" : null, events: 8, seconds: 0.001 }) + '\n';
+    buf +=
+      py({
+        type: 'end',
+        exit: error ? 'error' : 'normal',
+        reason: error ? "ValueError('x')" : null,
+        events: 8,
+        seconds: 0.001,
+      }) + '\n';
     if (buf.length > 1 << 20) {
       if (!out.write(buf)) await once(out, 'drain');
       buf = '';

@@ -47,12 +47,19 @@ try {
   const corpus = openCorpus(db);
   const sets = { big: ITEMS, base: 100 };
   for (const [name, n] of Object.entries(sets)) {
-    const { set } = createEvalSet(corpus, { name, task: 'next-state', perAction: Math.ceil(n / 5), direction: 'forward', seed: 1 });
+    const { set } = createEvalSet(corpus, {
+      name,
+      task: 'next-state',
+      perAction: Math.ceil(n / 5),
+      direction: 'forward',
+      seed: 1,
+    });
     for (const [label, mix] of Object.entries(MIXES)) {
       const lines = [];
       for (const it of corpus.iterateItems(set.id)) {
         const v = variants(it.target);
-        for (let k = 0; k < SAMPLES; k++) lines.push(JSON.stringify({ id: it.id, completion: v[mix[(k + it.id) % 10]] }));
+        for (let k = 0; k < SAMPLES; k++)
+          lines.push(JSON.stringify({ id: it.id, completion: v[mix[(k + it.id) % 10]] }));
       }
       const file = join(dir, `${name}-${label}.jsonl`);
       writeFileSync(file, lines.join('\n') + '\n');
@@ -60,7 +67,9 @@ try {
     }
     sets[name] = corpus.listRuns(set.id)[0].predictions;
   }
-  console.log(`predictions per run: ${sets.big.toLocaleString('en')} (set big), ${sets.base.toLocaleString('en')} (set base, the baseline); two runs each`);
+  console.log(
+    `predictions per run: ${sets.big.toLocaleString('en')} (set big), ${sets.base.toLocaleString('en')} (set base, the baseline); two runs each`,
+  );
 
   // What the server computes for one draw, from Node, with nothing cached (a fresh API each
   // time), as the dashboard asks it (no interval on a next-state set).
@@ -76,13 +85,16 @@ try {
   const rowsMs = (setName) => {
     const set = corpus.listEvalSets().find((s) => s.name === setName);
     const t = process.hrtime.bigint();
-    for (const run of corpus.listRuns(set.id)) for (const by of ['action', 'length', 'depth']) scoreLines(set, run, itemVerdictsOf(corpus.verdictRows(run.id)), by);
+    for (const run of corpus.listRuns(set.id))
+      for (const by of ['action', 'length', 'depth'])
+        scoreLines(set, run, itemVerdictsOf(corpus.verdictRows(run.id)), by);
     return ms(t);
   };
   const sumsMs = (setName) => {
     const set = corpus.listEvalSets().find((s) => s.name === setName);
     const t = process.hrtime.bigint();
-    for (const run of corpus.listRuns(set.id)) for (const by of ['action', 'length', 'depth']) scoreLines(set, run, corpus.itemVerdicts(run.id), by);
+    for (const run of corpus.listRuns(set.id))
+      for (const by of ['action', 'length', 'depth']) scoreLines(set, run, corpus.itemVerdicts(run.id), by);
     return ms(t);
   };
   const best = (f, x) => Math.min(f(x), f(x), f(x));
@@ -95,7 +107,14 @@ try {
   server = await startServer({ db, port: 0 });
   browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
   });
   const page = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
   // The first set drawn reads 100,000 predictions' verdicts: slow on a busy machine.
@@ -110,7 +129,12 @@ try {
         // The dashboard names the set its plots are of and is not busy reading another: without
         // this the previous set's plots passed for the new ones (the select's value changes at once).
         const dash = document.querySelector('[data-testid="dashboard"]');
-        return dash.dataset.set === set && dash.getAttribute('aria-busy') === 'false' && ['action-field', 'pass-at-k', 'format-errors', 'length', 'depth'].every(marks) && document.querySelector('[data-testid="compare-row"]');
+        return (
+          dash.dataset.set === set &&
+          dash.getAttribute('aria-busy') === 'false' &&
+          ['action-field', 'pass-at-k', 'format-errors', 'length', 'depth'].every(marks) &&
+          document.querySelector('[data-testid="compare-row"]')
+        );
       },
       set,
       { timeout: 300_000, polling: 'raf' },
@@ -134,11 +158,24 @@ try {
     big.push(await draw('big'));
   }
   const [b, s] = [Math.min(...big), Math.min(...base)];
-  console.log(`load (uptime): ${(await import('node:os')).loadavg().map((x) => x.toFixed(2)).join(', ')} on ${(await import('node:os')).cpus().length} cores`);
-  console.log(`scores of both runs over 100,000 (3 breakdowns): ${rowsBig.toFixed(0)} ms from one row per prediction, ${sumsBig.toFixed(0)} ms from the per-item sums: ratio ${(sumsBig / rowsBig).toFixed(2)}`);
-  console.log(`API per draw (Node):  ${apiBase.toFixed(0)} ms baseline, ${apiBig.toFixed(0)} ms over 100,000: ratio ${(apiBig / apiBase).toFixed(1)}`);
-  console.log(`dashboard draw:       ${s.toFixed(0)} ms baseline, ${b.toFixed(0)} ms over 100,000: ratio ${(b / s).toFixed(2)} (verdicts cached by the server)`);
-  console.log(`first draw of 100,000 (verdicts read): ${first.toFixed(0)} ms, ${(first / s).toFixed(1)}x the baseline draw`);
+  console.log(
+    `load (uptime): ${(await import('node:os'))
+      .loadavg()
+      .map((x) => x.toFixed(2))
+      .join(', ')} on ${(await import('node:os')).cpus().length} cores`,
+  );
+  console.log(
+    `scores of both runs over 100,000 (3 breakdowns): ${rowsBig.toFixed(0)} ms from one row per prediction, ${sumsBig.toFixed(0)} ms from the per-item sums: ratio ${(sumsBig / rowsBig).toFixed(2)}`,
+  );
+  console.log(
+    `API per draw (Node):  ${apiBase.toFixed(0)} ms baseline, ${apiBig.toFixed(0)} ms over 100,000: ratio ${(apiBig / apiBase).toFixed(1)}`,
+  );
+  console.log(
+    `dashboard draw:       ${s.toFixed(0)} ms baseline, ${b.toFixed(0)} ms over 100,000: ratio ${(b / s).toFixed(2)} (verdicts cached by the server)`,
+  );
+  console.log(
+    `first draw of 100,000 (verdicts read): ${first.toFixed(0)} ms, ${(first / s).toFixed(1)}x the baseline draw`,
+  );
 } finally {
   await browser?.close();
   await server?.close();

@@ -14,7 +14,9 @@ import { join } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
 const data = join(root, 'test/data/cruxeval');
-const { ExecPool, readCruxevalTasks, readGenerations, scoreCruxeval, cruxevalJob } = await import(join(root, 'dist/scoring/index.js'));
+const { ExecPool, readCruxevalTasks, readGenerations, scoreCruxeval, cruxevalJob } = await import(
+  join(root, 'dist/scoring/index.js')
+);
 const every = (() => {
   const i = process.argv.indexOf('--sample-every');
   return i >= 0 ? Number(process.argv[i + 1]) : 20;
@@ -46,19 +48,25 @@ async function fresh(jobs) {
   const t0 = process.hrtime.bigint();
   const verdicts = new Map();
   let next = 0;
-  const one = (job) => new Promise((resolve) => {
-    const program = `import signal; signal.setitimer(signal.ITIMER_REAL, 3)\n${job.code}\nassert ${job.output} == ${job.generation}`;
-    const child = spawn('python3', ['-c', program], { stdio: 'ignore', env: { ...process.env, PYTHONHASHSEED: '0' } });
-    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      verdicts.set(job.id, code === 0);
-      resolve();
+  const one = (job) =>
+    new Promise((resolve) => {
+      const program = `import signal; signal.setitimer(signal.ITIMER_REAL, 3)\n${job.code}\nassert ${job.output} == ${job.generation}`;
+      const child = spawn('python3', ['-c', program], {
+        stdio: 'ignore',
+        env: { ...process.env, PYTHONHASHSEED: '0' },
+      });
+      const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+      child.on('close', (code) => {
+        clearTimeout(timer);
+        verdicts.set(job.id, code === 0);
+        resolve();
+      });
     });
-  });
-  await Promise.all(Array.from({ length: cpus }, async () => {
-    while (next < jobs.length) await one(jobs[next++]);
-  }));
+  await Promise.all(
+    Array.from({ length: cpus }, async () => {
+      while (next < jobs.length) await one(jobs[next++]);
+    }),
+  );
   return { s: seconds(t0), verdicts };
 }
 
@@ -79,8 +87,12 @@ const ratio = rate(sample.length, ours.s) / rate(sample.length, base.s);
 console.log(`${cpus} processes at a time; sample: every ${every}th generation (${sample.length})`);
 console.log(`fresh python3 per generation (sample): ${rate(sample.length, base.s).toFixed(1)} generations/s`);
 console.log(`pool, fork per generation (sample):    ${rate(sample.length, ours.s).toFixed(1)} generations/s`);
-console.log(`pool on all ${all.length}:                  ${rate(all.length, full.s).toFixed(1)} generations/s (${full.s.toFixed(1)} s)`);
-console.log(`scoreCruxeval with de-duplication:     ${rate(all.length, dedupS).toFixed(1)} generations/s (${deduped.counts.pass} pass)`);
+console.log(
+  `pool on all ${all.length}:                  ${rate(all.length, full.s).toFixed(1)} generations/s (${full.s.toFixed(1)} s)`,
+);
+console.log(
+  `scoreCruxeval with de-duplication:     ${rate(all.length, dedupS).toFixed(1)} generations/s (${deduped.counts.pass} pass)`,
+);
 console.log(`ratio pool / fresh python3 (same sample): ${ratio.toFixed(1)}x (target >= 5x)`);
 console.log(`verdicts agree on the sample: ${agree}/${sample.length}`);
 process.exit(ratio >= 5 ? 0 : 1);

@@ -43,7 +43,14 @@ try {
   let k = 0;
   const child = (...args) => {
     const out = join(dir, `out${k++}`);
-    const r = spawnSync(process.execPath, [join(root, 'bench/_export-child.mjs'), ...args.map((a) => (a === 'OUT' ? (args[0] === 'baseline' ? `${out}.jsonl` : out) : a))], { encoding: 'utf8' });
+    const r = spawnSync(
+      process.execPath,
+      [
+        join(root, 'bench/_export-child.mjs'),
+        ...args.map((a) => (a === 'OUT' ? (args[0] === 'baseline' ? `${out}.jsonl` : out) : a)),
+      ],
+      { encoding: 'utf8' },
+    );
     if (r.status !== 0) throw new Error(r.stderr);
     rmSync(out, { recursive: true, force: true });
     rmSync(`${out}.jsonl`, { force: true });
@@ -64,10 +71,18 @@ try {
   const [b, j, p, l] = [best(runs.baseline), best(runs.jsonl), best(runs.parquet), best(runs.labelled)];
   const ratio = rate(j) / rate(b);
   console.log(`rows:                          ${N.toLocaleString('en')} (kind traces: one row per event)`);
-  console.log(`baseline SELECT + JSON.stringify: ${rate(b).toLocaleString('en')} rows/s, peak RSS ${peak(runs.baseline).toFixed(0)} MB`);
-  console.log(`export JSONL:                  ${rate(j).toLocaleString('en')} rows/s, ratio to baseline ${ratio.toFixed(2)} (target >= 0.50), peak RSS ${peak(runs.jsonl).toFixed(0)} MB (target < 500)`);
-  console.log(`export Parquet:                ${rate(p).toLocaleString('en')} rows/s, ratio to baseline ${(rate(p) / rate(b)).toFixed(2)}, peak RSS ${peak(runs.parquet).toFixed(0)} MB (target < 500)`);
-  console.log(`export JSONL, 1,000 labelled states: ${rate(l).toLocaleString('en')} rows/s, ratio to baseline ${(rate(l) / rate(b)).toFixed(2)} (target >= 0.50), peak RSS ${peak(runs.labelled).toFixed(0)} MB`);
+  console.log(
+    `baseline SELECT + JSON.stringify: ${rate(b).toLocaleString('en')} rows/s, peak RSS ${peak(runs.baseline).toFixed(0)} MB`,
+  );
+  console.log(
+    `export JSONL:                  ${rate(j).toLocaleString('en')} rows/s, ratio to baseline ${ratio.toFixed(2)} (target >= 0.50), peak RSS ${peak(runs.jsonl).toFixed(0)} MB (target < 500)`,
+  );
+  console.log(
+    `export Parquet:                ${rate(p).toLocaleString('en')} rows/s, ratio to baseline ${(rate(p) / rate(b)).toFixed(2)}, peak RSS ${peak(runs.parquet).toFixed(0)} MB (target < 500)`,
+  );
+  console.log(
+    `export JSONL, 1,000 labelled states: ${rate(l).toLocaleString('en')} rows/s, ratio to baseline ${(rate(l) / rate(b)).toFixed(2)} (target >= 0.50), peak RSS ${peak(runs.labelled).toFixed(0)} MB`,
+  );
   const missed = ratio < 0.5 || rate(l) / rate(b) < 0.5 || peak(runs.jsonl) >= 500 || peak(runs.parquet) >= 500;
   if (missed) console.log('TARGET MISSED');
   process.exitCode = missed ? 1 : 0;

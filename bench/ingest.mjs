@@ -28,7 +28,9 @@ const ms = (t0) => Number(process.hrtime.bigint() - t0) / 1e6;
 
 function child(mode, what) {
   const db = join(dir, `${mode}-${Math.random().toString(36).slice(2)}.db`);
-  const r = spawnSync(process.execPath, [join(root, 'bench/_ingest-child.mjs'), mode, String(what), db], { encoding: 'utf8' });
+  const r = spawnSync(process.execPath, [join(root, 'bench/_ingest-child.mjs'), mode, String(what), db], {
+    encoding: 'utf8',
+  });
   if (r.status !== 0) throw new Error(r.stderr);
   rmSync(db, { force: true });
   return JSON.parse(r.stdout);
@@ -49,23 +51,34 @@ for (let k = 0; k < 3; k++) {
 const b = Math.max(...base);
 const m = Math.max(...multi);
 const i = Math.max(...ing);
-console.log(`events per run:            ${N.toLocaleString('en')} (${(statSync(small).size / N).toFixed(0)} bytes per line)`);
+console.log(
+  `events per run:            ${N.toLocaleString('en')} (${(statSync(small).size / N).toFixed(0)} bytes per line)`,
+);
 console.log(`bare insert (baseline):    ${Math.round(b).toLocaleString('en')} rows/s`);
 console.log(`stepscope ingest:          ${Math.round(i).toLocaleString('en')} rows/s (read, validate, hash, insert)`);
 console.log(`ratio ingest / baseline:   ${(i / b).toFixed(2)} (target >= 0.70)`);
-console.log(`bare 16-row insert:        ${Math.round(m).toLocaleString('en')} rows/s (ingest's write pattern; ingest / this = ${(i / m).toFixed(2)}, the cost of reading, validating and hashing)`);
+console.log(
+  `bare 16-row insert:        ${Math.round(m).toLocaleString('en')} rows/s (ingest's write pattern; ingest / this = ${(i / m).toFixed(2)}, the cost of reading, validating and hashing)`,
+);
 
 const big = join(dir, 'big.jsonl');
 await writeTrace(big, BIG);
 const bigDb = join(dir, 'big.db');
-const r = JSON.parse(spawnSync(process.execPath, [join(root, 'bench/_ingest-child.mjs'), 'ingest', big, bigDb], { encoding: 'utf8' }).stdout);
-console.log(`${BIG.toLocaleString('en')}-event trace (${(statSync(big).size / 2 ** 20).toFixed(0)} MiB): ingested in ${(r.ms / 1000).toFixed(1)} s, peak RSS ${r.maxRssMb.toFixed(0)} MB (target < 500 MB)`);
+const r = JSON.parse(
+  spawnSync(process.execPath, [join(root, 'bench/_ingest-child.mjs'), 'ingest', big, bigDb], { encoding: 'utf8' })
+    .stdout,
+);
+console.log(
+  `${BIG.toLocaleString('en')}-event trace (${(statSync(big).size / 2 ** 20).toFixed(0)} MiB): ingested in ${(r.ms / 1000).toFixed(1)} s, peak RSS ${r.maxRssMb.toFixed(0)} MB (target < 500 MB)`,
+);
 
 const c = openCorpus(bigDb, { readonly: true });
 const id = c.listTraces().rows[0].id;
 let t0 = process.hrtime.bigint();
 const hit = c.listTraces({ value: 'no such value anywhere' });
-console.log(`value search, no match, ${BIG.toLocaleString('en')} events: ${ms(t0).toFixed(0)} ms (${hit.total} traces)`);
+console.log(
+  `value search, no match, ${BIG.toLocaleString('en')} events: ${ms(t0).toFixed(0)} ms (${hit.total} traces)`,
+);
 t0 = process.hrtime.bigint();
 for (let k = 0; k < 100; k++) c.getEvents(id, BIG / 2 + k * 1000, BIG / 2 + k * 1000 + 100);
 console.log(`event window of 100 in the middle: ${(ms(t0) / 100).toFixed(2)} ms each`);
@@ -80,7 +93,9 @@ await many.ingest(manyFile);
 const timed = (label, q) => {
   const t = process.hrtime.bigint();
   const res = many.listTraces(q);
-  console.log(`${label.padEnd(44)} ${ms(t).toFixed(1).padStart(7)} ms (${res.total} of ${MANY.toLocaleString('en')}, ${res.rows.length} rows)`);
+  console.log(
+    `${label.padEnd(44)} ${ms(t).toFixed(1).padStart(7)} ms (${res.total} of ${MANY.toLocaleString('en')}, ${res.rows.length} rows)`,
+  );
 };
 timed('list, sort by name, page at offset 25,000:', { sort: 'name', limit: 50, offset: 25_000 });
 timed('list, sort by events desc, first page:', { sort: 'events', desc: true, limit: 50 });
@@ -90,7 +105,9 @@ timed('list, source contains "range(n)":', { code: 'range(n)', limit: 50 });
 timed('list, a local repr contains "4999":', { value: '4999', limit: 50 });
 many.close();
 rmSync(dir, { recursive: true, force: true });
-const missed = [i / b < 0.7 && 'rows/s ratio below 0.70', r.maxRssMb >= 500 && 'peak RSS 500 MB or more'].filter(Boolean);
+const missed = [i / b < 0.7 && 'rows/s ratio below 0.70', r.maxRssMb >= 500 && 'peak RSS 500 MB or more'].filter(
+  Boolean,
+);
 if (missed.length) {
   console.log(`MISSED: ${missed.join('; ')}`);
   process.exitCode = 1;

@@ -31,7 +31,11 @@ if (!db) {
   const work = mkdtempSync(join(tmpdir(), 'stepscope-bench-labeling-'));
   db = join(work, 'corpus.db');
   const crux = join(work, 'cruxeval.jsonl');
-  must('python3', ['-m', 'stepscope_recorder', 'record-cruxeval', '-o', crux, resolve(root, 'resources/cruxeval/cruxeval.jsonl')], join(root, 'python'));
+  must(
+    'python3',
+    ['-m', 'stepscope_recorder', 'record-cruxeval', '-o', crux, resolve(root, 'resources/cruxeval/cruxeval.jsonl')],
+    join(root, 'python'),
+  );
   must(process.execPath, [join(root, 'bin/stepscope.js'), 'ingest', crux, '--db', db]);
   must(process.execPath, [join(root, 'e2e/annotation-fixture.mjs'), db]);
 }
@@ -41,18 +45,30 @@ const { startServer } = await import(join(root, 'dist/server/listen.js'));
 const server = await startServer({ db, port: 0 });
 const browser = await chromium.launch({
   executablePath: '/usr/bin/chromium',
-  args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  args: [
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+    '--no-first-run',
+  ],
 });
 const MOVES = 30;
 const pct = (xs, p) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))];
 
-/** Arms the page: resolves with the ms from the next `key` keydown (or click) to the frame after the item head changes. */
+/**
+ * Arms the page: resolves with the ms from the next `key` keydown (or click) to the frame after the item head changes.
+ */
 const arm = (page, key) =>
   page.evaluate((key) => {
     window.__move = new Promise((done) => {
       let t0 = null;
       const start = () => (t0 = performance.now());
-      if (key === 'click') document.querySelector('[data-testid="label-start"]').addEventListener('click', start, { capture: true, once: true });
+      if (key === 'click')
+        document
+          .querySelector('[data-testid="label-start"]')
+          .addEventListener('click', start, { capture: true, once: true });
       else addEventListener('keydown', (e) => e.key === key && start(), { capture: true, once: true });
       const was = document.querySelector('[data-testid="item-head"]')?.dataset.prediction ?? null;
       const seen = () => {
@@ -62,7 +78,12 @@ const arm = (page, key) =>
         return true;
       };
       const mo = new MutationObserver(() => seen() && mo.disconnect());
-      mo.observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-prediction'] });
+      mo.observe(document.body, {
+        subtree: true,
+        childList: true,
+        attributes: true,
+        attributeFilter: ['data-prediction'],
+      });
     });
   }, key);
 const measured = (page) => page.evaluate(() => window.__move);
@@ -92,7 +113,9 @@ try {
   }
   const base = pct(opens, 0.5);
   const line = (name, xs) =>
-    console.log(`${name.padEnd(34)} median ${pct(xs, 0.5).toFixed(1)} ms  p90 ${pct(xs, 0.9).toFixed(1)} ms  ratio to first open ${(pct(xs, 0.5) / base).toFixed(3)}`);
+    console.log(
+      `${name.padEnd(34)} median ${pct(xs, 0.5).toFixed(1)} ms  p90 ${pct(xs, 0.9).toFixed(1)} ms  ratio to first open ${(pct(xs, 0.5) / base).toFixed(3)}`,
+    );
   console.log(`queue: crux-out / codellama-7b failures, position ${q} at the start`);
   line('first item opened (baseline)', opens);
   line(`Enter: accept + next (${enter.length})`, enter);

@@ -25,7 +25,11 @@ const prompts = Array.from({ length: N }, (_, i) => `${text.slice(0, 1200)}#${i}
 
 const dir = mkdtempSync(join(tmpdir(), 'stepscope-bench-model-'));
 writeFileSync(join(dir, 'answers.json'), JSON.stringify({ default: answer }));
-const server = spawn(process.execPath, [join(root, 'scripts/fake-model-server.mjs'), '--answers', join(dir, 'answers.json')], { stdio: ['ignore', 'pipe', 'inherit'] });
+const server = spawn(
+  process.execPath,
+  [join(root, 'scripts/fake-model-server.mjs'), '--answers', join(dir, 'answers.json')],
+  { stdio: ['ignore', 'pipe', 'inherit'] },
+);
 const line = await new Promise((r) => createInterface({ input: server.stdout }).once('line', r));
 const url = /on (\S+)$/.exec(line)[1];
 
@@ -37,7 +41,13 @@ async function bare(items) {
       const res = await fetch(`${url}/v1/completions`, {
         method: 'POST',
         headers: { 'Content-Type': 'application/json' },
-        body: JSON.stringify({ model: 'm', prompt, max_tokens: 512, temperature: 0, stop: ['<|action_sep|>', '<|trace_end|>'] }),
+        body: JSON.stringify({
+          model: 'm',
+          prompt,
+          max_tokens: 512,
+          temperature: 0,
+          stop: ['<|action_sep|>', '<|trace_end|>'],
+        }),
       });
       const j = await res.json();
       if (j.choices[0].text !== answer) throw new Error('wrong answer');
@@ -48,10 +58,14 @@ async function bare(items) {
 
 async function client(items) {
   let got = 0;
-  const s = await runCompletions(items.map((prompt, i) => ({ id: String(i), prompt })), { settings: { endpoint: url, model: 'm' }, concurrency: CONCURRENCY }, (_, c) => {
-    if (c.texts[0] !== answer) throw new Error('wrong answer');
-    got++;
-  });
+  const s = await runCompletions(
+    items.map((prompt, i) => ({ id: String(i), prompt })),
+    { settings: { endpoint: url, model: 'm' }, concurrency: CONCURRENCY },
+    (_, c) => {
+      if (c.texts[0] !== answer) throw new Error('wrong answer');
+      got++;
+    },
+  );
   if (s.answered !== items.length || got !== items.length) throw new Error(`answered ${s.answered} of ${items.length}`);
 }
 
@@ -73,14 +87,18 @@ try {
   const perSec = (ms) => (N * 1000) / ms;
   console.log(`prompts: ${N}, concurrency ${CONCURRENCY}, best of 3`);
   console.log(`bare fetch loop (baseline): ${perSec(best(runs.bare)).toFixed(0)} prompts/s`);
-  console.log(`runCompletions:             ${perSec(best(runs.client)).toFixed(0)} prompts/s  = ${(best(runs.bare) / best(runs.client)).toFixed(2)}× the baseline's rate`);
+  console.log(
+    `runCompletions:             ${perSec(best(runs.client)).toFixed(0)} prompts/s  = ${(best(runs.bare) / best(runs.client)).toFixed(2)}× the baseline's rate`,
+  );
 
   globalThis.gc?.();
   const before = process.memoryUsage().heapUsed;
   for (let r = 0; r < 5; r++) await client(prompts);
   globalThis.gc?.();
   const after = process.memoryUsage().heapUsed;
-  console.log(`heap after ${5 * N} more prompts: ${((after - before) / 1e6).toFixed(1)} MB growth (${(after / before).toFixed(2)}× the heap before)`);
+  console.log(
+    `heap after ${5 * N} more prompts: ${((after - before) / 1e6).toFixed(1)} MB growth (${(after / before).toFixed(2)}× the heap before)`,
+  );
 } finally {
   server.kill('SIGTERM');
   rmSync(dir, { recursive: true, force: true });

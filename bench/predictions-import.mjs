@@ -34,7 +34,9 @@ try {
   const corpus = openCorpus(db);
   let t0 = process.hrtime.bigint();
   const { set } = createEvalSet(corpus, { name: 'ns', task: 'next-state', perAction: Math.ceil(ITEMS / 8), seed: 1 });
-  console.log(`evaluation set:            ${set.items.toLocaleString('en')} next-state items over ${corpus.traceIds().length} demo traces, made in ${(ms(t0) / 1000).toFixed(1)} s`);
+  console.log(
+    `evaluation set:            ${set.items.toLocaleString('en')} next-state items over ${corpus.traceIds().length} demo traces, made in ${(ms(t0) / 1000).toFixed(1)} s`,
+  );
 
   // Per ten samples: six right, two with a local wrong, one another event, one cut short.
   const MIX = [0, 0, 0, 0, 0, 0, 1, 1, 2, 3];
@@ -46,15 +48,18 @@ try {
   const file = join(dir, 'predictions.jsonl');
   writeFileSync(file, lines.join('\n') + '\n');
   const N = lines.length;
-  console.log(`predictions per run:       ${N.toLocaleString('en')} (${(readFileSync(file).length / N).toFixed(0)} bytes per line)`);
+  console.log(
+    `predictions per run:       ${N.toLocaleString('en')} (${(readFileSync(file).length / N).toFixed(0)} bytes per line)`,
+  );
 
   const parseMs = best(() => {
     const t = process.hrtime.bigint();
     let n = 0;
-    for (const l of readFileSync(file, 'utf8').split('\n')) if (l) {
-      JSON.parse(l);
-      n++;
-    }
+    for (const l of readFileSync(file, 'utf8').split('\n'))
+      if (l) {
+        JSON.parse(l);
+        n++;
+      }
     if (n !== N) throw new Error('lost lines');
     return ms(t);
   });
@@ -77,14 +82,20 @@ try {
   const rate = (x) => Math.round((N / x) * 1000).toLocaleString('en');
   console.log(`parse the JSONL alone:     ${rate(parseMs)} lines/s (baseline)`);
   console.log(`predictions import:        ${rate(importMs)} predictions/s (${(importMs / 1000).toFixed(2)} s)`);
-  console.log(`ratio import / parse:      ${(parseMs / importMs).toFixed(3)} (import takes ${(importMs / parseMs).toFixed(1)}x the parse)`);
-  console.log(`  of which read + score:   ${rate(scoreMs)} predictions/s without the database (${((scoreMs / importMs) * 100).toFixed(0)}% of the import)`);
+  console.log(
+    `ratio import / parse:      ${(parseMs / importMs).toFixed(3)} (import takes ${(importMs / parseMs).toFixed(1)}x the parse)`,
+  );
+  console.log(
+    `  of which read + score:   ${rate(scoreMs)} predictions/s without the database (${((scoreMs / importMs) * 100).toFixed(0)}% of the import)`,
+  );
   const scoresMs = best(() => {
     const t = process.hrtime.bigint();
     runScores(corpus, 'ns', 'run0', 'action');
     return ms(t);
   });
-  console.log(`scores --by action:        ${scoresMs.toFixed(0)} ms over ${N.toLocaleString('en')} predictions (${(scoresMs / parseMs).toFixed(2)}x the parse)`);
+  console.log(
+    `scores --by action:        ${scoresMs.toFixed(0)} ms over ${N.toLocaleString('en')} predictions (${(scoresMs / parseMs).toFixed(2)}x the parse)`,
+  );
   corpus.close();
 } finally {
   rmSync(dir, { recursive: true, force: true });

@@ -39,7 +39,16 @@ function generate(n) {
     push('line', h, 'h', 7, '    return v - 1', { v: String(2 * i) }, null, hLine);
     push('return', h, 'h', 7, '    return v - 1', { v: String(2 * i) }, String(2 * i - 1), hLine);
     push('line', g, 'g', 4, '    return z', { x: String(i), y: String(2 * i), z: String(2 * i) }, null, callLine);
-    push('return', g, 'g', 4, '    return z', { x: String(i), y: String(2 * i), z: String(2 * i) }, String(2 * i), callLine);
+    push(
+      'return',
+      g,
+      'g',
+      4,
+      '    return z',
+      { x: String(i), y: String(2 * i), z: String(2 * i) },
+      String(2 * i),
+      callLine,
+    );
     acc += 2 * i;
   }
   push('line', 0, 'main', 13, '    return acc', { acc: String(acc) }, null, null);
@@ -56,7 +65,8 @@ function measure(events) {
   const t = walk(scope, 'forward', actions);
   const text = serialize(index, t, 'def main():\n');
   const t2 = performance.now();
-  if (t.exit !== 'exit_normal' || t.states.length !== events.length) throw new Error('step_into did not visit every event');
+  if (t.exit !== 'exit_normal' || t.states.length !== events.length)
+    throw new Error('step_into did not visit every event');
   return { build: t1 - t0, serialize: t2 - t1, total: t2 - t0, chars: text.length };
 }
 
@@ -79,22 +89,33 @@ const bigRuns = Array.from({ length: 2 }, () => {
 const bigRun = bigRuns.sort((a, b) => a.total - b.total)[0];
 const perBig = bigRun.total / big.length;
 console.log(`  10k events: ${(perSmall * 1000).toFixed(3)} us/event (median of 7)`);
-console.log(`  1M events:  ${(perBig * 1000).toFixed(3)} us/event (build ${bigRun.build.toFixed(0)} ms, walk+serialize ${bigRun.serialize.toFixed(0)} ms, ${(bigRun.chars / 1e6).toFixed(0)}M chars)`);
+console.log(
+  `  1M events:  ${(perBig * 1000).toFixed(3)} us/event (build ${bigRun.build.toFixed(0)} ms, walk+serialize ${bigRun.serialize.toFixed(0)} ms, ${(bigRun.chars / 1e6).toFixed(0)}M chars)`,
+);
 console.log(`  ratio per event 1M / 10k: ${(perBig / perSmall).toFixed(2)}x (target <= 2x)`);
-console.log(`  peak RSS: ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB (the 1M events themselves: ${(heapEvents / 1e6).toFixed(0)} MB of heap)`);
+console.log(
+  `  peak RSS: ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB (the 1M events themselves: ${(heapEvents / 1e6).toFixed(0)} MB of heap)`,
+);
 
 console.log('\n2. sampling throughput over CRUXEval');
 function cruxevalFile() {
   const h = createHash('sha256');
   const pkg = join(root, 'python/stepscope_recorder');
-  for (const f of readdirSync(pkg).filter((f) => f.endsWith('.py')).sort()) h.update(f).update(readFileSync(join(pkg, f)));
+  for (const f of readdirSync(pkg)
+    .filter((f) => f.endsWith('.py'))
+    .sort())
+    h.update(f).update(readFileSync(join(pkg, f)));
   const data = resolve(root, 'resources/cruxeval/cruxeval.jsonl');
   h.update(readFileSync(data));
   const path = join(tmpdir(), `stepscope-cruxeval-${h.digest('hex').slice(0, 16)}.jsonl`);
   if (!existsSync(path)) {
     console.log('  recording the corpus (about a minute)…');
     const tmp = `${path}.${process.pid}.tmp`;
-    execFileSync('python3', ['-m', 'stepscope_recorder', 'record-cruxeval', data, '-o', tmp, '--jobs', '2'], { cwd: root, env: { ...process.env, PYTHONPATH: join(root, 'python') }, stdio: 'ignore' });
+    execFileSync('python3', ['-m', 'stepscope_recorder', 'record-cruxeval', data, '-o', tmp, '--jobs', '2'], {
+      cwd: root,
+      env: { ...process.env, PYTHONPATH: join(root, 'python') },
+      stdio: 'ignore',
+    });
     renameSync(tmp, path);
   }
   const traces = [];
@@ -124,8 +145,12 @@ for (let i = 0; i < traces.length; i++) {
   }
 }
 const secs = (performance.now() - s0) / 1000;
-console.log(`  ${n} trajectories in ${secs.toFixed(2)} s: ${(n / secs).toFixed(0)} trajectories/s, ${(bytes / 1e6 / secs).toFixed(1)} MB/s of text`);
-console.log(`  baseline JSON.stringify of the same events: ${baseMBs.toFixed(1)} MB/s; sampling+serializing runs at ${((bytes / 1e6 / secs) / baseMBs).toFixed(2)}x of it`);
+console.log(
+  `  ${n} trajectories in ${secs.toFixed(2)} s: ${(n / secs).toFixed(0)} trajectories/s, ${(bytes / 1e6 / secs).toFixed(1)} MB/s of text`,
+);
+console.log(
+  `  baseline JSON.stringify of the same events: ${baseMBs.toFixed(1)} MB/s; sampling+serializing runs at ${(bytes / 1e6 / secs / baseMBs).toFixed(2)}x of it`,
+);
 if (perBig / perSmall > 2) {
   console.log('  FAIL: time per event at 1M is more than 2x that at 10k');
   process.exit(1);

@@ -4,7 +4,8 @@
 // - small requests (listTraces, getTrace, a 100-event window, the small trace's skeleton) on
 //   the idle server: the baseline;
 // - the same requests, one after another, while another client loads the big trace
-//   (getSkeleton, then a breakpoint walk that reads every event): their latency as a ratio to the baseline, and the slowest (target < 100 ms);
+//   (getSkeleton, then a breakpoint walk that reads every event): their latency as a ratio to the baseline, and the
+//   slowest (target < 100 ms);
 // - the big load itself, a 20,000-action walk on it, and a 500,000-action walk (refused);
 // - the server's peak RSS (VmHWM) and, in this process, the trace cache's estimate of the big
 //   trace against the heap it really takes.
@@ -38,10 +39,25 @@ c.close();
 
 // _loop-stalls.mjs notes where the server's own request loop stalls (and its GC pauses).
 const stallsFile = join(dir, 'stalls.json');
-const server = spawn(process.execPath, ['--import', join(root, 'bench/_loop-stalls.mjs'), join(root, 'bin/stepscope.js'), 'serve', '--db', db, '--port', '0', '--cache-mb', '2048'], {
-  stdio: ['ignore', 'pipe', 'inherit'],
-  env: { ...process.env, STEPSCOPE_BENCH_STALLS: stallsFile },
-});
+const server = spawn(
+  process.execPath,
+  [
+    '--import',
+    join(root, 'bench/_loop-stalls.mjs'),
+    join(root, 'bin/stepscope.js'),
+    'serve',
+    '--db',
+    db,
+    '--port',
+    '0',
+    '--cache-mb',
+    '2048',
+  ],
+  {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, STEPSCOPE_BENCH_STALLS: stallsFile },
+  },
+);
 process.on('exit', () => server.kill('SIGTERM'));
 const url = await new Promise((resolve, reject) => {
   let out = '';
@@ -56,7 +72,11 @@ const url = await new Promise((resolve, reject) => {
 async function call(method, params, retry = true) {
   let r;
   try {
-    r = await fetch(`${url}api/${method}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(params) });
+    r = await fetch(`${url}api/${method}`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(params),
+    });
   } catch (e) {
     // fetch may reuse a kept-alive connection the server is closing after 5 s idle (EPIPE); a
     // browser retries, fetch does not for a POST: once more on a fresh one.
@@ -81,7 +101,13 @@ async function small(k) {
 }
 const stats = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
-  return { n: s.length, median: s[Math.floor(s.length / 2)], p95: s[Math.floor(s.length * 0.95)], p99: s[Math.floor(s.length * 0.99)], max: s[s.length - 1] };
+  return {
+    n: s.length,
+    median: s[Math.floor(s.length / 2)],
+    p95: s[Math.floor(s.length * 0.95)],
+    p99: s[Math.floor(s.length * 0.99)],
+    max: s[s.length - 1],
+  };
 };
 const ms = (x) => `${x.toFixed(1)} ms`;
 
@@ -101,7 +127,9 @@ const OTHER_CLIENT = `
   console.log(JSON.stringify(!b.ok ? b : !w.ok ? w : { ok: true, count: b.count ?? b.value.count }));`;
 const t0 = now();
 let loaded = null;
-const other = spawn(process.execPath, ['--input-type=module', '-e', OTHER_CLIENT, url], { stdio: ['ignore', 'pipe', 'inherit'] });
+const other = spawn(process.execPath, ['--input-type=module', '-e', OTHER_CLIENT, url], {
+  stdio: ['ignore', 'pipe', 'inherit'],
+});
 let otherOut = '';
 other.stdout.on('data', (b) => (otherOut += b));
 const big = new Promise((resolve) => other.on('exit', () => resolve((loaded = now() - t0))));
@@ -167,23 +195,50 @@ rmSync(dir, { recursive: true, force: true });
 
 const i = stats(idle);
 const d = stats(during);
-console.log(`trace: ${BIG.toLocaleString('en')} events; small requests: listTraces, getTrace, a 100-event window, a 200-event skeleton`);
+console.log(
+  `trace: ${BIG.toLocaleString('en')} events; small requests: listTraces, getTrace, a 100-event window, a 200-event skeleton`,
+);
 console.log(`idle server:            median ${ms(i.median)}, p95 ${ms(i.p95)}, max ${ms(i.max)} (${i.n} requests)`);
-console.log(`while the trace loads:  median ${ms(d.median)}, p95 ${ms(d.p95)}, max ${ms(d.max)} (${d.n} requests answered during the load)`);
-console.log(`ratio loading / idle:   median ${(d.median / i.median).toFixed(2)}, p95 ${(d.p95 / i.p95).toFixed(2)}, p99 ${ms(d.p99)} vs ${ms(i.p99)}, max ${(d.max / i.max).toFixed(2)} (target: every one under 100 ms)`);
+console.log(
+  `while the trace loads:  median ${ms(d.median)}, p95 ${ms(d.p95)}, max ${ms(d.max)} (${d.n} requests answered during the load)`,
+);
+console.log(
+  `ratio loading / idle:   median ${(d.median / i.median).toFixed(2)}, p95 ${(d.p95 / i.p95).toFixed(2)}, p99 ${ms(d.p99)} vs ${ms(i.p99)}, max ${(d.max / i.max).toFixed(2)} (target: every one under 100 ms)`,
+);
 const over = (xs) => xs.filter((x) => x >= 100).length;
-console.log(`100 ms or more:         ${over(during)} of ${d.n} while loading, ${over(idle)} of ${i.n} idle (on a machine running other work, the slowest are its scheduling)`);
-console.log(`slowest while loading:  ${Object.entries(slowest).map(([m, x]) => `${m} ${ms(x)}`).join(', ')}`);
+console.log(
+  `100 ms or more:         ${over(during)} of ${d.n} while loading, ${over(idle)} of ${i.n} idle (on a machine running other work, the slowest are its scheduling)`,
+);
+console.log(
+  `slowest while loading:  ${Object.entries(slowest)
+    .map(([m, x]) => `${m} ${ms(x)}`)
+    .join(', ')}`,
+);
 const top = [...timeline].sort((a, b) => b.ms - a.ms).slice(0, 3);
-console.log(`the 3 slowest:          ${top.map((r) => `${r.m} ${ms(r.ms)} (server loop stalled ${ms(stallIn(r))} of it)`).join('; ')}`);
-console.log(`server loop, loading:   ${loopStalls.length} stalls over 20 ms, longest ${ms(Math.max(0, ...loopStalls.map((x) => x.ms)))}; GC on its main thread: ${loopGc.length} pauses, longest ${ms(Math.max(0, ...loopGc.map((x) => x.ms)))}`);
-console.log(`this client, loading:   ${ownStalls.length} stalls over 20 ms, longest ${ms(Math.max(0, ...ownStalls))} (counted against the server; machine load ${readFileSync('/proc/loadavg', 'utf8').split(' ')[0]})`);
-console.log(`big skeleton + read:   ${(loaded / 1000).toFixed(1)} s, ${sk.count.toLocaleString('en')} events (another client's process, its answer parsed)`);
-console.log(`walk of 20,000 actions: ${ms(walkMs)}, ${(walk.bytes / 2 ** 20).toFixed(1)} MiB answer (ok: ${walk.body.ok})`);
+console.log(
+  `the 3 slowest:          ${top.map((r) => `${r.m} ${ms(r.ms)} (server loop stalled ${ms(stallIn(r))} of it)`).join('; ')}`,
+);
+console.log(
+  `server loop, loading:   ${loopStalls.length} stalls over 20 ms, longest ${ms(Math.max(0, ...loopStalls.map((x) => x.ms)))}; GC on its main thread: ${loopGc.length} pauses, longest ${ms(Math.max(0, ...loopGc.map((x) => x.ms)))}`,
+);
+console.log(
+  `this client, loading:   ${ownStalls.length} stalls over 20 ms, longest ${ms(Math.max(0, ...ownStalls))} (counted against the server; machine load ${readFileSync('/proc/loadavg', 'utf8').split(' ')[0]})`,
+);
+console.log(
+  `big skeleton + read:   ${(loaded / 1000).toFixed(1)} s, ${sk.count.toLocaleString('en')} events (another client's process, its answer parsed)`,
+);
+console.log(
+  `walk of 20,000 actions: ${ms(walkMs)}, ${(walk.bytes / 2 ** 20).toFixed(1)} MiB answer (ok: ${walk.body.ok})`,
+);
 console.log(`walk of 500,000:        refused in ${ms(hugeMs)}: ${huge.body.error?.message}`);
 console.log(`server peak RSS:        ${hwm.toFixed(0)} MB (every worker thread included)`);
-console.log(`cache estimate / heap:  ${(estimate / 2 ** 20).toFixed(0)} MiB / ${((heap1 - heap0) / 2 ** 20).toFixed(0)} MiB = ${(estimate / (heap1 - heap0)).toFixed(2)}`);
-const missed = [d.max >= 100 && `a small request took ${ms(d.max)} while the trace loaded`, d.n < 3 && 'fewer than 3 small requests answered during the load'].filter(Boolean);
+console.log(
+  `cache estimate / heap:  ${(estimate / 2 ** 20).toFixed(0)} MiB / ${((heap1 - heap0) / 2 ** 20).toFixed(0)} MiB = ${(estimate / (heap1 - heap0)).toFixed(2)}`,
+);
+const missed = [
+  d.max >= 100 && `a small request took ${ms(d.max)} while the trace loaded`,
+  d.n < 3 && 'fewer than 3 small requests answered during the load',
+].filter(Boolean);
 if (missed.length) {
   console.log(`MISSED: ${missed.join('; ')}`);
   process.exitCode = 1;

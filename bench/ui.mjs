@@ -25,7 +25,9 @@ import { parseArgs } from 'node:util';
 import { chromium } from '@playwright/test';
 
 const here = resolve(import.meta.dirname, '..');
-const { values } = parseArgs({ options: { root: { type: 'string' }, 'cold-only': { type: 'boolean' }, against: { type: 'string' } } });
+const { values } = parseArgs({
+  options: { root: { type: 'string' }, 'cold-only': { type: 'boolean' }, against: { type: 'string' } },
+});
 const root = resolve(values.root ?? here);
 const against = values.against ? resolve(values.against) : null;
 const must = (cmd, args, cwd = root) => {
@@ -45,7 +47,11 @@ const { openCorpus } = await import(join(root, 'dist/store/corpus.js'));
 const corpus = openCorpus(db, { create: true });
 for (const [name, n] of Object.entries(sizes)) {
   const out = join(work, `${name}.jsonl`);
-  must('python3', ['-m', 'stepscope_recorder', 'record', join(here, 'bench/_ui-long.py'), '--name', name, '-o', out, '--', String(n)], join(here, 'python'));
+  must(
+    'python3',
+    ['-m', 'stepscope_recorder', 'record', join(here, 'bench/_ui-long.py'), '--name', name, '-o', out, '--', String(n)],
+    join(here, 'python'),
+  );
   await corpus.ingest(out);
 }
 const events = Object.fromEntries(corpus.listTraces({}).rows.map((r) => [r.name, r.events]));
@@ -62,23 +68,42 @@ if (against) {
 const { startServer } = await import(join(root, 'dist/server/listen.js'));
 const browser = await chromium.launch({
   executablePath: '/usr/bin/chromium',
-  args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  args: [
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+    '--no-first-run',
+  ],
 });
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const frame = (page) => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
 const drawn = (page) =>
-  page.waitForFunction(() => document.querySelector('[data-testid="forward-tree"] [data-current="true"]') && document.querySelector('[data-testid="inverse-tree"] [data-seq]'), null, { timeout: 120_000 });
+  page.waitForFunction(
+    () =>
+      document.querySelector('[data-testid="forward-tree"] [data-current="true"]') &&
+      document.querySelector('[data-testid="inverse-tree"] [data-seq]'),
+    null,
+    { timeout: 120_000 },
+  );
 
 async function filter(page, name) {
   await page.getByTestId('search-name').fill(name);
-  await page.waitForFunction((n) => [...document.querySelectorAll('[data-testid="trace-row"] .name')].map((e) => e.textContent).join() === n, name);
+  await page.waitForFunction(
+    (n) => [...document.querySelectorAll('[data-testid="trace-row"] .name')].map((e) => e.textContent).join() === n,
+    name,
+  );
 }
 
 /** Click -> both trees drawn with the current node, for `name` (already filtered). */
 async function openAndPaint(page, name) {
   const t0 = Date.now();
   await page.getByTestId('trace-row').first().click();
-  await page.waitForFunction((n) => document.querySelector('[data-testid="code-view"]')?.textContent?.includes(n), name);
+  await page.waitForFunction(
+    (n) => document.querySelector('[data-testid="code-view"]')?.textContent?.includes(n),
+    name,
+  );
   await drawn(page);
   await frame(page);
   return Date.now() - t0;
@@ -137,17 +162,25 @@ async function coldOpen(name, reps = 3, start = () => startServer({ db, port: 0 
       if (!m) return;
       const t = req.timing();
       sized.push(
-        req.response().then((r) => r?.body()).then(
-          (body) => calls.push({ method: m[1], ms: t.responseEnd, bytes: body?.length ?? 0 }),
-          () => calls.push({ method: m[1], ms: t.responseEnd, bytes: 0 }),
-        ),
+        req
+          .response()
+          .then((r) => r?.body())
+          .then(
+            (body) => calls.push({ method: m[1], ms: t.responseEnd, bytes: body?.length ?? 0 }),
+            () => calls.push({ method: m[1], ms: t.responseEnd, bytes: 0 }),
+          ),
       );
     });
     await page.evaluate(() => performance.clearMeasures());
     const cpu0 = cpuMs();
     const total = await openAndPaint(page, name);
     const cpu = cpuMs() - cpu0;
-    const spans = await page.evaluate(() => performance.getEntriesByType('measure').filter((e) => e.name.startsWith('stepscope open')).map((e) => [e.name.slice('stepscope open: '.length), e.duration]));
+    const spans = await page.evaluate(() =>
+      performance
+        .getEntriesByType('measure')
+        .filter((e) => e.name.startsWith('stepscope open'))
+        .map((e) => [e.name.slice('stepscope open: '.length), e.duration]),
+    );
     await Promise.all(sized);
     runs.push({ total, cpu, calls: [...calls], spans });
     await page.close();
@@ -166,7 +199,12 @@ async function coldTurns(name, turns = 5) {
     theirs.push(await coldOpen(name, 1, () => startOther({ db: otherDb, port: 0 })));
   }
   const of = (runs, k) => runs.map((x) => x[k]);
-  return { mine: median(of(mine, 'total')), theirs: median(of(theirs, 'total')), cpu: [median(of(mine, 'cpu')), median(of(theirs, 'cpu'))], all: { mine: of(mine, 'total'), theirs: of(theirs, 'total') } };
+  return {
+    mine: median(of(mine, 'total')),
+    theirs: median(of(theirs, 'total')),
+    cpu: [median(of(mine, 'cpu')), median(of(theirs, 'cpu'))],
+    all: { mine: of(mine, 'total'), theirs: of(theirs, 'total') },
+  };
 }
 
 const kb = (b) => `${(b / 1024).toFixed(0)} KB`;
@@ -199,11 +237,21 @@ async function serverParts(id) {
   // The bytes form (what the page's tree worker fetches, where the checkout has it): kept row -> bytes
   // (the row itself where the corpus keeps the bytes, migration 010).
   const asBytes =
-    typeof c.getSkeletonBytes === 'function' ? time(() => c.getSkeletonBytes(id))
-    : typeof contract.skeletonBytes === 'function' ? time(() => contract.skeletonBytes(c.getPackedSkeleton(id)))
-    : null;
+    typeof c.getSkeletonBytes === 'function'
+      ? time(() => c.getSkeletonBytes(id))
+      : typeof contract.skeletonBytes === 'function'
+        ? time(() => contract.skeletonBytes(c.getPackedSkeleton(id)))
+        : null;
   c.close();
-  return { scan, encode, index, decode, kept, bytes: JSON.stringify(wire).length, asBytes: asBytes && { ms: asBytes[0], size: asBytes[1].length } };
+  return {
+    scan,
+    encode,
+    index,
+    decode,
+    kept,
+    bytes: JSON.stringify(wire).length,
+    asBytes: asBytes && { ms: asBytes[0], size: asBytes[1].length },
+  };
 }
 function describeServer(label, p) {
   const f = (x) => x.toFixed(1);
@@ -223,7 +271,8 @@ async function measure(url, name, shape) {
     await filter(page, name);
     paints.push(await openAndPaint(page, name));
   }
-  if (shape === 'graph' && (await page.getByTestId('forward-tree').getAttribute('data-shape')) !== 'graph') return (await page.close(), null);
+  if (shape === 'graph' && (await page.getByTestId('forward-tree').getAttribute('data-shape')) !== 'graph')
+    return (await page.close(), null);
   const box = await page.getByTestId('forward-tree').locator('svg').boundingBox();
   const cx = box.x + box.width / 2;
   const cy = box.y + box.height / 2;
@@ -234,7 +283,16 @@ async function measure(url, name, shape) {
     const r = svg.getBoundingClientRect();
     const t0 = performance.now();
     for (let i = 0; i < 60; i++) {
-      svg.dispatchEvent(new WheelEvent('wheel', { deltaY: i % 2 ? -100 : 100, ctrlKey: true, clientX: r.x + r.width / 2, clientY: r.y + r.height / 2, bubbles: true, cancelable: true }));
+      svg.dispatchEvent(
+        new WheelEvent('wheel', {
+          deltaY: i % 2 ? -100 : 100,
+          ctrlKey: true,
+          clientX: r.x + r.width / 2,
+          clientY: r.y + r.height / 2,
+          bubbles: true,
+          cancelable: true,
+        }),
+      );
       await new Promise((res) => requestAnimationFrame(() => res()));
     }
     return (performance.now() - t0) / 60;
@@ -281,7 +339,9 @@ try {
   const cold1k = await coldOpen('long_1k');
   const cold270k = await coldOpen('long_270k');
   console.log(`traces: long_1k ${events.long_1k}, long_100k ${events.long_100k}, long_270k ${events.long_270k} states`);
-  console.log(`cold open (server just started, fresh page): 1k ${cold1k.total} ms, 270k ${cold270k.total} ms  ratio 270k/1k ${r(cold270k.total, cold1k.total)}`);
+  console.log(
+    `cold open (server just started, fresh page): 1k ${cold1k.total} ms, 270k ${cold270k.total} ms  ratio 270k/1k ${r(cold270k.total, cold1k.total)}`,
+  );
   console.log(describeCold('1k  ', cold1k));
   console.log(describeCold('270k', cold270k));
   console.log('server side of an open (in this process):');
@@ -291,8 +351,12 @@ try {
     console.log(`cold open, taking turns with ${against} (medians of 5 each):`);
     for (const name of ['long_1k', 'long_270k']) {
       const t = await coldTurns(name);
-      console.log(`  ${name}: this ${t.mine} ms, that ${t.theirs} ms, ratio this/that ${r(t.mine, t.theirs)}  (this ${t.all.mine.join(', ')}; that ${t.all.theirs.join(', ')})`);
-      console.log(`  ${name}: CPU time of the open (server and browser processes): this ${t.cpu[0]} ms, that ${t.cpu[1]} ms, ratio ${r(t.cpu[0], t.cpu[1])}`);
+      console.log(
+        `  ${name}: this ${t.mine} ms, that ${t.theirs} ms, ratio this/that ${r(t.mine, t.theirs)}  (this ${t.all.mine.join(', ')}; that ${t.all.theirs.join(', ')})`,
+      );
+      console.log(
+        `  ${name}: CPU time of the open (server and browser processes): this ${t.cpu[0]} ms, that ${t.cpu[1]} ms, ratio ${r(t.cpu[0], t.cpu[1])}`,
+      );
     }
   }
   const server = await startServer({ db, port: 0 });
@@ -303,11 +367,22 @@ try {
       console.log(`[${shape}] not in this checkout`);
       continue;
     }
-    console.log(`[${shape}] first paint of both trees: 1k ${small.paint} ms, 100k ${big.paint} ms  ratio 100k/1k ${r(big.paint, small.paint)}`);
-    console.log(`[${shape}] wheel zoom, per frame:     1k ${small.zoomFrame.toFixed(1)} ms, 100k ${big.zoomFrame.toFixed(1)} ms  ratio ${r(big.zoomFrame, small.zoomFrame)} (16.7 ms = 60 fps)`);
-    console.log(`[${shape}] drag pan (via Playwright): 1k ${small.perFrame.toFixed(1)} ms, 100k ${big.perFrame.toFixed(1)} ms  ratio ${r(big.perFrame, small.perFrame)} (includes Playwright round trips)`);
-    console.log(`[${shape}] fit, loop unfolded:        1k ${small.fit} ms, 100k ${big.fit} ms  ratio ${r(big.fit, small.fit)}; nodes drawn after fit: 1k ${small.nodes}, 100k ${big.nodes}`);
-    if (big.brush !== null) console.log(`[${shape}] overview brush -> trees:   1k ${small.brush} ms, 100k ${big.brush} ms  ratio ${r(big.brush, small.brush)}`);
+    console.log(
+      `[${shape}] first paint of both trees: 1k ${small.paint} ms, 100k ${big.paint} ms  ratio 100k/1k ${r(big.paint, small.paint)}`,
+    );
+    console.log(
+      `[${shape}] wheel zoom, per frame:     1k ${small.zoomFrame.toFixed(1)} ms, 100k ${big.zoomFrame.toFixed(1)} ms  ratio ${r(big.zoomFrame, small.zoomFrame)} (16.7 ms = 60 fps)`,
+    );
+    console.log(
+      `[${shape}] drag pan (via Playwright): 1k ${small.perFrame.toFixed(1)} ms, 100k ${big.perFrame.toFixed(1)} ms  ratio ${r(big.perFrame, small.perFrame)} (includes Playwright round trips)`,
+    );
+    console.log(
+      `[${shape}] fit, loop unfolded:        1k ${small.fit} ms, 100k ${big.fit} ms  ratio ${r(big.fit, small.fit)}; nodes drawn after fit: 1k ${small.nodes}, 100k ${big.nodes}`,
+    );
+    if (big.brush !== null)
+      console.log(
+        `[${shape}] overview brush -> trees:   1k ${small.brush} ms, 100k ${big.brush} ms  ratio ${r(big.brush, small.brush)}`,
+      );
   }
   await server.close();
 } finally {

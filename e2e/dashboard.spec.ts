@@ -15,9 +15,25 @@ const shots = join(import.meta.dirname, 'screenshots');
 
 /** `stepscope scores --json` on the served corpus: one line per run and group. */
 function scores(set: string, by?: string): ScoreLine[] {
-  const r = spawnSync(process.execPath, [join(root, 'bin/stepscope.js'), 'scores', '--db', process.env.STEPSCOPE_E2E_DB!, '--set', set, '--json', ...(by ? ['--by', by] : [])], { encoding: 'utf8' });
+  const r = spawnSync(
+    process.execPath,
+    [
+      join(root, 'bin/stepscope.js'),
+      'scores',
+      '--db',
+      process.env.STEPSCOPE_E2E_DB!,
+      '--set',
+      set,
+      '--json',
+      ...(by ? ['--by', by] : []),
+    ],
+    { encoding: 'utf8' },
+  );
   if (r.status !== 0) throw new Error(r.stderr);
-  return r.stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l));
+  return r.stdout
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l));
 }
 
 async function openDashboard(page: Page, set: string) {
@@ -31,14 +47,25 @@ async function openDashboard(page: Page, set: string) {
 
 /** Every mark of a plot as {run, group, metric, value}. */
 async function marks(page: Page, plot: string) {
-  return page.getByTestId(`plot-${plot}`).getByTestId('mark').evaluateAll((els) =>
-    els.map((e) => ({ run: e.getAttribute('data-run')!, group: e.getAttribute('data-group')!, metric: e.getAttribute('data-metric')!, value: Number(e.getAttribute('data-value')) })),
-  );
+  return page
+    .getByTestId(`plot-${plot}`)
+    .getByTestId('mark')
+    .evaluateAll((els) =>
+      els.map((e) => ({
+        run: e.getAttribute('data-run')!,
+        group: e.getAttribute('data-group')!,
+        metric: e.getAttribute('data-metric')!,
+        value: Number(e.getAttribute('data-value')),
+      })),
+    );
 }
 
-const lineOf = (ls: ScoreLine[], run: string, group: string) => ls.find((l) => l.model === run && (l.group === null ? '' : String(l.group)) === group);
+const lineOf = (ls: ScoreLine[], run: string, group: string) =>
+  ls.find((l) => l.model === run && (l.group === null ? '' : String(l.group)) === group);
 
-test('CRUXEval: pass@1 and pass@k are the numbers of scores --json, next to the published figures', async ({ page }) => {
+test('CRUXEval: pass@1 and pass@k are the numbers of scores --json, next to the published figures', async ({
+  page,
+}) => {
   await openDashboard(page, 'crux-out');
   const json = scores('crux-out');
   await expect(page.getByTestId('plot-cruxeval-pass1')).toContainText('GPT-4 (0613) T=0.2 (published)');
@@ -54,7 +81,8 @@ test('CRUXEval: pass@1 and pass@k are the numbers of scores --json, next to the 
     for (const b of bars) expect(b.value, b.run).toBe(lineOf(json, b.run, '')!['pass@1']);
     const points = await marks(page, 'pass-at-k');
     expect(points).toHaveLength(6); // 10 samples per task: k = 1, 5, 10 for both runs
-    for (const p of points) expect(p.value, `${p.run} ${p.metric}`).toBe(lineOf(json, p.run, '')![p.metric as 'pass@1']);
+    for (const p of points)
+      expect(p.value, `${p.run} ${p.metric}`).toBe(lineOf(json, p.run, '')![p.metric as 'pass@1']);
   }
   // Length and depth: the same lines as --by length / --by depth. CRUXEval's f is called from main: depth 1.
   for (const by of ['length', 'depth'] as const) {
@@ -68,16 +96,22 @@ test('CRUXEval: pass@1 and pass@k are the numbers of scores --json, next to the 
   await page.screenshot({ path: join(shots, 'dashboard-cruxeval.png'), fullPage: true });
 });
 
-test('next-state: exact match by action × field, format errors and horizon are the numbers of scores --json', async ({ page }) => {
+test('next-state: exact match by action × field, format errors and horizon are the numbers of scores --json', async ({
+  page,
+}) => {
   await openDashboard(page, 'ns');
   const byAction = scores('ns', 'action');
   const cells = await marks(page, 'action-field');
   expect(cells.length).toBeGreaterThan(20);
-  for (const c of cells) expect(c.value, `${c.run} ${c.group} ${c.metric}`).toBe(lineOf(byAction, c.run, c.group)![c.metric as 'em_all']);
+  for (const c of cells)
+    expect(c.value, `${c.run} ${c.group} ${c.metric}`).toBe(lineOf(byAction, c.run, c.group)![c.metric as 'em_all']);
   // Every applicable (run, action, field) has its cell.
-  const applicable = byAction.filter((l) => l.group !== null).flatMap((l) => (['em_event', 'em_src', 'em_locals', 'em_arg', 'em_all'] as const).filter((m) => l[m] !== null));
+  const applicable = byAction
+    .filter((l) => l.group !== null)
+    .flatMap((l) => (['em_event', 'em_src', 'em_locals', 'em_arg', 'em_all'] as const).filter((m) => l[m] !== null));
   expect(cells).toHaveLength(applicable.length);
-  for (const b of await marks(page, 'format-errors')) expect(b.value).toBe(lineOf(byAction, b.run, b.group)!.format_errors);
+  for (const b of await marks(page, 'format-errors'))
+    expect(b.value).toBe(lineOf(byAction, b.run, b.group)!.format_errors);
   await page.screenshot({ path: join(shots, 'dashboard-next-state.png'), fullPage: true });
 
   await page.getByTestId('dash-set').selectOption('hz');
@@ -90,28 +124,46 @@ test('next-state: exact match by action × field, format errors and horizon are 
   await page.screenshot({ path: join(shots, 'dashboard-horizon.png'), fullPage: true });
 });
 
-test('a clicked cell lists its items, and an item opens in the explorer where the model was asked', async ({ page, request }) => {
+test('a clicked cell lists its items, and an item opens in the explorer where the model was asked', async ({
+  page,
+  request,
+}) => {
   await openDashboard(page, 'ns');
-  const cell = page.getByTestId('plot-action-field').locator('[data-testid="mark"][data-run="model-a"][data-group="step_over"][data-metric="em_locals"]');
+  const cell = page
+    .getByTestId('plot-action-field')
+    .locator('[data-testid="mark"][data-run="model-a"][data-group="step_over"][data-metric="em_locals"]');
   await cell.click();
   const line = lineOf(scores('ns', 'action'), 'model-a', 'step_over')!;
   await expect(page.getByTestId('group-title')).toContainText('model-a: step_over');
   await expect(page.getByTestId('group-total')).toHaveText(new RegExp(`^${line.items} items`));
   await expect(page.getByTestId('group-item')).toHaveCount(line.items);
-  const ids = (await page.getByTestId('group-item').evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-item'))))) as number[];
+  const ids = (await page
+    .getByTestId('group-item')
+    .evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-item'))))) as number[];
   const { rows } = await truth(request, 'listItems', { set: 'ns', run: 'model-a', limit: 1000 });
-  expect(ids.sort()).toEqual(rows.filter((r) => r.action === 'step_over').map((r) => r.id).sort());
+  expect(ids.sort()).toEqual(
+    rows
+      .filter((r) => r.action === 'step_over')
+      .map((r) => r.id)
+      .sort(),
+  );
   await page.screenshot({ path: join(shots, 'dashboard-items.png') });
 
   const item = rows.find((r) => r.id === ids[0])!;
-  await page.getByTestId('group-item').filter({ has: page.locator(`text=${item.key}`) }).first().click();
+  await page
+    .getByTestId('group-item')
+    .filter({ has: page.locator(`text=${item.key}`) })
+    .first()
+    .click();
   await expect(page.getByTestId('code-view')).toBeVisible();
   // The prompt's actions walked but the last (the one asked about): the current node is where the model was asked.
   await expect(page.getByTestId('history-pos')).toHaveText(`${item.actions.length - 1}/${item.actions.length}`);
   // Opened as its link opens it: the mark's run overlaid, the item's answers against the truth, the address naming it.
   await expect(page.getByTestId('view-explorer')).toHaveAttribute('aria-current', 'page');
   await expect(page.getByTestId('prediction-head')).toContainText(`item ${item.key}`);
-  await expect.poll(() => Object.fromEntries(new URL(page.url()).searchParams)).toMatchObject({ set: 'ns', run: 'model-a', item: String(item.id) });
+  await expect
+    .poll(() => Object.fromEntries(new URL(page.url()).searchParams))
+    .toMatchObject({ set: 'ns', run: 'model-a', item: String(item.id) });
 });
 
 test('one view bar: every view by click, by Alt+digit and by link; an unknown view says so', async ({ page }) => {
@@ -141,26 +193,44 @@ test('one view bar: every view by click, by Alt+digit and by link; an unknown vi
   await expect(page.getByTestId('view-dashboard')).toBeFocused();
   await page.keyboard.press('Enter');
   await expect(page.getByTestId('dash-set')).toBeVisible();
-  for (const w of [[1280, 720], [1920, 1080]] as const) {
+  for (const w of [
+    [1280, 720],
+    [1920, 1080],
+  ] as const) {
     await page.setViewportSize({ width: w[0], height: w[1] });
     await page.screenshot({ path: join(shots, `view-bar-dashboard-${w[0]}.png`) });
   }
   await page.goto('./?view=plots');
-  await expect(page.getByTestId('link-problems')).toContainText('"view" should be one of the views "explorer", "dashboard", "label", "agreement", not "plots"');
+  await expect(page.getByTestId('link-problems')).toContainText(
+    '"view" should be one of the views "explorer", "dashboard", "label", "agreement", not "plots"',
+  );
   await expect(page.getByTestId('welcome')).toBeVisible();
   await page.screenshot({ path: join(shots, 'view-bar-unknown-view.png') });
 });
 
-for (const [set, a, b] of [['crux-out', 'codellama-7b', 'gpt-4'], ['ns', 'model-a', 'model-b']] as const) {
-  test(`two runs of ${set} compared: the counts add up and match the per-item verdicts; a differing item opens`, async ({ page, request }) => {
+for (const [set, a, b] of [
+  ['crux-out', 'codellama-7b', 'gpt-4'],
+  ['ns', 'model-a', 'model-b'],
+] as const) {
+  test(`two runs of ${set} compared: the counts add up and match the per-item verdicts; a differing item opens`, async ({
+    page,
+    request,
+  }) => {
     await openDashboard(page, set);
     await page.getByTestId('compare-a').selectOption(a);
     await page.getByTestId('compare-b').selectOption(b);
     await expect(page.getByTestId('compare-row').first()).toBeVisible();
     // Independent truth: each item's first sample, from the API's item list (null: pending, left out).
-    const first = async (run: string) => new Map((await truth(request, 'listItems', { set, run, limit: 1000 })).rows.map((r) => [r.id, r.verdicts[0]?.correct ?? null]));
+    const first = async (run: string) =>
+      new Map(
+        (await truth(request, 'listItems', { set, run, limit: 1000 })).rows.map((r) => [
+          r.id,
+          r.verdicts[0]?.correct ?? null,
+        ]),
+      );
     const [va, vb] = [await first(a), await first(b)];
-    const n = (fa: boolean, fb: boolean) => [...va.keys()].filter((id) => va.get(id) === fa && vb.get(id) === fb).length;
+    const n = (fa: boolean, fb: boolean) =>
+      [...va.keys()].filter((id) => va.get(id) === fa && vb.get(id) === fb).length;
     const paired = n(true, true) + n(true, false) + n(false, true) + n(false, false);
     const whole = page.locator('[data-testid="compare-row"][data-action=""]');
     const cell = async (row: typeof whole, k: string) => Number(await row.locator(`[data-k="${k}"]`).innerText());
@@ -169,10 +239,16 @@ for (const [set, a, b] of [['crux-out', 'codellama-7b', 'gpt-4'], ['ns', 'model-
     expect(await cell(whole, 'onlyB')).toBe(n(false, true));
     expect(await cell(whole, 'neither')).toBe(n(false, false));
     expect(await cell(whole, 'items')).toBe(paired);
-    if (paired < va.size) await expect(page.getByTestId('compare')).toContainText(`${va.size - paired} items are left out`);
+    if (paired < va.size)
+      await expect(page.getByTestId('compare')).toContainText(`${va.size - paired} items are left out`);
     let sum = 0;
     for (const row of await page.locator('[data-testid="compare-row"]:not([data-action=""])').all()) {
-      expect(await cell(row, 'both') + (await cell(row, 'onlyA')) + (await cell(row, 'onlyB')) + (await cell(row, 'neither'))).toBe(await cell(row, 'items'));
+      expect(
+        (await cell(row, 'both')) +
+          (await cell(row, 'onlyA')) +
+          (await cell(row, 'onlyB')) +
+          (await cell(row, 'neither')),
+      ).toBe(await cell(row, 'items'));
       sum += await cell(row, 'items');
     }
     expect(sum).toBe(paired);
@@ -187,7 +263,9 @@ for (const [set, a, b] of [['crux-out', 'codellama-7b', 'gpt-4'], ['ns', 'model-
     await expect(page.getByTestId('history-pos')).toHaveText(`${item.actions.length - 1}/${item.actions.length}`);
     // Both runs overlaid, as the link the address now carries.
     await expect(page.getByTestId('prediction-head')).toContainText(`item ${item.key}`);
-    await expect.poll(() => Object.fromEntries(new URL(page.url()).searchParams)).toMatchObject({ set, run: a, run2: b, item: String(item.id) });
+    await expect
+      .poll(() => Object.fromEntries(new URL(page.url()).searchParams))
+      .toMatchObject({ set, run: a, run2: b, item: String(item.id) });
     await expectBothRuns(page, request, item, a, b, `dashboard-compare-item-${set}`);
     // Reloaded, the address opens the same: both runs' ghosts and columns.
     await page.reload();
@@ -208,20 +286,35 @@ for (const [set, a, b] of [['crux-out', 'codellama-7b', 'gpt-4'], ['ns', 'model-
  * shows each run's verdict, and for state answers each run's wrong fields as the API's exact
  * match found them. Screenshots at 1280x720 and 1920x1080 when `shot` names them.
  */
-async function expectBothRuns(page: Page, request: APIRequestContext, item: ItemDetail, a: string, b: string, shot: string | null) {
+async function expectBothRuns(
+  page: Page,
+  request: APIRequestContext,
+  item: ItemDetail,
+  a: string,
+  b: string,
+  shot: string | null,
+) {
   const layer = page.getByTestId(`${item.direction}-ghost-layer`);
   const right: boolean[] = [];
   for (const run of [a, b]) {
-    const p = (await truth(request, 'getItem', { id: item.id, run })).predictions.sort((x, y) => x.sample - y.sample)[0];
+    const p = (await truth(request, 'getItem', { id: item.id, run })).predictions.sort(
+      (x, y) => x.sample - y.sample,
+    )[0];
     const want = verdictOf(p)!;
     right.push(want === 'pass');
     await expect(layer.locator(`[data-testid="ghost"][data-run="${run}"]`)).toHaveAttribute('data-verdict', want);
-    await expect(layer.locator(`[data-testid="ghost-edge"][data-run="${run}"]`)).toHaveAttribute('data-action', item.actions[item.actions.length - 1]);
+    await expect(layer.locator(`[data-testid="ghost-edge"][data-run="${run}"]`)).toHaveAttribute(
+      'data-action',
+      item.actions[item.actions.length - 1],
+    );
     const side = page.locator(`[data-testid="pair-side"][data-run="${run}"]`);
     await expect(side.getByTestId('verdict')).toHaveAttribute('data-verdict', want);
     if (!p.parsed && !p.parseError) continue;
     // The run's column of the field diff: a field is marked wrong exactly where exact match failed.
-    const cells = (field: string) => page.locator(`[data-testid="pair-row"][data-field="${field}"] [data-testid="pair-cell"][data-run="${run}"]:not([data-status="same"])`);
+    const cells = (field: string) =>
+      page.locator(
+        `[data-testid="pair-row"][data-field="${field}"] [data-testid="pair-cell"][data-run="${run}"]:not([data-status="same"])`,
+      );
     for (const field of ['event', 'src', 'locals'] as const) {
       if (p.em[field] === null) continue;
       const n = await cells(field === 'locals' ? 'local' : field).count();
@@ -231,7 +324,10 @@ async function expectBothRuns(page: Page, request: APIRequestContext, item: Item
   expect(right[0] !== right[1], 'one run right, the other not').toBe(true);
   await expect(page.getByTestId('ghost')).toHaveCount(2);
   if (!shot) return;
-  for (const [w, h] of [[1280, 720], [1920, 1080]] as const) {
+  for (const [w, h] of [
+    [1280, 720],
+    [1920, 1080],
+  ] as const) {
     await page.setViewportSize({ width: w, height: h });
     await page.screenshot({ path: join(shots, `${shot}-${w}.png`) });
   }
@@ -257,7 +353,10 @@ test('each plot saves as SVG and PNG', async ({ page }) => {
   }
 });
 
-test('a dashboard link opens its set and the two runs it compares; what is stale is said', async ({ page, request }) => {
+test('a dashboard link opens its set and the two runs it compares; what is stale is said', async ({
+  page,
+  request,
+}) => {
   await page.goto('./?view=dashboard&set=ns&run=model-b&run2=model-a');
   await expect(page.getByTestId('dash-set')).toHaveValue('ns');
   await expect(page.getByTestId('compare-a')).toHaveValue('model-b');
@@ -274,7 +373,9 @@ test('a dashboard link opens its set and the two runs it compares; what is stale
   await expect.poll(() => new URL(page.url()).search).toBe('?view=dashboard&set=ns');
   await page.getByTestId('compare-a').selectOption('model-b');
   await page.getByTestId('compare-b').selectOption('model-a');
-  await expect.poll(() => Object.fromEntries(new URL(page.url()).searchParams)).toEqual({ view: 'dashboard', set: 'ns', run: 'model-b', run2: 'model-a' });
+  await expect
+    .poll(() => Object.fromEntries(new URL(page.url()).searchParams))
+    .toEqual({ view: 'dashboard', set: 'ns', run: 'model-b', run2: 'model-a' });
   await page.reload();
   await expect(page.getByTestId('compare-a')).toHaveValue('model-b');
 
@@ -290,7 +391,10 @@ test('a dashboard link opens its set and the two runs it compares; what is stale
 
 test('every plot, its axes and their labels stay inside its card, at 1280 and 1920 pixels wide', async ({ page }) => {
   for (const set of ['crux-out', 'ns', 'hz']) {
-    for (const [w, h] of [[1280, 720], [1920, 1080]] as const) {
+    for (const [w, h] of [
+      [1280, 720],
+      [1920, 1080],
+    ] as const) {
       await page.setViewportSize({ width: w, height: h });
       await openDashboard(page, set);
       await expect(page.locator('[data-testid^="plot-"] svg').first()).toBeVisible();
@@ -300,10 +404,18 @@ test('every plot, its axes and their labels stay inside its card, at 1280 and 19
         page.locator('section[data-testid^="plot-"]').evaluateAll((cards) =>
           cards.flatMap((c) => {
             const right = c.getBoundingClientRect().right;
-            return [...c.querySelectorAll('svg text')].map((t) => ({ plot: c.getAttribute('data-testid'), text: t.textContent, past: t.getBoundingClientRect().right - right })).filter((x) => x.past > -2);
+            return [...c.querySelectorAll('svg text')]
+              .map((t) => ({
+                plot: c.getAttribute('data-testid'),
+                text: t.textContent,
+                past: t.getBoundingClientRect().right - right,
+              }))
+              .filter((x) => x.past > -2);
           }),
         );
-      await expect.poll(over, { message: `${set} at ${w}px: labels at or past the card's right edge`, timeout: 15_000 }).toEqual([]);
+      await expect
+        .poll(over, { message: `${set} at ${w}px: labels at or past the card's right edge`, timeout: 15_000 })
+        .toEqual([]);
       if (set === 'ns') await page.screenshot({ path: join(shots, `dashboard-${set}-${w}.png`) });
     }
   }

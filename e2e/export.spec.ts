@@ -6,7 +6,10 @@ import { expect, test } from '@playwright/test';
 import { parquetReadObjects } from 'hyparquet';
 import { truth } from './helpers.js';
 
-test('exports the traces the browser filters to as Parquet, previewed per split, and the files hold those traces\' events', async ({ page, request }, info) => {
+test("exports the traces the browser filters to as Parquet, previewed per split, and the files hold those traces' events", async ({
+  page,
+  request,
+}, info) => {
   test.skip(info.project.name === 'graph', 'the tree shape plays no part');
   const errors = (await truth(request, 'listTraces', { exit: 'error', limit: 1000 })).rows;
   expect(errors.length).toBeGreaterThan(0);
@@ -32,13 +35,21 @@ test('exports the traces the browser filters to as Parquet, previewed per split,
   const rows = [];
   for (const f of readdirSync(join(out, 'data')).sort()) {
     const buf = readFileSync(join(out, 'data', f));
-    rows.push(...(await parquetReadObjects({ file: buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.byteLength) as ArrayBuffer })));
+    rows.push(
+      ...(await parquetReadObjects({
+        file: buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.byteLength) as ArrayBuffer,
+      })),
+    );
   }
   expect(rows.length).toBe(events);
   expect(new Set(rows.map((r) => r.trace))).toEqual(new Set(errors.map((t) => t.id)));
   const first = [...errors].sort((a, b) => a.events - b.events)[0];
   const got = rows.filter((r) => r.trace === first.id).map((r) => [r.seq, r.event, r.line]);
-  const want = (await truth(request, 'getEvents', { traceId: first.id, from: 0, to: first.events })).map((e) => [e.seq, e.event, e.line]);
+  const want = (await truth(request, 'getEvents', { traceId: first.id, from: 0, to: first.events })).map((e) => [
+    e.seq,
+    e.event,
+    e.line,
+  ]);
   expect(got).toEqual(want);
   const manifest = JSON.parse(readFileSync(join(out, 'stepscope-export.json'), 'utf8'));
   expect(manifest.filter).toEqual(['exit=error']);

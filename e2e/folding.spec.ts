@@ -10,11 +10,16 @@ const shots = join(import.meta.dirname, 'screenshots');
 /** Nodes drawn plus the nodes each fold stands for: every node of the tree, once. */
 async function drawnPlusFolded(tree: Locator): Promise<number> {
   const drawn = await tree.locator('[data-seq]').count();
-  const folded = await tree.getByTestId('fold').evaluateAll((fs) => fs.reduce((a, f) => a + Number(f.getAttribute('data-count')), 0));
+  const folded = await tree
+    .getByTestId('fold')
+    .evaluateAll((fs) => fs.reduce((a, f) => a + Number(f.getAttribute('data-count')), 0));
   return drawn + folded;
 }
 
-test('long loops are folded in both trees; stepping into a fold shows the current node; expand and fold again', async ({ page, request }) => {
+test('long loops are folded in both trees; stepping into a fold shows the current node; expand and fold again', async ({
+  page,
+  request,
+}) => {
   const id = await traceId(request, 'long_loop.py');
   const skel = await skeleton(request, id);
   expect(skel.count).toBeGreaterThan(6000);
@@ -46,7 +51,11 @@ test('long loops are folded in both trees; stepping into a fold shows the curren
   // Step over (F10) along the loop into the folded region: the current node is drawn.
   const steps = from + 8;
   for (let k = 1; k <= steps; k++) await press(page, 'F10', k);
-  const w = await truth(request, 'walk', { traceId: id, direction: 'forward', actions: Array(steps).fill('step_over') });
+  const w = await truth(request, 'walk', {
+    traceId: id,
+    direction: 'forward',
+    actions: Array(steps).fill('step_over'),
+  });
   const cur = w.states[w.states.length - 1];
   expect(cur.seq).toBeGreaterThan(from);
   expect(cur.seq).toBeLessThan(to);
@@ -71,7 +80,9 @@ test('long loops are folded in both trees; stepping into a fold shows the curren
   await expect(fwd).toHaveAttribute('data-rows', String(skel.count + 1));
   await expect(fwd.getByTestId('refold')).toHaveCount(1);
   await expect(currentNode(page, 'forward')).toHaveAttribute('data-seq', String(cur.seq));
-  const seqs = (await fwd.locator('[data-seq]').evaluateAll((ns) => ns.map((n) => Number(n.getAttribute('data-seq'))))).sort((a, b) => a - b);
+  const seqs = (
+    await fwd.locator('[data-seq]').evaluateAll((ns) => ns.map((n) => Number(n.getAttribute('data-seq'))))
+  ).sort((a, b) => a - b);
   expect(seqs.length).toBeGreaterThan(10);
   expect(seqs[seqs.length - 1] - seqs[0]).toBe(seqs.length - 1);
 
@@ -83,7 +94,11 @@ test('long loops are folded in both trees; stepping into a fold shows the curren
   // Fold it again: it splits around the current node again, which stays drawn.
   await fwd.getByTestId('refold').click();
   await expect(fwd.getByTestId('fold')).toHaveCount(2);
-  const w2 = await truth(request, 'walk', { traceId: id, direction: 'forward', actions: Array(steps + 1).fill('step_over') });
+  const w2 = await truth(request, 'walk', {
+    traceId: id,
+    direction: 'forward',
+    actions: Array(steps + 1).fill('step_over'),
+  });
   await expect(currentNode(page, 'forward')).toHaveAttribute('data-seq', String(w2.states[w2.states.length - 1].seq));
   await page.getByTestId('forward-fit').click();
   expect(await drawnPlusFolded(fwd)).toBe(skel.count);

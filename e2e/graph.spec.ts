@@ -20,10 +20,26 @@ async function pos(node: Locator): Promise<{ x: number; y: number }> {
 }
 
 /** Each drawn edge says where the API's walk of history + its action leads. */
-async function expectEdgesTrue(page: Page, request: Parameters<typeof truth>[0], id: number, direction: 'forward' | 'inverse', history: string[], lines: string[]) {
+async function expectEdgesTrue(
+  page: Page,
+  request: Parameters<typeof truth>[0],
+  id: number,
+  direction: 'forward' | 'inverse',
+  history: string[],
+  lines: string[],
+) {
   const edges = page.getByTestId(`${direction}-edges`).getByTestId('action-edge');
-  const expected = direction === 'forward' ? ['step_into', 'step_over', 'step_return', 'continue'] : ['inv_step_into', 'inv_step_over', 'inv_step_call'];
-  await expect.poll(async () => (await edges.evaluateAll((es) => es.map((e) => e.getAttribute('data-action')))).filter((a) => !a!.startsWith('breakpoint'))).toEqual(expected);
+  const expected =
+    direction === 'forward'
+      ? ['step_into', 'step_over', 'step_return', 'continue']
+      : ['inv_step_into', 'inv_step_over', 'inv_step_call'];
+  await expect
+    .poll(async () =>
+      (await edges.evaluateAll((es) => es.map((e) => e.getAttribute('data-action')))).filter(
+        (a) => !a!.startsWith('breakpoint'),
+      ),
+    )
+    .toEqual(expected);
   for (const edge of await edges.all()) {
     const label = (await edge.getAttribute('data-action'))!;
     const bp = /^breakpoint L(\d+)$/.exec(label);
@@ -39,7 +55,10 @@ async function expectEdgesTrue(page: Page, request: Parameters<typeof truth>[0],
   }
 }
 
-test('graph shape: same current node as the API walk at each step, drawn top-down by depth, the choice remembered', async ({ page, request }) => {
+test('graph shape: same current node as the API walk at each step, drawn top-down by depth, the choice remembered', async ({
+  page,
+  request,
+}) => {
   test.setTimeout(120_000);
   const id = await traceId(request, 'calls.py');
   await page.goto('./');
@@ -51,7 +70,17 @@ test('graph shape: same current node as the API walk at each step, drawn top-dow
   const cur = currentNode(page, 'forward');
   const actions: string[] = [];
   const ys = new Map<number, number>();
-  for (const [key, action] of [['F11', 'step_into'], ['F11', 'step_into'], ['F11', 'step_into'], ['F11', 'step_into'], ['F11', 'step_into'], ['F10', 'step_over'], ['F11', 'step_into'], ['F11', 'step_into'], ['F11', 'step_into']] as const) {
+  for (const [key, action] of [
+    ['F11', 'step_into'],
+    ['F11', 'step_into'],
+    ['F11', 'step_into'],
+    ['F11', 'step_into'],
+    ['F11', 'step_into'],
+    ['F10', 'step_over'],
+    ['F11', 'step_into'],
+    ['F11', 'step_into'],
+    ['F11', 'step_into'],
+  ] as const) {
     actions.push(action);
     await press(page, key, actions.length);
     const { walk } = await expectShowsWalk(page, request, id, 'forward', actions);
@@ -83,7 +112,10 @@ test('graph shape: same current node as the API walk at each step, drawn top-dow
   await useShape(page, 'forward', 'rows');
 });
 
-test('action edges: each leads where the API walk of history + that action leads, in both shapes and directions; clicking one performs it', async ({ page, request }) => {
+test('action edges: each leads where the API walk of history + that action leads, in both shapes and directions; clicking one performs it', async ({
+  page,
+  request,
+}) => {
   const id = await traceId(request, 'calls.py');
   const info = await truth(request, 'getTrace', { id });
   const lines = info.header.context_forward.split('\n');
@@ -99,7 +131,10 @@ test('action edges: each leads where the API walk of history + that action leads
     await expectEdgesTrue(page, request, id, 'forward', history, lines);
     await expect(page.getByTestId('forward-edges').locator(`[data-action="breakpoint L${sq}"]`)).toHaveCount(1);
     // continue always leaves the scope: its edge ends on an exit marker.
-    await expect(page.getByTestId('forward-edges').locator('[data-action="continue"]')).toHaveAttribute('data-exit', 'exit_normal');
+    await expect(page.getByTestId('forward-edges').locator('[data-action="continue"]')).toHaveAttribute(
+      'data-exit',
+      'exit_normal',
+    );
   }
   mkdirSync(shots, { recursive: true });
   await page.getByTestId('forward-tree').screenshot({ path: join(shots, 'edges-forward-graph.png') });
@@ -112,9 +147,11 @@ test('action edges: each leads where the API walk of history + that action leads
     if (label.startsWith('breakpoint')) continue;
     // A point of the edge (its label or along its line) that no node covers, on screen.
     const at = await edge.evaluate((g) => {
-      const mine = (x: number, y: number) => document.elementFromPoint(x, y)?.closest('[data-testid="action-edge"]') === g;
+      const mine = (x: number, y: number) =>
+        document.elementFromPoint(x, y)?.closest('[data-testid="action-edge"]') === g;
       const chip = g.querySelector('.chip')!.getBoundingClientRect();
-      if (mine(chip.x + chip.width / 2, chip.y + chip.height / 2)) return [chip.x + chip.width / 2, chip.y + chip.height / 2];
+      if (mine(chip.x + chip.width / 2, chip.y + chip.height / 2))
+        return [chip.x + chip.width / 2, chip.y + chip.height / 2];
       const path = g.querySelector('path.hit') as SVGPathElement;
       const m = path.getScreenCTM()!;
       const len = path.getTotalLength();
@@ -127,7 +164,12 @@ test('action edges: each leads where the API walk of history + that action leads
       return null;
     });
     if (!at) continue;
-    clicked = { label, seq: await edge.getAttribute('data-target-seq'), event: await edge.getAttribute('data-target-event'), exit: await edge.getAttribute('data-exit') };
+    clicked = {
+      label,
+      seq: await edge.getAttribute('data-target-seq'),
+      event: await edge.getAttribute('data-target-event'),
+      exit: await edge.getAttribute('data-exit'),
+    };
     await page.mouse.click(at[0], at[1]);
     break;
   }
@@ -154,11 +196,14 @@ test('action edges: each leads where the API walk of history + that action leads
   await useShape(page, 'inverse', 'rows');
 });
 
-test('action edges: their labels are on screen, never cover one another, and in the graph leave the current node\'s dot and label uncovered', async ({ page }) => {
+test("action edges: their labels are on screen, never cover one another, and in the graph leave the current node's dot and label uncovered", async ({
+  page,
+}) => {
   await page.goto('./');
   await openTrace(page, 'calls.py');
   type Box = { x: number; y: number; width: number; height: number };
-  const overlap = (a: Box, b: Box) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+  const overlap = (a: Box, b: Box) =>
+    a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
   for (const shape of ['graph', 'rows'] as const) {
     await page.getByTestId('restart-forward').click();
     await expect(page.getByTestId('history-pos')).toHaveText(/^0\//);
@@ -169,7 +214,7 @@ test('action edges: their labels are on screen, never cover one another, and in 
     // next row, and their labels sat on each other in the rows).
     let k = 0;
     for (const at of [0, 5, 9]) {
-      for (; k < at; ) await press(page, 'F11', ++k);
+      for (; k < at;) await press(page, 'F11', ++k);
       const edges = page.getByTestId('forward-edges').getByTestId('action-edge');
       await expect.poll(() => edges.count()).toBeGreaterThanOrEqual(4);
       const svg = (await page.getByTestId('forward-tree').locator('svg').first().boundingBox())!;
@@ -179,8 +224,10 @@ test('action edges: their labels are on screen, never cover one another, and in 
       const chips: Box[] = [];
       for (const chip of await edges.locator('.chip').all()) {
         const b = (await chip.boundingBox())!;
-        if (b.x > svg.x + svg.width || b.y > svg.y + svg.height) continue; // an edge to a node out of view: its label is there
-        for (const c of chips) expect(overlap(b, c), `two labels on each other in the ${shape} after ${k} steps`).toBe(false);
+        // an edge to a node out of view: its label is there
+        if (b.x > svg.x + svg.width || b.y > svg.y + svg.height) continue;
+        for (const c of chips)
+          expect(overlap(b, c), `two labels on each other in the ${shape} after ${k} steps`).toBe(false);
         chips.push(b);
         expect(b.y, `${shape}, after ${k} steps`).toBeGreaterThanOrEqual(svg.y);
         expect(b.x, `${shape}, after ${k} steps`).toBeGreaterThanOrEqual(svg.x);
@@ -193,7 +240,10 @@ test('action edges: their labels are on screen, never cover one another, and in 
   }
 });
 
-test('overview strip: current state marked, folds marked as in the tree, a brush zooms the trees to that range', async ({ page, request }) => {
+test('overview strip: current state marked, folds marked as in the tree, a brush zooms the trees to that range', async ({
+  page,
+  request,
+}) => {
   await page.goto('./');
   await openTrace(page, 'long_loop.py');
   const ov = page.getByTestId('overview');
@@ -202,13 +252,23 @@ test('overview strip: current state marked, folds marked as in the tree, a brush
   await expect(ov).toHaveAttribute('data-count', String(info.end.events));
   await expect(page.getByTestId('overview-current')).toHaveAttribute('data-seq', '0');
   for (let k = 1; k <= 3; k++) await press(page, 'F10', k);
-  const w = await truth(request, 'walk', { traceId: id, direction: 'forward', actions: ['step_over', 'step_over', 'step_over'] });
+  const w = await truth(request, 'walk', {
+    traceId: id,
+    direction: 'forward',
+    actions: ['step_over', 'step_over', 'step_over'],
+  });
   await expect(page.getByTestId('overview-current')).toHaveAttribute('data-seq', String(w.states.at(-1)!.seq));
   // The folded loop of the forward tree is marked over the same states.
   const fold = page.getByTestId('forward-tree').getByTestId('fold');
   await expect(page.getByTestId('overview-fold')).toHaveCount(await fold.count());
-  await expect(page.getByTestId('overview-fold').first()).toHaveAttribute('data-from', (await fold.first().getAttribute('data-from'))!);
-  await expect(page.getByTestId('overview-fold').first()).toHaveAttribute('data-to', (await fold.first().getAttribute('data-to'))!);
+  await expect(page.getByTestId('overview-fold').first()).toHaveAttribute(
+    'data-from',
+    (await fold.first().getAttribute('data-from'))!,
+  );
+  await expect(page.getByTestId('overview-fold').first()).toHaveAttribute(
+    'data-to',
+    (await fold.first().getAttribute('data-to'))!,
+  );
   mkdirSync(shots, { recursive: true });
   await ov.screenshot({ path: join(shots, 'overview-long-loop.png') });
 
@@ -226,12 +286,27 @@ test('overview strip: current state marked, folds marked as in the tree, a brush
   expect(from).toBeGreaterThan(count * 0.25);
   expect(to).toBeLessThan(count * 0.7);
   expect(to).toBeGreaterThan(from);
-  await expect.poll(async () => (await page.getByTestId('forward-tree').locator('[data-seq]').evaluateAll((ns) => ns.map((n) => Number(n.getAttribute('data-seq'))))).includes(to)).toBe(true);
-  const seqs = await page.getByTestId('forward-tree').locator('[data-seq]').evaluateAll((ns) => ns.map((n) => Number(n.getAttribute('data-seq'))));
+  await expect
+    .poll(async () =>
+      (
+        await page
+          .getByTestId('forward-tree')
+          .locator('[data-seq]')
+          .evaluateAll((ns) => ns.map((n) => Number(n.getAttribute('data-seq'))))
+      ).includes(to),
+    )
+    .toBe(true);
+  const seqs = await page
+    .getByTestId('forward-tree')
+    .locator('[data-seq]')
+    .evaluateAll((ns) => ns.map((n) => Number(n.getAttribute('data-seq'))));
   // Forward node = seq: the range is drawn whole, from its first state at the top of the view.
   for (let s = from; s <= to; s++) expect(seqs).toContain(s);
   expect(Math.min(...seqs)).toBeGreaterThanOrEqual(from - 4);
-  const inv = await page.getByTestId('inverse-tree').locator('[data-seq]').evaluateAll((ns) => ns.map((n) => Number(n.getAttribute('data-seq'))));
+  const inv = await page
+    .getByTestId('inverse-tree')
+    .locator('[data-seq]')
+    .evaluateAll((ns) => ns.map((n) => Number(n.getAttribute('data-seq'))));
   expect(inv.filter((s) => s >= from && s <= to).length).toBeGreaterThan(inv.length / 2);
   await page.screenshot({ path: join(shots, 'overview-brushed.png') });
 });
@@ -259,7 +334,9 @@ test('natural sort of names in the corpus browser: sample_2 before sample_10', a
   await page.goto('./');
   await page.getByTestId('search-name').fill('sample_');
   await page.getByTestId('sort').selectOption('name');
-  await expect(page.getByTestId('trace-row').locator('.name')).toHaveText(expected.slice(0, await page.getByTestId('trace-row').count()));
+  await expect(page.getByTestId('trace-row').locator('.name')).toHaveText(
+    expected.slice(0, await page.getByTestId('trace-row').count()),
+  );
   await page.getByRole('button', { name: 'Reverse the order' }).click();
   await expect(page.getByTestId('trace-row').first().locator('.name')).toHaveText(expected[expected.length - 1]);
 });

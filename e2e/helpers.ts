@@ -3,7 +3,11 @@
 import { expect, type APIRequestContext, type Page } from '@playwright/test';
 import { decodeSkeleton, type Method, type Params, type Results, type VerdictInfo } from '../src/contract/index.js';
 
-export async function truth<M extends Method>(request: APIRequestContext, method: M, params: Params<M>): Promise<Results[M]> {
+export async function truth<M extends Method>(
+  request: APIRequestContext,
+  method: M,
+  params: Params<M>,
+): Promise<Results[M]> {
   // Playwright's request context may reuse a kept-alive socket the server has just closed at its
   // idle timeout (microsoft/playwright#42698): the post then fails with ECONNRESET before the
   // server saw it. A browser retries such a request itself; these reads do too, once.
@@ -27,7 +31,15 @@ export function verdictOf(v: VerdictInfo | undefined): string | null {
 /** The trace's skeleton from the API, unpacked into plain arrays. */
 export async function skeleton(request: APIRequestContext, traceId: number) {
   const sk = decodeSkeleton(await truth(request, 'getSkeleton', { traceId }));
-  return { count: sk.count, kind: Array.from(sk.kind), parent: Array.from(sk.parent), frame: Array.from(sk.frame), line: Array.from(sk.line), func: Array.from(sk.func), funcs: sk.funcs };
+  return {
+    count: sk.count,
+    kind: Array.from(sk.kind),
+    parent: Array.from(sk.parent),
+    frame: Array.from(sk.frame),
+    line: Array.from(sk.line),
+    func: Array.from(sk.func),
+    funcs: sk.funcs,
+  };
 }
 
 export async function traceId(request: APIRequestContext, name: string): Promise<number> {
@@ -44,12 +56,18 @@ export async function traceId(request: APIRequestContext, name: string): Promise
  */
 export async function filterByName(page: Page, name: string): Promise<void> {
   await page.getByTestId('search-name').fill(name);
-  await expect.poll(async () => (await page.getByTestId('trace-row').locator('.name').allInnerTexts()).every((t) => t.includes(name))).toBe(true);
+  await expect
+    .poll(async () =>
+      (await page.getByTestId('trace-row').locator('.name').allInnerTexts()).every((t) => t.includes(name)),
+    )
+    .toBe(true);
 }
 
 export async function openTrace(page: Page, name: string): Promise<void> {
   await filterByName(page, name);
-  const row = page.getByTestId('trace-row').filter({ has: page.locator('.name', { hasText: new RegExp(`^${name.replace('.', '\\.')}$`) }) });
+  const row = page
+    .getByTestId('trace-row')
+    .filter({ has: page.locator('.name', { hasText: new RegExp(`^${name.replace('.', '\\.')}$`) }) });
   // The list reloads while the search settles; a click on a row being refilled opens nothing.
   await expect(async () => {
     await row.first().click();
@@ -83,7 +101,13 @@ export async function inspectorLocals(page: Page): Promise<Record<string, string
  * Checks that the page shows the truth for the current state of `actions` walked from entry
  * 0: the tree's current node, the code line and the inspector's locals and value.
  */
-export async function expectShowsWalk(page: Page, request: APIRequestContext, id: number, direction: 'forward' | 'inverse', actions: string[]) {
+export async function expectShowsWalk(
+  page: Page,
+  request: APIRequestContext,
+  id: number,
+  direction: 'forward' | 'inverse',
+  actions: string[],
+) {
   const w = await truth(request, 'walk', { traceId: id, direction, actions });
   const st = w.states[w.states.length - 1];
   const node = currentNode(page, direction);

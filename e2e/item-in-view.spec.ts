@@ -17,13 +17,17 @@ async function inside(inner: Locator, outer: Locator): Promise<boolean> {
 
 test('an opened item scrolls its target and ghost into view in a 1280x720 window', async ({ page, request }) => {
   const { rows } = await truth(request, 'listItems', { set: 'crux-out', run: 'codellama-7b', limit: 1000 });
-  const far = rows.filter((r) => r.targetNode !== null && r.direction === 'forward').sort((x, y) => y.targetNode! - x.targetNode!)[0];
+  const far = rows
+    .filter((r) => r.targetNode !== null && r.direction === 'forward')
+    .sort((x, y) => y.targetNode! - x.targetNode!)[0];
   expect(far.targetNode!).toBeGreaterThan(30);
   await page.goto(`./?trace=${far.traceId}&set=crux-out&run=codellama-7b&item=${far.id}`);
   const ghost = page.getByTestId('forward-ghost-layer').getByTestId('ghost');
   await expect(ghost).toBeVisible();
   const pane = page.getByTestId('forward-svg');
-  const target = page.getByTestId('forward-tree').locator(`[data-seq="${far.targetSeq}"][data-event="${far.targetKind}"]`);
+  const target = page
+    .getByTestId('forward-tree')
+    .locator(`[data-seq="${far.targetSeq}"][data-event="${far.targetKind}"]`);
   await expect.poll(() => inside(ghost, pane), { message: 'the ghost is on screen' }).toBe(true);
   await expect.poll(() => inside(target, pane), { message: 'the true target is on screen' }).toBe(true);
   await page.screenshot({ path: join(import.meta.dirname, 'screenshots', 'item-in-view-1280.png') });

@@ -51,7 +51,12 @@ async function openQueue(page: Page, annotator: string): Promise<void> {
 async function give(page: Page, tax: Taxonomy, id: string): Promise<void> {
   const label = tax.labels.find((l) => l.id === id)!;
   const group = tax.groups.find((g) => g.id === label.group)!;
-  for (let i = 0; i < tax.groups.length && (await page.locator('[data-testid="group-tab"].active').innerText()) !== group.name; i++) await page.keyboard.press('Tab');
+  for (
+    let i = 0;
+    i < tax.groups.length && (await page.locator('[data-testid="group-tab"].active').innerText()) !== group.name;
+    i++
+  )
+    await page.keyboard.press('Tab');
   await page.keyboard.press(String(label.key));
   await expect(page.locator(`[data-testid="label-option"][data-label="${id}"]`)).toHaveAttribute('data-on', 'true');
   await expect(page.getByTestId('save-state')).toHaveText('saved');
@@ -59,7 +64,10 @@ async function give(page: Page, tax: Taxonomy, id: string): Promise<void> {
 
 test.describe.configure({ mode: 'serial' });
 
-test('20 failures labeled with the keyboard only; the labels and their history are stored', async ({ page, request }) => {
+test('20 failures labeled with the keyboard only; the labels and their history are stored', async ({
+  page,
+  request,
+}) => {
   const tax = await truth(request, 'getTaxonomy', {});
   const queue = await truth(request, 'annotationQueue', { set: SET, run: RUN, annotator: 'ada' });
   expect(queue.entries.length).toBeGreaterThanOrEqual(20);
@@ -96,7 +104,9 @@ test('20 failures labeled with the keyboard only; the labels and their history a
   await expect(page.getByTestId('item-position')).toHaveText(`20 / ${queue.entries.length}`);
   await expect(page.getByTestId('item-key')).toHaveText(last.key);
   const was = given.get(last.prediction)!;
-  await expect(page.getByTestId('given-labels')).not.toContainText(tax.labels.find((l) => l.id === was[was.length - 1])!.name);
+  await expect(page.getByTestId('given-labels')).not.toContainText(
+    tax.labels.find((l) => l.id === was[was.length - 1])!.name,
+  );
   given.set(last.prediction, was.length > 1 ? was.slice(0, -1) : []);
 
   const stored = await truth(request, 'listAnnotations', { set: SET, run: RUN, annotator: 'ada' });
@@ -112,7 +122,9 @@ test('20 failures labeled with the keyboard only; the labels and their history a
 
   // Pre-label precision against the labels given (the rules' own judged/accepted, from the API).
   const g = await truth(request, 'getAgreement', { set: SET, run: RUN });
-  console.log(`labeling: ${perItem.toFixed(0)} ms per labeled item (keyboard, 20 items); pre-label precision ${g.rules.precision?.toFixed(3)} (${g.rules.accepted} of ${g.rules.judged} judged suggestions given); per rule: ${g.rules.rules.map((r) => `${r.rule} ${r.accepted}/${r.judged}`).join(', ')}`);
+  console.log(
+    `labeling: ${perItem.toFixed(0)} ms per labeled item (keyboard, 20 items); pre-label precision ${g.rules.precision?.toFixed(3)} (${g.rules.accepted} of ${g.rules.judged} judged suggestions given); per rule: ${g.rules.rules.map((r) => `${r.rule} ${r.accepted}/${r.judged}`).join(', ')}`,
+  );
   await page.screenshot({ path: 'test-results/labeling-queue.png' });
   await page.keyboard.press('?');
   await expect(page.getByTestId('cheatsheet')).toBeVisible();
@@ -122,7 +134,11 @@ test('20 failures labeled with the keyboard only; the labels and their history a
 test('a server killed mid-burst loses nothing the page showed as saved', async ({ page }) => {
   const root = resolve(import.meta.dirname, '..');
   const start = async (): Promise<{ child: ChildProcess; url: string; exited: Promise<unknown> }> => {
-    const child = spawn(process.execPath, [resolve(root, 'bin/stepscope.js'), 'serve', '--db', process.env.STEPSCOPE_E2E_DB!, '--port', '0'], { cwd: root });
+    const child = spawn(
+      process.execPath,
+      [resolve(root, 'bin/stepscope.js'), 'serve', '--db', process.env.STEPSCOPE_E2E_DB!, '--port', '0'],
+      { cwd: root },
+    );
     const exited = new Promise((ok) => child.once('exit', ok));
     const url = await new Promise<string>((ok, fail) => {
       let out = '';
@@ -158,13 +174,22 @@ test('a server killed mid-burst loses nothing the page showed as saved', async (
   const again = await start();
   try {
     const call = async <T>(method: string, params: unknown): Promise<T> => {
-      const r = await fetch(`${again.url}api/${method}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(params) });
+      const r = await fetch(`${again.url}api/${method}`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify(params),
+      });
       const b = await r.json();
       if (!b.ok) throw new Error(b.error.message);
       return b.value as T;
     };
     const history = await call<HistoryInfo[]>('annotationHistory', { annotator: 'kim' });
-    const stored = new Map((await call<{ rows: AnnotationInfo[] }>('listAnnotations', { annotator: 'kim' })).rows.map((a) => [a.target, a.labels]));
+    const stored = new Map(
+      (await call<{ rows: AnnotationInfo[] }>('listAnnotations', { annotator: 'kim' })).rows.map((a) => [
+        a.target,
+        a.labels,
+      ]),
+    );
     for (const s of shown) {
       // Each saved state is in the history, and what is stored now is that state or a later one.
       const states = history.filter((h) => h.target === s.target).map((h) => JSON.stringify(h.after.labels));
@@ -172,13 +197,18 @@ test('a server killed mid-burst loses nothing the page showed as saved', async (
       expect(states.slice(states.indexOf(JSON.stringify(s.labels)))).toContain(JSON.stringify(stored.get(s.target)));
     }
     const lastShown = new Map(shown.map((s) => [s.target, s.labels]));
-    console.log(`kill mid-burst: ${shown.length} saves shown, ${lastShown.size} items, ${history.length} changes stored`);
+    console.log(
+      `kill mid-burst: ${shown.length} saves shown, ${lastShown.size} items, ${history.length} changes stored`,
+    );
   } finally {
     again.child.kill('SIGTERM');
   }
 });
 
-test('two annotators: the agreement view shows kappa and alpha, and an adjudicator settles a disagreement', async ({ page, request }) => {
+test('two annotators: the agreement view shows kappa and alpha, and an adjudicator settles a disagreement', async ({
+  page,
+  request,
+}) => {
   const q = await truth(request, 'annotationQueue', { set: SET, run: RUN, annotator: 'bob' });
   const ada = await truth(request, 'listAnnotations', { set: SET, run: RUN, annotator: 'ada' });
   const mine = new Map(ada.rows.map((a) => [a.prediction, a.labels]));
@@ -205,11 +235,17 @@ test('two annotators: the agreement view shows kappa and alpha, and an adjudicat
   await dis.getByTestId('take').filter({ hasText: 'ada:' }).click();
   await expect(dis.getByTestId('final')).toHaveText(`final (dora): ${mine.get(both[7].prediction)!.join(' + ')}`);
   const after = await truth(request, 'getAgreement', { set: SET, run: RUN });
-  expect(after.disagreements.find((d) => d.target === target)!.final).toEqual({ annotator: 'dora', labels: mine.get(both[7].prediction) });
+  expect(after.disagreements.find((d) => d.target === target)!.final).toEqual({
+    annotator: 'dora',
+    labels: mine.get(both[7].prediction),
+  });
   await page.screenshot({ path: 'test-results/agreement.png', fullPage: true });
 });
 
-test("the queue's filter narrows it to exactly the items the API lists, in order, and labeling one moves on to the next of them", async ({ page, request }) => {
+test("the queue's filter narrows it to exactly the items the API lists, in order, and labeling one moves on to the next of them", async ({
+  page,
+  request,
+}) => {
   test.setTimeout(120_000);
   const all = await truth(request, 'annotationQueue', { set: SET, run: RUN, annotator: 'flo' });
   expect(all.facets.annotators).toEqual(expect.arrayContaining(['ada', 'bob']));
@@ -232,7 +268,14 @@ test("the queue's filter narrows it to exactly the items the API lists, in order
   await page.getByTestId('filter-prelabel').selectOption(prelabel);
   await page.getByTestId('filter-labeled').selectOption('no');
   await page.locator('[data-testid="filter-wrong"][data-field="arg"]').click();
-  const want = await truth(request, 'annotationQueue', { set: SET, run: RUN, annotator: 'flo', prelabel, labeled: 'no', wrong: ['arg'] });
+  const want = await truth(request, 'annotationQueue', {
+    set: SET,
+    run: RUN,
+    annotator: 'flo',
+    prelabel,
+    labeled: 'no',
+    wrong: ['arg'],
+  });
   expect(want.entries.length).toBeGreaterThan(2);
   expect(want.entries.length).toBeLessThan(all.entries.length);
   await expect(count).toHaveText(`${want.entries.length} items`);
@@ -256,7 +299,14 @@ test("the queue's filter narrows it to exactly the items the API lists, in order
   await expect(page.getByTestId('item-position')).toHaveText(`2 / ${want.entries.length}`);
   await expect(page.getByTestId('item-key')).toHaveText(want.entries[1].key);
   await expect(page.getByTestId('progress-text')).toHaveText(`1 / ${want.entries.length} done`);
-  const after = await truth(request, 'annotationQueue', { set: SET, run: RUN, annotator: 'flo', prelabel, labeled: 'no', wrong: ['arg'] });
+  const after = await truth(request, 'annotationQueue', {
+    set: SET,
+    run: RUN,
+    annotator: 'flo',
+    prelabel,
+    labeled: 'no',
+    wrong: ['arg'],
+  });
   expect(after.entries.map((e) => e.prediction)).toEqual(want.entries.slice(1).map((e) => e.prediction));
   await page.screenshot({ path: 'test-results/labeling-filter.png' });
 
@@ -268,7 +318,10 @@ test("the queue's filter narrows it to exactly the items the API lists, in order
   await expect(page.getByTestId('item-key')).toHaveText(after.entries[0].key);
 });
 
-test('the taxonomy editor adds, edits and retires a label as new versions; a key clash is refused and nothing is stored', async ({ page, request }) => {
+test('the taxonomy editor adds, edits and retires a label as new versions; a key clash is refused and nothing is stored', async ({
+  page,
+  request,
+}) => {
   const before = await truth(request, 'getTaxonomy', {});
   const taken = before.labels.find((l) => l.id === 'data.wrong_type')!;
   await page.goto('/');
@@ -285,17 +338,28 @@ test('the taxonomy editor adds, edits and retires a label as new versions; a key
   await page.getByTestId('form-predicted').fill('{"n": "3"}');
   await page.getByTestId('form-truth').fill('{"n": "2"}');
   await page.getByTestId('form-save').click();
-  await expect(page.getByTestId('taxonomy-error')).toContainText(`key ${taken.key} is taken in Data by "${taken.name}" (data.wrong_type): free keys:`);
+  await expect(page.getByTestId('taxonomy-error')).toContainText(
+    `key ${taken.key} is taken in Data by "${taken.name}" (data.wrong_type): free keys:`,
+  );
   expect((await truth(request, 'getTaxonomy', {})).version).toBe(before.version);
   await page.screenshot({ path: 'test-results/taxonomy-clash.png' });
 
   // On a free key it is stored as the next version.
-  const free = [1, 2, 3, 4, 5, 6, 7, 8, 9].find((k) => !before.labels.some((l) => l.group === 'data' && !l.deprecated && l.key === k))!;
+  const free = [1, 2, 3, 4, 5, 6, 7, 8, 9].find(
+    (k) => !before.labels.some((l) => l.group === 'data' && !l.deprecated && l.key === k),
+  )!;
   await page.getByTestId('form-key').selectOption(String(free));
   await page.getByTestId('form-save').click();
-  await expect(page.getByTestId('taxonomy-saved')).toHaveText(`Off by one added: saved as version ${before.version + 1}.`);
+  await expect(page.getByTestId('taxonomy-saved')).toHaveText(
+    `Off by one added: saved as version ${before.version + 1}.`,
+  );
   let now = await truth(request, 'getTaxonomy', {});
-  expect(now.labels.find((l) => l.id === 'data.off_by_one')).toMatchObject({ group: 'data', key: free, name: 'Off by one', example: { predicted: '{"n": "3"}', truth: '{"n": "2"}' } });
+  expect(now.labels.find((l) => l.id === 'data.off_by_one')).toMatchObject({
+    group: 'data',
+    key: free,
+    name: 'Off by one',
+    example: { predicted: '{"n": "3"}', truth: '{"n": "2"}' },
+  });
 
   // Edited: the id stays, the description changes.
   const row = page.locator('[data-testid="taxonomy-label"][data-label="data.off_by_one"]');
@@ -303,11 +367,17 @@ test('the taxonomy editor adds, edits and retires a label as new versions; a key
   await page.getByTestId('form-description').fill('A loop counter or index one off.');
   await page.getByTestId('form-save').click();
   await expect(page.getByTestId('taxonomy-version')).toHaveText(`version ${before.version + 2}`);
-  expect((await truth(request, 'getTaxonomy', {})).labels.find((l) => l.id === 'data.off_by_one')?.description).toBe('A loop counter or index one off.');
+  expect((await truth(request, 'getTaxonomy', {})).labels.find((l) => l.id === 'data.off_by_one')?.description).toBe(
+    'A loop counter or index one off.',
+  );
 
   // In use, then retired: the label and its annotation stay; the queue no longer offers it.
   const q = await truth(request, 'annotationQueue', { set: SET, run: RUN, annotator: 'tess' });
-  await truth(request, 'annotate', { target: { prediction: q.entries[0].prediction }, labels: ['data.off_by_one'], annotator: 'tess' });
+  await truth(request, 'annotate', {
+    target: { prediction: q.entries[0].prediction },
+    labels: ['data.off_by_one'],
+    annotator: 'tess',
+  });
   await row.getByTestId('retire-label').click();
   await expect(row).toHaveAttribute('data-retired', 'true');
   now = await truth(request, 'getTaxonomy', {});
@@ -321,7 +391,12 @@ test('the taxonomy editor adds, edits and retires a label as new versions; a key
   await page.getByTestId('label-start').click();
   await expect(page.getByTestId('item-key')).toBeVisible();
   await expect(page.locator('[data-testid="label-option"][data-label="data.wrong_value"]')).toHaveCount(0);
-  for (let i = 0; i < now.groups.length && (await page.locator('[data-testid="group-tab"].active').innerText()) !== 'Data'; i++) await page.keyboard.press('Tab');
+  for (
+    let i = 0;
+    i < now.groups.length && (await page.locator('[data-testid="group-tab"].active').innerText()) !== 'Data';
+    i++
+  )
+    await page.keyboard.press('Tab');
   await expect(page.locator('[data-testid="label-option"][data-label="data.wrong_value"]')).toBeVisible();
   await expect(page.locator('[data-testid="label-option"][data-label="data.off_by_one"]')).toHaveCount(0);
 });

@@ -21,13 +21,20 @@ async function readParquet(dir: string): Promise<Record<string, unknown>[]> {
   const rows = [];
   for (const f of readdirSync(join(dir, 'data')).sort()) {
     const buf = readFileSync(join(dir, 'data', f));
-    rows.push(...(await parquetReadObjects({ file: buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.byteLength) as ArrayBuffer })));
+    rows.push(
+      ...(await parquetReadObjects({
+        file: buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.byteLength) as ArrayBuffer,
+      })),
+    );
   }
   return rows;
 }
 
 async function shoot(page: Page, name: string): Promise<void> {
-  for (const [w, h] of [[1280, 720], [1920, 1080]]) {
+  for (const [w, h] of [
+    [1280, 720],
+    [1920, 1080],
+  ]) {
     await page.setViewportSize({ width: w, height: h });
     await page.screenshot({ path: test.info().outputPath(`${name}-${w}x${h}.png`) });
   }
@@ -35,18 +42,28 @@ async function shoot(page: Page, name: string): Promise<void> {
 
 test.describe.configure({ mode: 'serial' });
 
-test('Export… from the labeling queue: preview per split, progress, and the files hold the labelled items with their labels', async ({ page, request }, info) => {
+test('Export… from the labeling queue: preview per split, progress, and the files hold the labelled items with their labels', async ({
+  page,
+  request,
+}, info) => {
   test.skip(info.project.name === 'graph', 'the tree shape plays no part');
   // Three failures of distinct items, labelled by this test's annotator.
   const queue = await truth(request, 'annotationQueue', { set: SET, run: RUN, annotator: WHO });
   const entries = queue.entries.filter((e, k, all) => all.findIndex((x) => x.item === e.item) === k).slice(0, 3);
   expect(entries.length).toBe(3);
   const given = [['return.wrong_value'], ['return.wrong_value', 'data.wrong_type'], ['truth.value_cut']];
-  for (const [k, e] of entries.entries()) await truth(request, 'annotate', { target: { prediction: e.prediction }, labels: given[k], annotator: WHO });
+  for (const [k, e] of entries.entries())
+    await truth(request, 'annotate', { target: { prediction: e.prediction }, labels: given[k], annotator: WHO });
   const want = new Map(entries.map((e, k) => [e.item, [...given[k]].sort()]));
   // The whole run's failures, as the API plans them (the default splits). Asked before the
   // page opens: a kept-alive request connection left idle meanwhile may be reset by the server.
-  const whole = await truth(request, 'previewExport', { kind: 'prompt-target', select: START, split: 'train=0.9,validation=0.1', seed: 0, allowOverlap: false });
+  const whole = await truth(request, 'previewExport', {
+    kind: 'prompt-target',
+    select: START,
+    split: 'train=0.9,validation=0.1',
+    seed: 0,
+    allowOverlap: false,
+  });
   expect(whole.excluded.programs).toBeGreaterThan(0);
 
   await page.goto('./');
@@ -56,8 +73,12 @@ test('Export… from the labeling queue: preview per split, progress, and the fi
   const dialog = page.getByTestId('export-dialog');
   await expect(dialog.getByTestId('export-kind')).toHaveValue('prompt-target');
   await expect(dialog.getByTestId('export-select')).toHaveValue(START.join('\n'));
-  await expect(dialog.getByTestId('export-preview-row')).toHaveText(whole.splits.map((s) => new RegExp(`^${s.name}\\s*${s.rows}\\s*${s.programs}$`)));
-  await expect(dialog.getByTestId('export-excluded')).toContainText(`${whole.excluded.programs} programs (${whole.excluded.rows} rows) of ${whole.excluded.sets.join(', ')}`);
+  await expect(dialog.getByTestId('export-preview-row')).toHaveText(
+    whole.splits.map((s) => new RegExp(`^${s.name}\\s*${s.rows}\\s*${s.programs}$`)),
+  );
+  await expect(dialog.getByTestId('export-excluded')).toContainText(
+    `${whole.excluded.programs} programs (${whole.excluded.rows} rows) of ${whole.excluded.sets.join(', ')}`,
+  );
   await shoot(page, 'export-from-queue');
 
   // Narrowed to what this test labelled, benchmark programs kept, as Parquet.
@@ -89,13 +110,21 @@ test('Export… from the dashboard starts from the set and the runs shown', asyn
   test.skip(info.project.name === 'graph', 'the tree shape plays no part');
   const runs = (await truth(request, 'listRuns', { set: SET })).map((r) => r.label);
   const select = [`set=${SET}`, `run=${runs.join(',')}`, 'verdict.correct=wrong'];
-  const plan = await truth(request, 'previewExport', { kind: 'prompt-target', select, split: 'train=0.9,validation=0.1', seed: 0, allowOverlap: false });
+  const plan = await truth(request, 'previewExport', {
+    kind: 'prompt-target',
+    select,
+    split: 'train=0.9,validation=0.1',
+    seed: 0,
+    allowOverlap: false,
+  });
   await page.goto('./');
   await page.getByTestId('view-dashboard').click();
   await page.getByTestId('dash-set').selectOption(SET);
   await page.getByTestId('dash-export').click();
   const dialog = page.getByTestId('export-dialog');
   await expect(dialog.getByTestId('export-select')).toHaveValue(select.join('\n'));
-  await expect(dialog.getByTestId('export-preview-row')).toHaveText(plan.splits.map((s) => new RegExp(`^${s.name}\\s*${s.rows}\\s*${s.programs}$`)));
+  await expect(dialog.getByTestId('export-preview-row')).toHaveText(
+    plan.splits.map((s) => new RegExp(`^${s.name}\\s*${s.rows}\\s*${s.programs}$`)),
+  );
   expect(plan.rows).toBeGreaterThan(0);
 });

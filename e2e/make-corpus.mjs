@@ -21,7 +21,9 @@ function must(cmd, args, opts = {}) {
 
 const recorder = (args) => must('python3', ['-m', 'stepscope_recorder', ...args], { cwd: join(root, 'python') });
 const files = [];
-for (const f of readdirSync(join(root, 'e2e/fixtures')).filter((f) => f.endsWith('.py')).sort()) {
+for (const f of readdirSync(join(root, 'e2e/fixtures'))
+  .filter((f) => f.endsWith('.py'))
+  .sort()) {
   const out = join(work, f.replace(/\.py$/, '.jsonl'));
   recorder(['record', join(root, 'e2e/fixtures', f), '-o', out]);
   files.push(out);
@@ -38,13 +40,26 @@ try {
   corpus.close();
 }
 // The demo programs, when the store's demo command exists in this build.
-if (existsSync(join(root, 'dist/cli/commands/demo.js'))) must(process.execPath, [join(root, 'bin/stepscope.js'), 'demo', '--db', db]);
+if (existsSync(join(root, 'dist/cli/commands/demo.js')))
+  must(process.execPath, [join(root, 'bin/stepscope.js'), 'demo', '--db', db]);
 // Sampled trajectories for the trajectories view (both directions, reproducible seed).
 if (existsSync(join(root, 'dist/cli/commands/sample.js'))) {
-  must(process.execPath, [join(root, 'bin/stepscope.js'), 'sample', '--db', db, '--per-trace', '2', '--direction', 'both', '--seed', '7']);
+  must(process.execPath, [
+    join(root, 'bin/stepscope.js'),
+    'sample',
+    '--db',
+    db,
+    '--per-trace',
+    '2',
+    '--direction',
+    'both',
+    '--seed',
+    '7',
+  ]);
 }
 // Evaluation sets and runs (the dashboard's tests).
-if (existsSync(join(root, 'dist/cli/commands/evalset.js'))) must(process.execPath, [join(root, 'e2e/make-predictions.mjs'), db]);
+if (existsSync(join(root, 'dist/cli/commands/evalset.js')))
+  must(process.execPath, [join(root, 'e2e/make-predictions.mjs'), db]);
 // Predictions for the overlay (e2e/overlay.spec.ts): CRUXEval's released CodeLlama-7B output
 // generations for the recorded tasks (the benchmark's texts, checked by execution), and a
 // breakpoint set answered in serialized states: right, one local changed, or unreadable.
@@ -52,7 +67,13 @@ if (existsSync(join(root, 'dist/cli/commands/evalset.js'))) {
   const cli = (...args) => must(process.execPath, [join(root, 'bin/stepscope.js'), ...args]);
   // crux-out with CodeLlama-7B's released output generations of these tasks is made above (make-predictions.mjs).
   cli('evalset', 'create', '--db', db, '--name', 'crux-bp', '--task', 'cruxeval-output-breakpoint');
-  const exported = (name) => { cli('evalset', 'export', '--db', db, '--name', name, '-o', join(work, `${name}.jsonl`)); return readFileSync(join(work, `${name}.jsonl`), 'utf8').trim().split('\n').map((l) => JSON.parse(l)); };
+  const exported = (name) => {
+    cli('evalset', 'export', '--db', db, '--name', name, '-o', join(work, `${name}.jsonl`));
+    return readFileSync(join(work, `${name}.jsonl`), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+  };
   const lines = exported('crux-bp').map((it, i) => {
     let completion = it.target;
     if (i % 3 === 1) completion = it.target.replace(/": "([^"]*)"/, (_m, v) => `": "${v}7"`);
@@ -62,9 +83,15 @@ if (existsSync(join(root, 'dist/cli/commands/evalset.js'))) {
   writeFileSync(join(work, 'mutant.jsonl'), lines.join('\n') + '\n');
   cli('predictions', 'import', join(work, 'mutant.jsonl'), '--db', db, '--set', 'crux-bp', '--model', 'mutant');
   // A second run to compare with: every answer the true target.
-  writeFileSync(join(work, 'oracle.jsonl'), exported('crux-bp').map((it) => JSON.stringify({ id: it.id, completion: it.target })).join('\n') + '\n');
+  writeFileSync(
+    join(work, 'oracle.jsonl'),
+    exported('crux-bp')
+      .map((it) => JSON.stringify({ id: it.id, completion: it.target }))
+      .join('\n') + '\n',
+  );
   cli('predictions', 'import', join(work, 'oracle.jsonl'), '--db', db, '--set', 'crux-bp', '--model', 'oracle');
 }
 // The labeling queue's data: CodeLlama-7B's CRUXEval output predictions with pre-labels.
-if (existsSync(join(root, 'dist/labeling/prelabel-run.js'))) must(process.execPath, [join(root, 'e2e/annotation-fixture.mjs'), db]);
+if (existsSync(join(root, 'dist/labeling/prelabel-run.js')))
+  must(process.execPath, [join(root, 'e2e/annotation-fixture.mjs'), db]);
 console.log(`e2e corpus ready: ${db}`);

@@ -15,18 +15,28 @@ const db = resolve(process.argv[2]);
 const work = mkdtempSync(join(tmpdir(), 'stepscope-e2e-pred-'));
 const released = resolve(root, 'test/data/cruxeval');
 const cli = (...args) => {
-  const r = spawnSync(process.execPath, [join(root, 'bin/stepscope.js'), ...args, '--db', db], { cwd: root, encoding: 'utf8' });
+  const r = spawnSync(process.execPath, [join(root, 'bin/stepscope.js'), ...args, '--db', db], {
+    cwd: root,
+    encoding: 'utf8',
+  });
   if (r.status !== 0) throw new Error(`stepscope ${args.join(' ')} failed:\n${r.stderr}${r.stdout}`);
   return r.stdout;
 };
-const exported = (set) => cli('evalset', 'export', '--name', set).split('\n').filter(Boolean).map((l) => JSON.parse(l));
+const exported = (set) =>
+  cli('evalset', 'export', '--name', set)
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l));
 
 // CRUXEval: the released generations of the tasks this corpus holds.
 const runs = {
   'codellama-7b': (mode) => join(released, `generations/sample_scored_codellama-7b_temp0.2_${mode}.json`),
   'gpt-4': (mode) => join(released, `leaderboard/gpt-4-0613_temp0.2_${mode}.json`),
 };
-for (const [set, task, mode] of [['crux-out', 'cruxeval-output', 'output'], ['crux-in', 'cruxeval-input', 'input']]) {
+for (const [set, task, mode] of [
+  ['crux-out', 'cruxeval-output', 'output'],
+  ['crux-in', 'cruxeval-input', 'input'],
+]) {
   cli('evalset', 'create', '--name', set, '--task', task);
   const tasks = new Set(exported(set).map((it) => it.name));
   for (const [label, file] of Object.entries(runs)) {
@@ -40,16 +50,25 @@ for (const [set, task, mode] of [['crux-out', 'cruxeval-output', 'output'], ['cr
 // Made-up models over state targets: `every` decides which items each gets wrong, and how.
 function answer(it, i, model) {
   if (i % model.unreadable === 0) return 'I think the next line runs';
-  if (i % model.wrongLocals === 0 && it.target.includes('{')) return it.target.replace(/"([^"]*)": "([^"]*)"/, '"$1": "$2$2"');
+  if (i % model.wrongLocals === 0 && it.target.includes('{'))
+    return it.target.replace(/"([^"]*)": "([^"]*)"/, '"$1": "$2$2"');
   return it.target;
 }
 const models = { 'model-a': { unreadable: 7, wrongLocals: 3 }, 'model-b': { unreadable: 5, wrongLocals: 4 } };
-for (const [set, args] of [['ns', ['--task', 'next-state', '--per-action', '6', '--seed', '3']], ['hz', ['--task', 'horizon', '--per-action', '5']]]) {
+for (const [set, args] of [
+  ['ns', ['--task', 'next-state', '--per-action', '6', '--seed', '3']],
+  ['hz', ['--task', 'horizon', '--per-action', '5']],
+]) {
   cli('evalset', 'create', '--name', set, ...args);
   const items = exported(set);
   for (const [label, model] of Object.entries(models)) {
     const out = join(work, `${set}-${label}.jsonl`);
-    writeFileSync(out, items.map((it, i) => JSON.stringify({ id: it.id, completions: [answer(it, i + 1, model), it.target] })).join('\n'));
+    writeFileSync(
+      out,
+      items
+        .map((it, i) => JSON.stringify({ id: it.id, completions: [answer(it, i + 1, model), it.target] }))
+        .join('\n'),
+    );
     cli('predictions', 'import', out, '--set', set, '--model', label);
   }
 }

@@ -15,16 +15,21 @@ const shots = join(import.meta.dirname, 'screenshots');
 // Each test opens several traces and replays trajectories through the server on a busy machine.
 test.describe.configure({ timeout: 180_000 });
 
-const first = (it: ItemRow, run: string) => it.verdicts.filter((v) => v.run === run).sort((a, b) => a.sample - b.sample)[0];
-const node = (page: Page, it: ItemRow) => page.getByTestId(`${it.direction}-tree`).locator(`[data-seq="${it.targetSeq}"][data-event="${it.targetKind}"]`);
+const first = (it: ItemRow, run: string) =>
+  it.verdicts.filter((v) => v.run === run).sort((a, b) => a.sample - b.sample)[0];
+const node = (page: Page, it: ItemRow) =>
+  page.getByTestId(`${it.direction}-tree`).locator(`[data-seq="${it.targetSeq}"][data-event="${it.targetKind}"]`);
 
 async function opened(page: Page, query: string) {
   await page.goto(`./${query}`);
   await expect(page.getByTestId('overlay-bar')).toBeVisible();
 }
 
-test('verdict marks equal the API\'s verdicts, on both runs and both tree shapes', async ({ page, request }) => {
-  for (const [set, run] of [['crux-bp', 'mutant'], ['crux-out', 'codellama-7b']] as const) {
+test("verdict marks equal the API's verdicts, on both runs and both tree shapes", async ({ page, request }) => {
+  for (const [set, run] of [
+    ['crux-bp', 'mutant'],
+    ['crux-out', 'codellama-7b'],
+  ] as const) {
     const { rows } = await truth(request, 'listItems', { set, run, limit: 8 });
     expect(rows.length).toBe(8);
     for (const it of rows.slice(0, 3)) {
@@ -47,7 +52,10 @@ test('verdict marks equal the API\'s verdicts, on both runs and both tree shapes
   await page.getByTestId('forward-shape').click();
 });
 
-test('a marked node opens its item: the prompt replayed, a ghost beside the truth, the wrong fields shown', async ({ page, request }) => {
+test('a marked node opens its item: the prompt replayed, a ghost beside the truth, the wrong fields shown', async ({
+  page,
+  request,
+}) => {
   const { rows } = await truth(request, 'listItems', { set: 'crux-bp', run: 'mutant', limit: 30 });
   const wrong = rows.find((r) => first(r, 'mutant').em.locals === false && first(r, 'mutant').formatError === false)!;
   expect(wrong, 'an item with a changed local').toBeTruthy();
@@ -65,10 +73,15 @@ test('a marked node opens its item: the prompt replayed, a ghost beside the trut
   expect(changed.length).toBeGreaterThan(0);
   const diff = page.getByTestId('field-diff');
   await expect(diff.locator('[data-status="changed"]')).toHaveCount(changed.length);
-  for (const k of changed) await expect(diff.locator(`[data-field="local"][data-name="${k}"]`)).toHaveAttribute('data-status', 'changed');
+  for (const k of changed)
+    await expect(diff.locator(`[data-field="local"][data-name="${k}"]`)).toHaveAttribute('data-status', 'changed');
   await expect(diff.locator('[data-field="event"]')).toHaveAttribute('data-status', 'same');
   // The code view: the true line marked (it is also the predicted one: only a local is wrong).
-  const sk = await truth(request, 'getEvents', { traceId: wrong.traceId, from: wrong.targetSeq!, to: wrong.targetSeq! + 1 });
+  const sk = await truth(request, 'getEvents', {
+    traceId: wrong.traceId,
+    from: wrong.targetSeq!,
+    to: wrong.targetSeq! + 1,
+  });
   await expect(page.getByTestId('code-view')).toHaveAttribute('data-truth-line', String(sk[0].line));
   await expect(page.getByTestId('code-view')).toHaveAttribute('data-predicted-line', String(sk[0].line));
   mkdirSync(shots, { recursive: true });
@@ -85,7 +98,10 @@ test('a marked node opens its item: the prompt replayed, a ghost beside the trut
   await again.close();
 });
 
-test('a format error shows where reading stopped; F8 jumps to the failing node; failures only hides passes', async ({ page, request }) => {
+test('a format error shows where reading stopped; F8 jumps to the failing node; failures only hides passes', async ({
+  page,
+  request,
+}) => {
   const { rows } = await truth(request, 'listItems', { set: 'crux-bp', run: 'mutant', limit: 30 });
   const bad = rows.find((r) => first(r, 'mutant').formatError === true)!;
   const good = rows.find((r) => first(r, 'mutant').correct === true)!;
@@ -107,12 +123,19 @@ test('a format error shows where reading stopped; F8 jumps to the failing node; 
   expect(new URL(page.url()).searchParams.get('failures')).toBe('1');
 });
 
-test('F8 and Shift+F8 visit every failing item of the trace, several on one node each in turn', async ({ page, request }) => {
+test('F8 and Shift+F8 visit every failing item of the trace, several on one node each in turn', async ({
+  page,
+  request,
+}) => {
   // The horizon set has several items whose target is the same node (an inverse call's inputs).
   const { rows } = await truth(request, 'listItems', { set: 'hz', run: 'model-a', limit: 1000 });
   const failingOf = new Map<number, ItemRow[]>();
-  for (const r of rows) if (['fail', 'format'].includes(expected(first(r, 'model-a')) ?? '')) failingOf.set(r.traceId, [...(failingOf.get(r.traceId) ?? []), r]);
-  const [traceId, failing] = [...failingOf].find(([, f]) => new Set(f.map((r) => `${r.direction}/${r.targetSeq}`)).size < f.length)!;
+  for (const r of rows)
+    if (['fail', 'format'].includes(expected(first(r, 'model-a')) ?? ''))
+      failingOf.set(r.traceId, [...(failingOf.get(r.traceId) ?? []), r]);
+  const [traceId, failing] = [...failingOf].find(
+    ([, f]) => new Set(f.map((r) => `${r.direction}/${r.targetSeq}`)).size < f.length,
+  )!;
   expect(failing, 'a trace with two failing items on one node').toBeTruthy();
   await opened(page, `?trace=${traceId}&set=hz&run=model-a`);
   await expect(page.getByTestId('verdict-counts')).toHaveAttribute('data-trace', String(traceId));
@@ -141,18 +164,23 @@ test('a stale or unknown link says so and still shows the app', async ({ page })
   await expect(box).toContainText('unknown parameter "colour"');
   await expect(box).toContainText('"dir" should be "forward" or "inverse"');
   await expect(box).toContainText('no evaluation set "no-such-set"');
-  await expect(box).toContainText("trace 99999 could not be opened");
+  await expect(box).toContainText('trace 99999 could not be opened');
   await expect(page.getByTestId('welcome')).toBeVisible();
   await page.screenshot({ path: join(shots, 'overlay-stale-link.png') });
 });
 
-test('paste a completion and ask the model at any state, against a local OpenAI-compatible server', async ({ page, request }) => {
+test('paste a completion and ask the model at any state, against a local OpenAI-compatible server', async ({
+  page,
+  request,
+}) => {
   const { rows } = await truth(request, 'listTraces', { name: 'sample_1', limit: 5 });
   const id = rows.find((r) => r.name === 'sample_1')!.id;
   const at = { traceId: id, direction: 'forward' as const, entry: 0, actions: ['step_into', 'step_into', 'step_over'] };
   const cut = await truth(request, 'checkCompletions', { ...at, completions: [] });
   // Sample 0 answers the truth, sample 1 something else.
-  const fake = await startFakeModelServer({ answers: { [cut.prompt]: [cut.target, '<|return_sep|><|src_sep|>nope<|arg_sep|>"0"'] } });
+  const fake = await startFakeModelServer({
+    answers: { [cut.prompt]: [cut.target, '<|return_sep|><|src_sep|>nope<|arg_sep|>"0"'] },
+  });
   try {
     await opened(page, `?trace=${id}&actions=step_into,step_into`);
     await expect(page.getByTestId('history-pos')).toHaveText('2/2');
@@ -185,7 +213,9 @@ test('paste a completion and ask the model at any state, against a local OpenAI-
     // The server gone: one line saying so.
     await fake.close();
     await page.getByTestId('ask-model').click();
-    await expect(page.getByTestId('overlay-error')).toContainText(`Ask the model: cannot reach ${fake.url.replace(/\/$/, '')}`);
+    await expect(page.getByTestId('overlay-error')).toContainText(
+      `Ask the model: cannot reach ${fake.url.replace(/\/$/, '')}`,
+    );
     expect(await page.getByTestId('overlay-error').innerText()).not.toContain('\n');
   } finally {
     await fake.close().catch(() => undefined);
@@ -199,13 +229,17 @@ test('k samples: a chip per sample with its verdict (CodeLlama-7B, 10 samples pe
   await opened(page, `?trace=${rows[0].traceId}&set=crux-out&run=codellama-7b&item=${rows[0].id}`);
   await expect(page.getByTestId('sample')).toHaveCount(10);
   const chips = page.getByTestId('sample');
-  for (const [j, p] of detail.predictions.entries()) await expect(chips.nth(j)).toHaveAttribute('data-verdict', expected(p) ?? 'pending');
+  for (const [j, p] of detail.predictions.entries())
+    await expect(chips.nth(j)).toHaveAttribute('data-verdict', expected(p) ?? 'pending');
   // The first sample's text, as the run stored it.
   await expect(page.getByTestId('raw-completion')).toHaveText(detail.predictions[0].completion);
   await page.screenshot({ path: join(shots, 'overlay-samples.png') });
 });
 
-test('an item linked without its set: its own set is overlaid, and only the chosen run\'s samples are listed', async ({ page, request }) => {
+test("an item linked without its set: its own set is overlaid, and only the chosen run's samples are listed", async ({
+  page,
+  request,
+}) => {
   const { rows } = await truth(request, 'listItems', { set: 'crux-out', run: 'gpt-4', limit: 1 });
   const runs = await truth(request, 'listRuns', { set: 'crux-out' });
   const all = await truth(request, 'getItem', { id: rows[0].id });
@@ -225,7 +259,10 @@ test('an item linked without its set: its own set is overlaid, and only the chos
   }
 });
 
-test('a second run: its verdict on the same node, and its ghost beside the first run\'s, in the graph shape too', async ({ page, request }) => {
+test("a second run: its verdict on the same node, and its ghost beside the first run's, in the graph shape too", async ({
+  page,
+  request,
+}) => {
   const { rows } = await truth(request, 'listItems', { set: 'crux-bp', limit: 3 });
   const it = rows.find((r) => first(r, 'mutant').correct === false)!;
   await opened(page, `?trace=${it.traceId}&set=crux-bp&run=mutant&run2=oracle`);
@@ -239,7 +276,11 @@ test('a second run: its verdict on the same node, and its ghost beside the first
   await expect(page.getByTestId('prediction-head')).toContainText(`item ${it.key}`);
   // Both runs' ghosts, each with its run's verdict.
   const layer = page.getByTestId('forward-ghost-layer');
-  for (const run of ['mutant', 'oracle']) await expect(layer.locator(`[data-testid="ghost"][data-run="${run}"]`)).toHaveAttribute('data-verdict', expected(first(it, run))!);
+  for (const run of ['mutant', 'oracle'])
+    await expect(layer.locator(`[data-testid="ghost"][data-run="${run}"]`)).toHaveAttribute(
+      'data-verdict',
+      expected(first(it, run))!,
+    );
   await page.screenshot({ path: join(shots, 'overlay-graph.png') });
   await page.getByTestId('forward-shape').click();
 });

@@ -26,13 +26,23 @@ export default defineConfig({
   timeout: 60_000,
   fullyParallel: false,
   workers: 1,
-  reporter: [['list'], ['json', { outputFile: process.env.PLAYWRIGHT_JSON_OUTPUT_NAME ?? join(tmpdir(), 'stepscope-e2e.json') }]],
+  reporter: [
+    ['list'],
+    ['json', { outputFile: process.env.PLAYWRIGHT_JSON_OUTPUT_NAME ?? join(tmpdir(), 'stepscope-e2e.json') }],
+  ],
   use: {
     baseURL: `http://127.0.0.1:${port}/`,
     viewport: { width: 1440, height: 900 },
     launchOptions: {
       executablePath: '/usr/bin/chromium',
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+      ],
     },
   },
   // Every spec runs against the indented trees; the specs that step and fold run again with
@@ -44,7 +54,14 @@ export default defineConfig({
       name: 'graph',
       testMatch: ['stepping.spec.ts', 'folding.spec.ts', 'bugs.spec.ts'],
       grepInvert: /@rows-only/,
-      use: { storageState: { cookies: [], origins: [{ origin: `http://127.0.0.1:${port}`, localStorage: [{ name: 'stepscope.shape', value: 'graph' }] }] } },
+      use: {
+        storageState: {
+          cookies: [],
+          origins: [
+            { origin: `http://127.0.0.1:${port}`, localStorage: [{ name: 'stepscope.shape', value: 'graph' }] },
+          ],
+        },
+      },
     },
   ],
   webServer: {

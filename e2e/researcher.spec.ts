@@ -8,7 +8,8 @@ const last = <T>(a: T[]) => a[a.length - 1];
 async function allEvents(request: Parameters<typeof truth>[0], id: number) {
   const info = await truth(request, 'getTrace', { id });
   const out = [];
-  for (let from = 0; from < info.end.events; from += 5000) out.push(...(await truth(request, 'getEvents', { traceId: id, from, to: Math.min(info.end.events, from + 5000) })));
+  for (let from = 0; from < info.end.events; from += 5000)
+    out.push(...(await truth(request, 'getEvents', { traceId: id, from, to: Math.min(info.end.events, from + 5000) })));
   return out;
 }
 /** Clicks a tree node's dot, scrolling the tree with the wheel until the dot is inside the pane (which clips it). */
@@ -26,12 +27,18 @@ async function clickNode(page: Page, which: string, seq: number) {
   await expect(page.getByTestId('inspector')).toHaveAttribute('data-seq', String(seq));
 }
 const transformOf = (page: Page, which: string) =>
-  page.getByTestId(`${which}-svg`).locator(':scope > g').evaluate((g) => {
-    const m = (g as SVGGElement).transform.baseVal.consolidate()!.matrix;
-    return { x: m.e, y: m.f, k: m.a };
-  });
+  page
+    .getByTestId(`${which}-svg`)
+    .locator(':scope > g')
+    .evaluate((g) => {
+      const m = (g as SVGGElement).transform.baseVal.consolidate()!.matrix;
+      return { x: m.e, y: m.f, k: m.a };
+    });
 
-test('tree rows name the state: calls with arguments, <module>, return values; a legend; the call stack', async ({ page, request }) => {
+test('tree rows name the state: calls with arguments, <module>, return values; a legend; the call stack', async ({
+  page,
+  request,
+}) => {
   const id = await traceId(request, 'calls.py');
   const ev = await allEvents(request, id);
   await page.goto('./');
@@ -39,7 +46,9 @@ test('tree rows name the state: calls with arguments, <module>, return values; a
   const fwd = page.getByTestId('forward-tree');
   await expect(fwd.locator('[data-seq="0"] text')).toHaveText('call <module>');
   const call = ev.find((e) => e.event === 'call' && e.func === 'square')!;
-  const args = Object.entries(call.locals).map(([k, v]) => `${k}=${v}`).join(', ');
+  const args = Object.entries(call.locals)
+    .map(([k, v]) => `${k}=${v}`)
+    .join(', ');
   await expect(fwd.locator(`[data-seq="${call.seq}"] text`)).toHaveText(`call square(${args})`);
   const ret = ev.find((e) => e.event === 'return' && e.func === 'square')!;
   await expect(fwd.locator(`[data-seq="${ret.seq}"] text`)).toHaveText(`return ${ret.arg}`);
@@ -65,7 +74,10 @@ test('tree rows name the state: calls with arguments, <module>, return values; a
   await expect(xs.getByTestId('field')).toHaveCount((JSON.parse(withList.locals.xs) as unknown[]).length);
 });
 
-test('gutter breakpoints: red dots set and cleared, F5 runs to the next one, then to the exit', async ({ page, request }) => {
+test('gutter breakpoints: red dots set and cleared, F5 runs to the next one, then to the exit', async ({
+  page,
+  request,
+}) => {
   const id = await traceId(request, 'calls.py');
   const lines = (await truth(request, 'getTrace', { id })).header.context_forward.split('\n');
   const a = lines.indexOf('    y = x * x') + 1;
@@ -73,15 +85,30 @@ test('gutter breakpoints: red dots set and cleared, F5 runs to the next one, the
   await page.goto('./');
   await openTrace(page, 'calls.py');
   const nums = await page.getByTestId('code-view').locator('.cm-lineNumbers .cm-gutterElement').allInnerTexts();
-  const gutter = (n: number) => page.getByTestId('code-view').locator('.cm-bp-gutter .cm-gutterElement').nth(nums.indexOf(String(n)));
+  const gutter = (n: number) =>
+    page
+      .getByTestId('code-view')
+      .locator('.cm-bp-gutter .cm-gutterElement')
+      .nth(nums.indexOf(String(n)));
   await gutter(b).click();
   await gutter(a).click();
   await expect(page.getByTestId('code-view').getByTestId('bp-dot')).toHaveCount(2);
   // F5 stops wherever the earlier of the two is reached, as the walk says.
   const actions: string[] = [];
   for (let k = 1; ; k++) {
-    const cands = await Promise.all([a, b].map((n) => truth(request, 'walk', { traceId: id, direction: 'forward', actions: [...actions, `breakpoint ${lines[n - 1]}`] })));
-    const hits = cands.map((w, j) => ({ w, n: [a, b][j] })).filter((c) => c.w.exit === null).sort((x, y) => last(x.w.states).seq - last(y.w.states).seq);
+    const cands = await Promise.all(
+      [a, b].map((n) =>
+        truth(request, 'walk', {
+          traceId: id,
+          direction: 'forward',
+          actions: [...actions, `breakpoint ${lines[n - 1]}`],
+        }),
+      ),
+    );
+    const hits = cands
+      .map((w, j) => ({ w, n: [a, b][j] }))
+      .filter((c) => c.w.exit === null)
+      .sort((x, y) => last(x.w.states).seq - last(y.w.states).seq);
     await page.keyboard.press('F5');
     if (!hits.length) {
       await expect(page.getByTestId('exit')).toHaveText('exit_normal');
@@ -122,7 +149,9 @@ test('run to here, entry here and an inverse trajectory from any state', async (
   await expect(currentNode(page, 'inverse')).toHaveAttribute('data-event', 'inv_line');
   // The walk of those actions, asked of the API, ends there too.
   await page.getByTestId('tab-history').click();
-  const acts = (await page.getByTestId('history-item').allInnerTexts()).slice(1).map((t) => t.replace(/^\s*\d+\s+/, '').trim());
+  const acts = (await page.getByTestId('history-item').allInnerTexts())
+    .slice(1)
+    .map((t) => t.replace(/^\s*\d+\s+/, '').trim());
   const w = await truth(request, 'walk', { traceId: id, direction: 'inverse', entry: call.seq, actions: acts });
   expect(last(w.states)).toEqual({ seq: line.seq, event: 'inv_line' });
   // Entry here on any state: its segment's call.
@@ -132,7 +161,10 @@ test('run to here, entry here and an inverse trajectory from any state', async (
   await expect(page.getByTestId('entry')).toHaveText(`entry #${sq.seq}`);
 });
 
-test('the wheel scrolls a tree, Ctrl+wheel zooms; selecting a node brings its twin into view', async ({ page, request }) => {
+test('the wheel scrolls a tree, Ctrl+wheel zooms; selecting a node brings its twin into view', async ({
+  page,
+  request,
+}) => {
   await traceId(request, 'long_loop.py');
   await page.goto('./');
   await openTrace(page, 'long_loop.py');
@@ -154,10 +186,16 @@ test('the wheel scrolls a tree, Ctrl+wheel zooms; selecting a node brings its tw
   await page.getByTestId('trace-search').press('Enter');
   await expect(page.getByTestId('inspector')).toHaveAttribute('data-seq', String(far.seq));
   await expect(page.getByTestId('forward-tree').locator(`.selected[data-seq="${far.seq}"]`)).toBeInViewport();
-  await expect(page.getByTestId('inverse-tree').locator(`.twin[data-seq="${far.seq}"][data-event="inv_line"]`)).toBeInViewport();
+  await expect(
+    page.getByTestId('inverse-tree').locator(`.twin[data-seq="${far.seq}"][data-event="inv_line"]`),
+  ).toBeInViewport();
 });
 
-test('serialized text: special tokens marked, lengths, prompt/target at the selected state, copy', async ({ page, request, context }) => {
+test('serialized text: special tokens marked, lengths, prompt/target at the selected state, copy', async ({
+  page,
+  request,
+  context,
+}) => {
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
   const id = await traceId(request, 'calls.py');
   await page.goto('./');
@@ -167,8 +205,12 @@ test('serialized text: special tokens marked, lengths, prompt/target at the sele
   const tokens = w.text.match(/<\|[a-z_]+\|>/g)!;
   const panel = page.getByTestId('trajectory-panel');
   await expect(panel.locator('.tok')).toHaveCount(tokens.length);
-  await expect(panel.getByTestId('text-length')).toContainText(`${w.text.length.toLocaleString('en-US')} chars · ${tokens.length} special tokens`);
-  await expect(panel.getByTestId('text-length')).toContainText(`${(w.text.length - tokens.join('').length + tokens.length).toLocaleString('en-US')} counting each as 1`);
+  await expect(panel.getByTestId('text-length')).toContainText(
+    `${w.text.length.toLocaleString('en-US')} chars · ${tokens.length} special tokens`,
+  );
+  await expect(panel.getByTestId('text-length')).toContainText(
+    `${(w.text.length - tokens.join('').length + tokens.length).toLocaleString('en-US')} counting each as 1`,
+  );
   // The current state is the target; the prompt ends with the frame token before it (§6).
   const target = panel.locator('.target');
   const targetText = (await target.allTextContents()).join('');
@@ -188,7 +230,12 @@ test('serialized text: special tokens marked, lengths, prompt/target at the sele
 test('search within a trace jumps to each matching state in turn', async ({ page, request }) => {
   const id = await traceId(request, 'calls.py');
   const ev = await allEvents(request, id);
-  const hits = ev.filter((e) => e.src.includes('negative') || (e.arg ?? '').includes('negative') || Object.values(e.locals).some((v) => v.includes('negative')));
+  const hits = ev.filter(
+    (e) =>
+      e.src.includes('negative') ||
+      (e.arg ?? '').includes('negative') ||
+      Object.values(e.locals).some((v) => v.includes('negative')),
+  );
   expect(hits.length).toBeGreaterThan(1);
   await page.goto('./');
   await openTrace(page, 'calls.py');

@@ -16,7 +16,18 @@ if (process.env.STEPSCOPE_E2E_PREPARED !== '1') {
   step(resolve(root, 'node_modules/.bin/electron-vite'), ['build']);
   step(process.execPath, [resolve(root, 'e2e/make-corpus.mjs'), process.env.STEPSCOPE_E2E_DB]);
 }
-const child = spawn(process.execPath, [resolve(root, 'bin/stepscope.js'), 'serve', '--db', process.env.STEPSCOPE_E2E_DB, '--port', process.env.STEPSCOPE_E2E_PORT], { cwd: root, stdio: 'inherit' });
+const child = spawn(
+  process.execPath,
+  [
+    resolve(root, 'bin/stepscope.js'),
+    'serve',
+    '--db',
+    process.env.STEPSCOPE_E2E_DB,
+    '--port',
+    process.env.STEPSCOPE_E2E_PORT,
+  ],
+  { cwd: root, stdio: 'inherit' },
+);
 const stop = () => child.kill('SIGTERM');
 process.on('SIGTERM', stop);
 process.on('SIGINT', stop);

@@ -9,7 +9,10 @@ import { openTrace, press } from './helpers.js';
 
 const shots = join(import.meta.dirname, 'screenshots');
 
-for (const [w, h] of [[1280, 720], [1920, 1080]] as const) {
+for (const [w, h] of [
+  [1280, 720],
+  [1920, 1080],
+] as const) {
   test(`screenshots at ${w}×${h}`, async ({ page }) => {
     mkdirSync(shots, { recursive: true });
     await page.setViewportSize({ width: w, height: h });
@@ -54,7 +57,15 @@ test('screenshots of every main view', async ({ page }) => {
   await openTrace(page, 'calls.py');
   for (let k = 1; k <= 6; k++) await press(page, 'F11', k);
   await page.screenshot({ path: join(shots, 'explorer.png') });
-  for (const v of ['corpus-browser', 'code-view', 'forward-tree', 'inverse-tree', 'inspector', 'controls', 'trajectory-panel']) {
+  for (const v of [
+    'corpus-browser',
+    'code-view',
+    'forward-tree',
+    'inverse-tree',
+    'inspector',
+    'controls',
+    'trajectory-panel',
+  ]) {
     await page.getByTestId(v).screenshot({ path: join(shots, `${v}.png`) });
   }
   await page.getByTestId('tab-saved').click();

@@ -9,7 +9,12 @@ test('forward: F11, F10, a gutter breakpoint, Shift+F11 and F5 on a script with 
   const actions: string[] = [];
   await expectShowsWalk(page, request, id, 'forward', actions);
 
-  for (const [key, action] of [['F11', 'step_into'], ['F11', 'step_into'], ['F10', 'step_over'], ['F10', 'step_over']] as const) {
+  for (const [key, action] of [
+    ['F11', 'step_into'],
+    ['F11', 'step_into'],
+    ['F10', 'step_over'],
+    ['F10', 'step_over'],
+  ] as const) {
     actions.push(action);
     await press(page, key, actions.length);
     await expectShowsWalk(page, request, id, 'forward', actions);
@@ -20,7 +25,10 @@ test('forward: F11, F10, a gutter breakpoint, Shift+F11 and F5 on a script with 
   const lines = info.header.context_forward.split('\n');
   const lineNo = lines.indexOf('    y = x * x') + 1;
   expect(lineNo).toBeGreaterThan(0);
-  await page.getByTestId('code-view').locator('.cm-lineNumbers .cm-gutterElement', { hasText: new RegExp(`^${lineNo}$`) }).click();
+  await page
+    .getByTestId('code-view')
+    .locator('.cm-lineNumbers .cm-gutterElement', { hasText: new RegExp(`^${lineNo}$`) })
+    .click();
   actions.push(`breakpoint ${lines[lineNo - 1]}`);
   await expect(page.getByTestId('history-pos')).toHaveText(`${actions.length}/${actions.length}`);
   const { event } = await expectShowsWalk(page, request, id, 'forward', actions);
@@ -54,7 +62,14 @@ test('inverse: Alt+F11, Alt+F10 and Alt+Shift+F11', async ({ page, request }) =>
   await page.getByTestId('restart-inverse').click();
   const actions: string[] = [];
   await expectShowsWalk(page, request, id, 'inverse', actions);
-  for (const [key, action] of [['Alt+F11', 'inv_step_into'], ['Alt+F11', 'inv_step_into'], ['Alt+F10', 'inv_step_over'], ['Alt+F11', 'inv_step_into'], ['Alt+F11', 'inv_step_into'], ['Alt+Shift+F11', 'inv_step_call']] as const) {
+  for (const [key, action] of [
+    ['Alt+F11', 'inv_step_into'],
+    ['Alt+F11', 'inv_step_into'],
+    ['Alt+F10', 'inv_step_over'],
+    ['Alt+F11', 'inv_step_into'],
+    ['Alt+F11', 'inv_step_into'],
+    ['Alt+Shift+F11', 'inv_step_call'],
+  ] as const) {
     actions.push(action);
     await press(page, key, actions.length);
     await expectShowsWalk(page, request, id, 'inverse', actions);
@@ -65,7 +80,10 @@ test('inverse: Alt+F11, Alt+F10 and Alt+Shift+F11', async ({ page, request }) =>
   await expect(page.getByTestId('history-pos')).toHaveText(`${actions.length}/${actions.length}`);
 });
 
-test('CRUXEval: stepping into f to its end shows the benchmark output as the return value', async ({ page, request }) => {
+test('CRUXEval: stepping into f to its end shows the benchmark output as the return value', async ({
+  page,
+  request,
+}) => {
   const id = await traceId(request, 'sample_3');
   const info = await truth(request, 'getTrace', { id });
   await page.goto('./');
@@ -84,7 +102,10 @@ test('CRUXEval: stepping into f to its end shows the benchmark output as the ret
   await expect(page.getByTestId('inspector-arg')).toContainText(String(info.header.meta.output));
 });
 
-test('CRUXEval input prediction: inverse from f, inv_step_call lands on f\'s inv_call with its arguments', async ({ page, request }) => {
+test("CRUXEval input prediction: inverse from f, inv_step_call lands on f's inv_call with its arguments", async ({
+  page,
+  request,
+}) => {
   const id = await traceId(request, 'sample_0');
   await page.goto('./');
   await openTrace(page, 'sample_0');
@@ -99,10 +120,24 @@ test('CRUXEval input prediction: inverse from f, inv_step_call lands on f\'s inv
   await page.getByTestId('restart-inverse').click();
   await page.keyboard.press('Alt+Shift+F11');
   await expect(page.getByTestId('history-pos')).toHaveText('1/1');
-  const w = await truth(request, 'walk', { traceId: id, direction: 'inverse', entry: fCall, actions: ['inv_step_call'] });
+  const w = await truth(request, 'walk', {
+    traceId: id,
+    direction: 'inverse',
+    entry: fCall,
+    actions: ['inv_step_call'],
+  });
   const last = w.states[w.states.length - 1];
   expect(last).toEqual({ seq: fCall, event: 'inv_call' });
-  await expect(page.getByTestId('inverse-tree').locator('[data-current="true"]')).toHaveAttribute('data-seq', String(fCall));
+  await expect(page.getByTestId('inverse-tree').locator('[data-current="true"]')).toHaveAttribute(
+    'data-seq',
+    String(fCall),
+  );
   const [ev] = await truth(request, 'getEvents', { traceId: id, from: fCall, to: fCall + 1 });
-  await expect(page.getByTestId('inspector-delta')).toHaveText('{' + Object.entries(ev.locals).map(([k, v]) => `${JSON.stringify(k)}: ${JSON.stringify(v)}`).join(', ') + '}');
+  await expect(page.getByTestId('inspector-delta')).toHaveText(
+    '{' +
+      Object.entries(ev.locals)
+        .map(([k, v]) => `${JSON.stringify(k)}: ${JSON.stringify(v)}`)
+        .join(', ') +
+      '}',
+  );
 });

@@ -34,7 +34,10 @@ function keysFor(i: number): Key[] {
       return press('Enter');
     default: // a note corrected with Backspace; the note opened again and left unsaved with Esc
       return [
-        ...press('Tab', '2', 'N'), text(`e ${i}x`), ...press('Backspace', 'Enter', 'N'), text(' more'),
+        ...press('Tab', '2', 'N'),
+        text(`e ${i}x`),
+        ...press('Backspace', 'Enter', 'N'),
+        text(' more'),
         ...press('Escape', 'ArrowRight'),
       ];
   }
@@ -43,17 +46,26 @@ function keysFor(i: number): Key[] {
 /** The DevTools key events of a key (what Playwright's keyboard sends), without waiting for the page in between. */
 function keyEvents(k: string): object[] {
   const named: Record<string, [string, number, string?]> = {
-    Enter: ['Enter', 13, '\r'], Escape: ['Escape', 27], Tab: ['Tab', 9], Backspace: ['Backspace', 8],
+    Enter: ['Enter', 13, '\r'],
+    Escape: ['Escape', 27],
+    Tab: ['Tab', 9],
+    Backspace: ['Backspace', 8],
     ArrowRight: ['ArrowRight', 39],
   };
   if (k === 'Control+z') {
     const z = { key: 'z', code: 'KeyZ', windowsVirtualKeyCode: 90, modifiers: 2 };
-    return [{ type: 'rawKeyDown', ...z }, { type: 'keyUp', ...z }];
+    return [
+      { type: 'rawKeyDown', ...z },
+      { type: 'keyUp', ...z },
+    ];
   }
   if (named[k]) {
     const [key, vk, text] = named[k];
     const at = { key, code: key, windowsVirtualKeyCode: vk };
-    return [{ type: text ? 'keyDown' : 'rawKeyDown', ...at, ...(text && { text }) }, { type: 'keyUp', ...at }];
+    return [
+      { type: text ? 'keyDown' : 'rawKeyDown', ...at, ...(text && { text }) },
+      { type: 'keyUp', ...at },
+    ];
   }
   const upper = k.toUpperCase();
   const code = /^[a-z]$/i.test(k) ? `Key${upper}` : /^\d$/.test(k) ? `Digit${k}` : k === ' ' ? 'Space' : '';
@@ -105,16 +117,23 @@ function expected(tax: Taxonomy, predictions: number[], prelabels: Map<number, s
       const key = k.press;
       if (inNote) {
         if (key === 'Backspace') draft = draft.slice(0, -1);
-        else if (key === 'Enter') (inNote = false), write(p, { note: draft || null });
-        else if (key === 'Escape') (inNote = false), (draft = stored.get(p)?.note ?? '');
+        else if (key === 'Enter') {
+          inNote = false;
+          write(p, { note: draft || null });
+        } else if (key === 'Escape') {
+          inNote = false;
+          draft = stored.get(p)?.note ?? '';
+        }
         continue;
       }
       if (/^[1-9]$/.test(key)) {
         const l = groupLabels(tax, groups[group].id).find((x) => x.key === Number(key));
         if (l) write(p, { labels: labels().includes(l.id) ? labels().filter((x) => x !== l.id) : [...labels(), l.id] });
       } else if (key === 'Tab') group = (group + 1) % groups.length;
-      else if (key === 'N') (inNote = true), (draft = stored.get(p)?.note ?? '');
-      else if (key === 'Control+z') {
+      else if (key === 'N') {
+        inNote = true;
+        draft = stored.get(p)?.note ?? '';
+      } else if (key === 'Control+z') {
         const last = undo.pop()!;
         if (last.before) stored.set(last.p, last.before);
         else stored.delete(last.p);

@@ -35,7 +35,10 @@ test('corpus browser: totals, search by name, code and value, exit filter, sort'
   await expect(page.getByTestId('trace-row').first().locator('.name')).toHaveText(longest.rows[0].name);
 });
 
-test('trees: selecting a state shows it and highlights its twins; collapse and expand a call', async ({ page, request }) => {
+test('trees: selecting a state shows it and highlights its twins; collapse and expand a call', async ({
+  page,
+  request,
+}) => {
   const id = await traceId(request, 'calls.py');
   const skel = await skeleton(request, id);
   await page.goto('./');
@@ -72,14 +75,18 @@ test('trees: selecting a state shows it and highlights its twins; collapse and e
 function descendants_deep(skel: { parent: number[] }, root: number): number {
   let n = 0;
   const inside = new Set([root]);
-  for (let s = root + 1; s < skel.parent.length; s++) if (inside.has(skel.parent[s])) {
-    inside.add(s);
-    n++;
-  }
+  for (let s = root + 1; s < skel.parent.length; s++)
+    if (inside.has(skel.parent[s])) {
+      inside.add(s);
+      n++;
+    }
   return n;
 }
 
-test('two traces opened quickly: the one clicked last is shown, however the answers arrive', async ({ page, request }) => {
+test('two traces opened quickly: the one clicked last is shown, however the answers arrive', async ({
+  page,
+  request,
+}) => {
   const slow = await traceId(request, 'calls.py');
   const fast = await traceId(request, 'sample_0');
   // Hold the first trace's skeleton back until the second trace has been opened.
@@ -97,7 +104,9 @@ test('two traces opened quickly: the one clicked last is shown, however the answ
   const answered = page.waitForResponse((r) => r.url().endsWith('/api/getSkeleton'));
   release();
   await answered;
-  await expect(page.getByTestId('trace-row').filter({ has: page.locator('.name', { hasText: /^sample_0$/ }) })).toHaveAttribute('aria-selected', 'true');
+  await expect(
+    page.getByTestId('trace-row').filter({ has: page.locator('.name', { hasText: /^sample_0$/ }) }),
+  ).toHaveAttribute('aria-selected', 'true');
   await expect(page.getByTestId('code-view')).toContainText('sample_0');
   await expect(page.getByTestId('code-view')).not.toContainText('calls.py');
 });
@@ -115,7 +124,9 @@ test('the renderer cannot reach Node, and a value holding HTML shows as text', a
   const info = await truth(request, 'getTrace', { id });
   await openTrace(page, 'html_value.py');
   const ret = info.header.context_forward.split('\n').find((l) => l.includes('return name'))!;
-  await page.getByTestId('bp-line').selectOption({ label: `${info.header.context_forward.split('\n').indexOf(ret) + 1}: ${ret.trim().slice(0, 40)}` });
+  await page
+    .getByTestId('bp-line')
+    .selectOption({ label: `${info.header.context_forward.split('\n').indexOf(ret) + 1}: ${ret.trim().slice(0, 40)}` });
   await page.getByTestId('act-breakpoint').click();
   await expect(page.getByTestId('history-pos')).toHaveText('1/1');
   const html = page.getByTestId('inspector').locator('[data-testid="local"][data-name="html"]');
@@ -128,11 +139,16 @@ test('the renderer cannot reach Node, and a value holding HTML shows as text', a
 });
 
 test('API: bad params are refused with a message naming the field', async ({ request }) => {
-  const r = await request.post('api/getEvents', { data: { traceId: 'x', from: 0, to: 1 }, headers: { 'Content-Type': 'application/json' } });
+  const r = await request.post('api/getEvents', {
+    data: { traceId: 'x', from: 0, to: 1 },
+    headers: { 'Content-Type': 'application/json' },
+  });
   const body = await r.json();
   expect(body.ok).toBe(false);
   expect(body.error.message).toContain('getEvents.traceId');
-  const unknown = await (await request.post('api/dropTables', { data: {}, headers: { 'Content-Type': 'application/json' } })).json();
+  const unknown = await (
+    await request.post('api/dropTables', { data: {}, headers: { 'Content-Type': 'application/json' } })
+  ).json();
   expect(unknown.error.message).toContain('unknown API method');
   const page = await request.get('./');
   expect(page.headers()['content-security-policy']).toContain("script-src 'self'");

@@ -43,7 +43,10 @@ function arg(name: string): string | undefined {
 const sqliteBinding = arg('--sqlite-binding');
 
 const api = new ApiClient(() =>
-  utilityProcess.fork(apiProcessFile, sqliteBinding ? ['--sqlite-binding', sqliteBinding] : [], { serviceName: 'Stepscope API', stdio: 'inherit' }),
+  utilityProcess.fork(apiProcessFile, sqliteBinding ? ['--sqlite-binding', sqliteBinding] : [], {
+    serviceName: 'Stepscope API',
+    stdio: 'inherit',
+  }),
 );
 
 async function openPath(path: string): Promise<void> {
@@ -60,11 +63,22 @@ async function openPath(path: string): Promise<void> {
 }
 
 async function openDialog(): Promise<void> {
-  const r = await dialog.showOpenDialog({ title: 'Open Corpus', properties: ['openFile'], filters: [{ name: 'Stepscope corpus', extensions: ['db', 'sqlite'] }, { name: 'All files', extensions: ['*'] }] });
+  const r = await dialog.showOpenDialog({
+    title: 'Open Corpus',
+    properties: ['openFile'],
+    filters: [
+      { name: 'Stepscope corpus', extensions: ['db', 'sqlite'] },
+      { name: 'All files', extensions: ['*'] },
+    ],
+  });
   if (!r.canceled && r.filePaths[0]) await openPath(r.filePaths[0]);
 }
 
-const menuActions = { openDialog: () => void openDialog(), openPath: (p: string) => void openPath(p), recent: () => recent.list() };
+const menuActions = {
+  openDialog: () => void openDialog(),
+  openPath: (p: string) => void openPath(p),
+  recent: () => recent.list(),
+};
 
 function createWindow(): void {
   win = new BrowserWindow({
@@ -92,7 +106,9 @@ function createWindow(): void {
 }
 
 // The renderer's own scheme: standard (relative URLs, an origin), secure (like https).
-protocol.registerSchemesAsPrivileged([{ scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } }]);
+protocol.registerSchemesAsPrivileged([
+  { scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } },
+]);
 app.enableSandbox();
 guardWebContents(app);
 

@@ -15,7 +15,8 @@ import { isAppPage } from './app-origin.js';
 export function serveIpc(ipcMain: Pick<IpcMain, 'handle'>, client: Pick<ApiClient, 'call'>): void {
   ipcMain.handle(IPC_CHANNEL, (e, method: unknown, params: unknown) => {
     const name = String(method).slice(0, 100);
-    if (!isAppPage(e.senderFrame?.url)) return encodeAnswer(name, fail('forbidden', 'IPC refused: not the Stepscope renderer'));
+    if (!isAppPage(e.senderFrame?.url))
+      return encodeAnswer(name, fail('forbidden', 'IPC refused: not the Stepscope renderer'));
     return client.call(name, params);
   });
 }

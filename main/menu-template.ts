@@ -19,7 +19,9 @@ export function menuTemplate(a: MenuActions, dev: boolean): MenuItemConstructorO
         { label: 'Open Corpus…', accelerator: 'CmdOrCtrl+O', click: () => a.openDialog() },
         {
           label: 'Open Recent',
-          submenu: recent.length ? recent.map((p) => ({ label: p, click: () => a.openPath(p) })) : [{ label: 'No recent corpora', enabled: false }],
+          submenu: recent.length
+            ? recent.map((p) => ({ label: p, click: () => a.openPath(p) }))
+            : [{ label: 'No recent corpora', enabled: false }],
         },
         { type: 'separator' },
         { role: 'quit' },
@@ -40,7 +42,10 @@ export function menuTemplate(a: MenuActions, dev: boolean): MenuItemConstructorO
     {
       label: 'Help',
       submenu: [
-        { label: 'Keys: F11 step into · F10 step over · Shift+F11 step out · F5 continue · Alt+… inverse', enabled: false },
+        {
+          label: 'Keys: F11 step into · F10 step over · Shift+F11 step out · F5 continue · Alt+… inverse',
+          enabled: false,
+        },
         { label: 'Neural debugger paper (arXiv 2603.09951)', click: () => a.openPaper() },
       ],
     },

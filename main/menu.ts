@@ -11,4 +11,3 @@ export function buildMenu(a: Omit<MenuActions, 'openPaper'>, dev: boolean): Menu
   const openPaper = () => void shell.openExternal('https://arxiv.org/abs/2603.09951');
   return Menu.buildFromTemplate(menuTemplate({ ...a, openPaper }, dev));
 }
-

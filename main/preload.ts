@@ -14,7 +14,8 @@ const utf8 = new TextDecoder();
 
 contextBridge.exposeInMainWorld('stepscope', {
   async invoke(method: string, params: unknown): Promise<ApiResult<unknown>> {
-    if (typeof method !== 'string' || !allowed.has(method)) return fail('bad-input', `unknown API method ${JSON.stringify(String(method))}`);
+    if (typeof method !== 'string' || !allowed.has(method))
+      return fail('bad-input', `unknown API method ${JSON.stringify(String(method))}`);
     const bytes = (await ipcRenderer.invoke(IPC_CHANNEL, method, params)) as Uint8Array;
     return JSON.parse(utf8.decode(bytes)) as ApiResult<unknown>;
   },

@@ -60,9 +60,10 @@ function installPrebuiltSqlite(resources, version, platform, arch) {
   if (r.status !== 0 || !existsSync(node) || (before && readFileSync(node).equals(before))) {
     const url = /https:\/\/\S+\.tar\.gz/.exec(out)?.[0] ?? 'better-sqlite3 release assets';
     const warnings = out.split('\n').filter((l) => / (warn|ERR!) /.test(l));
-    const exit = r.status === 0
-      ? 'prebuild-install left the build for plain Node in place'
-      : `prebuild-install exited with ${r.status ?? r.error?.message}`;
+    const exit =
+      r.status === 0
+        ? 'prebuild-install left the build for plain Node in place'
+        : `prebuild-install exited with ${r.status ?? r.error?.message}`;
     const why = warnings.join('; ') || exit;
     const what = `better-sqlite3 for Electron ${version} ${platform}-${arch}`;
     throw new Error(`after-pack: no prebuilt ${what} (${url}): ${why}`);

@@ -16,8 +16,14 @@ const files = readdirSync(join(root, 'bench'))
 let failed = 0;
 for (const f of files) {
   console.log(`\n=== bench/${f}`);
-  const [cmd, args] = f.endsWith('.py') ? ['python3', [join('bench', f)]] : [process.execPath, ['--expose-gc', join('bench', f)]];
-  const r = spawnSync(cmd, args, { cwd: root, stdio: 'inherit', env: { ...process.env, PYTHONPATH: join(root, 'python') } });
+  const [cmd, args] = f.endsWith('.py')
+    ? ['python3', [join('bench', f)]]
+    : [process.execPath, ['--expose-gc', join('bench', f)]];
+  const r = spawnSync(cmd, args, {
+    cwd: root,
+    stdio: 'inherit',
+    env: { ...process.env, PYTHONPATH: join(root, 'python') },
+  });
   if (r.status !== 0) failed++;
 }
 process.exit(failed ? 1 : 0);

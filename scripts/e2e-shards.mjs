@@ -30,7 +30,9 @@ export const DEFAULT_SECONDS = 20;
 
 /** The spec files of `dir` (e2e/) that npm test runs, by name: not the screenshots (`npm run screenshots`). */
 export function specFiles(dir) {
-  return readdirSync(dir).filter((f) => f.endsWith('.spec.ts') && f !== 'shots.spec.ts').sort();
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.spec.ts') && f !== 'shots.spec.ts')
+    .sort();
 }
 
 /** `files` in `n` shards (each a list of names), the slowest first; empty shards dropped. */

@@ -71,13 +71,18 @@ export function ensureElectronSqlite(opts) {
   } catch (e) {
     return { error: `cannot read the installed versions (${e.message.split('\n')[0]})`, electronVersion };
   }
-  const dir = join(opts.cacheDir ?? env.STEPSCOPE_ELECTRON_NATIVE_DIR ?? join(opts.root, '.stepscope', 'electron-native'), electronVersion);
+  const dir = join(
+    opts.cacheDir ?? env.STEPSCOPE_ELECTRON_NATIVE_DIR ?? join(opts.root, '.stepscope', 'electron-native'),
+    electronVersion,
+  );
   const target = join(dir, 'better_sqlite3.node');
   const stamp = join(dir, 'better-sqlite3.version');
-  if (existsSync(target) && existsSync(stamp) && readFileSync(stamp, 'utf8').trim() === sqliteVersion) return { path: target, electronVersion };
+  if (existsSync(target) && existsSync(stamp) && readFileSync(stamp, 'utf8').trim() === sqliteVersion)
+    return { path: target, electronVersion };
 
   const nodeGyp = opts.nodeGyp ?? findNodeGyp(env);
-  if (!nodeGyp || !existsSync(nodeGyp)) return { error: 'node-gyp not found (it ships with npm; is npm installed?)', electronVersion };
+  if (!nodeGyp || !existsSync(nodeGyp))
+    return { error: 'node-gyp not found (it ships with npm; is npm installed?)', electronVersion };
   opts.onBuild?.(electronVersion);
   const error = build(source, electronVersion, nodeGyp, env, target);
   if (error) return { error, electronVersion };
@@ -94,7 +99,14 @@ function build(source, electronVersion, nodeGyp, env, target) {
     cpSync(source, work, { recursive: true, filter: (p) => p !== oldBuild && !p.startsWith(oldBuild + sep) });
     const r = spawnSync(
       process.execPath,
-      [nodeGyp, 'rebuild', '--release', '--runtime=electron', `--target=${electronVersion}`, '--dist-url=https://electronjs.org/headers'],
+      [
+        nodeGyp,
+        'rebuild',
+        '--release',
+        '--runtime=electron',
+        `--target=${electronVersion}`,
+        '--dist-url=https://electronjs.org/headers',
+      ],
       { cwd: work, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, timeout: 20 * 60 * 1000, env },
     );
     if (r.error) return `node-gyp did not run (${r.error.message})`;

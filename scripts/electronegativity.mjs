@@ -68,7 +68,9 @@ function explained(file, line) {
 
 /** Every script of the built app lowered to es2021 (see the header: the tool cannot parse `#x`). */
 function lowerBundle(dir) {
-  const scripts = readdirSync(dir, { recursive: true }).filter((f) => String(f).endsWith('.js') || String(f).endsWith('.mjs'));
+  const scripts = readdirSync(dir, { recursive: true }).filter(
+    (f) => String(f).endsWith('.js') || String(f).endsWith('.mjs'),
+  );
   return Promise.all(
     scripts.map(async (f) => {
       const path = join(dir, String(f));
@@ -102,8 +104,16 @@ for (const s of scans) {
   for (const i of r.issues) {
     const sev = i.severity.name;
     const where = i.file === 'N/A' ? '(whole app)' : `${s.shown}/${i.file}:${i.location.line}`;
-    const ok = SEVERITY[sev] < SEVERITY.LOW || (SEVERITY[sev] === SEVERITY.LOW && i.file !== 'N/A' && explained(join(s.input, i.file), i.location.line));
-    const verdict = ok ? (SEVERITY[sev] === SEVERITY.LOW ? 'LOW, explained beside it' : sev) : SEVERITY[sev] === SEVERITY.LOW ? 'LOW, no comment explains it' : `${sev}: above LOW`;
+    const ok =
+      SEVERITY[sev] < SEVERITY.LOW ||
+      (SEVERITY[sev] === SEVERITY.LOW && i.file !== 'N/A' && explained(join(s.input, i.file), i.location.line));
+    const verdict = ok
+      ? SEVERITY[sev] === SEVERITY.LOW
+        ? 'LOW, explained beside it'
+        : sev
+      : SEVERITY[sev] === SEVERITY.LOW
+        ? 'LOW, no comment explains it'
+        : `${sev}: above LOW`;
     console.log(`  ${ok ? 'ok  ' : 'FAIL'} ${i.id} ${where} (${verdict}): ${i.description}`);
     if (!ok) failing.add(i.id);
     report.push({ scan: s.name, id: i.id, file: where, severity: sev, ok });

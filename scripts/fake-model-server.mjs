@@ -7,8 +7,8 @@
  * connection mid-answer, reset it, send garbage, refuse or ignore `n`.
  *
  * From code (vitest, Playwright):
- *   const fake = await startFakeModelServer({ continuations: [fullTrajectoryText], faults: [{ fault: 'status', status: 500 }] });
- *   … fake.url, fake.requests, fake.stats.maxInFlight …; await fake.close();
+ *   const fake = await startFakeModelServer({ continuations: [fullTrajectoryText], faults: [{ fault: 'status', status:
+ *   500 }] }); … fake.url, fake.requests, fake.stats.maxInFlight …; await fake.close();
  * From a shell (try `stepscope predict` without a GPU):
  *   node scripts/fake-model-server.mjs --answers answers.json [--port 8001] [--host 127.0.0.1]
  *   prints "fake model server listening on http://127.0.0.1:PORT" once ready. The answers
@@ -53,7 +53,8 @@ const json = (res, status, value, headers = {}) => {
   res.writeHead(status, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text), ...headers });
   res.end(text);
 };
-const error = (res, status, message, headers = {}) => json(res, status, { error: { message, type: 'fake_error', code: status } }, headers);
+const error = (res, status, message, headers = {}) =>
+  json(res, status, { error: { message, type: 'fake_error', code: status } }, headers);
 const isFault = (a) => typeof a === 'object' && a !== null && !Array.isArray(a) && typeof a.fault === 'string';
 
 /** @param {FakeOptions} o */
@@ -124,13 +125,20 @@ export async function startFakeModelServer(o = {}) {
       handedOut.set(prompt, sample + 1);
       const a = await answerFor(prompt, body, sample);
       if (isFault(a)) return misbehave(a, req, res);
-      if (typeof a !== 'string') return error(res, 400, `fake server: no answer for the prompt ending in ${JSON.stringify(prompt.slice(-80))}`);
+      if (typeof a !== 'string')
+        return error(res, 400, `fake server: no answer for the prompt ending in ${JSON.stringify(prompt.slice(-80))}`);
       choices.push({ index, text: cut(a, body.stop), finish_reason: 'stop', logprobs: null });
     }
     const answer = {
-      id: `cmpl-fake-${stats.received}`, object: 'text_completion', created: Math.floor(Date.now() / 1000), model: body.model,
+      id: `cmpl-fake-${stats.received}`,
+      object: 'text_completion',
+      created: Math.floor(Date.now() / 1000),
+      model: body.model,
       choices,
-      usage: { prompt_tokens: Math.ceil(prompt.length / 4), completion_tokens: choices.reduce((s, c) => s + Math.ceil(c.text.length / 4), 0) },
+      usage: {
+        prompt_tokens: Math.ceil(prompt.length / 4),
+        completion_tokens: choices.reduce((s, c) => s + Math.ceil(c.text.length / 4), 0),
+      },
     };
     if (fault) return misbehave(fault, req, res, JSON.stringify(answer));
     json(res, 200, answer);
@@ -149,7 +157,10 @@ export async function startFakeModelServer(o = {}) {
       if (req.method === 'GET' && path === '/v1/models') {
         // `modelsAnswer`: what a server that is not OpenAI-compatible answers instead of the list.
         if (o.modelsAnswer !== undefined) return json(res, 200, o.modelsAnswer);
-        return json(res, 200, { object: 'list', data: models.map((id) => ({ id, object: 'model', owned_by: 'stepscope-fake' })) });
+        return json(res, 200, {
+          object: 'list',
+          data: models.map((id) => ({ id, object: 'model', owned_by: 'stepscope-fake' })),
+        });
       }
       if (req.method !== 'POST' || path !== '/v1/completions') return json(res, 404, { detail: 'Not Found' });
       /** @type {Record<string, any>} */
@@ -163,7 +174,12 @@ export async function startFakeModelServer(o = {}) {
       stats.inFlight++;
       stats.maxInFlight = Math.max(stats.maxInFlight, stats.inFlight);
       res.on('close', () => stats.inFlight--);
-      requests.push({ body, authorization: req.headers.authorization, contentType: req.headers['content-type'], accept: req.headers.accept });
+      requests.push({
+        body,
+        authorization: req.headers.authorization,
+        contentType: req.headers['content-type'],
+        accept: req.headers.accept,
+      });
       completions(req, res, body).catch((e) => {
         if (res.headersSent) res.destroy();
         else error(res, 500, `fake server bug: ${e?.message ?? e}`);
@@ -205,7 +221,11 @@ async function main(argv) {
   }
   const file = arg('--answers');
   const options = file ? JSON.parse(readFileSync(file, 'utf8')) : {};
-  const fake = await startFakeModelServer({ ...options, port: Number(arg('--port') ?? options.port ?? 0), host: arg('--host') ?? options.host });
+  const fake = await startFakeModelServer({
+    ...options,
+    port: Number(arg('--port') ?? options.port ?? 0),
+    host: arg('--host') ?? options.host,
+  });
   console.log(`fake model server listening on ${fake.url}`);
   const stop = () => fake.close().then(() => process.exit(0));
   process.on('SIGINT', stop);

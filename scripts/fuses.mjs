@@ -36,7 +36,8 @@ export const FUSES = {
   [FuseV1Options.GrantFileProtocolExtraPrivileges]: false,
 };
 
-const USAGE = 'usage: node scripts/fuses.mjs PATH-TO-PACKAGED-APP-EXECUTABLE (run at packaging time, on the packaged app)';
+const USAGE =
+  'usage: node scripts/fuses.mjs PATH-TO-PACKAGED-APP-EXECUTABLE (run at packaging time, on the packaged app)';
 
 class FuseError extends Error {
   constructor(message, exitCode) {
@@ -53,7 +54,10 @@ export async function applyFuses(path) {
   const isBundle = target.endsWith('.app') && statSync(target).isDirectory();
   if (!isBundle && !statSync(target).isFile()) throw new FuseError(`fuses: ${target} is not a file; ${USAGE}`, 2);
   if (realpathSync(target).split(sep).join('/').includes('/node_modules/electron/')) {
-    throw new FuseError(`fuses: ${target} is the development Electron in node_modules; flip the fuses of the packaged app's binary instead`, 2);
+    throw new FuseError(
+      `fuses: ${target} is the development Electron in node_modules; flip the fuses of the packaged app's binary instead`,
+      2,
+    );
   }
   const darwin = isBundle || target.includes('.app/Contents/MacOS/');
   try {

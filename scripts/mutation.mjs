@@ -19,7 +19,8 @@ for (let i = 0; i < args.length; i++) {
   if (!a.startsWith('-')) folders.push(a);
   else {
     passed.push(a);
-    if (!a.includes('=') && !FLAGS.has(a) && i + 1 < args.length && !args[i + 1].startsWith('-')) passed.push(args[++i]);
+    if (!a.includes('=') && !FLAGS.has(a) && i + 1 < args.length && !args[i + 1].startsWith('-'))
+      passed.push(args[++i]);
   }
 }
 if (folders.length === 0 || args.includes('--help')) {
@@ -37,7 +38,9 @@ try {
 
 /** A glob of Stryker's `mutate` option as a RegExp (`**`, `*`; enough for the scopes' patterns). */
 const globRe = (g) =>
-  new RegExp(`^${g.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*\*\/|\*\*|\*/g, (t) => (t === '**/' ? '(?:.*/)?' : t === '**' ? '.*' : '[^/]*'))}$`);
+  new RegExp(
+    `^${g.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*\*\/|\*\*|\*/g, (t) => (t === '**/' ? '(?:.*/)?' : t === '**' ? '.*' : '[^/]*'))}$`,
+  );
 
 /**
  * The files a run mutates: its `mutate` patterns (`!` excludes). The report can hold more:
@@ -52,7 +55,8 @@ function inScope(patterns) {
 /** Score as Stryker counts it: detected / (detected + undetected), from its JSON report, over the files in scope. */
 function summary(report, mutated) {
   const n = {};
-  for (const [file, f] of Object.entries(report.files)) if (mutated(file)) for (const m of f.mutants) n[m.status] = (n[m.status] ?? 0) + 1;
+  for (const [file, f] of Object.entries(report.files))
+    if (mutated(file)) for (const m of f.mutants) n[m.status] = (n[m.status] ?? 0) + 1;
   const detected = (n.Killed ?? 0) + (n.Timeout ?? 0);
   const undetected = (n.Survived ?? 0) + (n.NoCoverage ?? 0);
   const score = detected + undetected ? (100 * detected) / (detected + undetected) : 100;
@@ -80,7 +84,9 @@ for (const s of scopes) {
   const i = passed.findIndex((a) => a === '--mutate' || a.startsWith('--mutate='));
   const given = i < 0 ? undefined : passed[i] === '--mutate' ? passed[i + 1] : passed[i].slice('--mutate='.length);
   const mutated = inScope(given?.split(',') ?? s.options.mutate ?? [`${s.folder}/**/*.ts`]);
-  lines.push(`${s.folder}: ${r.status === 0 && existsSync(report) && !passed.includes('--dryRunOnly') ? summary(JSON.parse(readFileSync(report, 'utf8')), mutated) : r.status === 0 ? 'no report (a dry run?)' : 'failed'} in ${Math.floor(secs / 60)}m${secs % 60}s`);
+  lines.push(
+    `${s.folder}: ${r.status === 0 && existsSync(report) && !passed.includes('--dryRunOnly') ? summary(JSON.parse(readFileSync(report, 'utf8')), mutated) : r.status === 0 ? 'no report (a dry run?)' : 'failed'} in ${Math.floor(secs / 60)}m${secs % 60}s`,
+  );
 }
 console.log('\n' + lines.join('\n'));
 process.exit(status);

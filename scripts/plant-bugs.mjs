@@ -16,7 +16,19 @@
 // only through dist/ (the compiled CLI, the worker pool's handlers) therefore never sees a
 // bug: only tests that import src/ (or run python/) count, as in that table.
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 
@@ -54,7 +66,7 @@ const BUGS = [
   },
   {
     id: '4',
-    what: "a slow-path event whose parent is its own seq accepted",
+    what: 'a slow-path event whose parent is its own seq accepted',
     file: 'src/store/validate.ts',
     find: '(parent as number) < seq)',
     replace: '(parent as number) <= seq)',
@@ -143,7 +155,9 @@ function main() {
 
 function copyRepo(tmp) {
   const copy = join(tmp, 'repo');
-  const files = spawnSync('git', ['ls-files', '-z'], { cwd: root, encoding: 'utf8' }).stdout.split('\0').filter(Boolean);
+  const files = spawnSync('git', ['ls-files', '-z'], { cwd: root, encoding: 'utf8' })
+    .stdout.split('\0')
+    .filter(Boolean);
   for (const f of files) {
     const from = join(root, f);
     if (!existsSync(from) || !statSync(from).isFile()) continue; // deleted, or a submodule
@@ -170,7 +184,10 @@ function run(bugs, copy) {
     const n = existsSync(path) ? readFileSync(path, 'utf8').split(bug.find).length - 1 : 0;
     if (n === 1) plantable.push(bug);
     else {
-      const why = n === 0 ? `the text to replace is not in ${bug.file} any more` : `the text to replace is in ${bug.file} ${n} times, not once`;
+      const why =
+        n === 0
+          ? `the text to replace is not in ${bug.file} any more`
+          : `the text to replace is in ${bug.file} ${n} times, not once`;
       console.log(`bug ${bug.id}: ${why}`);
       results.push({ bug, outcome: 'not planted' });
     }
@@ -191,7 +208,9 @@ function run(bugs, copy) {
   for (const bug of plantable.slice()) {
     const broken = base.filter((f) => bug.tests.includes(f.spec));
     if (broken.length) {
-      console.log(`bug ${bug.id}: its tests fail without it, so a failure would not be the bug's: ${broken.map(show).join('; ')}`);
+      console.log(
+        `bug ${bug.id}: its tests fail without it, so a failure would not be the bug's: ${broken.map(show).join('; ')}`,
+      );
       results.push({ bug, outcome: 'broken' });
       plantable.splice(plantable.indexOf(bug), 1);
     }
@@ -201,7 +220,10 @@ function run(bugs, copy) {
     const path = join(copy, bug.file);
     const original = readFileSync(path, 'utf8');
     const { atime, mtime } = statSync(path);
-    writeFileSync(path, original.replace(bug.find, () => bug.replace));
+    writeFileSync(
+      path,
+      original.replace(bug.find, () => bug.replace),
+    );
     utimesSync(path, atime, mtime); // see the header: ensureBuilt() must not rebuild dist/
     let failed;
     try {
@@ -211,7 +233,9 @@ function run(bugs, copy) {
       utimesSync(path, atime, mtime);
     }
     const outcome = failed.length ? 'caught' : 'not caught';
-    console.log(`bug ${bug.id} (${bug.what}): ${failed.length ? `caught by ${failed.map(show).join('; ')}` : 'NOT CAUGHT'}`);
+    console.log(
+      `bug ${bug.id} (${bug.what}): ${failed.length ? `caught by ${failed.map(show).join('; ')}` : 'NOT CAUGHT'}`,
+    );
     results.push({ bug, outcome, failed });
   }
 
@@ -220,7 +244,9 @@ function run(bugs, copy) {
     count('not planted') && `${count('not planted')} could not be planted`,
     count('broken') && `${count('broken')} not tried (their tests fail on the unmodified copy)`,
   ].filter(Boolean);
-  console.log(`${count('caught')} caught, ${count('not caught')} not caught${extra.length ? ', ' + extra.join(', ') : ''}`);
+  console.log(
+    `${count('caught')} caught, ${count('not caught')} not caught${extra.length ? ', ' + extra.join(', ') : ''}`,
+  );
   return count('caught') === bugs.length ? 0 : 1;
 }
 
@@ -239,14 +265,23 @@ function runTests(copy, tests) {
   if (vitest.length) {
     const out = join(copy, '..', 'vitest.json');
     rmSync(out, { force: true });
-    const r = spawnSync('nice', ['-n', '5', join(copy, 'node_modules/.bin/vitest'), 'run', '--reporter=json', `--outputFile=${out}`, ...vitest], {
-      cwd: copy,
-      env,
-      encoding: 'utf8',
-      maxBuffer: 64 << 20,
-    });
+    const r = spawnSync(
+      'nice',
+      ['-n', '5', join(copy, 'node_modules/.bin/vitest'), 'run', '--reporter=json', `--outputFile=${out}`, ...vitest],
+      {
+        cwd: copy,
+        env,
+        encoding: 'utf8',
+        maxBuffer: 64 << 20,
+      },
+    );
     if (!existsSync(out)) {
-      for (const file of vitest) failed.push({ spec: file, file, message: `vitest wrote no report (exit ${r.status}): ${lastLine(r.stderr || r.stdout)}` });
+      for (const file of vitest)
+        failed.push({
+          spec: file,
+          file,
+          message: `vitest wrote no report (exit ${r.status}): ${lastLine(r.stderr || r.stdout)}`,
+        });
     } else {
       const report = JSON.parse(readFileSync(out, 'utf8'));
       const seen = new Set();
@@ -257,7 +292,8 @@ function runTests(copy, tests) {
         for (const a of bad) failed.push({ spec: file, file, test: [...a.ancestorTitles, a.title].join(' › ') });
         if (!bad.length && tr.status === 'failed') failed.push({ spec: file, file, message: lastLine(tr.message) });
       }
-      for (const file of vitest) if (!seen.has(file)) failed.push({ spec: file, file, message: 'vitest did not run it' });
+      for (const file of vitest)
+        if (!seen.has(file)) failed.push({ spec: file, file, message: 'vitest did not run it' });
     }
   }
   if (python.length) {
@@ -270,11 +306,17 @@ function runTests(copy, tests) {
       failed.push({ spec: mod, file: `python/${mod.replace(/\./g, '/')}.py`, test: id.slice(mod.length + 1) });
     }
     // run_tests.py exits 1 also when nothing ran (a module renamed away).
-    if (r.status !== 0 && !heads.length) for (const m of python) failed.push({ spec: m, file: m, message: lastLine(r.stderr || r.stdout) });
+    if (r.status !== 0 && !heads.length)
+      for (const m of python) failed.push({ spec: m, file: m, message: lastLine(r.stderr || r.stdout) });
   }
   return failed;
 }
 
-const lastLine = (s) => String(s ?? '').trim().split('\n').filter(Boolean).slice(-1)[0] ?? '';
+const lastLine = (s) =>
+  String(s ?? '')
+    .trim()
+    .split('\n')
+    .filter(Boolean)
+    .slice(-1)[0] ?? '';
 
 process.exitCode = main();

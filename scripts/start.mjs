@@ -41,15 +41,33 @@ function run(cmd, argv, what) {
 
 // 1. Builds, only when the sources are newer than the output.
 const build = !args.includes('--no-build');
-if (build && newest(join(root, 'src')) > newest(join(root, 'dist'))) run('npm', ['run', '--silent', 'build:core'], 'building the core (npm run build:core)');
-const uiSources = Math.max(...['renderer', 'main', 'src/api', 'src/semantics', 'src/trace', 'src/common', 'src/store', 'src/trajectories', 'electron.vite.config.ts'].map((p) => newest(join(root, p))));
-if (build && uiSources > newest(join(root, 'out'))) run(join(root, 'node_modules/.bin/electron-vite'), ['build'], 'building the app (npm run build)');
+if (build && newest(join(root, 'src')) > newest(join(root, 'dist')))
+  run('npm', ['run', '--silent', 'build:core'], 'building the core (npm run build:core)');
+const uiSources = Math.max(
+  ...[
+    'renderer',
+    'main',
+    'src/api',
+    'src/semantics',
+    'src/trace',
+    'src/common',
+    'src/store',
+    'src/trajectories',
+    'electron.vite.config.ts',
+  ].map((p) => newest(join(root, p))),
+);
+if (build && uiSources > newest(join(root, 'out')))
+  run(join(root, 'node_modules/.bin/electron-vite'), ['build'], 'building the app (npm run build)');
 
 // 2. The workspace corpus, seeded from the demo programs on first run.
 if (!existsSync(db)) {
   mkdirSync(dirname(db), { recursive: true });
   console.log(`start: creating the workspace corpus ${db} from the demo programs…`);
-  run(process.execPath, [join(root, 'bin/stepscope.js'), 'demo', '--db', db], 'seeding the workspace corpus (stepscope demo)');
+  run(
+    process.execPath,
+    [join(root, 'bin/stepscope.js'), 'demo', '--db', db],
+    'seeding the workspace corpus (stepscope demo)',
+  );
 }
 
 // 3. Electron, when it can run here.
@@ -59,25 +77,39 @@ function electronBlocker() {
   if (!existsSync(pkg)) return 'Electron is not installed (node_modules/electron is missing)';
   const override = process.env.ELECTRON_OVERRIDE_DIST_PATH;
   const pathTxt = join(pkg, 'path.txt');
-  const bin = override ? join(override, 'electron') : existsSync(pathTxt) ? join(pkg, 'dist', readFileSync(pathTxt, 'utf8').trim()) : null;
-  if (!bin || !existsSync(bin)) return "Electron's binary is not installed (it is downloaded on first launch, and this machine cannot fetch it)";
-  if (process.platform === 'linux' && !process.env.DISPLAY && !process.env.WAYLAND_DISPLAY) return 'there is no display (DISPLAY and WAYLAND_DISPLAY are unset)';
+  const bin = override
+    ? join(override, 'electron')
+    : existsSync(pathTxt)
+      ? join(pkg, 'dist', readFileSync(pathTxt, 'utf8').trim())
+      : null;
+  if (!bin || !existsSync(bin))
+    return "Electron's binary is not installed (it is downloaded on first launch, and this machine cannot fetch it)";
+  if (process.platform === 'linux' && !process.env.DISPLAY && !process.env.WAYLAND_DISPLAY)
+    return 'there is no display (DISPLAY and WAYLAND_DISPLAY are unset)';
   // Last, as it may be slow: a build of better-sqlite3 for Electron's ABI (once per version).
   const sqlite = ensureElectronSqlite({
     root,
-    onBuild: (v) => console.log(`start: building better-sqlite3 for Electron ${v} (first launch only; a minute or two)…`),
+    onBuild: (v) =>
+      console.log(`start: building better-sqlite3 for Electron ${v} (first launch only; a minute or two)…`),
   });
-  if (sqlite.error) return `cannot build better-sqlite3 for Electron ${sqlite.electronVersion ?? '(unknown version)'}: ${sqlite.error}`;
+  if (sqlite.error)
+    return `cannot build better-sqlite3 for Electron ${sqlite.electronVersion ?? '(unknown version)'}: ${sqlite.error}`;
   return { bin, sqliteBinding: sqlite.path };
 }
 
 const blocker = electronBlocker();
 if (typeof blocker === 'object') {
-  const child = spawn(blocker.bin, [root, '--db', db, '--sqlite-binding', blocker.sqliteBinding], { cwd: root, stdio: 'inherit' });
+  const child = spawn(blocker.bin, [root, '--db', db, '--sqlite-binding', blocker.sqliteBinding], {
+    cwd: root,
+    stdio: 'inherit',
+  });
   child.on('exit', (code) => process.exit(code ?? 0));
 } else {
   console.log(`start: cannot open the desktop app: ${blocker}; serving the web UI instead.`);
-  const child = spawn(process.execPath, [join(root, 'bin/stepscope.js'), 'serve', '--db', db, '--port', port], { cwd: root, stdio: 'inherit' });
+  const child = spawn(process.execPath, [join(root, 'bin/stepscope.js'), 'serve', '--db', db, '--port', port], {
+    cwd: root,
+    stdio: 'inherit',
+  });
   const stop = () => child.kill('SIGTERM');
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);

@@ -38,7 +38,11 @@ function run(label, cmd, args, { env = {}, live = false } = {}) {
   const started = Date.now();
   if (live) console.log(`\n$ ${cmd} ${args.join(' ')}`);
   return new Promise((done) => {
-    const child = spawn(cmd, args, { cwd: root, stdio: live ? 'inherit' : ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
+    const child = spawn(cmd, args, {
+      cwd: root,
+      stdio: live ? 'inherit' : ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, ...env },
+    });
     const out = [];
     if (!live) for (const s of [child.stdout, child.stderr]) s.on('data', (d) => out.push(d));
     const end = (status) => {
@@ -73,7 +77,10 @@ function skipPythonShim() {
   const r = spawnSync('python3', ['-c', 'import sys; print(sys.executable)'], { encoding: 'utf8' });
   const exe = r.status === 0 ? r.stdout.trim() : '';
   if (!exe) return; // no python3: the Python suite says so
-  const first = (process.env.PATH ?? '').split(delimiter).map((d) => join(d, 'python3')).find((f) => existsSync(f));
+  const first = (process.env.PATH ?? '')
+    .split(delimiter)
+    .map((d) => join(d, 'python3'))
+    .find((f) => existsSync(f));
   if (first && realpathSync(first) === realpathSync(exe)) return;
   process.env.PATH = `${dirname(exe)}${delimiter}${process.env.PATH}`;
   console.log(`python3 on PATH (${first}) is not the interpreter: ${dirname(exe)} put first on PATH`);
@@ -98,10 +105,14 @@ const cruxevalTraces = join(tmp, 'cruxeval.jsonl');
 async function recordCruxeval() {
   if (!(want('ts') || want('py'))) return;
   const started = Date.now();
-  const child = spawn('python3', ['-m', 'stepscope_recorder', 'record-cruxeval', cruxevalData, '-o', cruxevalTraces, '--jobs', '2'], {
-    cwd: join(root, 'python'),
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
+  const child = spawn(
+    'python3',
+    ['-m', 'stepscope_recorder', 'record-cruxeval', cruxevalData, '-o', cruxevalTraces, '--jobs', '2'],
+    {
+      cwd: join(root, 'python'),
+      stdio: ['ignore', 'ignore', 'pipe'],
+    },
+  );
   const err = [];
   child.stderr.on('data', (d) => err.push(d));
   const status = await new Promise((done) => {
@@ -112,7 +123,10 @@ async function recordCruxeval() {
   writeFileSync(`${cruxevalTraces}.stderr`, stderr);
   times.push(`cruxeval recording ${((Date.now() - started) / 1000).toFixed(0)}s`);
   if (status === 0) process.env.STEPSCOPE_TEST_CRUXEVAL = cruxevalTraces;
-  else console.log(`\nrecording CRUXEval once for the suites failed (exit ${status}); each suite records it itself:\n${stderr}`);
+  else
+    console.log(
+      `\nrecording CRUXEval once for the suites failed (exit ${status}); each suite records it itself:\n${stderr}`,
+    );
 }
 const cruxevalRecorded = recordCruxeval();
 
@@ -123,10 +137,20 @@ if (!built) record('build', 0, 1);
 // Electronegativity scan, and the lint phase.
 async function typescript() {
   const out = join(tmp, 'vitest.json');
-  const status = await run('vitest', bin('vitest'), ['run', '--reporter=default', '--reporter=json', `--outputFile=${out}`], { live: true });
+  const status = await run(
+    'vitest',
+    bin('vitest'),
+    ['run', '--reporter=default', '--reporter=json', `--outputFile=${out}`],
+    { live: true },
+  );
   if (existsSync(out)) {
     const j = JSON.parse(readFileSync(out, 'utf8'));
-    record('typescript', j.numPassedTests, j.numFailedTests + (j.numRuntimeErrorTests ?? 0) + (status !== 0 && j.numFailedTests === 0 ? 1 : 0), j.numPendingTests + j.numTodoTests);
+    record(
+      'typescript',
+      j.numPassedTests,
+      j.numFailedTests + (j.numRuntimeErrorTests ?? 0) + (status !== 0 && j.numFailedTests === 0 ? 1 : 0),
+      j.numPendingTests + j.numTodoTests,
+    );
   } else record('typescript', 0, 1);
 }
 
@@ -142,10 +166,18 @@ async function python() {
 const e2e = want('e2e') && existsSync(join(root, 'e2e/playwright.config.ts'));
 const e2eDb = join(mkdtempSync(join(tmpdir(), 'stepscope-e2e-')), 'corpus.db');
 
-/** Electronegativity on the Electron shell: main/ and the built app (`app`: built already; otherwise the scan builds it). */
+/**
+ * Electronegativity on the Electron shell: main/ and the built app (`app`: built already; otherwise the scan builds
+ * it).
+ */
 async function electronegativity(app) {
   const out = join(tmp, 'electronegativity.json');
-  await run('electronegativity', process.execPath, ['scripts/electronegativity.mjs', '--json', out, ...(app ? ['--no-build'] : [])]);
+  await run('electronegativity', process.execPath, [
+    'scripts/electronegativity.mjs',
+    '--json',
+    out,
+    ...(app ? ['--no-build'] : []),
+  ]);
   if (existsSync(out)) {
     const j = JSON.parse(readFileSync(out, 'utf8'));
     record('electronegativity', j.passed, j.failed);
@@ -159,7 +191,9 @@ async function electronegativity(app) {
 async function prepareE2e() {
   const app = built && (e2e || want('eng')) && (await run('e2e build', bin('electron-vite'), ['build'])) === 0;
   const [prepared] = await Promise.all([
-    e2e && app && run('e2e corpus', process.execPath, [join(root, 'e2e/make-corpus.mjs'), e2eDb]).then((status) => status === 0),
+    e2e &&
+      app &&
+      run('e2e corpus', process.execPath, [join(root, 'e2e/make-corpus.mjs'), e2eDb]).then((status) => status === 0),
     want('eng') ? electronegativity(app) : null,
   ]);
   return prepared;
@@ -214,14 +248,24 @@ if (e2e) {
     dbs.map(async (db, i) => {
       const out = join(tmp, `e2e-${i + 1}.json`);
       // Not prepared (a build or the corpus failed): the e2e server tries again and says why.
-      const env = { PLAYWRIGHT_JSON_OUTPUT_NAME: out, ...(prepared ? { STEPSCOPE_E2E_PREPARED: '1', STEPSCOPE_E2E_DB: db } : {}) };
+      const env = {
+        PLAYWRIGHT_JSON_OUTPUT_NAME: out,
+        ...(prepared ? { STEPSCOPE_E2E_PREPARED: '1', STEPSCOPE_E2E_DB: db } : {}),
+      };
       const files = shards[i];
       const shard = files ? [...fileFilters(files), '--output', `e2e/test-results/shard-${i + 1}`] : [];
       const label = files ? `e2e ${i + 1}/${shards.length}` : 'e2e';
-      const status = await run(label, bin('playwright'), ['test', '-c', 'e2e/playwright.config.ts', ...shard], { env, live: !files });
+      const status = await run(label, bin('playwright'), ['test', '-c', 'e2e/playwright.config.ts', ...shard], {
+        env,
+        live: !files,
+      });
       if (!existsSync(out)) return { passed: 0, failed: 1, skipped: 0 };
       const s = JSON.parse(readFileSync(out, 'utf8')).stats;
-      return { passed: s.expected + (s.flaky ?? 0), failed: s.unexpected + (status !== 0 && s.unexpected === 0 ? 1 : 0), skipped: s.skipped };
+      return {
+        passed: s.expected + (s.flaky ?? 0),
+        failed: s.unexpected + (status !== 0 && s.unexpected === 0 ? 1 : 0),
+        skipped: s.skipped,
+      };
     }),
   );
   const sum = (k) => stats.reduce((n, s) => n + s[k], 0);

@@ -23,7 +23,12 @@ const dir = mkdtempSync(join(tmpdir(), 'stepscope-verify-'));
 let traces = option('--traces');
 const db = option('--db') ?? join(dir, 'crux.db');
 const filters = args;
-const cli = (...a) => execFileSync(process.execPath, [join(root, 'bin/stepscope.js'), ...a], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 1 << 28 });
+const cli = (...a) =>
+  execFileSync(process.execPath, [join(root, 'bin/stepscope.js'), ...a], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+    maxBuffer: 1 << 28,
+  });
 
 const underSeed0 = { 'gpt-4-0613_temp0.2_input': 69.6875 };
 const started = Date.now();
@@ -31,12 +36,21 @@ if (!existsSync(db)) {
   if (!traces) cli('record-cruxeval', '-o', (traces = join(dir, 'crux.jsonl')), '--jobs', '2');
   cli('ingest', traces, '--db', db);
 }
-const sets = cli('evalset', 'list', '--db', db, '--json').split('\n').filter(Boolean).map((l) => JSON.parse(l).name);
-if (!sets.includes('crux-output')) cli('evalset', 'create', '--db', db, '--name', 'crux-output', '--task', 'cruxeval-output');
-if (!sets.includes('crux-input')) cli('evalset', 'create', '--db', db, '--name', 'crux-input', '--task', 'cruxeval-input');
+const sets = cli('evalset', 'list', '--db', db, '--json')
+  .split('\n')
+  .filter(Boolean)
+  .map((l) => JSON.parse(l).name);
+if (!sets.includes('crux-output'))
+  cli('evalset', 'create', '--db', db, '--name', 'crux-output', '--task', 'cruxeval-output');
+if (!sets.includes('crux-input'))
+  cli('evalset', 'create', '--db', db, '--name', 'crux-input', '--task', 'cruxeval-input');
 
 const files = ['generations', 'leaderboard']
-  .flatMap((d) => readdirSync(join(data, d)).filter((f) => f.endsWith('.json')).map((f) => join(data, d, f)))
+  .flatMap((d) =>
+    readdirSync(join(data, d))
+      .filter((f) => f.endsWith('.json'))
+      .map((f) => join(data, d, f)),
+  )
   .filter((f) => filters.length === 0 || filters.some((s) => f.includes(s)))
   .sort();
 const fmt = (x) => (x === null ? 'null' : x.toFixed(4));
@@ -50,12 +64,17 @@ for (const f of files) {
   const line = JSON.parse(cli('scores', '--db', db, '--set', `crux-${mode}`, '--model', label, '--json'));
   const released = JSON.parse(readFileSync(f, 'utf8'));
   const want = underSeed0[stem];
-  const same = want !== undefined
-    ? Math.abs(line['pass@1'] - want) < 1e-9
-    : Math.abs(line['pass@1'] - released.pass_at_1) < 1e-9 && Math.abs(line['pass@5'] - released.pass_at_5) < 1e-9;
+  const same =
+    want !== undefined
+      ? Math.abs(line['pass@1'] - want) < 1e-9
+      : Math.abs(line['pass@1'] - released.pass_at_1) < 1e-9 && Math.abs(line['pass@5'] - released.pass_at_5) < 1e-9;
   if (!same) bad++;
-  console.log(`${stem}: released pass@1 ${fmt(released.pass_at_1)} pass@5 ${fmt(released.pass_at_5)}${want !== undefined ? ` (seed 0: ${fmt(want)})` : ''}` +
-    `; scores --json pass@1 ${fmt(line['pass@1'])} pass@5 ${fmt(line['pass@5'])} pass@10 ${fmt(line['pass@10'])}  ${same ? 'SAME' : 'DIFFERENT'} (${((Date.now() - t0) / 1000).toFixed(0)} s)`);
+  console.log(
+    `${stem}: released pass@1 ${fmt(released.pass_at_1)} pass@5 ${fmt(released.pass_at_5)}${want !== undefined ? ` (seed 0: ${fmt(want)})` : ''}` +
+      `; scores --json pass@1 ${fmt(line['pass@1'])} pass@5 ${fmt(line['pass@5'])} pass@10 ${fmt(line['pass@10'])}  ${same ? 'SAME' : 'DIFFERENT'} (${((Date.now() - t0) / 1000).toFixed(0)} s)`,
+  );
 }
-console.log(`\n${files.length - bad} of ${files.length} files reproduce the released figures through the CLI (${((Date.now() - started) / 1000).toFixed(0)} s; corpus ${db})`);
+console.log(
+  `\n${files.length - bad} of ${files.length} files reproduce the released figures through the CLI (${((Date.now() - started) / 1000).toFixed(0)} s; corpus ${db})`,
+);
 process.exit(bad ? 1 : 0);

@@ -44,7 +44,19 @@ const MAY_IMPORT: Record<string, string[]> = {
   store: ['store-connection', 'annotate', 'semantics', 'trace', 'common'],
   'store-connection': [],
   trajectories: ['store', 'semantics', 'trace', 'common'],
-  handlers: ['contract', 'store', 'trajectories', 'predictions', 'export', 'labeling', 'model', 'annotate', 'semantics', 'trace', 'common'],
+  handlers: [
+    'contract',
+    'store',
+    'trajectories',
+    'predictions',
+    'export',
+    'labeling',
+    'model',
+    'annotate',
+    'semantics',
+    'trace',
+    'common',
+  ],
   host: ['handlers', 'contract', 'common'],
   recorder: [],
   model: ['semantics', 'common'],
@@ -53,7 +65,22 @@ const MAY_IMPORT: Record<string, string[]> = {
   export: ['store', 'annotate', 'semantics', 'trace', 'common'],
   labeling: ['store', 'trajectories', 'predictions', 'contract', 'annotate', 'semantics', 'trace', 'common'],
   server: ['host', 'contract', 'common'],
-  cli: ['server', 'recorder', 'model', 'predictions', 'export', 'labeling', 'scoring', 'trajectories', 'store', 'contract', 'annotate', 'semantics', 'trace', 'common'],
+  cli: [
+    'server',
+    'recorder',
+    'model',
+    'predictions',
+    'export',
+    'labeling',
+    'scoring',
+    'trajectories',
+    'store',
+    'contract',
+    'annotate',
+    'semantics',
+    'trace',
+    'common',
+  ],
   main: ['host', 'contract', 'server', 'common'],
   renderer: ['contract', 'annotate', 'semantics', 'trace', 'common'],
 };
@@ -76,7 +103,8 @@ const PACKAGES: Record<string, RegExp> = {
   server: /^node:/,
   cli: /^node:/,
   main: /^(node:|electron$)/,
-  renderer: /^(svelte(\/|$)|d3$|codemirror$|@codemirror\/|@observablehq\/plot$|diff$)/, // Plot: the dashboard's charts; diff: the overlay's repr diffs
+  // Plot: the dashboard's charts; diff: the overlay's repr diffs
+  renderer: /^(svelte(\/|$)|d3$|codemirror$|@codemirror\/|@observablehq\/plot$|diff$)/,
 };
 
 function layerOf(path: string): string | undefined {
@@ -127,14 +155,19 @@ function violations(files: string[], read = (f: string) => readFileSync(join(roo
         if (!to) out.push({ file, imports: spec, why: `${target} is in no layer` });
         else if (!MAY_IMPORT[from].includes(to)) out.push({ file, imports: spec, why: `${from} may not import ${to}` });
       } else {
-        const bare = spec.startsWith('node:') || builtinModules.includes(spec.split('/')[0]) ? `node:${spec.replace(/^node:/, '')}` : spec;
-        if (PURE.has(from) || !PACKAGES[from]?.test(bare)) out.push({ file, imports: spec, why: `${from} may not import the package ${spec}` });
+        const bare =
+          spec.startsWith('node:') || builtinModules.includes(spec.split('/')[0])
+            ? `node:${spec.replace(/^node:/, '')}`
+            : spec;
+        if (PURE.has(from) || !PACKAGES[from]?.test(bare))
+          out.push({ file, imports: spec, why: `${from} may not import the package ${spec}` });
       }
     }
     if (PURE.has(from) && /\b(document|window|process|Buffer|require)\s*[.(]/.test(text)) {
       out.push({ file, imports: '', why: `${from} is pure: no Node or DOM globals` });
     }
-    if (from === 'semantics' && /Math\.random\s*\(/.test(text)) out.push({ file, imports: '', why: 'semantics draw from the seeded PRNG, never Math.random' });
+    if (from === 'semantics' && /Math\.random\s*\(/.test(text))
+      out.push({ file, imports: '', why: 'semantics draw from the seeded PRNG, never Math.random' });
   }
   return out;
 }
@@ -156,11 +189,23 @@ describe('layering', () => {
     expect(violations(['src/semantics/tree.ts'], fake("import { openCorpus } from '../store/corpus.js';"))).toEqual([
       { file: 'src/semantics/tree.ts', imports: '../store/corpus.js', why: 'semantics may not import store' },
     ]);
-    expect(violations(['renderer/src/lib/api.ts'], fake("import { readFileSync } from 'node:fs';"))[0].why).toBe('renderer may not import the package node:fs');
-    expect(violations(['main/index.ts'], fake("import { openCorpus } from '../src/store/corpus.js';"))[0].why).toBe('main may not import store');
-    expect(violations(['src/cli/main.ts'], fake("import { connectionOf } from '../store/connection.js';"))[0].why).toBe('cli may not import store-connection');
-    expect(violations(['src/annotate/index.ts'], fake("import { openCorpus } from '../store/corpus.js';"))[0].why).toBe('annotate may not import store');
-    expect(violations(['src/annotate/index.ts'], fake("import { readFileSync } from 'node:fs';"))[0].why).toBe('annotate may not import the package node:fs');
-    expect(violations(['src/annotate/index.ts'], fake('const t = process.env.X;'))[0].why).toBe('annotate is pure: no Node or DOM globals');
+    expect(violations(['renderer/src/lib/api.ts'], fake("import { readFileSync } from 'node:fs';"))[0].why).toBe(
+      'renderer may not import the package node:fs',
+    );
+    expect(violations(['main/index.ts'], fake("import { openCorpus } from '../src/store/corpus.js';"))[0].why).toBe(
+      'main may not import store',
+    );
+    expect(violations(['src/cli/main.ts'], fake("import { connectionOf } from '../store/connection.js';"))[0].why).toBe(
+      'cli may not import store-connection',
+    );
+    expect(violations(['src/annotate/index.ts'], fake("import { openCorpus } from '../store/corpus.js';"))[0].why).toBe(
+      'annotate may not import store',
+    );
+    expect(violations(['src/annotate/index.ts'], fake("import { readFileSync } from 'node:fs';"))[0].why).toBe(
+      'annotate may not import the package node:fs',
+    );
+    expect(violations(['src/annotate/index.ts'], fake('const t = process.env.X;'))[0].why).toBe(
+      'annotate is pure: no Node or DOM globals',
+    );
   });
 });

@@ -41,8 +41,11 @@ function exportedTypeNames(file: string, text: string): string[] {
   const local = new Set<string>();
   const out = new Set<string>();
   for (const s of sf.statements) {
-    const typeLike = ts.isInterfaceDeclaration(s) || ts.isTypeAliasDeclaration(s)
-      || ts.isClassDeclaration(s) || ts.isEnumDeclaration(s);
+    const typeLike =
+      ts.isInterfaceDeclaration(s) ||
+      ts.isTypeAliasDeclaration(s) ||
+      ts.isClassDeclaration(s) ||
+      ts.isEnumDeclaration(s);
     const declared = typeLike ? s.name?.text : undefined;
     if (!declared) continue;
     local.add(declared);
@@ -104,7 +107,7 @@ describe('one name per thing', () => {
     });
   });
 
-  it('reads the real tree: the contract\'s wire row is the one ItemRow', () => {
+  it("reads the real tree: the contract's wire row is the one ItemRow", () => {
     const read = (f: string) => readFileSync(join(root, f), 'utf8');
     const files = all().filter((f) => read(f).includes('ItemRow') && exportedTypeNames(f, read(f)).includes('ItemRow'));
     expect(files).toEqual(['src/contract/predictions.ts']);

@@ -23,7 +23,10 @@ function electronBinary(): { path: string } | { reason: string } {
   const path = r.status === 0 ? r.stdout.trim() : '';
   if (path && existsSync(path)) return { path };
   if (path) return { reason: `no Electron binary: require('electron') gives ${path}, which does not exist` };
-  const errors = r.stderr.split('\n').map((l) => l.trim()).filter((l) => /^\w*Error\b/.test(l));
+  const errors = r.stderr
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => /^\w*Error\b/.test(l));
   const cause = errors.find((l) => !l.includes('failed to install')) ?? errors[0] ?? `exit ${r.status ?? r.signal}`;
   return { reason: `no Electron binary: require('electron') found none and could not download it (${cause})` };
 }

@@ -17,8 +17,16 @@ export const DEFAULT_TAXONOMY: Taxonomy = {
   version: 1,
   name: 'Execution-prediction errors',
   groups: [
-    { id: 'format', name: 'Format', description: 'The completion is not a well-formed state: it cannot be read, stops early, or loops.' },
-    { id: 'control', name: 'Control flow', description: 'The model is at the wrong place: wrong kind of event or wrong line.' },
+    {
+      id: 'format',
+      name: 'Format',
+      description: 'The completion is not a well-formed state: it cannot be read, stops early, or loops.',
+    },
+    {
+      id: 'control',
+      name: 'Control flow',
+      description: 'The model is at the wrong place: wrong kind of event or wrong line.',
+    },
     { id: 'data', name: 'Data', description: 'Right place, wrong locals: values, types, names, in-place changes.' },
     { id: 'return', name: 'Return and exceptions', description: 'The value a frame returns, or whether it raises.' },
     { id: 'inverse', name: 'Inverse', description: 'Inferred earlier states and inputs, judged by running them.' },
@@ -31,10 +39,12 @@ export const DEFAULT_TAXONOMY: Taxonomy = {
       group: 'format',
       key: 1,
       name: 'Unparseable',
-      description: 'The completion cannot be read as a state or exit token (bad token, invalid JSON, fields out of order). Counted as wrong on every field.',
+      description:
+        'The completion cannot be read as a state or exit token (bad token, invalid JSON, fields out of order). Counted as wrong on every field.',
       example: {
         code: COUNT,
-        before: '<|line_sep|><|arg_sep|>{"s": "\'berry\'", "t": "\'r\'", "n": "0", "c": "\'r\'"}<|src_sep|>        n += int(c == t)',
+        before:
+          '<|line_sep|><|arg_sep|>{"s": "\'berry\'", "t": "\'r\'", "n": "0", "c": "\'r\'"}<|src_sep|>        n += int(c == t)',
         action: 'step_into',
         predicted: '<|line_sep|><|arg_sep|>{"..": "..", n: 1}<|src_sep|>    for c in s:',
         truth: '<|line_sep|><|arg_sep|>{"..": "..", "n": "1"}<|src_sep|>    for c in s:',
@@ -46,10 +56,12 @@ export const DEFAULT_TAXONOMY: Taxonomy = {
       group: 'format',
       key: 2,
       name: 'Truncated',
-      description: 'The completion stops before the state is complete: cut at the token limit, or ended inside a JSON value.',
+      description:
+        'The completion stops before the state is complete: cut at the token limit, or ended inside a JSON value.',
       example: {
         code: COUNT,
-        before: '<|line_sep|><|arg_sep|>{"s": "\'berry\'", "t": "\'r\'", "n": "0", "c": "\'r\'"}<|src_sep|>        n += int(c == t)',
+        before:
+          '<|line_sep|><|arg_sep|>{"s": "\'berry\'", "t": "\'r\'", "n": "0", "c": "\'r\'"}<|src_sep|>        n += int(c == t)',
         action: 'step_into',
         predicted: '<|line_sep|><|arg_sep|>{"..": "..", "n": "1',
         truth: '<|line_sep|><|arg_sep|>{"..": "..", "n": "1"}<|src_sep|>    for c in s:',
@@ -61,10 +73,12 @@ export const DEFAULT_TAXONOMY: Taxonomy = {
       group: 'format',
       key: 3,
       name: 'Repeated',
-      description: 'The model loops: the same state text is written again and again, or the state before the action is copied unchanged.',
+      description:
+        'The model loops: the same state text is written again and again, or the state before the action is copied unchanged.',
       example: {
         code: COUNT,
-        before: '<|line_sep|><|arg_sep|>{"s": "\'berry\'", "t": "\'r\'", "n": "1", "c": "\'r\'"}<|src_sep|>    for c in s:',
+        before:
+          '<|line_sep|><|arg_sep|>{"s": "\'berry\'", "t": "\'r\'", "n": "1", "c": "\'r\'"}<|src_sep|>    for c in s:',
         action: 'step_into',
         predicted:
           '<|line_sep|><|arg_sep|>{"..": "..", "c": "\'r\'"}<|src_sep|>        n += int(c == t)<|line_sep|><|arg_sep|>{"..": "..", "c": "\'r\'"}<|src_sep|>        n += int(c == t)<|line_sep|><|arg_sep|>{"..": "..", "c": "\'r\'"}<|src_sep|>        n += int(c == t)',
@@ -93,7 +107,8 @@ export const DEFAULT_TAXONOMY: Taxonomy = {
       group: 'control',
       key: 1,
       name: 'Wrong event kind',
-      description: 'A call, line, return or exit where the truth has another kind (not an exception mix-up, which is in Return and exceptions).',
+      description:
+        'A call, line, return or exit where the truth has another kind (not an exception mix-up, which is in Return and exceptions).',
       example: {
         code: COUNT,
         before: '<|call_sep|><|src_sep|>def count(s, t):<|arg_sep|>{"s": "\'berry\'", "t": "\'r\'"}',
@@ -108,7 +123,8 @@ export const DEFAULT_TAXONOMY: Taxonomy = {
       group: 'control',
       key: 2,
       name: 'Wrong line',
-      description: 'Right event kind, wrong source line, for another reason than a branch or a loop: a line of another function, a line skipped, a line that does not exist.',
+      description:
+        'Right event kind, wrong source line, for another reason than a branch or a loop: a line of another function, a line skipped, a line that does not exist.',
       example: {
         code: 'def sq(x):\n    return x * x\n\ndef f(xs):\n    total = 0\n    for x in xs:\n        total += sq(x)\n    return total\n',
         before: '<|call_sep|><|src_sep|>def sq(x):<|arg_sep|>{"x": "2"}',
@@ -142,7 +158,8 @@ export const DEFAULT_TAXONOMY: Taxonomy = {
         'The model runs a loop once more or once less than the program: it stays in a loop that has ended, leaves one that goes on, or predicts the state of another iteration.',
       example: {
         code: COUNT,
-        before: '<|line_sep|><|arg_sep|>{"s": "\'berry\'", "t": "\'r\'", "n": "2", "c": "\'y\'"}<|src_sep|>    for c in s:',
+        before:
+          '<|line_sep|><|arg_sep|>{"s": "\'berry\'", "t": "\'r\'", "n": "2", "c": "\'y\'"}<|src_sep|>    for c in s:',
         action: 'step_into',
         predicted: '<|line_sep|><|arg_sep|>{"..": "..", "c": "\'y\'"}<|src_sep|>        n += int(c == t)',
         truth: '<|line_sep|><|arg_sep|>{"..": ".."}<|src_sep|>    return n',
@@ -157,7 +174,8 @@ export const DEFAULT_TAXONOMY: Taxonomy = {
       description: 'A local has the right name and type but the wrong value (the most common error the paper reports).',
       example: {
         code: COUNT,
-        before: '<|line_sep|><|arg_sep|>{"s": "\'berry\'", "t": "\'r\'", "n": "0", "c": "\'r\'"}<|src_sep|>        n += int(c == t)',
+        before:
+          '<|line_sep|><|arg_sep|>{"s": "\'berry\'", "t": "\'r\'", "n": "0", "c": "\'r\'"}<|src_sep|>        n += int(c == t)',
         action: 'step_into',
         predicted: '<|line_sep|><|arg_sep|>{"..": "..", "n": "2"}<|src_sep|>    for c in s:',
         truth: '<|line_sep|><|arg_sep|>{"..": "..", "n": "1"}<|src_sep|>    for c in s:',
@@ -175,7 +193,7 @@ export const DEFAULT_TAXONOMY: Taxonomy = {
         action: 'step_into',
         predicted: '<|line_sep|><|arg_sep|>{"..": "..", "y": "1"}<|src_sep|>    return y',
         truth: '<|line_sep|><|arg_sep|>{"..": "..", "y": "\'1\'"}<|src_sep|>    return y',
-        note: 'str(1) is the string \'1\'.',
+        note: "str(1) is the string '1'.",
       },
     },
     {
@@ -183,7 +201,8 @@ export const DEFAULT_TAXONOMY: Taxonomy = {
       group: 'data',
       key: 3,
       name: 'Missing local',
-      description: 'A name the truth shows as new (just bound, or an argument of a call) is absent from the prediction.',
+      description:
+        'A name the truth shows as new (just bound, or an argument of a call) is absent from the prediction.',
       example: {
         code: COUNT,
         before: '<|line_sep|><|arg_sep|>{"s": "\'berry\'", "t": "\'r\'"}<|src_sep|>    n = 0',
@@ -212,7 +231,8 @@ export const DEFAULT_TAXONOMY: Taxonomy = {
       group: 'data',
       key: 5,
       name: 'Aliasing or mutation missed',
-      description: 'An object changed in place (append, item assignment) or through another name, and the prediction keeps its old value.',
+      description:
+        'An object changed in place (append, item assignment) or through another name, and the prediction keeps its old value.',
       example: {
         code: 'def f(nums):\n    out = nums\n    out.append(0)\n    return nums\n',
         before: '<|line_sep|><|arg_sep|>{"nums": "[1, 2]", "out": "[1, 2]"}<|src_sep|>    out.append(0)',
@@ -241,7 +261,8 @@ export const DEFAULT_TAXONOMY: Taxonomy = {
       group: 'return',
       key: 2,
       name: 'Missed exception',
-      description: 'The program raises (an exception event, a return left by an exception, exit_error) and the model goes on as if nothing happened.',
+      description:
+        'The program raises (an exception event, a return left by an exception, exit_error) and the model goes on as if nothing happened.',
       example: {
         code: 'def f(d, k):\n    v = d[k]\n    return v\n',
         before: '<|line_sep|><|arg_sep|>{"d": "{\'a\': 1}", "k": "\'b\'"}<|src_sep|>    v = d[k]',
@@ -285,7 +306,8 @@ export const DEFAULT_TAXONOMY: Taxonomy = {
       group: 'inverse',
       key: 2,
       name: 'Invalid input',
-      description: 'The predicted earlier state or arguments do not lead to the later state: running them gives another result or fails.',
+      description:
+        'The predicted earlier state or arguments do not lead to the later state: running them gives another result or fails.',
       example: {
         code: COUNT,
         before: '<|inv_return_sep|><|src_sep|>    return n<|arg_sep|>"2"',
@@ -306,8 +328,8 @@ export const DEFAULT_TAXONOMY: Taxonomy = {
         code: 'def f(words):\n    seen = set(words)\n    return seen\n',
         before: '<|call_sep|><|src_sep|>def f(words):<|arg_sep|>{"words": "[\'a\', \'b\']"}',
         action: 'step_return',
-        predicted: '<|return_sep|><|src_sep|>    return seen<|arg_sep|>"{\'a\', \'b\'}"',
-        truth: '<|return_sep|><|src_sep|>    return seen<|arg_sep|>"{\'b\', \'a\'}"',
+        predicted: "<|return_sep|><|src_sep|>    return seen<|arg_sep|>\"{'a', 'b'}\"",
+        truth: "<|return_sep|><|src_sep|>    return seen<|arg_sep|>\"{'b', 'a'}\"",
         note: 'The same set; its order depends on PYTHONHASHSEED.',
       },
     },
@@ -316,13 +338,16 @@ export const DEFAULT_TAXONOMY: Taxonomy = {
       group: 'truth',
       key: 2,
       name: 'Value cut by the recorder',
-      description: 'The true repr was longer than the recorder keeps and ends with …<cut N chars>: no prediction can match it exactly.',
+      description:
+        'The true repr was longer than the recorder keeps and ends with …<cut N chars>: no prediction can match it exactly.',
       example: {
         code: 'def f(n):\n    xs = list(range(n))\n    return xs\n',
         before: '<|call_sep|><|src_sep|>def f(n):<|arg_sep|>{"n": "5000"}',
         action: 'step_return',
-        predicted: '<|return_sep|><|src_sep|>    return xs<|arg_sep|>"[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20]"',
-        truth: '<|return_sep|><|src_sep|>    return xs<|arg_sep|>"[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 2…<cut 28824 chars>"',
+        predicted:
+          '<|return_sep|><|src_sep|>    return xs<|arg_sep|>"[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20]"',
+        truth:
+          '<|return_sep|><|src_sep|>    return xs<|arg_sep|>"[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 2…<cut 28824 chars>"',
       },
     },
     {
@@ -335,8 +360,8 @@ export const DEFAULT_TAXONOMY: Taxonomy = {
         code: 'def f(pairs):\n    d = dict(pairs)\n    return d\n',
         before: '<|call_sep|><|src_sep|>def f(pairs):<|arg_sep|>{"pairs": "[(\'b\', 2), (\'a\', 1)]"}',
         action: 'step_return',
-        predicted: '<|return_sep|><|src_sep|>    return d<|arg_sep|>"{\'a\': 1, \'b\': 2}"',
-        truth: '<|return_sep|><|src_sep|>    return d<|arg_sep|>"{\'b\': 2, \'a\': 1}"',
+        predicted: "<|return_sep|><|src_sep|>    return d<|arg_sep|>\"{'a': 1, 'b': 2}\"",
+        truth: "<|return_sep|><|src_sep|>    return d<|arg_sep|>\"{'b': 2, 'a': 1}\"",
         note: 'Equal dicts (== holds) printed in another key order than insertion: wrong by exact match only.',
       },
     },

@@ -15,16 +15,26 @@ export interface AnnotationTarget {
 
 const isId = (n: unknown): n is number => typeof n === 'number' && Number.isInteger(n) && n >= 0;
 
-/** `prediction:12`, `trace:3/seq:17` or `trace:3/seq:17/action:step_over`; throws a one-line error for a half target. */
+/**
+ * `prediction:12`, `trace:3/seq:17` or `trace:3/seq:17/action:step_over`; throws a one-line error for a half target.
+ */
 export function targetKey(t: AnnotationTarget): string {
   if (t.prediction !== undefined) {
     if (!isId(t.prediction) || t.trace !== undefined || t.seq !== undefined || t.action !== undefined) {
-      throw new UserError('an annotation target is either a prediction id alone, or a trace id and a seq (and an action)', 'bad-input');
+      throw new UserError(
+        'an annotation target is either a prediction id alone, or a trace id and a seq (and an action)',
+        'bad-input',
+      );
     }
     return `prediction:${t.prediction}`;
   }
-  if (!isId(t.trace) || !isId(t.seq)) throw new UserError('an annotation target needs a prediction id, or a trace id and a seq', 'bad-input');
-  if (t.action !== undefined && !/^[a-z_]+( .*)?$/.test(t.action)) throw new UserError(`unknown action ${JSON.stringify(t.action)} in an annotation target: expected an action name such as step_over`, 'bad-input');
+  if (!isId(t.trace) || !isId(t.seq))
+    throw new UserError('an annotation target needs a prediction id, or a trace id and a seq', 'bad-input');
+  if (t.action !== undefined && !/^[a-z_]+( .*)?$/.test(t.action))
+    throw new UserError(
+      `unknown action ${JSON.stringify(t.action)} in an annotation target: expected an action name such as step_over`,
+      'bad-input',
+    );
   return `trace:${t.trace}/seq:${t.seq}${t.action === undefined ? '' : `/action:${t.action}`}`;
 }
 

@@ -32,7 +32,8 @@ export interface TaxonomyDiff {
 const FIELDS: LabelField[] = ['group', 'key', 'name', 'description', 'example'];
 
 /** The example compared field by field: key order in a file does not matter. */
-const exampleText = (l: TaxonomyLabel) => JSON.stringify(Object.entries(l.example).sort(([a], [b]) => (a < b ? -1 : 1)));
+const exampleText = (l: TaxonomyLabel) =>
+  JSON.stringify(Object.entries(l.example).sort(([a], [b]) => (a < b ? -1 : 1)));
 
 function same(a: TaxonomyLabel, b: TaxonomyLabel, f: LabelField): boolean {
   return f === 'example' ? exampleText(a) === exampleText(b) : a[f] === b[f];
@@ -71,7 +72,9 @@ export function diffTaxonomies(from: Taxonomy, to: Taxonomy): TaxonomyDiff {
 }
 
 export function isEmptyDiff(d: TaxonomyDiff): boolean {
-  return [d.groupsAdded, d.groupsRemoved, d.added, d.removed, d.renamed, d.deprecated, d.restored, d.changed].every((a) => a.length === 0);
+  return [d.groupsAdded, d.groupsRemoved, d.added, d.removed, d.renamed, d.deprecated, d.restored, d.changed].every(
+    (a) => a.length === 0,
+  );
 }
 
 export interface TaxonomyUpdateCheck {
@@ -85,12 +88,22 @@ export interface TaxonomyUpdateCheck {
  * `usage` (id → number of annotations; ids may be old ones that resolve through `was`).
  * Group, name or layout changes are free; what matters is that no used id is left unresolved.
  */
-export function checkTaxonomyUpdate(from: Taxonomy, to: Taxonomy, usage: ReadonlyMap<string, number>): TaxonomyUpdateCheck {
+export function checkTaxonomyUpdate(
+  from: Taxonomy,
+  to: Taxonomy,
+  usage: ReadonlyMap<string, number>,
+): TaxonomyUpdateCheck {
   const diff = diffTaxonomies(from, to);
   const problems: string[] = [];
-  const changed = !isEmptyDiff(diff) || to.name !== from.name || JSON.stringify(to.groups.map((g) => [g.id, g.name, g.description])) !== JSON.stringify(from.groups.map((g) => [g.id, g.name, g.description]));
-  if (to.version < from.version) problems.push(`version ${to.version} is older than the corpus's taxonomy (version ${from.version})`);
-  else if (changed && to.version === from.version) problems.push(`the taxonomy changed but is still version ${to.version}: give it version ${from.version + 1}`);
+  const changed =
+    !isEmptyDiff(diff) ||
+    to.name !== from.name ||
+    JSON.stringify(to.groups.map((g) => [g.id, g.name, g.description])) !==
+      JSON.stringify(from.groups.map((g) => [g.id, g.name, g.description]));
+  if (to.version < from.version)
+    problems.push(`version ${to.version} is older than the corpus's taxonomy (version ${from.version})`);
+  else if (changed && to.version === from.version)
+    problems.push(`the taxonomy changed but is still version ${to.version}: give it version ${from.version + 1}`);
   for (const [id, n] of [...usage].sort(([a], [b]) => a.localeCompare(b))) {
     if (n > 0 && !findLabel(to, id)) {
       problems.push(
@@ -102,7 +115,12 @@ export function checkTaxonomyUpdate(from: Taxonomy, to: Taxonomy, usage: Readonl
 }
 
 /** checkTaxonomyUpdate, throwing a UserError with every problem when the update is refused. */
-export function assertTaxonomyUpdate(from: Taxonomy, to: Taxonomy, usage: ReadonlyMap<string, number>, file = 'taxonomy'): TaxonomyDiff {
+export function assertTaxonomyUpdate(
+  from: Taxonomy,
+  to: Taxonomy,
+  usage: ReadonlyMap<string, number>,
+  file = 'taxonomy',
+): TaxonomyDiff {
   const { diff, problems } = checkTaxonomyUpdate(from, to, usage);
   if (problems.length) throw new UserError(problems.map((p) => `${file}: ${p}`).join('\n'), 'bad-input');
   return diff;

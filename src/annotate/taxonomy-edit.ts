@@ -26,13 +26,20 @@ const refuse = (what: string) => new UserError(what, 'bad-input');
 
 /** The keys 1–9 no active label of `group` holds (but `except`, the label being edited). */
 export function freeKeys(t: Taxonomy, group: string, except?: string): number[] {
-  const taken = new Set(t.labels.filter((l) => l.group === group && !l.deprecated && l.id !== except).map((l) => l.key));
+  const taken = new Set(
+    t.labels.filter((l) => l.group === group && !l.deprecated && l.id !== except).map((l) => l.key),
+  );
   return [1, 2, 3, 4, 5, 6, 7, 8, 9].filter((k) => !taken.has(k));
 }
 
 /** The id a new label of `group` named `name` gets: `data.wrong_value` for "Wrong value". */
 export function labelIdFor(group: string, name: string): string {
-  const slug = name.toLowerCase().normalize('NFKD').replace(/[^a-z0-9]+/g, '_').replace(/^_+|_+$/g, '').replace(/^(\d)/, 'n$1');
+  const slug = name
+    .toLowerCase()
+    .normalize('NFKD')
+    .replace(/[^a-z0-9]+/g, '_')
+    .replace(/^_+|_+$/g, '')
+    .replace(/^(\d)/, 'n$1');
   return `${group}.${slug}`;
 }
 
@@ -40,13 +47,21 @@ export function labelIdFor(group: string, name: string): string {
 function checkDraft(t: Taxonomy, d: LabelDraft, except?: string, active = true): void {
   const group = t.groups.find((g) => g.id === d.group);
   if (!group) throw refuse(`there is no group '${d.group}' (groups: ${t.groups.map((g) => g.id).join(', ')})`);
-  const needs = [['a name', d.name], ['a description', d.description], ['an example of what a model wrote', d.example.predicted], ['the true target beside its example', d.example.truth]] as const;
+  const needs = [
+    ['a name', d.name],
+    ['a description', d.description],
+    ['an example of what a model wrote', d.example.predicted],
+    ['the true target beside its example', d.example.truth],
+  ] as const;
   for (const [what, v] of needs) if ((v ?? '').trim() === '') throw refuse(`the label needs ${what}`);
   if (!Number.isInteger(d.key) || d.key < 1 || d.key > 9) throw refuse(`the key must be 1 to 9, not ${d.key}`);
-  const holder = active && t.labels.find((l) => l.group === d.group && l.key === d.key && !l.deprecated && l.id !== except);
+  const holder =
+    active && t.labels.find((l) => l.group === d.group && l.key === d.key && !l.deprecated && l.id !== except);
   if (holder) {
     const free = freeKeys(t, d.group, except);
-    throw refuse(`key ${d.key} is taken in ${group.name} by "${holder.name}" (${holder.id}): ${free.length ? `free keys: ${free.join(', ')}` : 'no key is free; retire a label of the group first'}`);
+    throw refuse(
+      `key ${d.key} is taken in ${group.name} by "${holder.name}" (${holder.id}): ${free.length ? `free keys: ${free.join(', ')}` : 'no key is free; retire a label of the group first'}`,
+    );
   }
 }
 
@@ -56,15 +71,27 @@ function next(t: Taxonomy, labels: TaxonomyLabel[]): Taxonomy {
 }
 
 const cleanExample = (e: LabelExample): LabelExample =>
-  Object.fromEntries(Object.entries(e).filter(([, v]) => typeof v === 'string' && v.trim() !== '')) as unknown as LabelExample;
+  Object.fromEntries(
+    Object.entries(e).filter(([, v]) => typeof v === 'string' && v.trim() !== ''),
+  ) as unknown as LabelExample;
 
 export function addLabel(t: Taxonomy, d: LabelDraft): Taxonomy {
   checkDraft(t, d);
   const id = labelIdFor(d.group, d.name);
   if (id.endsWith('.')) throw refuse(`the name "${d.name}" has no letter or digit to make the label's id from`);
   const same = t.labels.find((l) => l.id === id || l.was?.includes(id));
-  if (same) throw refuse(`the id ${id} is ${same.id === id ? 'already' : 'an old id of'} "${same.name}"${same.deprecated ? ' (retired: bring it back instead)' : ''}: give the new label another name`);
-  const label: TaxonomyLabel = { id, group: d.group, key: d.key, name: d.name.trim(), description: d.description.trim(), example: cleanExample(d.example) };
+  if (same)
+    throw refuse(
+      `the id ${id} is ${same.id === id ? 'already' : 'an old id of'} "${same.name}"${same.deprecated ? ' (retired: bring it back instead)' : ''}: give the new label another name`,
+    );
+  const label: TaxonomyLabel = {
+    id,
+    group: d.group,
+    key: d.key,
+    name: d.name.trim(),
+    description: d.description.trim(),
+    example: cleanExample(d.example),
+  };
   return next(t, [...t.labels, label]);
 }
 
@@ -77,17 +104,30 @@ function find(t: Taxonomy, id: string): TaxonomyLabel {
 /** Changes a label's key, name, description or example; its id and group stay (annotations store the id). */
 export function editLabel(t: Taxonomy, id: string, d: LabelDraft): Taxonomy {
   const old = find(t, id);
-  if (d.group !== old.group) throw refuse(`a label keeps its group (${old.group}): add a new label to ${d.group} and retire this one`);
+  if (d.group !== old.group)
+    throw refuse(`a label keeps its group (${old.group}): add a new label to ${d.group} and retire this one`);
   checkDraft(t, d, id, !old.deprecated);
-  const label: TaxonomyLabel = { ...old, key: d.key, name: d.name.trim(), description: d.description.trim(), example: cleanExample(d.example) };
-  return next(t, t.labels.map((l) => (l.id === id ? label : l)));
+  const label: TaxonomyLabel = {
+    ...old,
+    key: d.key,
+    name: d.name.trim(),
+    description: d.description.trim(),
+    example: cleanExample(d.example),
+  };
+  return next(
+    t,
+    t.labels.map((l) => (l.id === id ? label : l)),
+  );
 }
 
 /** Retires a label: kept (annotations using it still read) but no longer offered; its key is free again. */
 export function retireLabel(t: Taxonomy, id: string): Taxonomy {
   const old = find(t, id);
   if (old.deprecated) throw refuse(`${id} is retired already`);
-  return next(t, t.labels.map((l) => (l.id === id ? { ...l, deprecated: true } : l)));
+  return next(
+    t,
+    t.labels.map((l) => (l.id === id ? { ...l, deprecated: true } : l)),
+  );
 }
 
 /** Offers a retired label again, under its key if that is still free. */
@@ -95,5 +135,8 @@ export function restoreLabel(t: Taxonomy, id: string): Taxonomy {
   const old = find(t, id);
   if (!old.deprecated) throw refuse(`${id} is not retired`);
   checkDraft(t, old, id);
-  return next(t, t.labels.map((l) => (l.id === id ? (({ deprecated: _, ...rest }) => rest)(l) : l)));
+  return next(
+    t,
+    t.labels.map((l) => (l.id === id ? (({ deprecated: _, ...rest }) => rest)(l) : l)),
+  );
 }

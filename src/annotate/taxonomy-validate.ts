@@ -21,7 +21,10 @@ export class TaxonomyError extends UserError {
     readonly file: string,
     readonly problems: TaxonomyProblem[],
   ) {
-    super(problems.map((p) => `${file}: ${p.path ? p.path + ': ' : ''}expected ${p.expected}, got ${p.got}`).join('\n'), 'bad-input');
+    super(
+      problems.map((p) => `${file}: ${p.path ? p.path + ': ' : ''}expected ${p.expected}, got ${p.got}`).join('\n'),
+      'bad-input',
+    );
   }
 }
 
@@ -49,13 +52,16 @@ class Checker {
   object(v: unknown, path: string, fields: readonly string[]): Record<string, unknown> | undefined {
     if (typeof v !== 'object' || v === null || Array.isArray(v)) return this.bad(path, 'an object', v);
     const o = v as Record<string, unknown>;
-    for (const k of Object.keys(o)) if (!fields.includes(k)) this.bad(`${path ? path + '.' : ''}${k}`, `no such field (fields: ${fields.join(', ')})`, o[k]);
+    for (const k of Object.keys(o))
+      if (!fields.includes(k))
+        this.bad(`${path ? path + '.' : ''}${k}`, `no such field (fields: ${fields.join(', ')})`, o[k]);
     return o;
   }
 
   text(v: unknown, path: string, optional = false): string | undefined {
     if (v === undefined && optional) return undefined;
-    if (typeof v !== 'string' || v.trim() === '' || v.length > MAX_TEXT) return this.bad(path, `a non-empty string of at most ${MAX_TEXT} characters`, v);
+    if (typeof v !== 'string' || v.trim() === '' || v.length > MAX_TEXT)
+      return this.bad(path, `a non-empty string of at most ${MAX_TEXT} characters`, v);
     return v;
   }
 
@@ -70,7 +76,10 @@ const at = (path: string, k: string) => (path ? `${path}.${k}` : k);
 function group(c: Checker, v: unknown, path: string): TaxonomyGroup | undefined {
   const o = c.object(v, path, ['id', 'name', 'description']);
   if (!o) return undefined;
-  const id = typeof o.id === 'string' && GROUP_ID.test(o.id) ? o.id : c.bad(at(path, 'id'), 'a lower-case name such as "data" (a-z, 0-9, _)', o.id);
+  const id =
+    typeof o.id === 'string' && GROUP_ID.test(o.id)
+      ? o.id
+      : c.bad(at(path, 'id'), 'a lower-case name such as "data" (a-z, 0-9, _)', o.id);
   const name = c.text(o.name, at(path, 'name'));
   const description = c.text(o.description, at(path, 'description'));
   return id && name && description ? { id, name, description } : undefined;
@@ -79,7 +88,10 @@ function group(c: Checker, v: unknown, path: string): TaxonomyGroup | undefined 
 function example(c: Checker, v: unknown, path: string): LabelExample | undefined {
   const o = c.object(v, path, ['code', 'action', 'before', 'predicted', 'truth', 'note']);
   if (!o) return undefined;
-  const out: LabelExample = { predicted: c.text(o.predicted, at(path, 'predicted')) ?? '', truth: c.text(o.truth, at(path, 'truth')) ?? '' };
+  const out: LabelExample = {
+    predicted: c.text(o.predicted, at(path, 'predicted')) ?? '',
+    truth: c.text(o.truth, at(path, 'truth')) ?? '',
+  };
   for (const k of ['code', 'action', 'before', 'note'] as const) {
     const s = c.text(o[k], at(path, k), true);
     if (s !== undefined) out[k] = s;
@@ -91,21 +103,31 @@ function label(c: Checker, v: unknown, path: string, groups: Set<string>): Taxon
   const o = c.object(v, path, ['id', 'group', 'key', 'name', 'description', 'example', 'deprecated', 'was']);
   if (!o) return undefined;
   const before = c.problems.length;
-  const groupId = typeof o.group === 'string' && groups.has(o.group) ? o.group : c.bad(at(path, 'group'), `one of the groups (${[...groups].join(', ')})`, o.group);
+  const groupId =
+    typeof o.group === 'string' && groups.has(o.group)
+      ? o.group
+      : c.bad(at(path, 'group'), `one of the groups (${[...groups].join(', ')})`, o.group);
   let id: string | undefined;
-  if (typeof o.id !== 'string' || !LABEL_ID.test(o.id)) c.bad(at(path, 'id'), 'an id "<group>.<name>" such as "data.wrong_value" (a-z, 0-9, _)', o.id);
-  else if (groupId && !o.id.startsWith(groupId + '.')) c.bad(at(path, 'id'), `an id starting with "${groupId}." (its group)`, o.id);
+  if (typeof o.id !== 'string' || !LABEL_ID.test(o.id))
+    c.bad(at(path, 'id'), 'an id "<group>.<name>" such as "data.wrong_value" (a-z, 0-9, _)', o.id);
+  else if (groupId && !o.id.startsWith(groupId + '.'))
+    c.bad(at(path, 'id'), `an id starting with "${groupId}." (its group)`, o.id);
   else id = o.id;
-  const key = typeof o.key === 'number' && Number.isInteger(o.key) && o.key >= 1 && o.key <= 9 ? o.key : c.bad(at(path, 'key'), '1-9', o.key);
+  const key =
+    typeof o.key === 'number' && Number.isInteger(o.key) && o.key >= 1 && o.key <= 9
+      ? o.key
+      : c.bad(at(path, 'key'), '1-9', o.key);
   const name = c.text(o.name, at(path, 'name'));
   const description = c.text(o.description, at(path, 'description'));
   const ex = example(c, o.example, at(path, 'example'));
-  if (o.deprecated !== undefined && typeof o.deprecated !== 'boolean') c.bad(at(path, 'deprecated'), 'true or false', o.deprecated);
+  if (o.deprecated !== undefined && typeof o.deprecated !== 'boolean')
+    c.bad(at(path, 'deprecated'), 'true or false', o.deprecated);
   let was: string[] | undefined;
   if (o.was !== undefined) {
     const list = c.array(o.was, at(path, 'was'));
     list?.forEach((w, i) => {
-      if (typeof w !== 'string' || !LABEL_ID.test(w)) c.bad(`${at(path, 'was')}[${i}]`, 'an old label id such as "data.wrong_value"', w);
+      if (typeof w !== 'string' || !LABEL_ID.test(w))
+        c.bad(`${at(path, 'was')}[${i}]`, 'an old label id such as "data.wrong_value"', w);
     });
     if (list && c.problems.length === before) was = list as string[];
   }
@@ -129,7 +151,12 @@ function crossCheck(c: Checker, labels: (TaxonomyLabel | undefined)[]): void {
     if (!l.deprecated) {
       const slot = `${l.group}#${l.key}`;
       const holder = keys.get(slot);
-      if (holder) c.bad(`${path}.key`, `a key not used by another active label of group ${l.group} (${holder} has ${l.key})`, l.key);
+      if (holder)
+        c.bad(
+          `${path}.key`,
+          `a key not used by another active label of group ${l.group} (${holder} has ${l.key})`,
+          l.key,
+        );
       else keys.set(slot, l.id);
     }
   });
@@ -137,7 +164,8 @@ function crossCheck(c: Checker, labels: (TaxonomyLabel | undefined)[]): void {
     l?.was?.forEach((w, j) => {
       const path = `labels[${i}].was[${j}]`;
       if (ids.has(w)) c.bad(path, 'an id no current label has (a label cannot be renamed to an id still in use)', w);
-      else if (olds.has(w) && olds.get(w) !== l.id) c.bad(path, `an old id claimed by one label only (${olds.get(w)} lists it too)`, w);
+      else if (olds.has(w) && olds.get(w) !== l.id)
+        c.bad(path, `an old id claimed by one label only (${olds.get(w)} lists it too)`, w);
       else olds.set(w, l.id);
     });
   });
@@ -148,7 +176,10 @@ export function validateTaxonomy(v: unknown, file = 'taxonomy'): Taxonomy {
   const c = new Checker();
   const o = c.object(v, '', ['version', 'name', 'groups', 'labels']);
   if (!o) throw new TaxonomyError(file, c.problems);
-  const version = typeof o.version === 'number' && Number.isInteger(o.version) && o.version >= 1 ? o.version : c.bad('version', 'an integer, 1 or more', o.version);
+  const version =
+    typeof o.version === 'number' && Number.isInteger(o.version) && o.version >= 1
+      ? o.version
+      : c.bad('version', 'an integer, 1 or more', o.version);
   const name = c.text(o.name, 'name');
   const groups = (c.array(o.groups, 'groups') ?? []).map((g, i) => group(c, g, `groups[${i}]`));
   if (Array.isArray(o.groups) && o.groups.length === 0) c.bad('groups', 'at least one group', o.groups);
@@ -173,7 +204,11 @@ export function parseTaxonomyText(text: string, file = 'taxonomy'): Taxonomy {
   let offset = -1;
   let expected = '';
   if (!r.ok) ({ offset, expected } = r);
-  else if (text.slice(r.end).trim() !== '') [offset, expected] = [r.end + (text.slice(r.end).length - text.slice(r.end).trimStart().length), 'the end of the file after the JSON value'];
+  else if (text.slice(r.end).trim() !== '')
+    [offset, expected] = [
+      r.end + (text.slice(r.end).length - text.slice(r.end).trimStart().length),
+      'the end of the file after the JSON value',
+    ];
   if (offset >= 0) {
     const before = text.slice(0, offset);
     const line = before.split('\n').length;

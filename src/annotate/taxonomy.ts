@@ -92,11 +92,17 @@ export function resolveLabels(t: Taxonomy, asked: readonly string[]): string[] {
     let found = findLabel(t, id);
     if (!found && !id.includes('.')) {
       const bySuffix = t.labels.filter((l) => l.id.slice(l.id.indexOf('.') + 1) === id);
-      if (bySuffix.length > 1) throw new UserError(`label '${id}' is ambiguous: ${bySuffix.map((l) => l.id).join(' or ')}`, 'bad-input');
+      if (bySuffix.length > 1)
+        throw new UserError(`label '${id}' is ambiguous: ${bySuffix.map((l) => l.id).join(' or ')}`, 'bad-input');
       if (bySuffix.length === 1) found = { label: bySuffix[0] };
     }
-    if (!found) throw new UserError(`unknown label '${id}' (taxonomy '${t.name}' version ${t.version}; \`stepscope taxonomy\` lists the labels)`, 'bad-input');
-    if (found.label.deprecated) throw new UserError(`label '${found.label.id}' is deprecated and cannot be given any more`, 'bad-input');
+    if (!found)
+      throw new UserError(
+        `unknown label '${id}' (taxonomy '${t.name}' version ${t.version}; \`stepscope taxonomy\` lists the labels)`,
+        'bad-input',
+      );
+    if (found.label.deprecated)
+      throw new UserError(`label '${found.label.id}' is deprecated and cannot be given any more`, 'bad-input');
     if (!out.includes(found.label.id)) out.push(found.label.id);
   }
   return out;

@@ -103,7 +103,13 @@ export function checkedOption<T>(
   return checkText(String(raw), key, cmd, validator, fromText);
 }
 
-function checkText<T>(text: string, key: string, cmd: string, validator: Validator<T>, fromText: (text: string) => unknown): T {
+function checkText<T>(
+  text: string,
+  key: string,
+  cmd: string,
+  validator: Validator<T>,
+  fromText: (text: string) => unknown,
+): T {
   try {
     return validator(fromText(text), `--${key}`);
   } catch (e) {
@@ -112,7 +118,9 @@ function checkText<T>(text: string, key: string, cmd: string, validator: Validat
   }
 }
 
-/** An integer option (checked by `valid`, e.g. the contract's `int(0)` or `traceId`); `def` when absent, else required. */
+/**
+ * An integer option (checked by `valid`, e.g. the contract's `int(0)` or `traceId`); `def` when absent, else required.
+ */
 export function intOption(
   values: Record<string, unknown>,
   key: string,
@@ -127,11 +135,22 @@ export function intOption(
 }
 
 /** Every value of a repeated integer option. */
-export function intOptions(values: Record<string, unknown>, key: string, cmd: string, validator: Validator<number>): number[] {
+export function intOptions(
+  values: Record<string, unknown>,
+  key: string,
+  cmd: string,
+  validator: Validator<number>,
+): number[] {
   return ((values[key] as string[] | undefined) ?? []).map((t) => checkText(t, key, cmd, validator, integerText));
 }
 
 /** An option with a fixed set of values (the contract's `oneOf`); `def` when absent. */
-export function choiceOption<const T extends readonly string[]>(values: Record<string, unknown>, key: string, cmd: string, choices: T, def?: T[number]): T[number] | undefined {
+export function choiceOption<const T extends readonly string[]>(
+  values: Record<string, unknown>,
+  key: string,
+  cmd: string,
+  choices: T,
+  def?: T[number],
+): T[number] | undefined {
   return checkedOption(values, key, cmd, oneOf(choices)) ?? def;
 }

@@ -48,6 +48,11 @@ export function table(header: string[], rows: (string | number)[][]): string {
   const widths = header.map((_, i) => Math.max(...cells.map((r) => r[i].length)));
   const right = header.map((_, i) => rows.length > 0 && rows.every((r) => typeof r[i] === 'number'));
   return cells
-    .map((r) => r.map((c, i) => (right[i] ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join('  ').trimEnd())
+    .map((r) =>
+      r
+        .map((c, i) => (right[i] ? c.padStart(widths[i]) : c.padEnd(widths[i])))
+        .join('  ')
+        .trimEnd(),
+    )
     .join('\n');
 }

@@ -24,7 +24,9 @@ export class ProgressBar {
     const frac = Math.min(1, done / this.total);
     const width = 30;
     const filled = Math.round(frac * width);
-    process.stderr.write(`\r\x1b[K${this.label} [${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${Math.floor(frac * 100)}% ${amount}`);
+    process.stderr.write(
+      `\r\x1b[K${this.label} [${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${Math.floor(frac * 100)}% ${amount}`,
+    );
   }
 
   clear(): void {

@@ -4,7 +4,15 @@
  * undo, adjudication, the annotations themselves and the agreement between annotators.
  * Write methods need a writable corpus; the transports route them (accessOf).
  */
-import type { AgreementReport, Annotation, AnnotationChange, Confusion, FieldDiff, RuleAgreement, Taxonomy } from '../annotate/index.js';
+import type {
+  AgreementReport,
+  Annotation,
+  AnnotationChange,
+  Confusion,
+  FieldDiff,
+  RuleAgreement,
+  Taxonomy,
+} from '../annotate/index.js';
 import { FIELDS, type Field, type Prediction } from '../semantics/index.js';
 import { write, read } from './method.js';
 import { recordName } from './predictions.js';
@@ -15,13 +23,20 @@ import type { ItemRow, PredictionDetail } from './predictions.js';
 /** An annotator's name as the app and the CLI take it: 1–80 characters, not starting with `rule:`. */
 export const annotatorName: Validator<string> = (v, p) => {
   const s = str(80)(v, p);
-  if (s.trim() === '' || s !== s.trim()) throw new InvalidValue(p, 'an annotator name (1-80 characters, no leading or trailing spaces)', s);
-  if (s.startsWith('rule:')) throw new InvalidValue(p, 'a person\'s name (names starting with "rule:" are the pre-label rules\')', s);
+  if (s.trim() === '' || s !== s.trim())
+    throw new InvalidValue(p, 'an annotator name (1-80 characters, no leading or trailing spaces)', s);
+  if (s.startsWith('rule:'))
+    throw new InvalidValue(p, 'a person\'s name (names starting with "rule:" are the pre-label rules\')', s);
   return s;
 };
 
 /** What an annotation is about: `{prediction}` or `{trace, seq[, action]}` (checked whole by targetKey). */
-export const annotationTarget = object({ prediction: optional(recordId), trace: optional(recordId), seq: optional(int(0)), action: optional(str(300)) });
+export const annotationTarget = object({
+  prediction: optional(recordId),
+  trace: optional(recordId),
+  seq: optional(int(0)),
+  action: optional(str(300)),
+});
 
 const labelList = arrayOf(str(120), 50);
 
@@ -58,7 +73,10 @@ export const annotationMethods = {
   // Only the fields given change (labels, note or both): a note never writes the labels back.
   annotate: write(
     object({
-      target: annotationTarget, labels: optional(labelList), note: optional(str(10_000)), annotator: annotatorName,
+      target: annotationTarget,
+      labels: optional(labelList),
+      note: optional(str(10_000)),
+      annotator: annotatorName,
     }),
   ),
   skipAnnotation: write(object({ target: annotationTarget, annotator: annotatorName })),
@@ -66,7 +84,13 @@ export const annotationMethods = {
   adjudicate: write(object({ target: annotationTarget, labels: labelList, annotator: annotatorName })),
   listAnnotations: read(object({ set: optional(recordName), run: optional(recordName), annotator: optional(str(80)) })),
   annotationHistory: read(object({ target: optional(annotationTarget), annotator: optional(str(80)) })),
-  getAgreement: read(object({ set: optional(recordName), run: optional(recordName), view: optional(oneOf(['set', 'primary'] as const)) })),
+  getAgreement: read(
+    object({
+      set: optional(recordName),
+      run: optional(recordName),
+      view: optional(oneOf(['set', 'primary'] as const)),
+    }),
+  ),
 };
 
 /** An annotation as the API shows it (src/annotate/record.ts; `active` is implied: undone ones are not listed). */
@@ -95,7 +119,10 @@ export interface Queue {
   position: number;
   /** Per label id, this annotator's labels in the queue. */
   counts: Record<string, number>;
-  /** What the filters can choose from: over the run's predictions (its failures unless `failed` is false) before the other filters. */
+  /**
+   * What the filters can choose from: over the run's predictions (its failures unless `failed` is false) before the
+   * other filters.
+   */
   facets: { actions: string[]; annotators: string[]; prelabels: string[] };
 }
 

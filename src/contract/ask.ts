@@ -22,10 +22,13 @@ const actions: Validator<string[]> = (v, p) => {
 const at = { traceId: recordId, direction: oneOf(DIRECTIONS), entry: optional(int(0)), actions };
 
 /** A positive number (temperature 0 allowed). */
-const num = (min: number, max: number): Validator<number> => (v, p) => {
-  if (typeof v !== 'number' || !Number.isFinite(v) || v < min || v > max) throw new InvalidValue(p, `a number from ${min} to ${max}`, v);
-  return v;
-};
+const num =
+  (min: number, max: number): Validator<number> =>
+  (v, p) => {
+    if (typeof v !== 'number' || !Number.isFinite(v) || v < min || v > max)
+      throw new InvalidValue(p, `a number from ${min} to ${max}`, v);
+    return v;
+  };
 
 export const askMethods = {
   checkCompletions: read(object({ ...at, completions: arrayOf(str(100_000), 100) })),

@@ -23,7 +23,16 @@ export const dashboardMethods = {
   getRunScores: read(object({ set: recordName, run: recordName, interval: optional(bool) })),
   getScoreIntervals: read(object({ set: recordName, run: recordName, by: optional(oneOf(SCORE_BY)) })),
   /** `group`: a group of `by` as text (`step_into`, `0.25`, `8`, `exit`); absent: the whole set. */
-  listGroupItems: read(object({ set: recordName, run: recordName, by: optional(oneOf(SCORE_BY)), group: optional(str(200)), offset: optional(int(0)), limit: optional(int(1, 1000)) })),
+  listGroupItems: read(
+    object({
+      set: recordName,
+      run: recordName,
+      by: optional(oneOf(SCORE_BY)),
+      group: optional(str(200)),
+      offset: optional(int(0)),
+      limit: optional(int(1, 1000)),
+    }),
+  ),
   compareRuns: read(object({ set: recordName, a: recordName, b: recordName })),
 };
 
@@ -60,7 +69,15 @@ export interface RunComparison {
   a: string;
   b: string;
   /** The whole set first (action null), then one per action kind. */
-  groups: { action: string | null; items: number; both: number; onlyA: number; onlyB: number; neither: number; mcnemar: McNemarResult }[];
+  groups: {
+    action: string | null;
+    items: number;
+    both: number;
+    onlyA: number;
+    onlyB: number;
+    neither: number;
+    mcnemar: McNemarResult;
+  }[];
   differing: DifferingItem[];
   unpaired: number;
 }

@@ -12,7 +12,8 @@ import { arrayOf, bool, int, InvalidValue, object, oneOf, optional, str, type Va
 /** One folder name: letters, digits, `.`, `_` and `-`, not starting with a dot. */
 export const exportFolder: Validator<string> = (v, p) => {
   const s = str(100)(v, p);
-  if (!/^[A-Za-z0-9_-][A-Za-z0-9._-]*$/.test(s)) throw new InvalidValue(p, 'a folder name of letters, digits, ., _ and - (not starting with .)', s);
+  if (!/^[A-Za-z0-9_-][A-Za-z0-9._-]*$/.test(s))
+    throw new InvalidValue(p, 'a folder name of letters, digits, ., _ and - (not starting with .)', s);
   return s;
 };
 
@@ -26,7 +27,15 @@ const plan = {
 
 export const exportMethods = {
   previewExport: read(object(plan)),
-  startExport: read(object({ ...plan, format: optional(oneOf(EXPORT_FORMATS)), shardRows: optional(int(1)), folder: exportFolder, force: optional(bool) })),
+  startExport: read(
+    object({
+      ...plan,
+      format: optional(oneOf(EXPORT_FORMATS)),
+      shardRows: optional(int(1)),
+      folder: exportFolder,
+      force: optional(bool),
+    }),
+  ),
   exportProgress: read(object({ job: int(1) })),
 };
 

@@ -21,25 +21,65 @@ export type { TraceRow } from '../trace/listing.js';
 export type { Direction } from '../semantics/types.js';
 export type { Walk, WalkState } from '../semantics/walk-view.js';
 export { MAX_EVENT_WINDOW, type TraceInfo } from './traces.js';
-export { decodeSkeleton, decodeSkeletonBytes, encodeSkeleton, skeletonBytes, type Skeleton, type SkeletonWire } from '../trace/skeleton.js';
+export {
+  decodeSkeleton,
+  decodeSkeletonBytes,
+  encodeSkeleton,
+  skeletonBytes,
+  type Skeleton,
+  type SkeletonWire,
+} from '../trace/skeleton.js';
 export { MAX_WALK_ACTIONS, type TrajectoryRow } from './trajectories.js';
 export type { AskResults, CheckedAnswer, StateCheck } from './ask.js';
 export type { EvalSetInfo, RunInfo, ItemRow, ItemDetail, PredictionDetail, VerdictInfo } from './predictions.js';
 export type { ScoreLine, ScoreBy } from '../semantics/eval.js';
-export { DASHBOARD_BREAKDOWNS, type DashboardBreakdown, type RunScores, type ScoreInterval, type RunComparison, type DifferingItem, type McNemarResult } from './dashboard.js';
+export {
+  DASHBOARD_BREAKDOWNS,
+  type DashboardBreakdown,
+  type RunScores,
+  type ScoreInterval,
+  type RunComparison,
+  type DifferingItem,
+  type McNemarResult,
+} from './dashboard.js';
 export type { ExportPreview, ExportJob, ExportStatus } from './export.js';
 export { EXPORT_KINDS, EXPORT_FORMATS, type ExportKind, type ExportFormat } from '../semantics/export-select.js';
 
-export type { AnnotationInfo, AnnotationItem, AgreementInfo, DisagreementInfo, HistoryInfo, PrelabelInfo, Queue, QueueEntry } from './annotations.js';
+export type {
+  AnnotationInfo,
+  AnnotationItem,
+  AgreementInfo,
+  DisagreementInfo,
+  HistoryInfo,
+  PrelabelInfo,
+  Queue,
+  QueueEntry,
+} from './annotations.js';
 
 /** Every method, by name: its access and its params validator. */
-export const methods = { ...traceMethods, ...trajectoryMethods, ...predictionMethods, ...dashboardMethods, ...exportMethods, ...askMethods, ...annotationMethods } satisfies Record<string, MethodSpec>;
+export const methods = {
+  ...traceMethods,
+  ...trajectoryMethods,
+  ...predictionMethods,
+  ...dashboardMethods,
+  ...exportMethods,
+  ...askMethods,
+  ...annotationMethods,
+} satisfies Record<string, MethodSpec>;
 
 export type Method = keyof typeof methods;
 export type Params<M extends Method> = ReturnType<(typeof methods)[M]['params']>;
 
 /** Result types, one per method: the static half of the contract. */
-export interface Results extends TraceResults, TrajectoryResults, PredictionResults, DashboardResults, ExportResults, AskResults, AnnotationResults {}
+export interface Results
+  extends
+    TraceResults,
+    TrajectoryResults,
+    PredictionResults,
+    DashboardResults,
+    ExportResults,
+    AskResults,
+    AnnotationResults {}
 
 export type Api = { [M in Method]: (p: Params<M>) => Results[M] | Promise<Results[M]> };
 

@@ -5,7 +5,15 @@
  * and their parsed fields, and a run's scores (the lines of `stepscope scores --json`).
  * Read-only; sets and runs are made by the CLI.
  */
-import type { EvalTask, FieldVerdicts, Prediction, ParseError, ScoreLine, TargetFields, VerdictStatus } from '../semantics/index.js';
+import type {
+  EvalTask,
+  FieldVerdicts,
+  Prediction,
+  ParseError,
+  ScoreLine,
+  TargetFields,
+  VerdictStatus,
+} from '../semantics/index.js';
 import { SCORE_BY, type Direction, type ExitKind, type StateKind } from '../semantics/index.js';
 import { read } from './method.js';
 import { recordId } from './traces.js';
@@ -21,7 +29,15 @@ export const recordName: Validator<string> = (v, p) => {
 export const predictionMethods = {
   listEvalSets: read(object({})),
   listRuns: read(object({ set: recordName })),
-  listItems: read(object({ set: recordName, run: optional(recordName), traceId: optional(recordId), offset: optional(int(0)), limit: optional(int(1, 1000)) })),
+  listItems: read(
+    object({
+      set: recordName,
+      run: optional(recordName),
+      traceId: optional(recordId),
+      offset: optional(int(0)),
+      limit: optional(int(1, 1000)),
+    }),
+  ),
   getItem: read(object({ id: recordId, run: optional(recordName) })),
   getScores: read(object({ set: recordName, run: recordName, by: optional(oneOf(SCORE_BY)) })),
 };
@@ -80,7 +96,9 @@ export interface ItemRow {
   actions: string[];
   action: string;
   horizon: number | null;
-  /** The node the last action leads to in the tree of `direction` (null: an exit), its seq, its shown kind or exit name. */
+  /**
+   * The node the last action leads to in the tree of `direction` (null: an exit), its seq, its shown kind or exit name.
+   */
   targetNode: number | null;
   targetSeq: number | null;
   targetKind: StateKind | ExitKind;

@@ -9,7 +9,9 @@ import { UserError } from '../common/errors.js';
 
 export type Validator<T> = (v: unknown, path: string) => T;
 
-/** A value that is not what `expected` describes (`a string of at most 1000 characters`, `normal, error or never` …). */
+/**
+ * A value that is not what `expected` describes (`a string of at most 1000 characters`, `normal, error or never` …).
+ */
 export class InvalidValue extends UserError {
   constructor(
     readonly path: string,
@@ -63,7 +65,11 @@ export function optional<T>(inner: Validator<T>): Validator<T | undefined> {
 }
 
 /** An array of at most `max` items; `tooMany` words the limit when it is not just a number of items. */
-export function arrayOf<T>(inner: Validator<T>, max = 100_000, tooMany = `an array of at most ${max} items`): Validator<T[]> {
+export function arrayOf<T>(
+  inner: Validator<T>,
+  max = 100_000,
+  tooMany = `an array of at most ${max} items`,
+): Validator<T[]> {
   return (v, p) => {
     if (!Array.isArray(v)) bad(p, `an array of at most ${max} items`, v);
     if (v.length > max) bad(p, tooMany, v);

@@ -11,10 +11,14 @@ const q = JSON.stringify;
 const duck = (glob: string, format: string) => (format === 'jsonl' ? `read_json_auto('${glob}')` : `'${glob}'`);
 
 const WHAT: Record<string, string> = {
-  trajectories: 'one stored trajectory per row: its full serialized text in the paper\'s format (`text`), with the direction, entry, actions and exit it was walked with',
-  'prompt-target': 'one prompt and its target per row: evaluation-set items (`source` = `item`) and steps of stored trajectories (`source` = `trajectory`); the prompt ends with `<|frame_sep|>`, the target is the state (or exit token) that follows',
-  corrections: 'one model failure per row: the `prompt`, the true target (`chosen`), the model\'s wrong completion (`rejected`), the fields it got wrong (`wrong`) and the model\'s label (`model`); ready for supervised fine-tuning on `chosen` or preference training (DPO) on `chosen`/`rejected`',
-  traces: 'one recorded event per row (`seq`, `event`, `frame`, `func`, `line`, `src`, `locals` as JSON text, `arg`, `parent`), for building other formats',
+  trajectories:
+    "one stored trajectory per row: its full serialized text in the paper's format (`text`), with the direction, entry, actions and exit it was walked with",
+  'prompt-target':
+    'one prompt and its target per row: evaluation-set items (`source` = `item`) and steps of stored trajectories (`source` = `trajectory`); the prompt ends with `<|frame_sep|>`, the target is the state (or exit token) that follows',
+  corrections:
+    "one model failure per row: the `prompt`, the true target (`chosen`), the model's wrong completion (`rejected`), the fields it got wrong (`wrong`) and the model's label (`model`); ready for supervised fine-tuning on `chosen` or preference training (DPO) on `chosen`/`rejected`",
+  traces:
+    'one recorded event per row (`seq`, `event`, `frame`, `func`, `line`, `src`, `locals` as JSON text, `arg`, `parent`), for building other formats',
 };
 
 /** Hugging Face's size_categories bucket for a row count. */
@@ -76,7 +80,10 @@ export function datasetCard(m: Manifest, columns: Column[], license: string): st
     '',
     `| split | rows | programs | files |${labelNames.map((l) => ` ${l} |`).join('')}`,
     `| --- | ---: | ---: | ---: |${labelNames.map(() => ' ---: |').join('')}`,
-    ...Object.entries(m.splits).map(([name, s]) => `| ${name} | ${s.rows} | ${s.programs} | ${s.files.length} |${labelNames.map((l) => ` ${s.labels[l] ?? 0} |`).join('')}`),
+    ...Object.entries(m.splits).map(
+      ([name, s]) =>
+        `| ${name} | ${s.rows} | ${s.programs} | ${s.files.length} |${labelNames.map((l) => ` ${s.labels[l] ?? 0} |`).join('')}`,
+    ),
     '',
     labelNames.length ? 'Label columns count the rows carrying each label.' : 'No row carries a label.',
     '',
@@ -87,7 +94,9 @@ export function datasetCard(m: Manifest, columns: Column[], license: string): st
     `ds = load_dataset("${m.format === 'jsonl' ? 'json' : 'parquet'}", data_files={${splits.map(([n]) => `"${n}": "data/${n}-*.${pattern}"`).join(', ')}})`,
     '```',
     '',
-    splits.length ? `or, from this folder, \`load_dataset(".")\`; with DuckDB: \`SELECT * FROM ${duck(`data/${splits[0][0]}-*.${pattern}`, m.format)}\`.` : '',
+    splits.length
+      ? `or, from this folder, \`load_dataset(".")\`; with DuckDB: \`SELECT * FROM ${duck(`data/${splits[0][0]}-*.${pattern}`, m.format)}\`.`
+      : '',
     '',
     `\`stepscope-export.json\` records the same counts, the filter, the seed and the corpus's hash.`,
     '',

@@ -14,25 +14,61 @@ export interface Column {
   nullable?: true;
 }
 
-const col = (name: string, type: ColumnType = 'string', nullable?: true): Column => (nullable ? { name, type, nullable } : { name, type });
+const col = (name: string, type: ColumnType = 'string', nullable?: true): Column =>
+  nullable ? { name, type, nullable } : { name, type };
 
 const COMMON: Column[] = [col('name'), col('trace', 'int'), col('program'), col('labels', 'strings')];
 
 export const COLUMNS: Record<ExportKind, Column[]> = {
   trajectories: [
-    ...COMMON, col('id', 'int'), col('text'), col('direction'), col('entry', 'int'), col('actions', 'strings'), col('exit', 'string', true),
+    ...COMMON,
+    col('id', 'int'),
+    col('text'),
+    col('direction'),
+    col('entry', 'int'),
+    col('actions', 'strings'),
+    col('exit', 'string', true),
   ],
   'prompt-target': [
-    ...COMMON, col('source'), col('id', 'int'), col('set', 'string', true), col('key', 'string', true), col('step', 'int'),
-    col('direction'), col('entry', 'int'), col('actions', 'strings'), col('action'), col('prompt'), col('target'),
+    ...COMMON,
+    col('source'),
+    col('id', 'int'),
+    col('set', 'string', true),
+    col('key', 'string', true),
+    col('step', 'int'),
+    col('direction'),
+    col('entry', 'int'),
+    col('actions', 'strings'),
+    col('action'),
+    col('prompt'),
+    col('target'),
   ],
   corrections: [
-    ...COMMON, col('prediction', 'int'), col('item', 'int'), col('set'), col('key'), col('model'), col('sample', 'int'),
-    col('direction'), col('action'), col('prompt'), col('chosen'), col('rejected'), col('wrong', 'strings'),
+    ...COMMON,
+    col('prediction', 'int'),
+    col('item', 'int'),
+    col('set'),
+    col('key'),
+    col('model'),
+    col('sample', 'int'),
+    col('direction'),
+    col('action'),
+    col('prompt'),
+    col('chosen'),
+    col('rejected'),
+    col('wrong', 'strings'),
   ],
   traces: [
-    ...COMMON, col('seq', 'int'), col('event'), col('frame', 'int'), col('func'), col('line', 'int'), col('src'),
-    col('locals'), col('arg', 'string', true), col('parent', 'int', true),
+    ...COMMON,
+    col('seq', 'int'),
+    col('event'),
+    col('frame', 'int'),
+    col('func'),
+    col('line', 'int'),
+    col('src'),
+    col('locals'),
+    col('arg', 'string', true),
+    col('parent', 'int', true),
   ],
 };
 

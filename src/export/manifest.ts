@@ -27,7 +27,16 @@ export interface Manifest {
 
 export function manifest(
   plan: Plan,
-  w: { format: string; shardRows: number; labels: Record<string, number>[]; version: string; corpusFile: string; corpusSha256: string; schemaVersion: number; files: string[][] },
+  w: {
+    format: string;
+    shardRows: number;
+    labels: Record<string, number>[];
+    version: string;
+    corpusFile: string;
+    corpusSha256: string;
+    schemaVersion: number;
+    files: string[][];
+  },
 ): Manifest {
   const o = plan.options;
   const splits: Manifest['splits'] = {};
@@ -38,7 +47,13 @@ export function manifest(
     stepscope_version: w.version,
     created: new Date().toISOString(),
     corpus: { file: w.corpusFile, sha256: w.corpusSha256, schema_version: w.schemaVersion },
-    kind: o.kind, format: w.format, filter: o.select, split: o.split, seed: o.seed, shard_rows: w.shardRows, allow_overlap: o.allowOverlap,
+    kind: o.kind,
+    format: w.format,
+    filter: o.select,
+    split: o.split,
+    seed: o.seed,
+    shard_rows: w.shardRows,
+    allow_overlap: o.allowOverlap,
     rows: plan.splits.reduce((a, s) => a + s.rows, 0),
     programs: plan.splits.reduce((a, s) => a + s.programs, 0),
     splits,
@@ -48,4 +63,5 @@ export function manifest(
   };
 }
 
-const sorted = (o: Record<string, number>) => Object.fromEntries(Object.entries(o).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+const sorted = (o: Record<string, number>) =>
+  Object.fromEntries(Object.entries(o).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));

@@ -8,7 +8,13 @@
 import { createHash } from 'node:crypto';
 import { DEFAULT_TAXONOMY, findLabel, type Taxonomy } from '../annotate/index.js';
 import { UserError } from '../common/errors.js';
-import { isTrainingSplit, parseSelect, parseSplit, type ExportFilter, type ExportKind } from '../semantics/export-select.js';
+import {
+  isTrainingSplit,
+  parseSelect,
+  parseSplit,
+  type ExportFilter,
+  type ExportKind,
+} from '../semantics/export-select.js';
 import type { ReadCorpus, RowSource } from '../store/corpus.js';
 
 export interface ExportOptions {
@@ -57,27 +63,45 @@ export function splitIndex(point: number, fractions: number[]): number {
 /** Label keys need annotations, and name labels of the corpus's taxonomy (old ids and deprecated ones too). */
 function checkLabelKeys(corpus: ReadCorpus, f: ExportFilter): void {
   if (!corpus.hasAnnotations()) {
-    throw new UserError(`--select labels-any, labels-all, labels-none and annotator: there are no annotations in this corpus (${corpus.path})`, 'bad-input');
+    throw new UserError(
+      `--select labels-any, labels-all, labels-none and annotator: there are no annotations in this corpus (${corpus.path})`,
+      'bad-input',
+    );
   }
   const stored = corpus.latestTaxonomy();
   const t = stored ? (JSON.parse(stored.body) as Taxonomy) : DEFAULT_TAXONOMY;
-  for (const [key, ids] of [['labels-any', f.labelsAny], ['labels-all', f.labelsAll], ['labels-none', f.labelsNone]] as const) {
+  for (const [key, ids] of [
+    ['labels-any', f.labelsAny],
+    ['labels-all', f.labelsAll],
+    ['labels-none', f.labelsNone],
+  ] as const) {
     for (const id of ids ?? []) {
       if (!findLabel(t, id)) {
-        throw new UserError(`--select ${key}: unknown label '${id}' (taxonomy '${t.name}' version ${t.version}; \`stepscope taxonomy\` lists the labels)`, 'bad-input');
+        throw new UserError(
+          `--select ${key}: unknown label '${id}' (taxonomy '${t.name}' version ${t.version}; \`stepscope taxonomy\` lists the labels)`,
+          'bad-input',
+        );
       }
     }
   }
 }
 
 export function planExport(corpus: ReadCorpus, opts: ExportOptions): Plan {
-  const options: Required<ExportOptions> = { kind: opts.kind, select: opts.select, split: opts.split ?? 'train=1', seed: opts.seed ?? 0, allowOverlap: opts.allowOverlap ?? false };
+  const options: Required<ExportOptions> = {
+    kind: opts.kind,
+    select: opts.select,
+    split: opts.split ?? 'train=1',
+    seed: opts.seed ?? 0,
+    allowOverlap: opts.allowOverlap ?? false,
+  };
   const filter = parseSelect(options.select);
-  if (filter.labelsAny || filter.labelsAll || filter.labelsNone || filter.annotator !== undefined) checkLabelKeys(corpus, filter);
+  if (filter.labelsAny || filter.labelsAll || filter.labelsNone || filter.annotator !== undefined)
+    checkLabelKeys(corpus, filter);
   const splits = parseSplit(options.split).map((s) => ({ ...s, rows: 0, programs: 0 }));
   const sources = corpus.exportSources(options.kind, filter);
   const weights = new Map<number, number>();
-  for (const src of sources) for (const [id, n] of corpus.exportWeights(src, filter)) weights.set(id, (weights.get(id) ?? 0) + n);
+  for (const src of sources)
+    for (const [id, n] of corpus.exportWeights(src, filter)) weights.set(id, (weights.get(id) ?? 0) + n);
   const bench = corpus.benchmarkPrograms();
   // Benchmark membership is by source hash: the same function under another call is the same program.
   const found = new Map<number, { hash: string; rows: number }>();
@@ -95,7 +119,10 @@ export function planExport(corpus: ReadCorpus, opts: ExportOptions): Plan {
   const excludedHashes = new Set<string>();
   let excludedRows = 0;
   for (const [id, { hash, rows }] of found) {
-    const split = splitIndex(splitPoint(hash, options.seed), splits.map((s) => s.fraction));
+    const split = splitIndex(
+      splitPoint(hash, options.seed),
+      splits.map((s) => s.fraction),
+    );
     if (!options.allowOverlap && isTrainingSplit(splits[split].name) && benchHashes.has(hash)) {
       excludedHashes.add(hash);
       excludedRows += rows;
@@ -108,5 +135,12 @@ export function planExport(corpus: ReadCorpus, opts: ExportOptions): Plan {
       splits[split].programs++;
     }
   }
-  return { options, filter, sources, splits, programs, excluded: { programs: excludedHashes.size, rows: excludedRows, sets: bench.sets } };
+  return {
+    options,
+    filter,
+    sources,
+    splits,
+    programs,
+    excluded: { programs: excludedHashes.size, rows: excludedRows, sets: bench.sets },
+  };
 }

@@ -24,21 +24,53 @@ export function shapeRows(src: RowSource, raw: Raw, program: string, emit: (row:
   switch (src) {
     case 'traces':
       emit({
-        name: raw.name, trace: raw.trace, program, labels, seq: raw.seq, event: raw.event, frame: raw.frame, func: raw.func, line: raw.line,
-        src: raw.src, locals: raw.locals, arg: raw.arg, parent: raw.parent,
+        name: raw.name,
+        trace: raw.trace,
+        program,
+        labels,
+        seq: raw.seq,
+        event: raw.event,
+        frame: raw.frame,
+        func: raw.func,
+        line: raw.line,
+        src: raw.src,
+        locals: raw.locals,
+        arg: raw.arg,
+        parent: raw.parent,
       });
       return;
     case 'trajectories':
       emit({
-        name: raw.name, trace: raw.trace, program, labels, id: raw.id, text: raw.text, direction: raw.direction, entry: raw.entry,
-        actions: actionsOf(raw.actions), exit: raw.exit,
+        name: raw.name,
+        trace: raw.trace,
+        program,
+        labels,
+        id: raw.id,
+        text: raw.text,
+        direction: raw.direction,
+        entry: raw.entry,
+        actions: actionsOf(raw.actions),
+        exit: raw.exit,
       });
       return;
     case 'items': {
       const actions = actionsOf(raw.actions);
       emit({
-        name: raw.name, trace: raw.trace, program, labels, source: 'item', id: raw.id, set: raw.set_name, key: raw.key, step: actions.length - 1,
-        direction: raw.direction, entry: raw.entry, actions, action: raw.action, prompt: raw.prompt, target: raw.target,
+        name: raw.name,
+        trace: raw.trace,
+        program,
+        labels,
+        source: 'item',
+        id: raw.id,
+        set: raw.set_name,
+        key: raw.key,
+        step: actions.length - 1,
+        direction: raw.direction,
+        entry: raw.entry,
+        actions,
+        action: raw.action,
+        prompt: raw.prompt,
+        target: raw.target,
       });
       return;
     }
@@ -50,19 +82,48 @@ export function shapeRows(src: RowSource, raw: Raw, program: string, emit: (row:
       for (const [k, labels] of JSON.parse(raw.steps) as [number, string[]][]) {
         const { prompt, target } = stepPromptTarget(raw.text, ends, k);
         emit({
-          name: raw.name, trace: raw.trace, program, labels, source: 'trajectory', id: raw.id, set: null, key: null, step: k,
-          direction: raw.direction, entry: raw.entry, actions: actions.slice(0, k + 1), action: acts[k].action, prompt, target,
+          name: raw.name,
+          trace: raw.trace,
+          program,
+          labels,
+          source: 'trajectory',
+          id: raw.id,
+          set: null,
+          key: null,
+          step: k,
+          direction: raw.direction,
+          entry: raw.entry,
+          actions: actions.slice(0, k + 1),
+          action: acts[k].action,
+          prompt,
+          target,
         });
       }
       return;
     }
     case 'corrections': {
       // A format error is wrong on every field the target has; both are listed.
-      const wrong = [...(raw.format_error === 1 ? ['format'] : []), ...(['event', 'src', 'locals', 'arg'] as const).filter((f) => raw[`em_${f}`] === 0)];
+      const wrong = [
+        ...(raw.format_error === 1 ? ['format'] : []),
+        ...(['event', 'src', 'locals', 'arg'] as const).filter((f) => raw[`em_${f}`] === 0),
+      ];
       emit({
-        name: raw.name, trace: raw.trace, program, labels, prediction: raw.prediction, item: raw.item, set: raw.set_name, key: raw.key,
-        model: raw.model, sample: raw.sample, direction: raw.direction, action: raw.action, prompt: raw.prompt, chosen: raw.target,
-        rejected: raw.completion, wrong,
+        name: raw.name,
+        trace: raw.trace,
+        program,
+        labels,
+        prediction: raw.prediction,
+        item: raw.item,
+        set: raw.set_name,
+        key: raw.key,
+        model: raw.model,
+        sample: raw.sample,
+        direction: raw.direction,
+        action: raw.action,
+        prompt: raw.prompt,
+        chosen: raw.target,
+        rejected: raw.completion,
+        wrong,
       });
     }
   }

@@ -56,9 +56,16 @@ export function checkOutput(out: string, force: boolean): void {
     throw new UserError(`${out} exists and is not a folder`, 'bad-input');
   }
   if (!entries.length) return;
-  if (!force) throw new UserError(`${out} is not empty: give --force to replace an earlier export there, or choose another folder`, 'bad-input');
+  if (!force)
+    throw new UserError(
+      `${out} is not empty: give --force to replace an earlier export there, or choose another folder`,
+      'bad-input',
+    );
   if (!entries.includes(MANIFEST)) {
-    throw new UserError(`${out} holds files that are not a Stepscope export (no ${MANIFEST}); --force only replaces an earlier export`, 'bad-input');
+    throw new UserError(
+      `${out} holds files that are not a Stepscope export (no ${MANIFEST}); --force only replaces an earlier export`,
+      'bad-input',
+    );
   }
 }
 
@@ -68,7 +75,8 @@ export const partialPrefix = (out: string) => `.${basename(resolve(out))}.partia
 /** Removes this process's temporary folders for `out` (a Ctrl+C handler calls it before exiting). */
 export function removePartial(out: string): void {
   const dir = dirname(resolve(out));
-  for (const f of readdirSync(dir)) if (f.startsWith(partialPrefix(out))) rmSync(join(dir, f), { recursive: true, force: true });
+  for (const f of readdirSync(dir))
+    if (f.startsWith(partialPrefix(out))) rmSync(join(dir, f), { recursive: true, force: true });
 }
 
 export async function exportDataset(db: string, out: string, opts: WriteOptions): Promise<Manifest> {
@@ -76,7 +84,8 @@ export async function exportDataset(db: string, out: string, opts: WriteOptions)
   const shardRows = opts.shardRows ?? DEFAULT_SHARD_ROWS;
   out = resolve(out);
   checkOutput(out, opts.force ?? false);
-  if (!existsSync(dirname(out))) throw new UserError(`${dirname(out)} does not exist (the output folder's parent must)`, 'not-found');
+  if (!existsSync(dirname(out)))
+    throw new UserError(`${dirname(out)} does not exist (the output folder's parent must)`, 'not-found');
   const tmp = join(dirname(out), `${partialPrefix(out)}${Date.now()}`);
   const corpus = openCorpus(db, { readonly: true });
   try {
@@ -86,7 +95,13 @@ export async function exportDataset(db: string, out: string, opts: WriteOptions)
     const labels = await writeSplits(corpus, plan, tmp, format, shardRows, opts.onProgress);
     endRead();
     const m = manifest(plan, {
-      format, shardRows, labels, version, corpusFile: basename(db), corpusSha256: await fileSha256(db), schemaVersion: corpus.schemaVersion(),
+      format,
+      shardRows,
+      labels,
+      version,
+      corpusFile: basename(db),
+      corpusSha256: await fileSha256(db),
+      schemaVersion: corpus.schemaVersion(),
       files: plan.splits.map((s) => shardNames(s.name, s.rows, shardRows, format)),
     });
     writeFileSync(join(tmp, 'README.md'), datasetCard(m, COLUMNS[plan.options.kind], opts.license ?? 'other'));
@@ -102,10 +117,25 @@ export async function exportDataset(db: string, out: string, opts: WriteOptions)
 }
 
 async function writeSplits(
-  corpus: ReadCorpus, plan: Plan, dir: string, format: ExportFormat, shardRows: number, onProgress?: (done: number, total: number) => void,
+  corpus: ReadCorpus,
+  plan: Plan,
+  dir: string,
+  format: ExportFormat,
+  shardRows: number,
+  onProgress?: (done: number, total: number) => void,
 ): Promise<Record<string, number>[]> {
   const columns = COLUMNS[plan.options.kind];
-  const writers = plan.splits.map((s) => new SplitWriter(dir, shardNames(s.name, s.rows, shardRows, format), shardRows, format, columns, `Stepscope ${version}`));
+  const writers = plan.splits.map(
+    (s) =>
+      new SplitWriter(
+        dir,
+        shardNames(s.name, s.rows, shardRows, format),
+        shardRows,
+        format,
+        columns,
+        `Stepscope ${version}`,
+      ),
+  );
   const labels = plan.splits.map(() => ({}) as Record<string, number>);
   const total = plan.splits.reduce((a, s) => a + s.rows, 0);
   let done = 0;
@@ -134,7 +164,8 @@ async function writeSplits(
     for (const w of writers) w.close();
   }
   writers.forEach((w, k) => {
-    if (w.written !== plan.splits[k].rows) throw new Error(`split ${plan.splits[k].name}: wrote ${w.written} rows, planned ${plan.splits[k].rows}`);
+    if (w.written !== plan.splits[k].rows)
+      throw new Error(`split ${plan.splits[k].name}: wrote ${w.written} rows, planned ${plan.splits[k].rows}`);
   });
   onProgress?.(done, total);
   return labels;

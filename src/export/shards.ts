@@ -39,7 +39,8 @@ export class SplitWriter {
       const name = this.files[this.next++];
       if (name === undefined) throw new Error('more rows than the plan counted (the corpus changed during the export)');
       const path = join(this.dir, name);
-      this.current = this.format === 'jsonl' ? jsonlWriter(path) : parquetFileWriter(path, this.columns, this.createdBy);
+      this.current =
+        this.format === 'jsonl' ? jsonlWriter(path) : parquetFileWriter(path, this.columns, this.createdBy);
       this.inFile = 0;
     }
     this.current.write(row);

@@ -12,7 +12,10 @@ export function frameEnds(text: string, actions: number, id: number): number[] {
   const ends: number[] = [];
   for (let at = text.indexOf(FRAME); at >= 0; at = text.indexOf(FRAME, at + FRAME.length)) ends.push(at + FRAME.length);
   if (ends.length !== actions + 1) {
-    throw new UserError(`trajectory ${id}: its text has ${ends.length} ${FRAME} for ${actions} actions (expected ${actions + 1}); a repr may contain a separator token`, 'bad-input');
+    throw new UserError(
+      `trajectory ${id}: its text has ${ends.length} ${FRAME} for ${actions} actions (expected ${actions + 1}); a repr may contain a separator token`,
+      'bad-input',
+    );
   }
   return ends;
 }

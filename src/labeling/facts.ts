@@ -27,9 +27,15 @@ export function completionForm(set: EvalSetRecord, run: RunRecord): CompletionFo
   return set.task === 'cruxeval-input' ? 'call' : 'value';
 }
 
-const verdict = (s: string | undefined): 'pass' | 'fail' | null => (s === 'pass' ? 'pass' : s === 'fail' || s === 'error' || s === 'timeout' ? 'fail' : null);
+const verdict = (s: string | undefined): 'pass' | 'fail' | null =>
+  s === 'pass' ? 'pass' : s === 'fail' || s === 'error' || s === 'timeout' ? 'fail' : null;
 
-export function predictionFacts(set: EvalSetRecord, run: RunRecord, item: StoredItem, record: PredictionRecord): PredictionFacts {
+export function predictionFacts(
+  set: EvalSetRecord,
+  run: RunRecord,
+  item: StoredItem,
+  record: PredictionRecord,
+): PredictionFacts {
   const form = completionForm(set, run);
   const truth = item.truth as Prediction;
   const read = readCompletion(record.completion, form, truth);
@@ -38,7 +44,18 @@ export function predictionFacts(set: EvalSetRecord, run: RunRecord, item: Stored
   let wrong: Field[];
   if (form === 'state') wrong = (['event', 'src', 'locals', 'arg'] as const).filter((f) => record.em[f] === false);
   else wrong = record.correct === false ? [form === 'call' ? 'locals' : 'arg'] : [];
-  return { set, run, item, record, form, predicted, truth, diff, wrong, execution: verdict(record.alt?.status) ?? verdict(record.exec?.status) };
+  return {
+    set,
+    run,
+    item,
+    record,
+    form,
+    predicted,
+    truth,
+    diff,
+    wrong,
+    execution: verdict(record.alt?.status) ?? verdict(record.exec?.status),
+  };
 }
 
 /** The facts of one prediction by id; not-found for an unknown id. */
@@ -48,6 +65,8 @@ export function factsOf(corpus: ReadCorpus, id: number): PredictionFacts {
   const set = corpus.listEvalSets().find((s) => s.id === ref.setId)!;
   const run = corpus.getRunById(ref.runId)!;
   const item = corpus.getItem(ref.itemId)!;
-  const record = [...corpus.iteratePredictions({ setId: set.id, runId: run.id, itemId: item.id })].find((p) => p.id === id)!;
+  const record = [...corpus.iteratePredictions({ setId: set.id, runId: run.id, itemId: item.id })].find(
+    (p) => p.id === id,
+  )!;
   return predictionFacts(set, run, item, record);
 }

@@ -17,8 +17,13 @@ export function annotationItem(corpus: ReadCorpus, prediction: number, annotator
     truth: f.truth,
     diff: f.diff,
     wrong: f.wrong,
-    prelabels: all.filter((a) => a.source === 'rule').map((a) => ({ id: a.id, label: a.labels[0], rule: a.rule!, reason: a.note, status: a.status })),
+    prelabels: all
+      .filter((a) => a.source === 'rule')
+      .map((a) => ({ id: a.id, label: a.labels[0], rule: a.rule!, reason: a.note, status: a.status })),
     mine: mine ? annotationInfo(mine) : null,
-    annotators: all.filter((a) => a.source === 'person' && a.role === 'annotator' && !a.skipped).map((a) => a.annotator).sort(),
+    annotators: all
+      .filter((a) => a.source === 'person' && a.role === 'annotator' && !a.skipped)
+      .map((a) => a.annotator)
+      .sort(),
   };
 }

@@ -31,7 +31,9 @@ export function prelabelRun(corpus: Corpus, setName: string, label: string): Pre
   const taxonomy = storedTaxonomy(corpus, null);
   const items = new Map([...corpus.iterateItems(set.id)].map((it) => [it.id, it]));
   const traces = new Map<number, LoadedTrace>();
-  const have = new Set(corpus.listAnnotations({ runId: run.id, source: 'rule', inactive: true }).map((a) => `${a.target} ${a.annotator}`));
+  const have = new Set(
+    corpus.listAnnotations({ runId: run.id, source: 'rule', inactive: true }).map((a) => `${a.target} ${a.annotator}`),
+  );
   const out: NewAnnotation[] = [];
   const r: PrelabelRunResult = { predictions: 0, labeled: 0, stored: 0, skipped: 0, counts: {} };
   for (const p of corpus.iteratePredictions({ setId: set.id, runId: run.id })) {
@@ -47,7 +49,10 @@ export function prelabelRun(corpus: Corpus, setName: string, label: string): Pre
     let suggestions;
     try {
       const input = itemPrelabelInput({ index: trace.index, contextForward: trace.record.context_forward }, item, {
-        completion: p.completion, completionForm: f.form, finishReason: p.finish, execution: f.execution,
+        completion: p.completion,
+        completionForm: f.form,
+        finishReason: p.finish,
+        execution: f.execution,
       });
       suggestions = prelabel(input, { taxonomy });
     } catch {
@@ -61,8 +66,21 @@ export function prelabelRun(corpus: Corpus, setName: string, label: string): Pre
       const target = `prediction:${p.id}`;
       if (have.has(`${target} ${annotator}`)) continue;
       out.push({
-        target, prediction: p.id, trace: null, seq: null, action: null, annotator, role: 'annotator', source: 'rule', rule: s.rule,
-        labels: [s.label], note: s.reason, status: 'suggested', skipped: false, active: true, taxonomy: taxonomy.version,
+        target,
+        prediction: p.id,
+        trace: null,
+        seq: null,
+        action: null,
+        annotator,
+        role: 'annotator',
+        source: 'rule',
+        rule: s.rule,
+        labels: [s.label],
+        note: s.reason,
+        status: 'suggested',
+        skipped: false,
+        active: true,
+        taxonomy: taxonomy.version,
       });
     }
   }

@@ -48,7 +48,10 @@ export function buildQueue(corpus: ReadCorpus, f: QueueFilter): Queue {
   for (const p of corpus.iteratePredictions({ setId: set.id, runId: run.id, failed: f.failed ?? true })) {
     const item = items.get(p.itemId)!;
     const m: Marks = marks.get(p.id) ?? { people: new Map(), rules: [] };
-    const labeledBy = [...m.people.values()].filter((a) => !a.skipped).map((a) => a.annotator).sort();
+    const labeledBy = [...m.people.values()]
+      .filter((a) => !a.skipped)
+      .map((a) => a.annotator)
+      .sort();
     const own = m.people.get(f.annotator);
     const state = own ? (own.skipped ? 'skipped' : 'labeled') : null;
     facets.actions.add(item.action);
@@ -66,7 +69,17 @@ export function buildQueue(corpus: ReadCorpus, f: QueueFilter): Queue {
       if (!f.wrong.every((w) => wrong.includes(w))) continue;
     }
     if (own && !own.skipped) mine.push(own);
-    entries.push({ prediction: p.id, item: item.id, key: item.key, action: item.action, sample: p.sample, annotators: labeledBy, mine: state, prelabels: m.rules, ord: item.ord });
+    entries.push({
+      prediction: p.id,
+      item: item.id,
+      key: item.key,
+      action: item.action,
+      sample: p.sample,
+      annotators: labeledBy,
+      mine: state,
+      prelabels: m.rules,
+      ord: item.ord,
+    });
   }
   entries.sort((a, b) => a.ord - b.ord || a.sample - b.sample || a.prediction - b.prediction);
   const position = entries.findIndex((e) => e.mine === null);
@@ -75,6 +88,10 @@ export function buildQueue(corpus: ReadCorpus, f: QueueFilter): Queue {
     done: entries.filter((e) => e.mine !== null).length,
     position: position < 0 ? entries.length : position,
     counts: labelCounts(mine),
-    facets: { actions: [...facets.actions].sort(), annotators: [...facets.annotators].sort(), prelabels: [...facets.prelabels].sort() },
+    facets: {
+      actions: [...facets.actions].sort(),
+      annotators: [...facets.annotators].sort(),
+      prelabels: [...facets.prelabels].sort(),
+    },
   };
 }

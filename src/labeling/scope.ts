@@ -11,6 +11,8 @@ export function annotationScope(corpus: ReadCorpus, set?: string, run?: string):
 
 /** The annotations in scope and, per label, how many people's annotations give it. */
 export function labelListing(corpus: ReadCorpus, o: { set?: string; run?: string; annotator?: string }) {
-  const rows = corpus.listAnnotations({ ...annotationScope(corpus, o.set, o.run), annotator: o.annotator }).map(annotationInfo);
+  const rows = corpus
+    .listAnnotations({ ...annotationScope(corpus, o.set, o.run), annotator: o.annotator })
+    .map(annotationInfo);
   return { counts: labelCounts(rows.filter((a) => a.source === 'person' && !a.skipped)), rows };
 }

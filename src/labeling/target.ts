@@ -9,12 +9,17 @@ export type TargetColumns = Pick<NewAnnotation, 'target' | 'prediction' | 'trace
 export function resolveTarget(corpus: ReadCorpus, t: AnnotationTarget): TargetColumns {
   const key = targetKey(t);
   if (t.prediction !== undefined) {
-    if (!corpus.predictionRef(t.prediction)) throw new UserError(`no prediction with id ${t.prediction} (stepscope predictions lists them)`, 'not-found');
+    if (!corpus.predictionRef(t.prediction))
+      throw new UserError(`no prediction with id ${t.prediction} (stepscope predictions lists them)`, 'not-found');
     return { target: key, prediction: t.prediction, trace: null, seq: null, action: null };
   }
   const trace = corpus.getTrace(t.trace!);
   if (!trace) throw new UserError(`no trace with id ${t.trace} (stepscope traces lists them)`, 'not-found');
-  if (t.seq! >= trace.events) throw new UserError(`trace ${t.trace} has no state with seq ${t.seq}: expected a seq from 0 to ${trace.events - 1}`, 'not-found');
+  if (t.seq! >= trace.events)
+    throw new UserError(
+      `trace ${t.trace} has no state with seq ${t.seq}: expected a seq from 0 to ${trace.events - 1}`,
+      'not-found',
+    );
   if (t.action !== undefined && !(ACTION_NAMES as readonly string[]).includes(t.action.split(' ')[0])) {
     throw new UserError(`unknown action '${t.action}': expected one of ${ACTION_NAMES.join(', ')}`, 'bad-input');
   }

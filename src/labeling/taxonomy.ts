@@ -4,7 +4,14 @@
  * A new version must keep every label an annotation uses (src/annotate/README.md, no-orphan
  * rule); its version is raised past the current one.
  */
-import { assertTaxonomyUpdate, DEFAULT_TAXONOMY, isEmptyDiff, validateTaxonomy, type Taxonomy, type TaxonomyDiff } from '../annotate/index.js';
+import {
+  assertTaxonomyUpdate,
+  DEFAULT_TAXONOMY,
+  isEmptyDiff,
+  validateTaxonomy,
+  type Taxonomy,
+  type TaxonomyDiff,
+} from '../annotate/index.js';
 import type { Corpus, ReadCorpus } from '../store/corpus.js';
 
 export function currentTaxonomy(corpus: ReadCorpus): Taxonomy {
@@ -14,7 +21,8 @@ export function currentTaxonomy(corpus: ReadCorpus): Taxonomy {
 
 /** The current taxonomy, stored first if the corpus holds none yet. */
 export function storedTaxonomy(corpus: Corpus, author: string | null): Taxonomy {
-  if (!corpus.latestTaxonomy()) corpus.saveTaxonomy(DEFAULT_TAXONOMY.version, DEFAULT_TAXONOMY.name, JSON.stringify(DEFAULT_TAXONOMY), author);
+  if (!corpus.latestTaxonomy())
+    corpus.saveTaxonomy(DEFAULT_TAXONOMY.version, DEFAULT_TAXONOMY.name, JSON.stringify(DEFAULT_TAXONOMY), author);
   return currentTaxonomy(corpus);
 }
 
@@ -22,7 +30,12 @@ export function storedTaxonomy(corpus: Corpus, author: string | null): Taxonomy 
  * Checks `raw` (a taxonomy as JSON) and stores it as the next version; `file` names it in
  * errors. Nothing is stored when it equals the current one or breaks the no-orphan rule.
  */
-export function updateTaxonomy(corpus: Corpus, raw: unknown, author: string, file = 'taxonomy'): { taxonomy: Taxonomy; diff: TaxonomyDiff; stored: boolean } {
+export function updateTaxonomy(
+  corpus: Corpus,
+  raw: unknown,
+  author: string,
+  file = 'taxonomy',
+): { taxonomy: Taxonomy; diff: TaxonomyDiff; stored: boolean } {
   const from = currentTaxonomy(corpus);
   const next = validateTaxonomy(raw, file);
   const diff = assertTaxonomyUpdate(from, next, corpus.labelUsage(), file);

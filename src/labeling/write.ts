@@ -27,20 +27,43 @@ export interface LabelChange {
   role?: AnnotationRole;
 }
 
-function statusesFor(corpus: Corpus, target: TargetColumns, labels: readonly string[] | null): { id: number; status: AnnotationStatus }[] {
+function statusesFor(
+  corpus: Corpus,
+  target: TargetColumns,
+  labels: readonly string[] | null,
+): { id: number; status: AnnotationStatus }[] {
   if (target.prediction === null) return [];
   return corpus
     .annotationsOfPredictions([target.prediction])
     .filter((a) => a.source === 'rule')
-    .map((a) => ({ id: a.id, status: labels === null ? 'suggested' : labels.includes(a.labels[0]) ? 'accepted' : 'rejected' }));
+    .map((a) => ({
+      id: a.id,
+      status: labels === null ? 'suggested' : labels.includes(a.labels[0]) ? 'accepted' : 'rejected',
+    }));
 }
 
-function person(corpus: Corpus, target: TargetColumns, annotator: string, role: AnnotationRole, fields: Partial<NewAnnotation>): NewAnnotation {
+function person(
+  corpus: Corpus,
+  target: TargetColumns,
+  annotator: string,
+  role: AnnotationRole,
+  fields: Partial<NewAnnotation>,
+): NewAnnotation {
   const taxonomy = storedTaxonomy(corpus, annotator);
   const old = corpus.getAnnotation(target.target, annotator, role);
   return {
-    ...target, annotator, role, source: 'person', rule: null, labels: old?.labels ?? [], note: old?.note ?? null, status: null,
-    skipped: false, active: true, taxonomy: taxonomy.version, ...fields,
+    ...target,
+    annotator,
+    role,
+    source: 'person',
+    rule: null,
+    labels: old?.labels ?? [],
+    note: old?.note ?? null,
+    status: null,
+    skipped: false,
+    active: true,
+    taxonomy: taxonomy.version,
+    ...fields,
   };
 }
 
@@ -72,8 +95,18 @@ export function undoLast(corpus: Corpus, annotator: string): AnnotationRecord | 
   const a = corpus.undoAnnotation(annotator);
   if (!a) return null;
   if (a.role === 'annotator' && a.source === 'person') {
-    const target: TargetColumns = { target: a.target, prediction: a.prediction, trace: a.trace, seq: a.seq, action: a.action };
-    corpus.saveAnnotationsWithStatus([], statusesFor(corpus, target, a.active && !a.skipped ? a.labels : null), annotator);
+    const target: TargetColumns = {
+      target: a.target,
+      prediction: a.prediction,
+      trace: a.trace,
+      seq: a.seq,
+      action: a.action,
+    };
+    corpus.saveAnnotationsWithStatus(
+      [],
+      statusesFor(corpus, target, a.active && !a.skipped ? a.labels : null),
+      annotator,
+    );
   }
   return a;
 }

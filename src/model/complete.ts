@@ -10,7 +10,14 @@ import { exchangeJson } from './http.js';
 import type { Limiter } from './limiter.js';
 import { readCompletion, type CompletionAnswer, type Usage } from './response.js';
 import { retryOptions, withRetry, type Backoff, type RetryNotice } from './retry.js';
-import { apiKey, checkSettings, completionBody, DEFAULT_API_KEY_ENV, DEFAULTS, type ModelSettings } from './settings.js';
+import {
+  apiKey,
+  checkSettings,
+  completionBody,
+  DEFAULT_API_KEY_ENV,
+  DEFAULTS,
+  type ModelSettings,
+} from './settings.js';
 
 export interface CompletionRequest extends ModelSettings {
   /** Sent as is: the raw prompt, no chat template. */
@@ -66,7 +73,17 @@ export async function complete(req: CompletionRequest, o: CallOptions = {}): Pro
     const body = completionBody(req, req.prompt, n, seed);
     const attempt = async () => {
       requests++;
-      return readCompletion(await exchangeJson({ url, body, key, keyVar, timeoutMs: req.timeoutMs ?? DEFAULTS.timeoutMs, signal: o.signal }), url);
+      return readCompletion(
+        await exchangeJson({
+          url,
+          body,
+          key,
+          keyVar,
+          timeoutMs: req.timeoutMs ?? DEFAULTS.timeoutMs,
+          signal: o.signal,
+        }),
+        url,
+      );
     };
     return withRetry(() => (o.limiter ? o.limiter.run(attempt) : attempt()), retryOptions(req, o));
   };
@@ -100,7 +117,10 @@ export async function complete(req: CompletionRequest, o: CallOptions = {}): Pro
       finishReasons: choices.map((c) => c.finishReason),
       model: parts.find((p) => p.model !== null)?.model ?? null,
       usage: usages.every((u) => u !== null)
-        ? { promptTokens: sum(usages.map((u) => u!.promptTokens)), completionTokens: sum(usages.map((u) => u!.completionTokens)) }
+        ? {
+            promptTokens: sum(usages.map((u) => u!.promptTokens)),
+            completionTokens: sum(usages.map((u) => u!.completionTokens)),
+          }
         : null,
       requests,
     };

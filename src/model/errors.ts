@@ -27,7 +27,12 @@ export class ModelError extends Error {
 
   /** What crosses a process boundary (API answers, IPC): the code and the one-line message. */
   toJSON(): { name: string; code: ModelErrorCode; message: string; status?: number } {
-    return { name: this.name, code: this.code, message: this.message, ...(this.status === undefined ? {} : { status: this.status }) };
+    return {
+      name: this.name,
+      code: this.code,
+      message: this.message,
+      ...(this.status === undefined ? {} : { status: this.status }),
+    };
   }
 
   /** Worth trying again after a pause: the same request may succeed. */

@@ -22,17 +22,29 @@ export function networkError(e: unknown, url: string): ModelError {
   const host = new URL(url).host;
   if (message === 'bad port') {
     const port = new URL(url).port;
-    return new ModelError('config', `cannot use ${url}: fetch refuses port ${port} (a port reserved for other protocols); run the server on another port`);
+    return new ModelError(
+      'config',
+      `cannot use ${url}: fetch refuses port ${port} (a port reserved for other protocols); run the server on another port`,
+    );
   }
-  if (code && REFUSED.has(code)) return new ModelError('unreachable', `cannot reach ${url}: connection refused (is the server running on ${host}?)`);
-  if (code && NO_HOST.has(code)) return new ModelError('unreachable', `cannot reach ${url}: host ${new URL(url).hostname} not found`);
-  if (code && NO_ROUTE.has(code)) return new ModelError('unreachable', `cannot reach ${url}: no network route to ${host}`);
-  if (code && CONNECT_TIMEOUT.has(code)) return new ModelError('unreachable', `cannot reach ${url}: the connection timed out`);
+  if (code && REFUSED.has(code))
+    return new ModelError('unreachable', `cannot reach ${url}: connection refused (is the server running on ${host}?)`);
+  if (code && NO_HOST.has(code))
+    return new ModelError('unreachable', `cannot reach ${url}: host ${new URL(url).hostname} not found`);
+  if (code && NO_ROUTE.has(code))
+    return new ModelError('unreachable', `cannot reach ${url}: no network route to ${host}`);
+  if (code && CONNECT_TIMEOUT.has(code))
+    return new ModelError('unreachable', `cannot reach ${url}: the connection timed out`);
   if (code && SLOW.has(code)) return new ModelError('timeout', `no answer from ${url}: the server stopped sending`);
   if (code && /^(ERR_TLS|ERR_SSL|CERT_|UNABLE_TO_|DEPTH_ZERO|SELF_SIGNED)/.test(code)) {
     return new ModelError('unreachable', `cannot reach ${url}: TLS failed (${message ?? code})`);
   }
-  if (code === 'ECONNRESET' || code === 'EPIPE' || code === 'UND_ERR_SOCKET' || (e as Error)?.message === 'terminated') {
+  if (
+    code === 'ECONNRESET' ||
+    code === 'EPIPE' ||
+    code === 'UND_ERR_SOCKET' ||
+    (e as Error)?.message === 'terminated'
+  ) {
     return new ModelError('dropped', `the connection to ${url} closed before the answer was complete`);
   }
   return new ModelError('unreachable', `cannot reach ${url}: ${message ?? (e as Error)?.message ?? String(e)}`);
@@ -44,12 +56,14 @@ export function serverMessage(text: string): string {
   try {
     const j = JSON.parse(text) as Record<string, unknown>;
     const err = j.error as Record<string, unknown> | string | undefined;
-    said = typeof err === 'string' ? err : err?.message ?? j.message ?? j.detail;
+    said = typeof err === 'string' ? err : (err?.message ?? j.message ?? j.detail);
     if (Array.isArray(said)) said = said.map((d) => (d as { msg?: string })?.msg ?? JSON.stringify(d)).join('; ');
   } catch {
     said = /^\s*</.test(text) ? '' : text; // an HTML error page says nothing useful in one line
   }
-  const line = String(said ?? '').replace(/\s+/g, ' ').trim();
+  const line = String(said ?? '')
+    .replace(/\s+/g, ' ')
+    .trim();
   return line.length > 300 ? `${line.slice(0, 300)}…` : line;
 }
 
@@ -71,7 +85,9 @@ export function httpError(
       ? `${head}: is this an OpenAI-compatible server (vLLM, llama.cpp's llama-server, Ollama)? Check the endpoint`
       : `${head}: ${said}`;
   } else if (status === 401 || status === 403) {
-    const advice = auth.sent ? `check the API key in ${auth.variable}` : `the server wants an API key: set ${auth.variable}`;
+    const advice = auth.sent
+      ? `check the API key in ${auth.variable}`
+      : `the server wants an API key: set ${auth.variable}`;
     message = `${head}${said ? `: ${said}` : ''} (${advice})`;
   } else if (status === 429) {
     message = `${head}: too many requests${said ? ` (${said})` : ''}; lower the concurrency`;

@@ -35,7 +35,11 @@ export async function exchangeJson(x: Exchange): Promise<unknown> {
   if (x.key) headers.Authorization = `Bearer ${x.key}`;
   const why = (e: unknown): ModelError => {
     if (x.signal?.aborted) return new ModelError('aborted', 'cancelled');
-    if (timedOut) return new ModelError('timeout', `no answer from ${x.url} within ${formatSeconds(x.timeoutMs)} (the request timed out)`);
+    if (timedOut)
+      return new ModelError(
+        'timeout',
+        `no answer from ${x.url} within ${formatSeconds(x.timeoutMs)} (the request timed out)`,
+      );
     return e instanceof ModelError ? e : networkError(e, x.url);
   };
   try {
@@ -52,12 +56,19 @@ export async function exchangeJson(x: Exchange): Promise<unknown> {
     } catch (e) {
       throw why(e);
     }
-    if (!res.ok) throw httpError(x.url, res.status, text, parseRetryAfter(res.headers.get('retry-after')), { variable: x.keyVar, sent: Boolean(x.key) });
+    if (!res.ok)
+      throw httpError(x.url, res.status, text, parseRetryAfter(res.headers.get('retry-after')), {
+        variable: x.keyVar,
+        sent: Boolean(x.key),
+      });
     try {
       return JSON.parse(text);
     } catch {
       const start = text.trim().slice(0, 40).replace(/\s+/g, ' ');
-      throw new ModelError('bad-response', `the answer from ${x.url} is not JSON (it starts with ${JSON.stringify(start)}): is this an OpenAI-compatible server?`);
+      throw new ModelError(
+        'bad-response',
+        `the answer from ${x.url} is not JSON (it starts with ${JSON.stringify(start)}): is this an OpenAI-compatible server?`,
+      );
     }
   } finally {
     clearTimeout(timeout);

@@ -19,7 +19,8 @@ export class Limiter {
       return await task();
     } finally {
       const next = this.waiting.shift();
-      if (next) next(); // the slot passes straight to the next task
+      if (next)
+        next(); // the slot passes straight to the next task
       else this.active--;
     }
   }

@@ -10,17 +10,30 @@ import { exchangeJson } from './http.js';
 import { retryOptions, withRetry } from './retry.js';
 import { apiKey, DEFAULT_API_KEY_ENV, DEFAULTS, type ModelSettings } from './settings.js';
 
-export async function listModels(s: Omit<ModelSettings, 'model'>, o: Omit<CallOptions, 'memo' | 'limiter'> = {}): Promise<string[]> {
+export async function listModels(
+  s: Omit<ModelSettings, 'model'>,
+  o: Omit<CallOptions, 'memo' | 'limiter'> = {},
+): Promise<string[]> {
   const url = endpointUrl(resolveEndpoint(s.endpoint), 'models');
   const key = apiKey({ ...s, model: '' }, o.env);
   try {
     const json = await withRetry(
-      () => exchangeJson({ url, key, keyVar: s.apiKeyEnv ?? DEFAULT_API_KEY_ENV, timeoutMs: s.timeoutMs ?? DEFAULTS.timeoutMs, signal: o.signal }),
+      () =>
+        exchangeJson({
+          url,
+          key,
+          keyVar: s.apiKeyEnv ?? DEFAULT_API_KEY_ENV,
+          timeoutMs: s.timeoutMs ?? DEFAULTS.timeoutMs,
+          signal: o.signal,
+        }),
       retryOptions(s, o),
     );
     const data = (json as { data?: unknown })?.data;
     if (!Array.isArray(data) || !data.every((m) => typeof (m as { id?: unknown })?.id === 'string')) {
-      throw new ModelError('bad-response', `the answer from ${url} has no "data" list of models with an "id": is this an OpenAI-compatible server?`);
+      throw new ModelError(
+        'bad-response',
+        `the answer from ${url} has no "data" list of models with an "id": is this an OpenAI-compatible server?`,
+      );
     }
     return data.map((m) => (m as { id: string }).id);
   } catch (e) {

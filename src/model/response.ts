@@ -35,11 +35,19 @@ export function cutAtStop(text: string): string {
 }
 
 export function readCompletion(json: unknown, url: string): CompletionAnswer {
-  const bad = (what: string) => new ModelError('bad-response', `the answer from ${url} ${what}: is this an OpenAI-compatible /v1/completions endpoint?`);
+  const bad = (what: string) =>
+    new ModelError(
+      'bad-response',
+      `the answer from ${url} ${what}: is this an OpenAI-compatible /v1/completions endpoint?`,
+    );
   if (typeof json !== 'object' || json === null || Array.isArray(json)) throw bad('is not a JSON object');
   const j = json as Record<string, unknown>;
   if (!Array.isArray(j.choices)) {
-    if (j.error !== undefined) throw new ModelError('bad-response', `the server reported an error for ${url}: ${serverMessage(JSON.stringify(j)) || 'no details'}`);
+    if (j.error !== undefined)
+      throw new ModelError(
+        'bad-response',
+        `the server reported an error for ${url}: ${serverMessage(JSON.stringify(j)) || 'no details'}`,
+      );
     throw bad('has no "choices" list');
   }
   if (j.choices.length === 0) throw bad('has an empty "choices" list');
@@ -47,7 +55,9 @@ export function readCompletion(json: unknown, url: string): CompletionAnswer {
   raw.forEach((c, i) => {
     if (typeof c?.text === 'string') return;
     const chat = typeof (c?.message as { content?: unknown })?.content === 'string';
-    throw bad(chat ? 'is a chat completion (choices[].message), not a text completion' : `has no text in choices[${i}]`);
+    throw bad(
+      chat ? 'is a chat completion (choices[].message), not a text completion' : `has no text in choices[${i}]`,
+    );
   });
   const indexed = raw.every((c) => typeof c.index === 'number') && new Set(raw.map((c) => c.index)).size === raw.length;
   const ordered = indexed ? [...raw].sort((a, b) => (a.index as number) - (b.index as number)) : raw;

@@ -62,7 +62,12 @@ export function retryOptions(
   s: Pick<ModelSettings, 'retries'>,
   o: { backoff?: Partial<Backoff>; signal?: AbortSignal; onRetry?: (n: RetryNotice) => void },
 ): RetryOptions {
-  return { retries: s.retries ?? DEFAULTS.retries, backoff: { ...DEFAULT_BACKOFF, ...o.backoff }, signal: o.signal, onRetry: o.onRetry };
+  return {
+    retries: s.retries ?? DEFAULTS.retries,
+    backoff: { ...DEFAULT_BACKOFF, ...o.backoff },
+    signal: o.signal,
+    onRetry: o.onRetry,
+  };
 }
 
 export async function withRetry<T>(attempt: () => Promise<T>, o: RetryOptions): Promise<T> {
@@ -77,7 +82,11 @@ export async function withRetry<T>(attempt: () => Promise<T>, o: RetryOptions): 
       let wait = backoffDelay(n, o.backoff, random);
       if (e.retryAfterMs !== undefined) {
         if (e.retryAfterMs > o.backoff.maxRetryAfterMs) {
-          throw new ModelError(e.code, `${e.message}; it asked to wait ${Math.round(e.retryAfterMs / 1000)} s, too long to wait`, e.status);
+          throw new ModelError(
+            e.code,
+            `${e.message}; it asked to wait ${Math.round(e.retryAfterMs / 1000)} s, too long to wait`,
+            e.status,
+          );
         }
         // Honour the server's wait; a little jitter keeps concurrent requests from returning at once.
         wait = e.retryAfterMs * (1 + 0.1 * random());

@@ -89,7 +89,12 @@ export async function runCompletions<T extends RunItem>(
   const maxInARow = o.maxFailuresInARow ?? 10;
   const s = {
     total: Array.isArray(items) ? items.length : (o.total ?? null),
-    answered: 0, failed: 0, inFlight: 0, retries: 0, truncated: 0, inARow: 0,
+    answered: 0,
+    failed: 0,
+    inFlight: 0,
+    retries: 0,
+    truncated: 0,
+    inARow: 0,
     lastError: null as ModelError | null,
   };
   const failures: RunSummary['failures'] = [];
@@ -105,7 +110,18 @@ export async function runCompletions<T extends RunItem>(
   const progress = (): RunProgress => {
     const elapsedMs = performance.now() - started;
     const { total, answered, failed, inFlight, retries, truncated, lastError } = s;
-    return { total, done: answered + failed, answered, failed, inFlight, retries, truncated, elapsedMs, perSecond: elapsedMs > 0 ? (answered * 1000) / elapsedMs : 0, lastError };
+    return {
+      total,
+      done: answered + failed,
+      answered,
+      failed,
+      inFlight,
+      retries,
+      truncated,
+      elapsedMs,
+      perSecond: elapsedMs > 0 ? (answered * 1000) / elapsedMs : 0,
+      lastError,
+    };
   };
   const summary = (): RunSummary => {
     const { inFlight: _, lastError: __, ...p } = progress();
@@ -127,7 +143,8 @@ export async function runCompletions<T extends RunItem>(
     checkSettings(o.settings);
     endpointUrl(resolveEndpoint(o.settings.endpoint), 'completions');
     apiKey(o.settings, o.env);
-    if (!Number.isInteger(concurrency) || concurrency < 1) throw new ModelError('config', `concurrency must be a whole number ≥ 1, not ${concurrency}`);
+    if (!Number.isInteger(concurrency) || concurrency < 1)
+      throw new ModelError('config', `concurrency must be a whole number ≥ 1, not ${concurrency}`);
   } catch (e) {
     if (!(e instanceof ModelError)) throw e;
     halt(e);
@@ -137,7 +154,8 @@ export async function runCompletions<T extends RunItem>(
   if (o.signal?.aborted) return summary();
   o.signal?.addEventListener('abort', follow, { once: true });
   const limiter = new Limiter(concurrency);
-  const source = Symbol.asyncIterator in items ? items[Symbol.asyncIterator]() : (items as Iterable<T>)[Symbol.iterator]();
+  const source =
+    Symbol.asyncIterator in items ? items[Symbol.asyncIterator]() : (items as Iterable<T>)[Symbol.iterator]();
   let pulled: Promise<T | undefined> = Promise.resolve(undefined);
   let exhausted = false;
   // One next() at a time, and none once stopping: items are pulled only when a worker is free.
@@ -185,7 +203,8 @@ export async function runCompletions<T extends RunItem>(
     failures.push({ id: item.id, error: e });
     o.onFailure?.(item, e);
     if (e.fatal) halt(e);
-    else if (s.inARow >= maxInARow) halt(new ModelError(e.code, `stopped after ${s.inARow} failures in a row; the last: ${e.message}`, e.status));
+    else if (s.inARow >= maxInARow)
+      halt(new ModelError(e.code, `stopped after ${s.inARow} failures in a row; the last: ${e.message}`, e.status));
     o.onProgress?.(progress());
   };
 

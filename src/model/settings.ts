@@ -82,9 +82,11 @@ export function checkSettings(s: ModelSettings): void {
   const bad = (what: string) => {
     throw new ModelError('config', what);
   };
-  if (typeof s.model !== 'string' || !s.model.trim()) bad('no model name given: name the model the server serves (GET /v1/models lists them)');
+  if (typeof s.model !== 'string' || !s.model.trim())
+    bad('no model name given: name the model the server serves (GET /v1/models lists them)');
   const num = (v: number | undefined, name: string, ok: (x: number) => boolean, expect: string) => {
-    if (v !== undefined && !(typeof v === 'number' && Number.isFinite(v) && ok(v))) bad(`${name} must be ${expect}, not ${v}`);
+    if (v !== undefined && !(typeof v === 'number' && Number.isFinite(v) && ok(v)))
+      bad(`${name} must be ${expect}, not ${v}`);
   };
   num(s.temperature, 'temperature', (x) => x >= 0, 'a number ≥ 0');
   num(s.topP, 'top-p', (x) => x > 0 && x <= 1, 'a number in (0, 1]');
@@ -99,7 +101,10 @@ export function apiKey(s: ModelSettings, env: NodeJS.ProcessEnv = process.env): 
   if (s.apiKeyEnv === undefined) return env[DEFAULT_API_KEY_ENV] || undefined;
   const key = env[s.apiKeyEnv];
   if (!key) {
-    throw new ModelError('config', `the environment variable ${s.apiKeyEnv} is not set: it should hold the server's API key`);
+    throw new ModelError(
+      'config',
+      `the environment variable ${s.apiKeyEnv} is not set: it should hold the server's API key`,
+    );
   }
   return key;
 }

@@ -36,7 +36,8 @@ export interface Comparison {
 }
 
 /** Each item's first sample's verdict, by item id. */
-const firstVerdicts = (items: readonly ItemVerdicts[]) => new Map(items.map((it) => [it.itemId, { action: it.action, ok: it.first }]));
+const firstVerdicts = (items: readonly ItemVerdicts[]) =>
+  new Map(items.map((it) => [it.itemId, { action: it.action, ok: it.first }]));
 
 export function compareItems(itemsA: readonly ItemVerdicts[], itemsB: readonly ItemVerdicts[]): Comparison {
   const a = firstVerdicts(itemsA);
@@ -44,18 +45,30 @@ export function compareItems(itemsA: readonly ItemVerdicts[], itemsB: readonly I
   const paired: PairedItem[] = [];
   for (const [itemId, va] of a) {
     const vb = b.get(itemId);
-    if (va.ok !== null && vb !== undefined && vb.ok !== null) paired.push({ itemId, action: va.action, a: va.ok, b: vb.ok });
+    if (va.ok !== null && vb !== undefined && vb.ok !== null)
+      paired.push({ itemId, action: va.action, a: va.ok, b: vb.ok });
   }
   paired.sort((x, y) => x.itemId - y.itemId);
   const allItems = new Set([...a.keys(), ...b.keys()]).size;
   const count = (action: string | null, ps: PairedItem[]): PairCounts => {
-    let both = 0, onlyA = 0, onlyB = 0, neither = 0;
+    let both = 0,
+      onlyA = 0,
+      onlyB = 0,
+      neither = 0;
     for (const p of ps) p.a ? (p.b ? both++ : onlyA++) : p.b ? onlyB++ : neither++;
     return { action, items: ps.length, both, onlyA, onlyB, neither, mcnemar: mcnemar(onlyA, onlyB) };
   };
   const actions = [...new Set(paired.map((p) => p.action))].sort();
   return {
-    groups: [count(null, paired), ...actions.map((act) => count(act, paired.filter((p) => p.action === act)))],
+    groups: [
+      count(null, paired),
+      ...actions.map((act) =>
+        count(
+          act,
+          paired.filter((p) => p.action === act),
+        ),
+      ),
+    ],
     differing: paired.filter((p) => p.a !== p.b),
     unpaired: allItems - paired.length,
   };

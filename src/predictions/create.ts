@@ -36,9 +36,11 @@ export interface CreateResult {
 }
 
 export function createEvalSet(corpus: Corpus, o: CreateOptions): CreateResult {
-  if (corpus.getEvalSet(o.name)) throw new UserError(`${corpus.path} already has an evaluation set named ${JSON.stringify(o.name)}`, 'bad-input');
+  if (corpus.getEvalSet(o.name))
+    throw new UserError(`${corpus.path} already has an evaluation set named ${JSON.stringify(o.name)}`, 'bad-input');
   const all = corpus.traceIds();
-  for (const id of o.traceIds ?? []) if (!all.includes(id)) throw new UserError(`${corpus.path} has no trace with id ${id}`, 'not-found');
+  for (const id of o.traceIds ?? [])
+    if (!all.includes(id)) throw new UserError(`${corpus.path} has no trace with id ${id}`, 'not-found');
   const traceIds = o.traceIds ? [...new Set(o.traceIds)].sort((a, b) => a - b) : all;
   const traces = new Traces(corpus);
   const directions = o.direction === undefined || o.direction === 'both' ? DIRECTIONS : [o.direction];
@@ -60,7 +62,10 @@ export function createEvalSet(corpus: Corpus, o: CreateOptions): CreateResult {
     ({ items, skipped } = cruxevalItems(traces, o.task, traceIds));
   } else throw new RangeError(`unknown task ${o.task}`);
   if (items.length === 0) {
-    const why = o.task === 'next-state' || o.task === 'horizon' ? 'no trace gives one' : 'no CRUXEval trace (record them with record-cruxeval)';
+    const why =
+      o.task === 'next-state' || o.task === 'horizon'
+        ? 'no trace gives one'
+        : 'no CRUXEval trace (record them with record-cruxeval)';
     throw new UserError(`${o.task}: no items to make (${why}); nothing was stored`, 'bad-input');
   }
   return { set: corpus.createEvalSet(o.name, o.task, options, items), short, skipped };

@@ -23,7 +23,11 @@ export interface Skipped {
   reason: string;
 }
 
-export function cruxevalItems(traces: Traces, task: EvalTask, traceIds: readonly number[]): { items: NewItem[]; skipped: Skipped[] } {
+export function cruxevalItems(
+  traces: Traces,
+  task: EvalTask,
+  traceIds: readonly number[],
+): { items: NewItem[]; skipped: Skipped[] } {
   const items: NewItem[] = [];
   const skipped: Skipped[] = [];
   const names = new Set<string>();
@@ -51,8 +55,11 @@ export function cruxevalItems(traces: Traces, task: EvalTask, traceIds: readonly
       skip("f's call is not the second step from the root");
       continue;
     }
-    const last: Action = task === 'cruxeval-output' ? { action: 'step_return' } : { action: 'breakpoint', src: events[f.ret].src };
-    items.push(cutItem(traces, id, 'forward', 0, [{ action: 'step_into' }, { action: 'step_into' }, last], record.name));
+    const last: Action =
+      task === 'cruxeval-output' ? { action: 'step_return' } : { action: 'breakpoint', src: events[f.ret].src };
+    items.push(
+      cutItem(traces, id, 'forward', 0, [{ action: 'step_into' }, { action: 'step_into' }, last], record.name),
+    );
   }
   return { items, skipped };
 }

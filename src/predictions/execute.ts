@@ -17,9 +17,27 @@
  */
 import { parsePrediction } from '../semantics/index.js';
 import { define } from '../semantics/delta.js';
-import { cruxevalJob, skipReason, withExecPool, type CruxevalMode, type CruxevalTask, type ExecPoolOptions, type Job, type Progress, type Verdict } from '../scoring/index.js';
+import {
+  cruxevalJob,
+  skipReason,
+  withExecPool,
+  type CruxevalMode,
+  type CruxevalTask,
+  type ExecPoolOptions,
+  type Job,
+  type Progress,
+  type Verdict,
+} from '../scoring/index.js';
 import type { VerdictStatus } from '../semantics/index.js';
-import type { Corpus, PendingCheck, ReadCorpus, RunRecord, StoredItem, TraceRecord, VerdictUpdate } from '../store/corpus.js';
+import type {
+  Corpus,
+  PendingCheck,
+  ReadCorpus,
+  RunRecord,
+  StoredItem,
+  TraceRecord,
+  VerdictUpdate,
+} from '../store/corpus.js';
 import { execMode } from './verdicts.js';
 
 export interface CheckOptions {
@@ -100,9 +118,17 @@ function predictedArgs(completion: string): Record<string, string> | string {
 function planExec(ctx: Context, run: RunRecord, mode: CruxevalMode, p: PendingCheck): Planned {
   const item = ctx.item(p.itemId);
   const id = `exec:${p.id}`;
-  const plan = (key: string, job: Job | null, known: Verdict | null = null, rule = false): Planned => ({ prediction: p.id, check: 'exec', rule, key, job, known });
+  const plan = (key: string, job: Job | null, known: Verdict | null = null, rule = false): Planned => ({
+    prediction: p.id,
+    check: 'exec',
+    rule,
+    key,
+    job,
+    known,
+  });
   const task = ctx.task(item);
-  if (!task) return plan(id, null, skipped(id, 'not run: the trace was not recorded from a CRUXEval task (record-cruxeval)'));
+  if (!task)
+    return plan(id, null, skipped(id, 'not run: the trace was not recorded from a CRUXEval task (record-cruxeval)'));
   if (run.format === 'cruxeval') {
     const reason = skipReason(mode, task, p.completion);
     if (reason !== null) return plan(id, null, skipped(id, reason), true);
@@ -111,7 +137,8 @@ function planExec(ctx: Context, run: RunRecord, mode: CruxevalMode, p: PendingCh
   if (mode === 'output') {
     const parsed = parsePrediction(p.completion);
     const arg = parsed.ok ? parsed.value.arg : undefined;
-    if (!parsed.ok) return plan(id, null, skipped(id, `not run: the completion is not a state (${parsed.error.message})`));
+    if (!parsed.ok)
+      return plan(id, null, skipped(id, `not run: the completion is not a state (${parsed.error.message})`));
     if (typeof arg !== 'string') return plan(id, null, skipped(id, 'not run: the predicted state has no return value'));
     return plan(`${p.itemId}\noutput\n${arg}`, cruxevalJob('output', task, arg, id));
   }
@@ -124,15 +151,31 @@ function planExec(ctx: Context, run: RunRecord, mode: CruxevalMode, p: PendingCh
 function planAlt(ctx: Context, p: PendingCheck): Planned {
   const item = ctx.item(p.itemId);
   const id = `alt:${p.id}`;
-  const plan = (key: string, job: Job | null, known: Verdict | null = null): Planned => ({ prediction: p.id, check: 'alt', rule: false, key, job, known });
-  if (p.emLocals === true) return plan(id, null, { id, status: 'pass', seconds: 0, reason: 'the true arguments', got: item.callReturn! });
+  const plan = (key: string, job: Job | null, known: Verdict | null = null): Planned => ({
+    prediction: p.id,
+    check: 'alt',
+    rule: false,
+    key,
+    job,
+    known,
+  });
+  if (p.emLocals === true)
+    return plan(id, null, { id, status: 'pass', seconds: 0, reason: 'the true arguments', got: item.callReturn! });
   const args = predictedArgs(p.completion);
   if (typeof args === 'string') return plan(id, null, skipped(id, args));
   const fn = ctx.calledName(item);
   if (fn === null) return plan(id, null, skipped(id, 'not run: the call is not in the trace'));
   const trace = ctx.trace(item.traceId);
   const key = `${p.itemId}\nalt\n${JSON.stringify(Object.entries(args).sort())}`;
-  return plan(key, { id, kind: 'call-args', source: trace.source, function: fn, args, expected_repr: item.callReturn!, repr_chars: trace.limits.repr_chars });
+  return plan(key, {
+    id,
+    kind: 'call-args',
+    source: trace.source,
+    function: fn,
+    args,
+    expected_repr: item.callReturn!,
+    repr_chars: trace.limits.repr_chars,
+  });
 }
 
 /** The checks due for a run's pending predictions, in prediction order. */
@@ -142,7 +185,19 @@ export function planChecks(corpus: ReadCorpus, run: RunRecord, pending: readonly
   const ctx = new Context(corpus);
   const out: Planned[] = [];
   for (const p of pending) {
-    if (p.exec) out.push(mode ? planExec(ctx, run, mode, p) : { prediction: p.id, check: 'exec', rule: false, key: `exec:${p.id}`, job: null, known: skipped(`exec:${p.id}`, 'no execution check for this set') });
+    if (p.exec)
+      out.push(
+        mode
+          ? planExec(ctx, run, mode, p)
+          : {
+              prediction: p.id,
+              check: 'exec',
+              rule: false,
+              key: `exec:${p.id}`,
+              job: null,
+              known: skipped(`exec:${p.id}`, 'no execution check for this set'),
+            },
+      );
     if (p.alt) out.push(planAlt(ctx, p));
   }
   return out;
@@ -159,7 +214,11 @@ function update(p: Planned, v: Verdict): VerdictUpdate {
  * Runs the checks of `planned` (verdicts streamed back in any order) and hands each
  * planned check its verdict. Used to store verdicts, and by `--seed-check` to compare.
  */
-export async function executePlanned(planned: readonly Planned[], options: CheckOptions, each: (p: Planned, v: Verdict) => void): Promise<number> {
+export async function executePlanned(
+  planned: readonly Planned[],
+  options: CheckOptions,
+  each: (p: Planned, v: Verdict) => void,
+): Promise<number> {
   const shared = new Map<string, Planned[]>();
   for (const p of planned) {
     if (p.known) each(p, p.known);
@@ -189,7 +248,11 @@ export async function executePlanned(planned: readonly Planned[], options: Check
 }
 
 /** Runs the pending checks of a run and stores their verdicts (every 200, and at the end). */
-export async function runPendingChecks(corpus: Corpus, runId: number, options: CheckOptions = {}): Promise<CheckSummary> {
+export async function runPendingChecks(
+  corpus: Corpus,
+  runId: number,
+  options: CheckOptions = {},
+): Promise<CheckSummary> {
   const run = corpus.getRunById(runId);
   if (!run) throw new Error(`no run ${runId}`);
   const planned = planChecks(corpus, run, corpus.pendingChecks(runId));
@@ -227,21 +290,33 @@ export interface SeedChange {
  * Runs a run's checks again under another hash seed (nothing stored) and lists the verdicts
  * that change: programs iterating over sets or dicts of strings may pass under one seed only.
  */
-export async function seedCheck(corpus: ReadCorpus, runId: number, hashseed: number, options: CheckOptions = {}): Promise<{ checked: number; changes: SeedChange[] }> {
+export async function seedCheck(
+  corpus: ReadCorpus,
+  runId: number,
+  hashseed: number,
+  options: CheckOptions = {},
+): Promise<{ checked: number; changes: SeedChange[] }> {
   const run = corpus.getRunById(runId);
   if (!run) throw new Error(`no run ${runId}`);
   const checked = corpus.checkedPredictions(runId);
   const byId = new Map(checked.map((c) => [c.id, c]));
   const changes: SeedChange[] = [];
   let n = 0;
-  await executePlanned(planChecks(corpus, run, checked), { ...options, pool: { ...options.pool, hashseed } }, (p, v) => {
-    n++;
-    const c = byId.get(p.prediction)!;
-    const stored = (p.check === 'exec' ? c.execStatus : c.altStatus)!;
-    if (stored !== v.status) changes.push({ prediction: p.prediction, item: '', sample: 0, check: p.check, stored, other: v.status });
-  });
+  await executePlanned(
+    planChecks(corpus, run, checked),
+    { ...options, pool: { ...options.pool, hashseed } },
+    (p, v) => {
+      n++;
+      const c = byId.get(p.prediction)!;
+      const stored = (p.check === 'exec' ? c.execStatus : c.altStatus)!;
+      if (stored !== v.status)
+        changes.push({ prediction: p.prediction, item: '', sample: 0, check: p.check, stored, other: v.status });
+    },
+  );
   for (const ch of changes) {
-    const pr = [...corpus.iteratePredictions({ setId: run.setId, runId, itemId: byId.get(ch.prediction)!.itemId })].find((x) => x.id === ch.prediction)!;
+    const pr = [
+      ...corpus.iteratePredictions({ setId: run.setId, runId, itemId: byId.get(ch.prediction)!.itemId }),
+    ].find((x) => x.id === ch.prediction)!;
     ch.item = pr.itemKey;
     ch.sample = pr.sample;
   }

@@ -29,14 +29,24 @@ export function horizonPositions(m: number, points: number): number[] {
   return [...ps].sort((a, b) => a - b);
 }
 
-export function horizonItems(traces: Traces, directions: readonly Direction[], traceIds: readonly number[], points: number): { items: NewItem[]; skipped: Skipped[] } {
+export function horizonItems(
+  traces: Traces,
+  directions: readonly Direction[],
+  traceIds: readonly number[],
+  points: number,
+): { items: NewItem[]; skipped: Skipped[] } {
   const items: NewItem[] = [];
   const skipped: Skipped[] = [];
   for (const id of traceIds) {
     const { record } = traces.get(id);
     const f = calledFunction(traces, id);
     if (!f || f.ret === null || f.call !== 2) {
-      if (record.mode === 'call') skipped.push({ trace: id, name: record.name, reason: f ? 'the function never returned or is not reached by two steps' : 'no call of the function' });
+      if (record.mode === 'call')
+        skipped.push({
+          trace: id,
+          name: record.name,
+          reason: f ? 'the function never returned or is not reached by two steps' : 'no call of the function',
+        });
       continue;
     }
     for (const dir of directions) {

@@ -24,7 +24,10 @@ export interface ImportOptions {
 
 export interface ImportResult {
   run: RunRecord;
-  /** `stored`: a new run; `replaced`: the label's earlier run was swapped; `unchanged`: the same file was imported before. */
+  /**
+   * `stored`: a new run; `replaced`: the label's earlier run was swapped; `unchanged`: the same file was imported
+   * before.
+   */
   outcome: 'stored' | 'replaced' | 'unchanged';
 }
 
@@ -34,13 +37,22 @@ export function importPredictions(corpus: Corpus, o: ImportOptions): ImportResul
   const refused = isCruxevalTask(set.task)
     ? null
     : `a CRUXEval generations file fits a CRUXEval set (cruxeval-output, cruxeval-output-breakpoint, cruxeval-input); ${JSON.stringify(set.name)} is a ${set.task} set`;
-  const file = readPredictionsFile(o.file, (id) => (typeof id === 'number' ? (byId.has(id) ? id : undefined) : byKey.get(id)), refused);
+  const file = readPredictionsFile(
+    o.file,
+    (id) => (typeof id === 'number' ? (byId.has(id) ? id : undefined) : byKey.get(id)),
+    refused,
+  );
   const format = file.format === 'state' ? 'state' : 'cruxeval';
   const existing = corpus.getRun(set.id, o.label);
   if (existing && existing.sourceHash === file.hash) return { run: existing, outcome: 'unchanged' };
   if (existing && !o.replace) {
-    const from = existing.sourceHash ? `imported from another file (${existing.source})` : `made by stepscope predict (${existing.source})`;
-    throw new UserError(`${set.name} already has a run labelled ${JSON.stringify(o.label)}, ${from}; give another --model label, or --replace to replace it`, 'bad-input');
+    const from = existing.sourceHash
+      ? `imported from another file (${existing.source})`
+      : `made by stepscope predict (${existing.source})`;
+    throw new UserError(
+      `${set.name} already has a run labelled ${JSON.stringify(o.label)}, ${from}; give another --model label, or --replace to replace it`,
+      'bad-input',
+    );
   }
   const items = new Map<number, StoredItem>();
   for (const it of corpus.iterateItems(set.id)) if (file.byItem.has(it.id)) items.set(it.id, it);
@@ -51,7 +63,15 @@ export function importPredictions(corpus: Corpus, o: ImportOptions): ImportResul
     }
   }
   const runId = corpus.saveRun(
-    { setId: set.id, label: o.label, format, params: o.params ?? {}, source: o.file, sourceHash: file.hash, hashseed: 0 },
+    {
+      setId: set.id,
+      label: o.label,
+      format,
+      params: o.params ?? {},
+      source: o.file,
+      sourceHash: file.hash,
+      hashseed: 0,
+    },
     predictions(),
     existing?.id,
   );

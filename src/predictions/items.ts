@@ -4,8 +4,17 @@
  * the target is in the tree and its true fields (for scoring).
  */
 import {
-  Scope, contextFor, promptTarget, seqOf, showState, textParts, walk,
-  type Action, type Direction, type TargetFields, type Trajectory,
+  Scope,
+  contextFor,
+  promptTarget,
+  seqOf,
+  showState,
+  textParts,
+  walk,
+  type Action,
+  type Direction,
+  type TargetFields,
+  type Trajectory,
 } from '../semantics/index.js';
 import type { NewItem, ReadCorpus } from '../store/corpus.js';
 import { loadTrace, type LoadedTrace } from '../trajectories/load.js';

@@ -12,8 +12,14 @@
  * options therefore give the same items.
  */
 import {
-  FORWARD_ACTIONS, INVERSE_ACTIONS, formatAction, mulberry32, sampleTrajectory, seedFrom,
-  type ActionName, type Direction,
+  FORWARD_ACTIONS,
+  INVERSE_ACTIONS,
+  formatAction,
+  mulberry32,
+  sampleTrajectory,
+  seedFrom,
+  type ActionName,
+  type Direction,
 } from '../semantics/index.js';
 import type { NewItem } from '../store/corpus.js';
 import { cutItem, type Traces } from './items.js';
@@ -38,7 +44,10 @@ export function nextStateItems(traces: Traces, o: NextStateOptions): { items: Ne
   const short: Shortfall[] = [];
   const seen = new Set<string>();
   const calls = new Map<number, number[]>();
-  /** A trace's entries: its call events (seq 0, the root, first); none in a trace without events (a program that did not compile). */
+  /**
+   * A trace's entries: its call events (seq 0, the root, first); none in a trace without events (a program that did not
+   * compile).
+   */
   const callsOf = (id: number): number[] => {
     let c = calls.get(id);
     if (!c) calls.set(id, (c = traces.get(id).events.flatMap((e) => (e.event === 'call' ? [e.seq] : []))));

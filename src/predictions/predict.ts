@@ -64,7 +64,11 @@ export async function predict(corpus: Corpus, o: PredictOptions): Promise<Predic
   const params = runParams(o.settings, samples);
   let run = corpus.getRun(set.id, label);
   if (run && !o.replace) {
-    if (run.sourceHash !== null) throw new UserError(`${set.name} already has a run labelled ${JSON.stringify(label)}, imported from ${run.source}; give another --label, or --replace to replace it`, 'bad-input');
+    if (run.sourceHash !== null)
+      throw new UserError(
+        `${set.name} already has a run labelled ${JSON.stringify(label)}, imported from ${run.source}; give another --label, or --replace to replace it`,
+        'bad-input',
+      );
     if (JSON.stringify(run.params) !== JSON.stringify(params)) {
       throw new UserError(
         `${set.name} already has a run labelled ${JSON.stringify(label)} made with other settings (${JSON.stringify(run.params)}); ` +
@@ -74,7 +78,11 @@ export async function predict(corpus: Corpus, o: PredictOptions): Promise<Predic
     }
   }
   if (!run || o.replace) {
-    const id = corpus.saveRun({ setId: set.id, label, format: 'state', params, source: o.settings.endpoint, sourceHash: null, hashseed: 0 }, [], run?.id);
+    const id = corpus.saveRun(
+      { setId: set.id, label, format: 'state', params, source: o.settings.endpoint, sourceHash: null, hashseed: 0 },
+      [],
+      run?.id,
+    );
     run = corpus.getRunById(id)!;
   }
   const runId = run.id;
@@ -83,15 +91,33 @@ export async function predict(corpus: Corpus, o: PredictOptions): Promise<Predic
   o.onStart?.(todo, answered.size);
   const summary = await runCompletions(
     unanswered(corpus, set.id, answered),
-    { settings: o.settings, samples, concurrency: o.concurrency, signal: o.signal, total: todo, onProgress: o.onProgress, onFailure: o.onFailure, onRetry: o.onRetry, env: o.env, backoff: o.backoff },
+    {
+      settings: o.settings,
+      samples,
+      concurrency: o.concurrency,
+      signal: o.signal,
+      total: todo,
+      onProgress: o.onProgress,
+      onFailure: o.onFailure,
+      onRetry: o.onRetry,
+      env: o.env,
+      backoff: o.backoff,
+    },
     (p, answer) => {
-      corpus.addPredictions(runId, answer.texts.map((text, k) => newPrediction(p.item, set.task, 'state', k, text, answer.finishReasons[k] ?? null)));
+      corpus.addPredictions(
+        runId,
+        answer.texts.map((text, k) =>
+          newPrediction(p.item, set.task, 'state', k, text, answer.finishReasons[k] ?? null),
+        ),
+      );
     },
   );
   return { run: corpus.getRunById(runId)!, summary, resumed: answered.size };
 }
 
-/** The set's items not yet answered, read a page at a time (the connection is free between pages for the sink's writes). */
+/**
+ * The set's items not yet answered, read a page at a time (the connection is free between pages for the sink's writes).
+ */
 function* unanswered(corpus: Corpus, setId: number, answered: Set<number>): Generator<PromptItem> {
   const page = 256;
   for (let offset = 0; ; offset += page) {

@@ -30,7 +30,11 @@ export type ResolveItem = (id: number | string) => number | undefined;
  * Reads and checks the whole file. `cruxevalRefused`: why CRUXEval's own files do not fit
  * the set (not a CRUXEval set), or null when they do.
  */
-export function readPredictionsFile(path: string, resolve: ResolveItem, cruxevalRefused: string | null = null): PredictionsFile {
+export function readPredictionsFile(
+  path: string,
+  resolve: ResolveItem,
+  cruxevalRefused: string | null = null,
+): PredictionsFile {
   let bytes: Buffer;
   try {
     bytes = readFileSync(path);
@@ -71,7 +75,11 @@ function wholeObject(path: string, text: string): Record<string, unknown> | null
       // not valid JSON) name none but quote the file, which may say "line 12": no line then.
       const at = /position (\d+)/.exec(msg);
       const line = at ? text.slice(0, Number(at[1])).split('\n').length : 0;
-      throw new IngestError(path, line, `expected one JSON object (a CRUXEval generations file) or JSON Lines (${msg})`);
+      throw new IngestError(
+        path,
+        line,
+        `expected one JSON object (a CRUXEval generations file) or JSON Lines (${msg})`,
+      );
     }
   }
 }
@@ -95,21 +103,27 @@ function jsonLines(path: string, text: string, resolve: ResolveItem): Map<number
     } catch (e) {
       fail(`expected a JSON object like {"id": 17, "completion": "…"} (${(e as Error).message})`);
     }
-    if (typeof rec !== 'object' || rec === null || Array.isArray(rec)) return fail('expected a JSON object like {"id": 17, "completion": "…"}');
+    if (typeof rec !== 'object' || rec === null || Array.isArray(rec))
+      return fail('expected a JSON object like {"id": 17, "completion": "…"}');
     const r = rec as Record<string, unknown>;
     if (!Object.hasOwn(r, 'id')) fail('expected an "id" key (the item id from evalset export)');
-    if (!(typeof r.id === 'string' || (typeof r.id === 'number' && Number.isInteger(r.id)))) fail(`expected "id" to be an item id (an integer) or an item key (a string), got ${describeId(r.id)}`);
+    if (!(typeof r.id === 'string' || (typeof r.id === 'number' && Number.isInteger(r.id))))
+      fail(`expected "id" to be an item id (an integer) or an item key (a string), got ${describeId(r.id)}`);
     const item = resolve(r.id as number | string);
-    if (item === undefined) fail(`unknown item ${describeId(r.id)}: expected an item id of this set (see evalset export)`);
+    if (item === undefined)
+      fail(`unknown item ${describeId(r.id)}: expected an item id of this set (see evalset export)`);
     const has = (k: string) => Object.hasOwn(r, k);
-    if (has('completion') === has('completions')) fail('expected exactly one of "completion" (a string) or "completions" (a list of strings)');
+    if (has('completion') === has('completions'))
+      fail('expected exactly one of "completion" (a string) or "completions" (a list of strings)');
     let texts: string[];
     if (has('completion')) {
-      if (typeof r.completion !== 'string') fail(`expected "completion" to be a string, got ${describeId(r.completion)}`);
+      if (typeof r.completion !== 'string')
+        fail(`expected "completion" to be a string, got ${describeId(r.completion)}`);
       texts = [r.completion as string];
     } else {
       const list = r.completions;
-      if (!Array.isArray(list) || list.length === 0) return fail('expected "completions" to be a non-empty list of strings');
+      if (!Array.isArray(list) || list.length === 0)
+        return fail('expected "completions" to be a non-empty list of strings');
       const bad = list.findIndex((x) => typeof x !== 'string');
       if (bad >= 0) fail(`expected "completions"[${bad}] to be a string, got ${describeId(list[bad])}`);
       texts = list as string[];
@@ -118,7 +132,12 @@ function jsonLines(path: string, text: string, resolve: ResolveItem): Map<number
     if (got) got.push(...texts);
     else out.set(item!, [...texts]);
   }
-  if (out.size === 0) throw new IngestError(path, 0, 'expected predictions: JSON Lines of {"id", "completion"}, or a CRUXEval generations file; the file is empty');
+  if (out.size === 0)
+    throw new IngestError(
+      path,
+      0,
+      'expected predictions: JSON Lines of {"id", "completion"}, or a CRUXEval generations file; the file is empty',
+    );
   return out;
 }
 
@@ -130,11 +149,21 @@ function lineOf(text: string, key: string, from = 0): number {
   return text.slice(0, at).split('\n').length;
 }
 
-function generations(path: string, text: string, gens: unknown, scored: boolean, resolve: ResolveItem): Map<number, string[]> {
+function generations(
+  path: string,
+  text: string,
+  gens: unknown,
+  scored: boolean,
+  resolve: ResolveItem,
+): Map<number, string[]> {
   const where = scored ? 'raw_generations' : 'the generations object';
   const base = scored ? text.search(/"raw_generations"\s*:/) : 0;
   if (typeof gens !== 'object' || gens === null || Array.isArray(gens)) {
-    throw new IngestError(path, lineOf(text, 'raw_generations'), `expected ${where} to be an object of task id → list of generations`);
+    throw new IngestError(
+      path,
+      lineOf(text, 'raw_generations'),
+      `expected ${where} to be an object of task id → list of generations`,
+    );
   }
   const out = new Map<number, string[]>();
   for (const [task, list] of Object.entries(gens)) {
@@ -145,7 +174,8 @@ function generations(path: string, text: string, gens: unknown, scored: boolean,
     if (item === undefined) fail(`unknown task ${JSON.stringify(task)}: expected a task id of this set (sample_0 …)`);
     if (!Array.isArray(list)) fail(`expected ${JSON.stringify(task)} to be a list of generations (strings)`);
     const bad = (list as unknown[]).findIndex((x) => typeof x !== 'string');
-    if (bad >= 0) fail(`expected ${JSON.stringify(task)}[${bad}] to be a string, got ${describeId((list as unknown[])[bad])}`);
+    if (bad >= 0)
+      fail(`expected ${JSON.stringify(task)}[${bad}] to be a string, got ${describeId((list as unknown[])[bad])}`);
     if ((list as unknown[]).length) out.set(item!, list as string[]);
   }
   if (out.size === 0) throw new IngestError(path, 0, `expected generations in ${where}; there are none`);

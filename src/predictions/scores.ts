@@ -19,22 +19,52 @@ import type { EvalSetRecord, ItemVerdicts, RunRecord } from '../store/corpus.js'
 import { meanPassAtK } from '../scoring/passk.js';
 
 const pct = (num: number, den: number) => (den === 0 ? null : (num / den) * 100);
-const sum = (items: readonly ItemVerdicts[], of: (it: ItemVerdicts) => number) => items.reduce((s, it) => s + of(it), 0);
+const sum = (items: readonly ItemVerdicts[], of: (it: ItemVerdicts) => number) =>
+  items.reduce((s, it) => s + of(it), 0);
 
 /** Per item with a verdict: samples with one (n) and correct ones (c). */
-const perItem = (items: readonly ItemVerdicts[]) => items.filter((it) => it.correct.n > 0).map((it) => ({ n: it.correct.n, c: it.correct.ok }));
+const perItem = (items: readonly ItemVerdicts[]) =>
+  items.filter((it) => it.correct.n > 0).map((it) => ({ n: it.correct.n, c: it.correct.ok }));
 
-function line(set: string, model: string, by: ScoreBy | null, group: ScoreLine['group'], items: readonly ItemVerdicts[], only?: Field | 'all'): ScoreLine {
-  const em = (f: Field | 'all') => (only !== undefined && only !== f ? null : pct(sum(items, (it) => it.em[f].ok), sum(items, (it) => it.em[f].n)));
+function line(
+  set: string,
+  model: string,
+  by: ScoreBy | null,
+  group: ScoreLine['group'],
+  items: readonly ItemVerdicts[],
+  only?: Field | 'all',
+): ScoreLine {
+  const em = (f: Field | 'all') =>
+    only !== undefined && only !== f
+      ? null
+      : pct(
+          sum(items, (it) => it.em[f].ok),
+          sum(items, (it) => it.em[f].n),
+        );
   const passK = perItem(items);
   return {
-    set, model, by, group,
+    set,
+    model,
+    by,
+    group,
     items: items.length,
     samples: sum(items, (it) => it.samples),
     format_errors: sum(items, (it) => it.formatErrors),
-    em_event: em('event'), em_src: em('src'), em_locals: em('locals'), em_arg: em('arg'), em_all: em('all'),
-    exec_pass: only === undefined ? pct(sum(items, (it) => it.exec.ok), sum(items, (it) => it.exec.n)) : null,
-    'pass@1': meanPassAtK(passK, 1), 'pass@5': meanPassAtK(passK, 5), 'pass@10': meanPassAtK(passK, 10),
+    em_event: em('event'),
+    em_src: em('src'),
+    em_locals: em('locals'),
+    em_arg: em('arg'),
+    em_all: em('all'),
+    exec_pass:
+      only === undefined
+        ? pct(
+            sum(items, (it) => it.exec.ok),
+            sum(items, (it) => it.exec.n),
+          )
+        : null,
+    'pass@1': meanPassAtK(passK, 1),
+    'pass@5': meanPassAtK(passK, 5),
+    'pass@10': meanPassAtK(passK, 10),
   };
 }
 
@@ -48,7 +78,8 @@ export function groupOf(by: Exclude<ScoreBy, 'field'>, set: EvalSetRecord): (r: 
   if (by === 'length') return (r) => 2 ** Math.floor(Math.log2(Math.max(1, r.traceEvents)));
   if (by === 'depth') return (r) => r.depth ?? 'exit';
   const points = Number(set.options.per_action);
-  return (r) => (r.horizon === null ? null : points >= 2 ? Math.round(r.horizon * (points - 1)) / (points - 1) : r.horizon);
+  return (r) =>
+    r.horizon === null ? null : points >= 2 ? Math.round(r.horizon * (points - 1)) / (points - 1) : r.horizon;
 }
 
 /**
@@ -67,9 +98,15 @@ export interface ScoreGroup {
 }
 
 /** The whole set first (group null), then one group per value of `by` (fields: event, src, locals, arg, all). */
-export function scoreGroups(set: EvalSetRecord, run: RunRecord, items: readonly ItemVerdicts[], by?: ScoreBy): ScoreGroup[] {
+export function scoreGroups(
+  set: EvalSetRecord,
+  run: RunRecord,
+  items: readonly ItemVerdicts[],
+  by?: ScoreBy,
+): ScoreGroup[] {
   const group = (g: ScoreLine['group'], its: readonly ItemVerdicts[], only?: Field | 'all'): ScoreGroup => ({
-    line: line(set.name, run.label, by ?? null, g, its, only), items: its,
+    line: line(set.name, run.label, by ?? null, g, its, only),
+    items: its,
   });
   const out = [group(null, items)];
   if (by === 'field') {
@@ -86,14 +123,20 @@ export function scoreGroups(set: EvalSetRecord, run: RunRecord, items: readonly 
       groups.get(g)!.push(it);
     }
     const keys = [...groups.keys()];
-    if (by === 'horizon' || by === 'length' || by === 'depth') keys.sort((a, b) => (typeof a !== 'number' ? 1 : typeof b !== 'number' ? -1 : a - b));
+    if (by === 'horizon' || by === 'length' || by === 'depth')
+      keys.sort((a, b) => (typeof a !== 'number' ? 1 : typeof b !== 'number' ? -1 : a - b));
     for (const g of keys) out.push(group(g, groups.get(g)!));
   }
   return out;
 }
 
 /** The lines of `stepscope scores --json` and of the API's getScores. */
-export function scoreLines(set: EvalSetRecord, run: RunRecord, items: readonly ItemVerdicts[], by?: ScoreBy): ScoreLine[] {
+export function scoreLines(
+  set: EvalSetRecord,
+  run: RunRecord,
+  items: readonly ItemVerdicts[],
+  by?: ScoreBy,
+): ScoreLine[] {
   return scoreGroups(set, run, items, by).map((g) => g.line);
 }
 

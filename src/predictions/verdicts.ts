@@ -23,9 +23,26 @@ export function execMode(task: EvalTask, format: RunFormat): ExecMode | null {
   return null;
 }
 
-export function newPrediction(item: StoredItem, task: EvalTask, format: RunFormat, sample: number, completion: string, finish: string | null = null): NewPrediction {
+export function newPrediction(
+  item: StoredItem,
+  task: EvalTask,
+  format: RunFormat,
+  sample: number,
+  completion: string,
+  finish: string | null = null,
+): NewPrediction {
   const exec = execMode(task, format) ? 'pending' : null;
-  if (format === 'cruxeval') return { itemId: item.id, sample, completion, finish, em: null, parseError: null, exec, alt: null };
+  if (format === 'cruxeval')
+    return { itemId: item.id, sample, completion, finish, em: null, parseError: null, exec, alt: null };
   const s = scoreCompletion(item.truth, completion);
-  return { itemId: item.id, sample, completion, finish, em: s.em, parseError: s.parseError, exec, alt: item.callReturn === null ? null : 'pending' };
+  return {
+    itemId: item.id,
+    sample,
+    completion,
+    finish,
+    em: s.em,
+    parseError: s.parseError,
+    exec,
+    alt: item.callReturn === null ? null : 'pending',
+  };
 }

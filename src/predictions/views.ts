@@ -22,8 +22,13 @@ export function requireRun(corpus: ReadCorpus, set: EvalSetRecord, label: string
   const run = corpus.getRun(set.id, label);
   if (run) return run;
   const labels = corpus.listRuns(set.id).map((r) => r.label);
-  const have = labels.length ? `its runs: ${labels.join(', ')}` : 'it has none (stepscope predictions import, or stepscope predict)';
-  throw new UserError(`the set ${JSON.stringify(set.name)} has no run labelled ${JSON.stringify(label)}; ${have}`, 'not-found');
+  const have = labels.length
+    ? `its runs: ${labels.join(', ')}`
+    : 'it has none (stepscope predictions import, or stepscope predict)';
+  throw new UserError(
+    `the set ${JSON.stringify(set.name)} has no run labelled ${JSON.stringify(label)}; ${have}`,
+    'not-found',
+  );
 }
 
 /** The runs to score or list: the one labelled `label`, or every run of the set. */
@@ -45,31 +50,63 @@ export function runInfo(r: RunRecord) {
 
 export function verdictInfo(p: PredictionRecord) {
   return {
-    prediction: p.id, run: p.model, sample: p.sample, formatError: p.formatError, em: p.em,
-    exec: p.exec?.status ?? null, alt: p.alt?.status ?? null, correct: p.correct,
+    prediction: p.id,
+    run: p.model,
+    sample: p.sample,
+    formatError: p.formatError,
+    em: p.em,
+    exec: p.exec?.status ?? null,
+    alt: p.alt?.status ?? null,
+    correct: p.correct,
   };
 }
 
 export function itemRow(it: StoredItem, verdicts: PredictionRecord[]) {
   return {
-    id: it.id, key: it.key, traceId: it.traceId, name: it.name, direction: it.direction, entry: it.entry,
-    actions: it.actions.map(formatAction), action: it.action, horizon: it.horizon,
-    targetNode: it.targetNode, targetSeq: it.targetSeq, targetKind: it.truth.event, verdicts: verdicts.map(verdictInfo),
+    id: it.id,
+    key: it.key,
+    traceId: it.traceId,
+    name: it.name,
+    direction: it.direction,
+    entry: it.entry,
+    actions: it.actions.map(formatAction),
+    action: it.action,
+    horizon: it.horizon,
+    targetNode: it.targetNode,
+    targetSeq: it.targetSeq,
+    targetKind: it.truth.event,
+    verdicts: verdicts.map(verdictInfo),
   };
 }
 
 export function predictionDetail(p: PredictionRecord, format: RunRecord['format']) {
   const parsed = format === 'state' ? parsePrediction(p.completion) : null;
   return {
-    ...verdictInfo(p), completion: p.completion, finish: p.finish, parsed: parsed?.ok ? parsed.value : null, parseError: p.parseError,
-    execDetail: p.exec?.detail ?? null, altDetail: p.alt?.detail ?? null, altGot: p.alt?.got ?? null,
+    ...verdictInfo(p),
+    completion: p.completion,
+    finish: p.finish,
+    parsed: parsed?.ok ? parsed.value : null,
+    parseError: p.parseError,
+    execDetail: p.exec?.detail ?? null,
+    altDetail: p.alt?.detail ?? null,
+    altGot: p.alt?.got ?? null,
   };
 }
 
 /** The JSON line `evalset export` writes per item (keys as docs/predictions.md lists them). */
 export function exportLine(set: EvalSetRecord, it: StoredItem) {
   return {
-    id: it.id, set: set.name, task: set.task, name: it.name, trace: it.traceId, direction: it.direction, entry: it.entry,
-    actions: it.actions, action: it.action, horizon: it.horizon, prompt: it.prompt, target: it.target,
+    id: it.id,
+    set: set.name,
+    task: set.task,
+    name: it.name,
+    trace: it.traceId,
+    direction: it.direction,
+    entry: it.entry,
+    actions: it.actions,
+    action: it.action,
+    horizon: it.horizon,
+    prompt: it.prompt,
+    target: it.target,
   };
 }

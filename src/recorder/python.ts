@@ -52,7 +52,10 @@ export function runRecorder(args: string[]): Promise<number> {
 
 /** The argparse help of one recorder subcommand, so the two CLIs never disagree. */
 export function recorderHelp(sub: string, fallback: string): string {
-  const r = spawnSync(pythonExecutable(), ['-m', 'stepscope_recorder', sub, '--help'], { env: env(), encoding: 'utf8' });
+  const r = spawnSync(pythonExecutable(), ['-m', 'stepscope_recorder', sub, '--help'], {
+    env: env(),
+    encoding: 'utf8',
+  });
   if (r.status !== 0 || !r.stdout) return fallback;
   return r.stdout.replace(/^usage: stepscope_recorder /, 'usage: stepscope ').trimEnd();
 }

@@ -16,7 +16,10 @@ export interface ReleasedComparison {
 }
 
 /** Our per-task boolean lists against `raw_scored_generations`, joined by task id. */
-export function compareWithReleased(score: CruxevalScore, released: Readonly<Record<string, readonly boolean[]>>): ReleasedComparison {
+export function compareWithReleased(
+  score: CruxevalScore,
+  released: Readonly<Record<string, readonly boolean[]>>,
+): ReleasedComparison {
   const out: ReleasedComparison = { compared: 0, agree: 0, differ: [], unmatched: [] };
   const ours = new Set<string>();
   for (const t of score.tasks) {
@@ -58,7 +61,12 @@ export function seedFlips(a: CruxevalScore, b: CruxevalScore): SeedFlip[] {
       const w = other.get(v.id);
       if (!w) throw new Error(`generation ${v.id} was scored under seed ${a.hashseed} only`);
       if ((v.status === 'pass') !== (w.status === 'pass')) {
-        flips.push({ task: v.task, sample: v.sample, generation: v.generation, status: { [a.hashseed]: v.status, [b.hashseed]: w.status } });
+        flips.push({
+          task: v.task,
+          sample: v.sample,
+          generation: v.generation,
+          status: { [a.hashseed]: v.status, [b.hashseed]: w.status },
+        });
       }
     }
   }

@@ -84,16 +84,28 @@ export interface CruxevalOptions {
 
 /** Why the benchmark would not run this generation, or null when it runs. */
 export function skipReason(mode: CruxevalMode, task: CruxevalTask, generation: string): string | null {
-  if (mode === 'input') return generation.includes('f(') ? null : 'skip rule: an input prediction must contain a call f(...)';
-  return generation.includes(`f(${task.input})`) ? `skip rule: the output prediction contains the call f(${task.input}) itself` : null;
+  if (mode === 'input')
+    return generation.includes('f(') ? null : 'skip rule: an input prediction must contain a call f(...)';
+  return generation.includes(`f(${task.input})`)
+    ? `skip rule: the output prediction contains the call f(${task.input}) itself`
+    : null;
 }
 
 export function cruxevalJob(mode: CruxevalMode, task: CruxevalTask, generation: string, id: string): CruxevalJob {
-  return { id, kind: mode === 'input' ? 'cruxeval-input' : 'cruxeval-output', code: task.code, output: task.output, generation };
+  return {
+    id,
+    kind: mode === 'input' ? 'cruxeval-input' : 'cruxeval-output',
+    code: task.code,
+    output: task.output,
+    generation,
+  };
 }
 
 /** The benchmark's boolean list for one task's verdicts, in sample order. */
-export function benchmarkResults(verdicts: readonly Pick<GenerationVerdict, 'status' | 'rule'>[], rule: SkipRule): boolean[] {
+export function benchmarkResults(
+  verdicts: readonly Pick<GenerationVerdict, 'status' | 'rule'>[],
+  rule: SkipRule,
+): boolean[] {
   const results: boolean[] = [];
   for (const v of verdicts) {
     if (v.rule && rule === 'drop') continue;
@@ -126,7 +138,8 @@ export async function scoreCruxeval(
   const { mode } = options;
   const rule = options.rule ?? 'false';
   const byId = new Map(tasks.map((t) => [t.id, t]));
-  for (const id of Object.keys(generations)) if (!byId.has(id)) throw new Error(`generations for an unknown CRUXEval task: ${id}`);
+  for (const id of Object.keys(generations))
+    if (!byId.has(id)) throw new Error(`generations for an unknown CRUXEval task: ${id}`);
   const scored = tasks.filter((t) => Object.hasOwn(generations, t.id));
   const dedupe = options.dedupe ?? true;
   // Run key → the generations that share its verdict.
@@ -134,7 +147,15 @@ export async function scoreCruxeval(
   const table = scored.map((task) =>
     generations[task.id].map((generation, sample): GenerationVerdict => {
       const reason = skipReason(mode, task, generation);
-      const v: GenerationVerdict = { id: `${task.id}#${sample}`, task: task.id, sample, generation, status: 'skipped', seconds: 0, rule: reason !== null };
+      const v: GenerationVerdict = {
+        id: `${task.id}#${sample}`,
+        task: task.id,
+        sample,
+        generation,
+        status: 'skipped',
+        seconds: 0,
+        rule: reason !== null,
+      };
       if (reason !== null) {
         v.reason = reason;
         return v;
@@ -153,18 +174,29 @@ export async function scoreCruxeval(
   for await (const verdict of pool.run(jobs(), { ordered: false, total: slots.size, onProgress: options.onProgress })) {
     for (const v of slots.get(verdict.id)!) Object.assign(v, verdict, { id: v.id });
   }
-  return summarise(mode, pool.hashseed, rule, scored.map((t, i) => scoreTask(t.id, table[i], rule)));
+  return summarise(
+    mode,
+    pool.hashseed,
+    rule,
+    scored.map((t, i) => scoreTask(t.id, table[i], rule)),
+  );
 }
 
 export function summarise(mode: CruxevalMode, hashseed: number, rule: SkipRule, tasks: TaskScore[]): CruxevalScore {
   const counts: Record<Status, number> = { pass: 0, fail: 0, error: 0, timeout: 0, skipped: 0 };
   let generations = 0;
-  for (const t of tasks) for (const v of t.verdicts) {
-    counts[v.status]++;
-    generations++;
-  }
+  for (const t of tasks)
+    for (const v of t.verdicts) {
+      counts[v.status]++;
+      generations++;
+    }
   return {
-    mode, hashseed, rule, tasks, generations, counts,
+    mode,
+    hashseed,
+    rule,
+    tasks,
+    generations,
+    counts,
     pass1: meanPassAtK(tasks, 1),
     pass5: meanPassAtK(tasks, 5),
     pass10: meanPassAtK(tasks, 10),

@@ -22,9 +22,11 @@ export function readCruxevalTasks(path: string): CruxevalTask[] {
     } catch (e) {
       throw new Error(`${where}: expected a JSON object (${(e as Error).message})`, { cause: e });
     }
-    if (typeof rec !== 'object' || rec === null || Array.isArray(rec)) throw new Error(`${where}: expected a JSON object with id, code, input, output`);
+    if (typeof rec !== 'object' || rec === null || Array.isArray(rec))
+      throw new Error(`${where}: expected a JSON object with id, code, input, output`);
     const r = rec as Record<string, unknown>;
-    for (const k of TASK_KEYS) if (typeof r[k] !== 'string') throw new Error(`${where}: expected "${k}" to be a string`);
+    for (const k of TASK_KEYS)
+      if (typeof r[k] !== 'string') throw new Error(`${where}: expected "${k}" to be a string`);
     tasks.push({ id: r.id as string, code: r.code as string, input: r.input as string, output: r.output as string });
   }
   return tasks;
@@ -41,19 +43,23 @@ function readJsonObject(path: string): Record<string, unknown> {
   try {
     value = JSON.parse(readFileSync(path, 'utf8'));
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code) throw new Error(`${path}: cannot read: ${(e as Error).message}`, { cause: e });
+    if ((e as NodeJS.ErrnoException).code)
+      throw new Error(`${path}: cannot read: ${(e as Error).message}`, { cause: e });
     throw new Error(`${path}: expected one JSON object (${(e as Error).message})`, { cause: e });
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Error(`${path}: expected one JSON object`);
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw new Error(`${path}: expected one JSON object`);
   return value as Record<string, unknown>;
 }
 
 function listsOf<T>(path: string, where: string, value: unknown, type: 'string' | 'boolean'): Record<string, T[]> {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Error(`${path}: expected ${where.trim() || 'the file'} to be an object of task id → list`);
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw new Error(`${path}: expected ${where.trim() || 'the file'} to be an object of task id → list`);
   for (const [id, list] of Object.entries(value)) {
     if (!Array.isArray(list)) throw new Error(`${path}: ${where}"${id}" must be a list of ${type}s`);
     const bad = list.findIndex((x) => typeof x !== type);
-    if (bad >= 0) throw new Error(`${path}: ${where}"${id}"[${bad}] must be a ${type}, got ${JSON.stringify(list[bad])}`);
+    if (bad >= 0)
+      throw new Error(`${path}: ${where}"${id}"[${bad}] must be a ${type}, got ${JSON.stringify(list[bad])}`);
   }
   return value as Record<string, T[]>;
 }
@@ -61,13 +67,15 @@ function listsOf<T>(path: string, where: string, value: unknown, type: 'string' 
 /** A generations.json, or the `raw_generations` of a released scored file. */
 export function readGenerations(path: string): GenerationsFile {
   const obj = readJsonObject(path);
-  if ('raw_generations' in obj) return { format: 'scored', generations: listsOf<string>(path, 'raw_generations ', obj.raw_generations, 'string') };
+  if ('raw_generations' in obj)
+    return { format: 'scored', generations: listsOf<string>(path, 'raw_generations ', obj.raw_generations, 'string') };
   return { format: 'generations', generations: listsOf<string>(path, '', obj, 'string') };
 }
 
 /** A released file's `raw_scored_generations` (for comparison with our verdicts only). */
 export function readReleasedVerdicts(path: string): Record<string, boolean[]> {
   const obj = readJsonObject(path);
-  if (!('raw_scored_generations' in obj)) throw new Error(`${path}: expected a scored file with "raw_scored_generations"`);
+  if (!('raw_scored_generations' in obj))
+    throw new Error(`${path}: expected a scored file with "raw_scored_generations"`);
   return listsOf<boolean>(path, 'raw_scored_generations ', obj.raw_scored_generations, 'boolean');
 }

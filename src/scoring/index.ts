@@ -5,8 +5,19 @@ export { ExecPool, withExecPool, type ExecPoolOptions, type PoolRunOptions, type
 export type { Progress } from './progress.js';
 export { passAtK, meanPassAtK } from './passk.js';
 export {
-  skipReason, cruxevalJob, benchmarkResults, scoreTask, scoreCruxeval, summarise,
-  type CruxevalMode, type CruxevalTask, type CruxevalOptions, type CruxevalScore, type TaskScore, type GenerationVerdict, type SkipRule,
+  skipReason,
+  cruxevalJob,
+  benchmarkResults,
+  scoreTask,
+  scoreCruxeval,
+  summarise,
+  type CruxevalMode,
+  type CruxevalTask,
+  type CruxevalOptions,
+  type CruxevalScore,
+  type TaskScore,
+  type GenerationVerdict,
+  type SkipRule,
 } from './cruxeval.js';
 export { readCruxevalTasks, readGenerations, readReleasedVerdicts, type GenerationsFile } from './files.js';
 export { compareWithReleased, seedFlips, type ReleasedComparison, type SeedFlip } from './compare.js';

@@ -38,12 +38,26 @@ function erfc(x: number): number {
   const t = 1 / (1 + 0.5 * z);
   const r =
     t *
-    Math.exp(-z * z - 1.26551223 + t * (1.00002368 + t * (0.37409196 + t * (0.09678418 + t * (-0.18628806 + t * (0.27886807 + t * (-1.13520398 + t * (1.48851587 + t * (-0.82215223 + t * 0.17087277)))))))));
+    Math.exp(
+      -z * z -
+        1.26551223 +
+        t *
+          (1.00002368 +
+            t *
+              (0.37409196 +
+                t *
+                  (0.09678418 +
+                    t *
+                      (-0.18628806 +
+                        t *
+                          (0.27886807 + t * (-1.13520398 + t * (1.48851587 + t * (-0.82215223 + t * 0.17087277)))))))),
+    );
   return x >= 0 ? r : 2 - r;
 }
 
 export function mcnemar(b: number, c: number): McNemar {
-  if (!Number.isInteger(b) || !Number.isInteger(c) || b < 0 || c < 0) throw new RangeError(`McNemar needs counts b, c >= 0, got b=${b} c=${c}`);
+  if (!Number.isInteger(b) || !Number.isInteger(c) || b < 0 || c < 0)
+    throw new RangeError(`McNemar needs counts b, c >= 0, got b=${b} c=${c}`);
   const n = b + c;
   if (n === 0) return { b, c, exactP: null, chi2: null, chi2P: null };
   const exactP = b === c ? 1 : Math.min(1, 2 * binomCdfHalf(Math.min(b, c), n));

@@ -62,9 +62,16 @@ export class ExecPool {
     this.hashseed = options.hashseed ?? 0;
     this.size = Math.max(1, Math.floor(options.workers ?? availableParallelism()));
     this.depth = Math.max(1, Math.floor(options.depth ?? 2));
-    this.settings = { hashseed: this.hashseed, timeout: options.timeout ?? 3, memoryMb: options.memoryMb ?? 1024, python: options.python };
-    if (!Number.isInteger(this.hashseed) || this.hashseed < 0 || this.hashseed > 4294967295) throw new RangeError(`hash seed must be an integer 0..4294967295, got ${this.hashseed}`);
-    if (!(this.settings.timeout > 0) || !(this.settings.memoryMb > 0)) throw new RangeError('timeout and memoryMb must be positive');
+    this.settings = {
+      hashseed: this.hashseed,
+      timeout: options.timeout ?? 3,
+      memoryMb: options.memoryMb ?? 1024,
+      python: options.python,
+    };
+    if (!Number.isInteger(this.hashseed) || this.hashseed < 0 || this.hashseed > 4294967295)
+      throw new RangeError(`hash seed must be an integer 0..4294967295, got ${this.hashseed}`);
+    if (!(this.settings.timeout > 0) || !(this.settings.memoryMb > 0))
+      throw new RangeError('timeout and memoryMb must be positive');
   }
 
   /** Starts the workers (also done by the first submit) and waits until all are ready. */
@@ -75,7 +82,10 @@ export class ExecPool {
 
   /** Process ids of the live workers (for diagnostics and tests). */
   workerPids(): number[] {
-    return this.workers.filter((w) => w.alive).map((w) => w.pid!).filter((p) => p !== undefined);
+    return this.workers
+      .filter((w) => w.alive)
+      .map((w) => w.pid!)
+      .filter((p) => p !== undefined);
   }
 
   /** One job's verdict. Rejects only when the job is malformed or the pool is unusable. */
@@ -92,8 +102,14 @@ export class ExecPool {
       };
       const ticket: SubmittedJob = {
         job,
-        resolve: (v) => { done(); resolve(v); },
-        reject: (e) => { done(); reject(e); },
+        resolve: (v) => {
+          done();
+          resolve(v);
+        },
+        reject: (e) => {
+          done();
+          reject(e);
+        },
         signal: options.signal,
       };
       const signal = options.signal;
@@ -108,11 +124,17 @@ export class ExecPool {
    * only as fast as workers and the consumer keep up). Stopping the loop early cancels the
    * jobs not yet started. Throws if a job is malformed or the pool cannot run.
    */
-  async *run(jobs: Iterable<Job> | AsyncIterable<Job>, options: PoolRunOptions = {}): AsyncGenerator<Verdict, void, undefined> {
+  async *run(
+    jobs: Iterable<Job> | AsyncIterable<Job>,
+    options: PoolRunOptions = {},
+  ): AsyncGenerator<Verdict, void, undefined> {
     const ordered = options.ordered ?? true;
     const window = Math.max(1, options.window ?? 4 * this.size * this.depth);
     const tally = new ProgressCounter(options.total ?? (Array.isArray(jobs) ? jobs.length : undefined));
-    const source = Symbol.asyncIterator in jobs ? (jobs as AsyncIterable<Job>)[Symbol.asyncIterator]() : (jobs as Iterable<Job>)[Symbol.iterator]();
+    const source =
+      Symbol.asyncIterator in jobs
+        ? (jobs as AsyncIterable<Job>)[Symbol.asyncIterator]()
+        : (jobs as Iterable<Job>)[Symbol.iterator]();
     const abort = new AbortController();
     const ready = new Map<number, Verdict>(); // ordered: by input index
     const finished: Verdict[] = []; // unordered
@@ -203,14 +225,24 @@ export class ExecPool {
   }
 
   private onDeath(worker: ExecWorker, lost: SubmittedJob[], why: string): void {
-    if (worker.startError || this.closed || this.broken || (worker.answered === 0 && this.deaths >= MAX_CONSECUTIVE_DEATHS)) {
+    if (
+      worker.startError ||
+      this.closed ||
+      this.broken ||
+      (worker.answered === 0 && this.deaths >= MAX_CONSECUTIVE_DEATHS)
+    ) {
       const e = worker.startError ?? this.broken ?? new Error(`the execution worker died (${why})`);
       for (const t of lost) t.reject(e);
       return this.fail(e);
     }
     this.deaths = worker.answered > 0 ? 1 : this.deaths + 1;
     const running = lost.shift();
-    running?.resolve({ id: running.job.id, status: 'error', error: `the execution worker died while running this job (${why})`, seconds: 0 });
+    running?.resolve({
+      id: running.job.id,
+      status: 'error',
+      error: `the execution worker died while running this job (${why})`,
+      seconds: 0,
+    });
     this.waiting.unshift(...lost);
     const i = this.workers.indexOf(worker);
     if (i >= 0) {
@@ -233,7 +265,8 @@ export class ExecPool {
       for (const w of this.workers) if (w.alive && w.load < this.depth && (!best || w.load < best.load)) best = w;
       if (!best) return;
       const ticket = this.waiting.shift()!;
-      if (ticket.signal?.aborted) ticket.resolve({ id: ticket.job.id, status: 'skipped', reason: 'cancelled', seconds: 0 });
+      if (ticket.signal?.aborted)
+        ticket.resolve({ id: ticket.job.id, status: 'skipped', reason: 'cancelled', seconds: 0 });
       else best.send(ticket);
     }
   }

@@ -24,6 +24,11 @@ export class ProgressCounter {
   }
 
   snapshot(): Progress {
-    return { done: this.done, total: this.total, counts: { ...this.counts }, elapsedMs: performance.now() - this.started };
+    return {
+      done: this.done,
+      total: this.total,
+      counts: { ...this.counts },
+      elapsedMs: performance.now() - this.started,
+    };
   }
 }

@@ -18,7 +18,8 @@ export async function scoreUnderTwoSeeds(
   generations: Readonly<Record<string, readonly string[]>>,
   options: CruxevalOptions & { seeds: [number, number]; pool?: Omit<ExecPoolOptions, 'hashseed'> },
 ): Promise<SeedComparison> {
-  const score = (hashseed: number) => withExecPool({ ...options.pool, hashseed }, (pool) => scoreCruxeval(pool, tasks, generations, options));
+  const score = (hashseed: number) =>
+    withExecPool({ ...options.pool, hashseed }, (pool) => scoreCruxeval(pool, tasks, generations, options));
   const a = await score(options.seeds[0]);
   const b = await score(options.seeds[1]);
   return { scores: [a, b], flips: seedFlips(a, b) };

@@ -60,10 +60,22 @@ export class ExecWorker {
     this.ready = new Promise((resolve, reject) => (this.settleReady = { resolve, reject }));
     this.ready.catch(() => {}); // observed through the pool
     // -S: no site-packages .pth side effects, and a smaller process to fork (see execute.py).
-    this.proc = spawn(python, ['-S', '-m', 'stepscope_recorder.execute', '--timeout', String(settings.timeout), '--memory-mb', String(settings.memoryMb)], {
-      env: workerEnv(settings.hashseed),
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
+    this.proc = spawn(
+      python,
+      [
+        '-S',
+        '-m',
+        'stepscope_recorder.execute',
+        '--timeout',
+        String(settings.timeout),
+        '--memory-mb',
+        String(settings.memoryMb),
+      ],
+      {
+        env: workerEnv(settings.hashseed),
+        stdio: ['pipe', 'pipe', 'pipe'],
+      },
+    );
     this.proc.stdout.setEncoding('utf8');
     this.proc.stdout.on('data', (chunk: string) => this.onData(chunk));
     this.proc.stderr.setEncoding('utf8');
@@ -71,7 +83,9 @@ export class ExecWorker {
     this.proc.stdin.on('error', () => {}); // EPIPE when the worker dies; handled on exit
     this.exit = new Promise((resolve) => {
       this.proc.on('error', (e) => this.onExit(`cannot start ${python}: ${e.message}`).then(resolve));
-      this.proc.on('close', (code, signal) => this.onExit(signal ? `killed by ${signal}` : `exit status ${code}`).then(resolve));
+      this.proc.on('close', (code, signal) =>
+        this.onExit(signal ? `killed by ${signal}` : `exit status ${code}`).then(resolve),
+      );
     });
   }
 
@@ -130,7 +144,9 @@ export class ExecWorker {
     if (this.hello === null) {
       this.hello = msg as unknown as WorkerHello;
       if (this.hello.worker !== 'stepscope-execute' || this.hello.hashseed !== String(this.settings.hashseed)) {
-        this.startError = new Error(`the execution worker did not start as expected (hash seed ${String(this.hello.hashseed)}, wanted ${this.settings.hashseed}): ${line}`);
+        this.startError = new Error(
+          `the execution worker did not start as expected (hash seed ${String(this.hello.hashseed)}, wanted ${this.settings.hashseed}): ${line}`,
+        );
         this.settleReady.reject(this.startError);
         this.hello = null;
         this.proc.kill('SIGKILL');
@@ -142,7 +158,8 @@ export class ExecWorker {
     const ticket = this.inflight.shift();
     if (!ticket) return;
     this.answered++;
-    if (typeof msg.bad_job === 'string') ticket.reject(new Error(`bad execution job ${JSON.stringify(ticket.job.id)}: ${msg.bad_job}`));
+    if (typeof msg.bad_job === 'string')
+      ticket.reject(new Error(`bad execution job ${JSON.stringify(ticket.job.id)}: ${msg.bad_job}`));
     else ticket.resolve({ ...(msg as unknown as Verdict), id: ticket.job.id });
   }
 
@@ -151,7 +168,9 @@ export class ExecWorker {
     this.exited = true;
     const tail = this.stderr.trim();
     if (this.hello === null && !this.startError) {
-      this.startError = new Error(`the execution worker (${this.settings.python ?? pythonExecutable()} -m stepscope_recorder.execute) stopped before it was ready: ${why}${tail ? `\n${tail}` : ''}`);
+      this.startError = new Error(
+        `the execution worker (${this.settings.python ?? pythonExecutable()} -m stepscope_recorder.execute) stopped before it was ready: ${why}${tail ? `\n${tail}` : ''}`,
+      );
       this.settleReady.reject(this.startError);
     }
     const lost = this.inflight.splice(0);

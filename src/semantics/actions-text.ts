@@ -19,7 +19,10 @@ export function formatAction(a: Action): string {
 export function parseAction(s: string): Action {
   if (s.startsWith('breakpoint ')) return { action: 'breakpoint', src: s.slice('breakpoint '.length) };
   if (s !== 'breakpoint' && NAMES.has(s)) return { action: s as Exclude<ActionName, 'breakpoint'> };
-  throw new UserError(`expected an action (${[...NAMES].filter((n) => n !== 'breakpoint').join(', ')} or 'breakpoint <src>'), got ${JSON.stringify(s)}`, 'bad-input');
+  throw new UserError(
+    `expected an action (${[...NAMES].filter((n) => n !== 'breakpoint').join(', ')} or 'breakpoint <src>'), got ${JSON.stringify(s)}`,
+    'bad-input',
+  );
 }
 
 /** Splits a CLI action list on unescaped commas and parses each item. */
@@ -42,7 +45,10 @@ export function parseActionList(s: string): Action[] {
     try {
       return parseAction(item.trim());
     } catch (e) {
-      throw new UserError(`action ${k + 1}: ${(e as Error).message.replace("'breakpoint <src>'", "'breakpoint=<src>'")}`, 'bad-input');
+      throw new UserError(
+        `action ${k + 1}: ${(e as Error).message.replace("'breakpoint <src>'", "'breakpoint=<src>'")}`,
+        'bad-input',
+      );
     }
   });
 }

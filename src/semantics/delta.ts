@@ -31,6 +31,7 @@ export function localsDelta(direction: Direction, prev: Locals, cur: Locals): Lo
 
 /** Sets an own property even for the name `__proto__` (a legal Python identifier). */
 export function define(o: Record<string, unknown>, k: string, v: unknown): void {
-  if (k === '__proto__') Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
+  if (k === '__proto__')
+    Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
   else o[k] = v;
 }

@@ -6,7 +6,13 @@
 import type { ExitKind, StateKind } from './types.js';
 
 /** What `stepscope evalset create --task` makes. */
-export const EVAL_TASKS = ['next-state', 'cruxeval-output', 'cruxeval-output-breakpoint', 'cruxeval-input', 'horizon'] as const;
+export const EVAL_TASKS = [
+  'next-state',
+  'cruxeval-output',
+  'cruxeval-output-breakpoint',
+  'cruxeval-input',
+  'horizon',
+] as const;
 export type EvalTask = (typeof EVAL_TASKS)[number];
 
 export const CRUXEVAL_TASKS: readonly EvalTask[] = ['cruxeval-output', 'cruxeval-output-breakpoint', 'cruxeval-input'];
@@ -33,7 +39,6 @@ export interface TargetFields {
   locals?: Record<string, string>;
   arg?: string | null;
 }
-
 
 /**
  * How `stepscope scores --by` (and the scores API method) breaks a run down: `length` by the

@@ -41,18 +41,34 @@ export interface ExportFilter {
 }
 
 export const SELECT_KEYS = [
-  'labels-any', 'labels-all', 'labels-none', 'annotator', 'run', 'set', 'action', 'direction', 'exit', 'name', 'length',
-  ...VERDICT_KEYS.map((k) => `verdict.${k}`), 'source', 'sql',
+  'labels-any',
+  'labels-all',
+  'labels-none',
+  'annotator',
+  'run',
+  'set',
+  'action',
+  'direction',
+  'exit',
+  'name',
+  'length',
+  ...VERDICT_KEYS.map((k) => `verdict.${k}`),
+  'source',
+  'sql',
 ] as const;
 
 const bad = (clause: string, expected: string) =>
   new UserError(`--select ${JSON.stringify(clause)}: expected ${expected}`, 'bad-input');
 
 function list<T extends string>(clause: string, value: string, allowed?: readonly T[]): T[] {
-  const items = value.split(',').map((s) => s.trim()).filter((s) => s !== '');
+  const items = value
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
   if (!items.length) throw bad(clause, 'at least one value after =');
   for (const x of items) {
-    if (allowed && !allowed.includes(x as T)) throw bad(clause, `values among ${allowed.join(', ')} (got ${JSON.stringify(x)})`);
+    if (allowed && !allowed.includes(x as T))
+      throw bad(clause, `values among ${allowed.join(', ')} (got ${JSON.stringify(x)})`);
   }
   return items as T[];
 }
@@ -81,7 +97,8 @@ export function parseSelect(clauses: readonly string[]): ExportFilter {
     const eq = clause.indexOf('=');
     const key = (eq < 0 ? clause : clause.slice(0, eq)).trim();
     const value = eq < 0 ? '' : clause.slice(eq + 1);
-    if (!(SELECT_KEYS as readonly string[]).includes(key)) throw bad(clause, `KEY=VALUE with KEY one of ${SELECT_KEYS.join(', ')}`);
+    if (!(SELECT_KEYS as readonly string[]).includes(key))
+      throw bad(clause, `KEY=VALUE with KEY one of ${SELECT_KEYS.join(', ')}`);
     if (eq < 0 || value.trim() === '') throw bad(clause, `a value after ${key}=`);
     if (seen.has(key)) throw bad(clause, `${key} once (give several values comma-separated)`);
     seen.add(key);
@@ -109,19 +126,30 @@ export function parseSelect(clauses: readonly string[]): ExportFilter {
 
 /** Parses `train=0.9,validation=0.1`: names and fractions that add up to 1. */
 export function parseSplit(text: string): { name: string; fraction: number }[] {
-  const parts = text.split(',').map((s) => s.trim()).filter(Boolean);
+  const parts = text
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   const out = parts.map((p) => {
     const m = /^([A-Za-z][\w-]*)=(\d+(?:\.\d+)?|\.\d+)$/.exec(p);
-    if (!m) throw new UserError(`--split ${JSON.stringify(text)}: expected NAME=FRACTION pairs, e.g. train=0.9,validation=0.1 (got ${JSON.stringify(p)})`, 'bad-input');
+    if (!m)
+      throw new UserError(
+        `--split ${JSON.stringify(text)}: expected NAME=FRACTION pairs, e.g. train=0.9,validation=0.1 (got ${JSON.stringify(p)})`,
+        'bad-input',
+      );
     return { name: m[1], fraction: Number(m[2]) };
   });
   if (!out.length) throw new UserError('--split: expected at least one NAME=FRACTION', 'bad-input');
-  if (new Set(out.map((s) => s.name)).size !== out.length) throw new UserError(`--split ${JSON.stringify(text)}: each split name once`, 'bad-input');
+  if (new Set(out.map((s) => s.name)).size !== out.length)
+    throw new UserError(`--split ${JSON.stringify(text)}: each split name once`, 'bad-input');
   const sum = out.reduce((a, s) => a + s.fraction, 0);
   if (Math.abs(sum - 1) > 1e-9 || out.some((s) => s.fraction <= 0)) {
     // The sum as the user would add it: 0.1 + 0.2 is written 0.3, not 0.30000000000000004.
     const shown = Number(sum.toPrecision(12));
-    throw new UserError(`--split ${JSON.stringify(text)}: expected positive fractions adding up to 1 (they add up to ${shown})`, 'bad-input');
+    throw new UserError(
+      `--split ${JSON.stringify(text)}: expected positive fractions adding up to 1 (they add up to ${shown})`,
+      'bad-input',
+    );
   }
   return out;
 }

@@ -109,7 +109,11 @@ export function readJson(text: string, start: number, limit = text.length): Json
         } else throw new Fail(pos, "',' or ']'");
       }
     }
-    for (const [word, v] of [['null', null], ['true', true], ['false', false]] as const) {
+    for (const [word, v] of [
+      ['null', null],
+      ['true', true],
+      ['false', false],
+    ] as const) {
       if (text.startsWith(word, pos)) {
         pos += word.length;
         return v;

@@ -32,7 +32,7 @@ export function forwardPreorder(scope: Scope): { from: number; to: number } {
 function inverseRange(scope: Scope, from: number, to: number): number[] {
   const { invOrder, invPos } = scope.index;
   const out: number[] = [];
-  for (let pos = from; pos <= to; ) {
+  for (let pos = from; pos <= to;) {
     const id = invOrder[pos];
     out.push(id);
     pos = id & 1 ? invPos[id - 1] : pos + 1;

@@ -14,7 +14,15 @@
 import type { Locals } from './delta.js';
 import { readJson, type JsonValue } from './json-parse.js';
 import type { ShownState } from './state.js';
-import { ACTION_NAMES, EXIT_KINDS, STATE_KINDS, type Action, type ActionName, type ExitKind, type StateKind } from './types.js';
+import {
+  ACTION_NAMES,
+  EXIT_KINDS,
+  STATE_KINDS,
+  type Action,
+  type ActionName,
+  type ExitKind,
+  type StateKind,
+} from './types.js';
 
 export interface ParseError {
   offset: number;
@@ -47,7 +55,16 @@ export interface Prediction {
 const STATE_OF = new Map<string, StateKind>(STATE_KINDS.map((k) => [`${k}_sep`, k]));
 const EXIT_OF = new Set<string>(EXIT_KINDS);
 const ACTION_OF = new Set<string>(ACTION_NAMES);
-const STRUCTURE = new Set(['begin_of_text', 'trace_context_start', 'frame_sep', 'action_sep', 'trace_end', 'end_of_text', 'src_sep', 'arg_sep']);
+const STRUCTURE = new Set([
+  'begin_of_text',
+  'trace_context_start',
+  'frame_sep',
+  'action_sep',
+  'trace_end',
+  'end_of_text',
+  'src_sep',
+  'arg_sep',
+]);
 const isKnown = (name: string) => STRUCTURE.has(name) || STATE_OF.has(name) || EXIT_OF.has(name) || ACTION_OF.has(name);
 const TOKEN = /<\|([a-z_]+)\|>/y;
 
@@ -123,7 +140,12 @@ class Reader {
   locals(): Locals {
     const at = (this.ws(), this.pos);
     const v = this.json('locals as a JSON object');
-    if (v === null || typeof v !== 'object' || Array.isArray(v) || Object.values(v).some((x) => typeof x !== 'string')) {
+    if (
+      v === null ||
+      typeof v !== 'object' ||
+      Array.isArray(v) ||
+      Object.values(v).some((x) => typeof x !== 'string')
+    ) {
       throw new Stop(at, 'locals as a JSON object of strings');
     }
     return v as Locals;
@@ -201,7 +223,8 @@ function readState(r: Reader, lenient: boolean): Prediction & ShownState {
 
 function readAction(r: Reader): Action {
   const name = r.peek();
-  if (name === null || !ACTION_OF.has(name)) throw new Stop(r.pos, 'an action token (<|step_into|>, <|breakpoint|>, …)');
+  if (name === null || !ACTION_OF.has(name))
+    throw new Stop(r.pos, 'an action token (<|step_into|>, <|breakpoint|>, …)');
   r.take();
   if (name === 'breakpoint') return { action: 'breakpoint', src: r.src() };
   return { action: name as Exclude<ActionName, 'breakpoint'> };
@@ -266,7 +289,8 @@ export function parsePrediction(text: string): Parsed<Prediction> {
       r.take();
       value = { event: next as ExitKind };
     } else {
-      if (next === null || !STATE_OF.has(next)) throw new Stop(r.pos, `${expectedStates()} or an exit token (<|exit_normal|>, …)`);
+      if (next === null || !STATE_OF.has(next))
+        throw new Stop(r.pos, `${expectedStates()} or an exit token (<|exit_normal|>, …)`);
       const s = readState(r, true);
       value = { event: s.event };
       if (s.src !== undefined) value.src = s.src;
@@ -274,7 +298,10 @@ export function parsePrediction(text: string): Parsed<Prediction> {
       if (s.arg !== undefined) value.arg = s.arg;
     }
     const after = r.peek();
-    if (r.pos < text.length && !(after === 'action_sep' || after === 'frame_sep' || after === 'trace_end' || after === 'end_of_text')) {
+    if (
+      r.pos < text.length &&
+      !(after === 'action_sep' || after === 'frame_sep' || after === 'trace_end' || after === 'end_of_text')
+    ) {
       throw new Stop(r.pos, 'the end of the state (end of text, <|action_sep|> or <|trace_end|>)');
     }
     return { ok: true, value };

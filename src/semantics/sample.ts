@@ -15,8 +15,16 @@ import { advance, type Trajectory } from './trajectory.js';
 import { DIRECTIONS, type Action, type Direction, type ForwardActionName, type InverseActionName } from './types.js';
 
 export interface Policy {
-  forward: { mix: number; first: Partial<Record<ForwardActionName, number>>; second: Partial<Record<ForwardActionName, number>> };
-  inverse: { mix: number; first: Partial<Record<InverseActionName, number>>; second: Partial<Record<InverseActionName, number>> };
+  forward: {
+    mix: number;
+    first: Partial<Record<ForwardActionName, number>>;
+    second: Partial<Record<ForwardActionName, number>>;
+  };
+  inverse: {
+    mix: number;
+    first: Partial<Record<InverseActionName, number>>;
+    second: Partial<Record<InverseActionName, number>>;
+  };
 }
 
 export const PAPER_POLICY: Policy = {
@@ -42,11 +50,14 @@ export interface SampleOptions {
 export function validatePolicy(p: Policy): void {
   for (const dir of DIRECTIONS) {
     const d = p[dir];
-    if (!(d && typeof d.mix === 'number' && d.mix >= 0 && d.mix <= 1)) throw new UserError(`policy.${dir}.mix: expected a number from 0 to 1`, 'bad-input');
+    if (!(d && typeof d.mix === 'number' && d.mix >= 0 && d.mix <= 1))
+      throw new UserError(`policy.${dir}.mix: expected a number from 0 to 1`, 'bad-input');
     for (const part of ['first', 'second'] as const) {
       const w = Object.values(d[part] ?? {});
-      if (w.some((x) => typeof x !== 'number' || !(x >= 0))) throw new UserError(`policy.${dir}.${part}: expected non-negative weights`, 'bad-input');
-      if (d.mix !== (part === 'first' ? 0 : 1) && !w.some((x) => x > 0)) throw new UserError(`policy.${dir}.${part}: expected a positive weight`, 'bad-input');
+      if (w.some((x) => typeof x !== 'number' || !(x >= 0)))
+        throw new UserError(`policy.${dir}.${part}: expected non-negative weights`, 'bad-input');
+      if (d.mix !== (part === 'first' ? 0 : 1) && !w.some((x) => x > 0))
+        throw new UserError(`policy.${dir}.${part}: expected a positive weight`, 'bad-input');
     }
   }
 }
@@ -58,15 +69,21 @@ export function sampleTrajectory(scope: Scope, direction: Direction, rng: Rng, o
   const t: Trajectory = { direction, entry: scope.entry, states: [scope.start(direction)], actions: [], exit: null };
   const srcs = direction === 'forward' ? scope.lineSources() : [];
   const tables = direction === 'forward' ? policy.forward : policy.inverse;
-  const first = Object.entries(tables.first).map(([a, w]) => [a, a === 'breakpoint' && srcs.length === 0 ? 0 : (w as number)] as const);
-  const second = Object.entries(tables.second).map(([a, w]) => [a, a === 'breakpoint' && srcs.length === 0 ? 0 : (w as number)] as const);
+  const first = Object.entries(tables.first).map(
+    ([a, w]) => [a, a === 'breakpoint' && srcs.length === 0 ? 0 : (w as number)] as const,
+  );
+  const second = Object.entries(tables.second).map(
+    ([a, w]) => [a, a === 'breakpoint' && srcs.length === 0 ? 0 : (w as number)] as const,
+  );
   const firstW = first.map((x) => x[1]);
   const secondW = second.map((x) => x[1]);
   while (t.actions.length < maxSteps) {
     const table = rng() < tables.mix ? first : second;
     const name = table[pickWeighted(rng, table === first ? firstW : secondW)][0];
     const action: Action =
-      name === 'breakpoint' ? { action: 'breakpoint', src: srcs[Math.floor(rng() * srcs.length)] } : ({ action: name } as Action);
+      name === 'breakpoint'
+        ? { action: 'breakpoint', src: srcs[Math.floor(rng() * srcs.length)] }
+        : ({ action: name } as Action);
     if (advance(scope, t, action)) break;
   }
   return t;

@@ -46,7 +46,10 @@ export class Scope {
       this.hi = n - 1;
     } else {
       if (index.kind[entry] !== CALL) {
-        throw new TraceShapeError(`entry ${entry}: expected the seq of a call event, got a ${EVENT_KINDS[index.kind[entry]]} event`, entry);
+        throw new TraceShapeError(
+          `entry ${entry}: expected the seq of a call event, got a ${EVENT_KINDS[index.kind[entry]]} event`,
+          entry,
+        );
       }
       this.lo = entry;
       this.hi = index.subtreeEnd[index.segLast[index.seg[entry]]];

@@ -29,7 +29,12 @@ export interface Scored {
 
 /** Which fields the true target has. */
 export function applicable(truth: TargetFields): Record<Field, boolean> {
-  return { event: true, src: truth.src !== undefined, locals: truth.locals !== undefined, arg: truth.arg !== undefined };
+  return {
+    event: true,
+    src: truth.src !== undefined,
+    locals: truth.locals !== undefined,
+    arg: truth.arg !== undefined,
+  };
 }
 
 export function scoreCompletion(truth: TargetFields, completion: string): Scored {
@@ -38,7 +43,11 @@ export function scoreCompletion(truth: TargetFields, completion: string): Scored
   const em = (f: Field, ok: () => boolean): boolean | null => (has[f] ? ok() : null);
   if (!p.ok) {
     const no = () => false;
-    return { em: { event: false, src: em('src', no), locals: em('locals', no), arg: em('arg', no), all: false }, parseError: p.error, parsed: null };
+    return {
+      em: { event: false, src: em('src', no), locals: em('locals', no), arg: em('arg', no), all: false },
+      parseError: p.error,
+      parsed: null,
+    };
   }
   const v = p.value;
   const out: FieldVerdicts = {

@@ -37,7 +37,13 @@ export function hasLocals(kind: StateKind): boolean {
  * delta against `prev` when `prev` is in the same frame instance and `full` is false; `full`
  * is for breakpoint targets. Calls always show all their locals.
  */
-export function showState(index: TreeIndex, direction: Direction, node: number, prev: number, full = false): ShownState {
+export function showState(
+  index: TreeIndex,
+  direction: Direction,
+  node: number,
+  prev: number,
+  full = false,
+): ShownState {
   const events = requireEvents(index);
   const seq = seqOf(direction, node);
   const ev = events[seq];

@@ -40,7 +40,8 @@ export function walk(scope: Scope, direction: Direction, actions: readonly Actio
     if (actionDirection(a.action) !== direction) {
       throw new WalkError(`action ${k + 1} (${a.action}) is not ${directionAction(direction)}`, k);
     }
-    if (t.exit) throw new WalkError(`action ${k + 1} (${a.action}) comes after the trajectory exited with ${t.exit}`, k);
+    if (t.exit)
+      throw new WalkError(`action ${k + 1} (${a.action}) comes after the trajectory exited with ${t.exit}`, k);
     advance(scope, t, a);
   }
   return t;
@@ -66,7 +67,13 @@ export function stateSeqs(t: Trajectory): number[] {
 /** Each state as shown (with its locals delta against the state before it). */
 export function showStates(index: TreeIndex, t: Trajectory): ShownState[] {
   return t.states.map((node, j) =>
-    showState(index, t.direction, node, j === 0 ? -1 : t.states[j - 1], j > 0 && t.actions[j - 1].action === 'breakpoint'),
+    showState(
+      index,
+      t.direction,
+      node,
+      j === 0 ? -1 : t.states[j - 1],
+      j > 0 && t.actions[j - 1].action === 'breakpoint',
+    ),
   );
 }
 
@@ -82,7 +89,13 @@ export function textParts(index: TreeIndex, t: Trajectory, context: string): Tex
   return {
     head: BEGIN + CONTEXT + context,
     states: t.states.map((node, j) =>
-      stateText(index, t.direction, node, j === 0 ? -1 : t.states[j - 1], j > 0 && t.actions[j - 1].action === 'breakpoint'),
+      stateText(
+        index,
+        t.direction,
+        node,
+        j === 0 ? -1 : t.states[j - 1],
+        j > 0 && t.actions[j - 1].action === 'breakpoint',
+      ),
     ),
     actions: t.actions.map(actionText),
     exit: t.exit ? exitToken(t.exit) : null,
@@ -110,7 +123,9 @@ export function serialize(index: TreeIndex, t: Trajectory, context: string): str
  */
 export function promptTarget(p: TextParts, k: number): { prompt: string; target: string } {
   if (!Number.isInteger(k) || k < 0 || k >= p.actions.length) {
-    throw new RangeError(`step ${k}: expected 0 to ${p.actions.length - 1} (the trajectory has ${p.actions.length} actions)`);
+    throw new RangeError(
+      `step ${k}: expected 0 to ${p.actions.length - 1} (the trajectory has ${p.actions.length} actions)`,
+    );
   }
   let prompt = p.head;
   for (let j = 0; j <= k; j++) prompt += FRAME + p.states[j] + ACTION + p.actions[j];

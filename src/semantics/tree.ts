@@ -29,7 +29,9 @@ export interface TreeColumns {
   frame: ArrayLike<number>;
 }
 
-/** A trace whose shape cannot be a state tree, or an entry that is not a call; names the event and what was expected. */
+/**
+ * A trace whose shape cannot be a state tree, or an entry that is not a call; names the event and what was expected.
+ */
 export class TraceShapeError extends UserError {
   constructor(
     message: string,
@@ -73,7 +75,11 @@ export function buildTraceIndex(events: readonly TraceEvent[]): TreeIndex {
     const e = events[i];
     if (e.seq !== i) throw new TraceShapeError(`event ${i}: expected seq ${i}, got ${String(e.seq)}`, i);
     const k = KIND_CODE.get(e.event);
-    if (k === undefined) throw new TraceShapeError(`event ${i}: expected event call, line, return or exception, got ${JSON.stringify(e.event)}`, i);
+    if (k === undefined)
+      throw new TraceShapeError(
+        `event ${i}: expected event call, line, return or exception, got ${JSON.stringify(e.event)}`,
+        i,
+      );
     kind[i] = k;
     parent[i] = e.parent === null ? -1 : e.parent;
     frame[i] = e.frame;
@@ -82,7 +88,10 @@ export function buildTraceIndex(events: readonly TraceEvent[]): TreeIndex {
 }
 
 /** The index's parts that give both trees' shapes: what drawing needs (no segments). */
-export type TreeOrder = Pick<TreeIndex, 'count' | 'kind' | 'frame' | 'parent' | 'subtreeEnd' | 'invOrder' | 'invPos' | 'lcBefore'>;
+export type TreeOrder = Pick<
+  TreeIndex,
+  'count' | 'kind' | 'frame' | 'parent' | 'subtreeEnd' | 'invOrder' | 'invPos' | 'lcBefore'
+>;
 
 /** Builds the index from columns alone (e.g. the store's skeleton in the renderer). */
 export function buildTreeIndex(cols: TreeColumns): TreeIndex {
@@ -114,7 +123,8 @@ export function buildTreeOrder(cols: TreeColumns): TreeOrder {
     if (p === -1) {
       while (sp > 0) close(i - 1);
     } else {
-      if (!(p >= 0 && p < i)) throw new TraceShapeError(`event ${i}: expected parent null or an earlier seq, got ${p}`, i);
+      if (!(p >= 0 && p < i))
+        throw new TraceShapeError(`event ${i}: expected parent null or an earlier seq, got ${p}`, i);
       while (sp > 0 && stack[sp - 1] !== p) close(i - 1);
       if (sp === 0) {
         throw new TraceShapeError(
@@ -137,7 +147,11 @@ export function buildTreeOrder(cols: TreeColumns): TreeOrder {
   return { count: n, kind, frame, parent, subtreeEnd, invOrder, invPos, lcBefore };
 }
 
-function segments(n: number, kind: Uint8Array, frame: Int32Array): Pick<TreeIndex, 'seg' | 'segFirst' | 'segLast' | 'segReturned'> {
+function segments(
+  n: number,
+  kind: Uint8Array,
+  frame: Int32Array,
+): Pick<TreeIndex, 'seg' | 'segFirst' | 'segLast' | 'segReturned'> {
   // Segments: a call opens one for its frame, a return closes it. An event of a frame with
   // no open segment (only in a malformed trace) opens one, so every event has a segment.
   const seg = new Int32Array(n);
@@ -161,5 +175,10 @@ function segments(n: number, kind: Uint8Array, frame: Int32Array): Pick<TreeInde
       open.delete(f);
     }
   }
-  return { seg, segFirst: segFirstAll.slice(0, ns), segLast: segLastAll.slice(0, ns), segReturned: segReturnedAll.slice(0, ns) };
+  return {
+    seg,
+    segFirst: segFirstAll.slice(0, ns),
+    segLast: segLastAll.slice(0, ns),
+    segReturned: segReturnedAll.slice(0, ns),
+  };
 }

@@ -25,7 +25,9 @@ export interface Walk {
   /** The exit token's name, or null while the trajectory is inside its entry's scope. */
   exit: ExitKind | null;
   text: string;
-  /** Per state, the locals as the model sees them (the delta of docs/semantics.md §6), null for states without locals. */
+  /**
+   * Per state, the locals as the model sees them (the delta of docs/semantics.md §6), null for states without locals.
+   */
   shown: (Record<string, string> | null)[];
 }
 

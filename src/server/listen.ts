@@ -47,7 +47,8 @@ export async function startServer(o: ServeOptions): Promise<Running> {
   }
   const uiDir = o.uiDir ?? DEFAULT_UI_DIR;
   const uiBuilt = existsSync(`${uiDir}/index.html`);
-  // The API runs in worker threads, each with its own read-only connection, and one writable for the annotation writes (src/api/host/).
+  // The API runs in worker threads, each with its own read-only connection, and one writable for the annotation writes
+  // (src/api/host/).
   const pool = await startPool({ path: o.db, cacheBytes: o.cacheBytes });
   const server = createExplorerServer({ host: pool, staticDir: uiBuilt ? uiDir : null, token: o.token });
   try {
@@ -58,7 +59,11 @@ export async function startServer(o: ServeOptions): Promise<Running> {
   } catch (e) {
     await pool.close();
     const err = e as NodeJS.ErrnoException;
-    if (err.code === 'EADDRINUSE') throw new ServeError(`port ${o.port} on ${host} is already in use; pick another with --port, or --port 0 for any free port.`, 'unavailable');
+    if (err.code === 'EADDRINUSE')
+      throw new ServeError(
+        `port ${o.port} on ${host} is already in use; pick another with --port, or --port 0 for any free port.`,
+        'unavailable',
+      );
     throw new ServeError(`cannot listen on ${host}:${o.port}: ${err.message}`, 'unavailable');
   }
   const port = (server.address() as AddressInfo).port;

@@ -37,12 +37,24 @@ export type { EvalSetRecord, ItemQuery, NewItem, StoredItem } from './queries/ev
 export type { RunFormat, NewRun, RunRecord } from './queries/runs.js';
 export type { ItemKeys, ItemVerdicts, Tally, VerdictCombo } from './queries/verdicts.js';
 export type {
-  NewPrediction, PendingCheck, CheckedPrediction, PredictionQuery, PredictionRecord, VerdictRow, VerdictUpdate,
+  NewPrediction,
+  PendingCheck,
+  CheckedPrediction,
+  PredictionQuery,
+  PredictionRecord,
+  VerdictRow,
+  VerdictUpdate,
   CheckVerdict,
 } from './queries/predictions.js';
 export type { IngestOptions, IngestResult } from './ingest.js';
 export type {
-  AnnotationFields, AnnotationQuery, AnnotationRecord, AnnotationRole, AnnotationSource, AnnotationStatus, HistoryEntry,
+  AnnotationFields,
+  AnnotationQuery,
+  AnnotationRecord,
+  AnnotationRole,
+  AnnotationSource,
+  AnnotationStatus,
+  HistoryEntry,
   NewAnnotation,
 } from './queries/annotations.js';
 export type { OpenOptions } from './open.js';

@@ -28,21 +28,31 @@ const CODE_OF: Record<CorpusErrorKind, ErrorCode> = {
 };
 
 export class CorpusError extends UserError {
-  constructor(message: string, readonly kind: CorpusErrorKind) {
+  constructor(
+    message: string,
+    readonly kind: CorpusErrorKind,
+  ) {
     super(message, CODE_OF[kind]);
   }
 }
 
 /** A problem in an input file, located by 1-based line number (0 when not tied to a line). */
 export class IngestError extends UserError {
-  constructor(readonly file: string, readonly line: number, readonly detail: string) {
+  constructor(
+    readonly file: string,
+    readonly line: number,
+    readonly detail: string,
+  ) {
     super(line > 0 ? `${file}:${line}: ${detail}` : `${file}: ${detail}`, 'bad-input');
   }
 }
 
 /** The refusal of a write on a read-only corpus (by SQLite, or by Corpus before it asks). */
 export function readOnlyError(path: string): CorpusError {
-  return new CorpusError(`${path} is read-only: cannot write to it (check the file and folder permissions).`, 'readonly');
+  return new CorpusError(
+    `${path} is read-only: cannot write to it (check the file and folder permissions).`,
+    'readonly',
+  );
 }
 
 /**
@@ -60,7 +70,10 @@ export function explainSqliteError(e: unknown, path: string): unknown {
   }
   if (code.startsWith('SQLITE_READONLY')) return readOnlyError(path);
   if (code === 'SQLITE_CANTOPEN' || code.startsWith('SQLITE_CANTOPEN_')) {
-    return new CorpusError(`cannot open ${path}: check that the file and its folder exist and are readable.`, 'missing');
+    return new CorpusError(
+      `cannot open ${path}: check that the file and its folder exist and are readable.`,
+      'missing',
+    );
   }
   if (code === 'SQLITE_NOTADB') {
     return new CorpusError(`${path} is not a Stepscope corpus (not a SQLite database).`, 'not-corpus');

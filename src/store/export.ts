@@ -14,7 +14,11 @@ import { endLine, eventLine, headerLine } from './serialize.js';
 
 const PAGE = 10_000;
 
-export async function exportTraces(db: Database.Database, ids: Iterable<number>, out: Writable): Promise<{ traces: number; events: number }> {
+export async function exportTraces(
+  db: Database.Database,
+  ids: Iterable<number>,
+  out: Writable,
+): Promise<{ traces: number; events: number }> {
   const write = async (text: string) => {
     if (!out.write(text)) await once(out, 'drain');
   };

@@ -56,7 +56,7 @@ const str = (s: string) => (s.indexOf('\\') === -1 ? s.slice(1, -1) : (JSON.pars
  */
 function uniqueNames(locals: string): boolean {
   const seen = new Set<string>();
-  for (let start = 1; ; ) {
+  for (let start = 1; ;) {
     const name = locals.slice(start, locals.indexOf('": "', start));
     if (seen.has(name)) return false;
     seen.add(name);
@@ -85,12 +85,28 @@ export function fastEvent(text: string, seq: number, out: EventRows): boolean {
   const frame = +m[3];
   const line = +m[5];
   if (
-    +m[1] !== seq || frame < 0 || !Number.isSafeInteger(frame) || !Number.isSafeInteger(line) ||
-    (parent !== null && (parent < 0 || parent >= seq)) || !distinctNames(m)
+    +m[1] !== seq ||
+    frame < 0 ||
+    !Number.isSafeInteger(frame) ||
+    !Number.isSafeInteger(line) ||
+    (parent !== null && (parent < 0 || parent >= seq)) ||
+    !distinctNames(m)
   ) {
     return false;
   }
   const arg = m[ARG];
-  out.push(0, seq, m[2], frame, str(m[4]), line, str(m[6]), m[7], arg === 'null' ? null : str(arg), parent, m[CUT_GROUP] ?? null);
+  out.push(
+    0,
+    seq,
+    m[2],
+    frame,
+    str(m[4]),
+    line,
+    str(m[6]),
+    m[7],
+    arg === 'null' ? null : str(arg),
+    parent,
+    m[CUT_GROUP] ?? null,
+  );
   return true;
 }

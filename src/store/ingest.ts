@@ -60,7 +60,8 @@ interface Open {
   rows: EventRows;
 }
 
-const INSERT_EVENTS = 'INSERT INTO events (trace_id, seq, event, frame, func, line, src, locals, arg, parent, cut) VALUES';
+const INSERT_EVENTS =
+  'INSERT INTO events (trace_id, seq, event, frame, func, line, src, locals, arg, parent, cut) VALUES';
 const ROW = '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)';
 const ROWS_PER_INSERT = 16;
 /** Rows gathered before a write once the trace row exists. */
@@ -76,7 +77,9 @@ function statements(db: Database.Database) {
       `INSERT INTO traces (program_id, name, name_key, mode, python, hashseed, call, limits, meta, exit, reason, events, seconds, stdout_bytes, hash, origin, created)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
-    finish: db.prepare('UPDATE traces SET exit = ?, reason = ?, events = ?, seconds = ?, stdout_bytes = ?, hash = ? WHERE id = ?'),
+    finish: db.prepare(
+      'UPDATE traces SET exit = ?, reason = ?, events = ?, seconds = ?, stdout_bytes = ?, hash = ? WHERE id = ?',
+    ),
     known: db.prepare('SELECT id FROM traces WHERE hash = ?').pluck(),
     event: db.prepare(`${INSERT_EVENTS} ${ROW}`),
     // Several rows per statement: each run() has a fixed cost (N-API call, reset) that one
@@ -85,7 +88,8 @@ function statements(db: Database.Database) {
     // Prepared on first use: a corpus pinned at an older schema can still take untampered traces.
     tampered: (() => {
       let st: Database.Statement | undefined;
-      return (text: string, id: number) => (st ??= db.prepare('UPDATE traces SET tampered = ? WHERE id = ?')).run(text, id);
+      return (text: string, id: number) =>
+        (st ??= db.prepare('UPDATE traces SET tampered = ? WHERE id = ?')).run(text, id);
     })(),
     dropEvents: db.prepare('DELETE FROM events WHERE trace_id = ?'),
     dropTrace: db.prepare('DELETE FROM traces WHERE id = ?'),
@@ -132,11 +136,28 @@ export async function ingestStream(
     const h = t.header;
     const limits = h.limits;
     const info = s.trace.run(
-      t.programId, h.name, nameKey(h.name), h.mode, h.python, h.hashseed, h.call,
-      JSON.stringify({ events: limits.events, seconds: limits.seconds, memory_mb: limits.memory_mb, repr_chars: limits.repr_chars }),
+      t.programId,
+      h.name,
+      nameKey(h.name),
+      h.mode,
+      h.python,
+      h.hashseed,
+      h.call,
+      JSON.stringify({
+        events: limits.events,
+        seconds: limits.seconds,
+        memory_mb: limits.memory_mb,
+        repr_chars: limits.repr_chars,
+      }),
       JSON.stringify(h.meta),
-      end?.exit ?? 'never', end?.reason ?? null, end?.events ?? 0, end?.seconds ?? 0, end?.stdout_bytes ?? null,
-      hash ?? `pending:${++provisional}`, origin, created,
+      end?.exit ?? 'never',
+      end?.reason ?? null,
+      end?.events ?? 0,
+      end?.seconds ?? 0,
+      end?.stdout_bytes ?? null,
+      hash ?? `pending:${++provisional}`,
+      origin,
+      created,
     );
     t.traceId = Number(info.lastInsertRowid);
   };
@@ -182,14 +203,26 @@ export async function ingestStream(
       added(cur, eventLine(ev, locals, cut));
     } else if (type === 'trace') {
       if (cur) {
-        check.fail(line, `expected an "event" or "end" record, got a "trace" header: the trace ${JSON.stringify(cur.header.name)} from line ${cur.startLine} has no "end" record`);
+        check.fail(
+          line,
+          `expected an "event" or "end" record, got a "trace" header: the trace ${JSON.stringify(cur.header.name)} from line ${cur.startLine} has no "end" record`,
+        );
       }
       const h = check.header(rec, line);
       const programHash = sha256(JSON.stringify([h.filename, h.source, h.context_forward, h.context_inverse]));
       s.program.run(programHash, h.filename, h.source, h.context_forward, h.context_inverse);
       const programId = s.programId.get(programHash) as number;
       const hash = createHash('sha256');
-      cur = { header: h, startLine: line, programId, traceId: null, count: 0, hash, pending: headerLine(h) + '\n', rows: [] };
+      cur = {
+        header: h,
+        startLine: line,
+        programId,
+        traceId: null,
+        count: 0,
+        hash,
+        pending: headerLine(h) + '\n',
+        rows: [],
+      };
     } else if (type === 'end') {
       if (!cur) check.fail(line, 'expected a "trace" header record, got an "end" record');
       const end = check.end(rec, line, cur.count);
@@ -240,7 +273,10 @@ export async function ingestStream(
     if (lastLine === 0) check.fail(1, 'expected a "trace" header record, got an empty file');
     const open = cur as Open | null;
     if (open) {
-      check.fail(lastLine, `expected an "end" record after this line: the trace ${JSON.stringify(open.header.name)} from line ${open.startLine} has no "end" (the file looks truncated)`);
+      check.fail(
+        lastLine,
+        `expected an "end" record after this line: the trace ${JSON.stringify(open.header.name)} from line ${open.startLine} has no "end" (the file looks truncated)`,
+      );
     }
     db.exec('COMMIT');
     return result;

@@ -25,7 +25,11 @@ export async function forEachLine(
   let lineNo = 0;
 
   const tooLong = () =>
-    new IngestError(file, lineNo + 1, `line is longer than ${formatBytes(maxLineBytes)}, the longest record this reader accepts`);
+    new IngestError(
+      file,
+      lineNo + 1,
+      `line is longer than ${formatBytes(maxLineBytes)}, the longest record this reader accepts`,
+    );
   const badUtf8 = () => new IngestError(file, lineNo + 1, 'invalid UTF-8: expected the file to be UTF-8 text');
 
   const emitOne = (bytes: Buffer, terminated: boolean) => {

@@ -30,7 +30,10 @@ function protectedCounts(db: Database.Database): Map<string, number> {
 }
 
 /** Applies every migration newer than the database; returns the versions before and after. */
-export function migrate(db: Database.Database, migrations: readonly Migration[] = MIGRATIONS): { from: number; to: number } {
+export function migrate(
+  db: Database.Database,
+  migrations: readonly Migration[] = MIGRATIONS,
+): { from: number; to: number } {
   const from = userVersion(db);
   for (const m of migrations) {
     db.transaction(() => {

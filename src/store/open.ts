@@ -64,7 +64,10 @@ function readHeader(path: string): HeaderInfo | undefined {
 
 function refuseIfForeign(path: string, appId: number, version: number, hasTables: () => boolean, latest: number) {
   if (appId !== APPLICATION_ID && !(appId === 0 && version === 0 && !hasTables())) {
-    throw new CorpusError(`${path} is not a Stepscope corpus (a SQLite database made by another program).`, 'not-corpus');
+    throw new CorpusError(
+      `${path} is not a Stepscope corpus (a SQLite database made by another program).`,
+      'not-corpus',
+    );
   }
   if (version > latest) {
     throw new CorpusError(
@@ -129,9 +132,17 @@ export function openDatabase(path: string, opts: OpenOptions = {}): Database.Dat
     }
 
     if (fresh && (!opts.create || readonly)) {
-      throw new CorpusError(`${path} is an empty database, not a Stepscope corpus (\`stepscope ingest FILE --db ${path}\` makes it one).`, 'not-corpus');
+      throw new CorpusError(
+        `${path} is an empty database, not a Stepscope corpus (\`stepscope ingest FILE --db ${path}\` makes it one).`,
+        'not-corpus',
+      );
     }
-    db = new Database(path, { readonly, fileMustExist: !opts.create, timeout: opts.busyTimeoutMs ?? 5000, nativeBinding });
+    db = new Database(path, {
+      readonly,
+      fileMustExist: !opts.create,
+      timeout: opts.busyTimeoutMs ?? 5000,
+      nativeBinding,
+    });
     db.pragma('foreign_keys = ON');
     if (!readonly) {
       db.pragma('journal_mode = WAL');

@@ -8,13 +8,28 @@
  * ingested again is recognised as already stored.
  */
 import { pyJson } from '../semantics/json.js';
-import { TRACE_FORMAT, TRACE_FORMAT_VERSION, type TraceEnd, type TraceEvent, type TraceHeader } from '../trace/types.js';
+import {
+  TRACE_FORMAT,
+  TRACE_FORMAT_VERSION,
+  type TraceEnd,
+  type TraceEvent,
+  type TraceHeader,
+} from '../trace/types.js';
 
 export function headerLine(h: TraceHeader): string {
   const l = h.limits;
   return pyJson({
-    type: 'trace', format: TRACE_FORMAT, version: TRACE_FORMAT_VERSION, name: h.name, mode: h.mode, python: h.python,
-    hashseed: h.hashseed, filename: h.filename, source: h.source, call: h.call, context_forward: h.context_forward,
+    type: 'trace',
+    format: TRACE_FORMAT,
+    version: TRACE_FORMAT_VERSION,
+    name: h.name,
+    mode: h.mode,
+    python: h.python,
+    hashseed: h.hashseed,
+    filename: h.filename,
+    source: h.source,
+    call: h.call,
+    context_forward: h.context_forward,
     context_inverse: h.context_inverse,
     limits: { events: l.events, seconds: l.seconds, memory_mb: l.memory_mb, repr_chars: l.repr_chars },
     meta: h.meta,
@@ -22,7 +37,11 @@ export function headerLine(h: TraceHeader): string {
 }
 
 /** `localsText` and `cutText`: the canonical JSON of locals and cut when already at hand. */
-export function eventLine(e: TraceEvent, localsText = pyJson(e.locals), cutText: string | null = e.cut === undefined ? null : pyJson(e.cut)): string {
+export function eventLine(
+  e: TraceEvent,
+  localsText = pyJson(e.locals),
+  cutText: string | null = e.cut === undefined ? null : pyJson(e.cut),
+): string {
   return (
     `{"type": "event", "seq": ${e.seq}, "event": "${e.event}", "frame": ${e.frame}, "func": ${pyJson(e.func)}, ` +
     `"line": ${e.line}, "src": ${pyJson(e.src)}, "locals": ${localsText}, "arg": ${pyJson(e.arg)}, ` +

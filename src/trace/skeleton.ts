@@ -74,7 +74,11 @@ export function fromBase64(s: string): Uint8Array {
   const out = new Uint8Array(len);
   let o = 0;
   for (let i = 0; i < s.length; i += 4) {
-    const n = (CODE[s.charCodeAt(i)] << 18) | (CODE[s.charCodeAt(i + 1)] << 12) | ((CODE[s.charCodeAt(i + 2)] & 63) << 6) | (CODE[s.charCodeAt(i + 3)] & 63);
+    const n =
+      (CODE[s.charCodeAt(i)] << 18) |
+      (CODE[s.charCodeAt(i + 1)] << 12) |
+      ((CODE[s.charCodeAt(i + 2)] & 63) << 6) |
+      (CODE[s.charCodeAt(i + 3)] & 63);
     out[o++] = n >> 16;
     if (o < len) out[o++] = (n >> 8) & 255;
     if (o < len) out[o++] = n & 255;
@@ -109,21 +113,40 @@ export function unpackInts(p: PackedInts, count: number): Int32Array {
 }
 
 /** Into `out` (an Int32Array, or a Uint8Array for kinds: no second copy of a column). */
-function unpackBytes<T extends Int32Array | Uint8Array>(b: Uint8Array, width: number, min: number, count: number, out: T): T {
+function unpackBytes<T extends Int32Array | Uint8Array>(
+  b: Uint8Array,
+  width: number,
+  min: number,
+  count: number,
+  out: T,
+): T {
   // One plain loop per width: short, branch-free loops are what an engine optimizes first,
   // and a page decodes a skeleton once, in code that has not warmed up.
   if (width === 1) for (let i = 0; i < count; i++) out[i] = b[i] + min;
   else if (width === 2) for (let i = 0, o = 0; i < count; i++, o += 2) out[i] = (b[o] | (b[o + 1] << 8)) + min;
-  else for (let i = 0, o = 0; i < count; i++, o += 4) out[i] = ((b[o] | (b[o + 1] << 8) | (b[o + 2] << 16) | (b[o + 3] << 24)) >>> 0) + min;
+  else
+    for (let i = 0, o = 0; i < count; i++, o += 4)
+      out[i] = ((b[o] | (b[o + 1] << 8) | (b[o + 2] << 16) | (b[o + 3] << 24)) >>> 0) + min;
   return out;
 }
 
 export function encodeSkeleton(sk: Skeleton): SkeletonWire {
-  return { count: sk.count, kind: packInts(sk.kind), parent: packInts(sk.parent), frame: packInts(sk.frame), line: packInts(sk.line), func: packInts(sk.func), funcs: sk.funcs };
+  return {
+    count: sk.count,
+    kind: packInts(sk.kind),
+    parent: packInts(sk.parent),
+    frame: packInts(sk.frame),
+    line: packInts(sk.line),
+    func: packInts(sk.func),
+    funcs: sk.funcs,
+  };
 }
 
 /** `decode64` turns a column's base64 into bytes (the server passes a faster one than fromBase64). */
-export function decodeSkeleton(w: SkeletonWire, decode64: (s: string) => Uint8Array = fromBase64): Skeleton & { kind: Uint8Array; parent: Int32Array; frame: Int32Array; line: Int32Array; func: Int32Array } {
+export function decodeSkeleton(
+  w: SkeletonWire,
+  decode64: (s: string) => Uint8Array = fromBase64,
+): Skeleton & { kind: Uint8Array; parent: Int32Array; frame: Int32Array; line: Int32Array; func: Int32Array } {
   const n = w.count;
   const col = (p: PackedInts) => unpackBytes(decode64(p.data), p.bytes, p.min, n, new Int32Array(n));
   return {
@@ -152,7 +175,10 @@ const COLUMNS = ['kind', 'parent', 'frame', 'line', 'func'] as const;
 const HEAD = 12 + 8 * COLUMNS.length;
 const align4 = (n: number) => (n + 3) & ~3;
 
-/** The wire form as bytes; `decode64` turns a column's base64 into bytes (the server passes a faster one than fromBase64). */
+/**
+ * The wire form as bytes; `decode64` turns a column's base64 into bytes (the server passes a faster one than
+ * fromBase64).
+ */
 export function skeletonBytes(w: SkeletonWire, decode64: (s: string) => Uint8Array = fromBase64): Uint8Array {
   const funcs = new TextEncoder().encode(JSON.stringify(w.funcs));
   const cols = COLUMNS.map((c) => decode64(w[c].data));
@@ -173,17 +199,29 @@ export function skeletonBytes(w: SkeletonWire, decode64: (s: string) => Uint8Arr
   return out;
 }
 
-/** Bytes of skeletonBytes back to the wire form (the JSON getSkeleton); `encode64` as toBase64 (the server passes a faster one). */
+/**
+ * Bytes of skeletonBytes back to the wire form (the JSON getSkeleton); `encode64` as toBase64 (the server passes a
+ * faster one).
+ */
 export function skeletonWireFromBytes(bytes: Uint8Array, encode64: (b: Uint8Array) => string = toBase64): SkeletonWire {
   const { count, funcs, columns } = readSkeletonBytes(bytes);
-  const [kind, parent, frame, line, func] = columns.map((c): PackedInts => ({ bytes: c.width, min: c.min, data: encode64(c.data) }));
+  const [kind, parent, frame, line, func] = columns.map((c): PackedInts => ({
+    bytes: c.width,
+    min: c.min,
+    data: encode64(c.data),
+  }));
   return { count, kind, parent, frame, line, func, funcs };
 }
 
 /** The header and each column's packed values (views into `bytes`), checked. */
-function readSkeletonBytes(bytes: Uint8Array): { count: number; funcs: string[]; columns: { width: 1 | 2 | 4; min: number; data: Uint8Array }[] } {
+function readSkeletonBytes(bytes: Uint8Array): {
+  count: number;
+  funcs: string[];
+  columns: { width: 1 | 2 | 4; min: number; data: Uint8Array }[];
+} {
   const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  if (bytes.length < HEAD || MAGIC.some((m, i) => bytes[i] !== m)) throw new Error('not a packed skeleton (expected the bytes to start with "SKB1")');
+  if (bytes.length < HEAD || MAGIC.some((m, i) => bytes[i] !== m))
+    throw new Error('not a packed skeleton (expected the bytes to start with "SKB1")');
   const count = dv.getUint32(4, true);
   const funcsLength = dv.getUint32(8, true);
   const funcs = JSON.parse(new TextDecoder().decode(bytes.subarray(HEAD, HEAD + funcsLength))) as string[];
@@ -192,7 +230,8 @@ function readSkeletonBytes(bytes: Uint8Array): { count: number; funcs: string[];
     const width = dv.getUint8(12 + 8 * j);
     const min = dv.getInt32(16 + 8 * j, true);
     const data = bytes.subarray(at, at + count * width);
-    if (data.length !== count * width || (width !== 1 && width !== 2 && width !== 4)) throw new Error(`packed skeleton cut short or damaged in its ${name} column`);
+    if (data.length !== count * width || (width !== 1 && width !== 2 && width !== 4))
+      throw new Error(`packed skeleton cut short or damaged in its ${name} column`);
     at += align4(data.length);
     return { width: width as 1 | 2 | 4, min, data };
   });
@@ -202,7 +241,8 @@ function readSkeletonBytes(bytes: Uint8Array): { count: number; funcs: string[];
 /** Bytes of skeletonBytes back to the skeleton's columns; a clear error for bytes of another kind. */
 export function decodeSkeletonBytes(bytes: Uint8Array): ReturnType<typeof decodeSkeleton> {
   const { count, funcs, columns } = readSkeletonBytes(bytes);
-  const col = <T extends Int32Array | Uint8Array>(j: number, out: T): T => unpackBytes(columns[j].data, columns[j].width, columns[j].min, count, out);
+  const col = <T extends Int32Array | Uint8Array>(j: number, out: T): T =>
+    unpackBytes(columns[j].data, columns[j].width, columns[j].min, count, out);
   const kind = col(0, new Uint8Array(count));
   const [parent, frame, line, func] = [1, 2, 3, 4].map((j) => col(j, new Int32Array(count)));
   return { count, kind, parent, frame, line, func, funcs };

@@ -22,14 +22,20 @@ export interface OpenedTrace extends LoadedTrace {
   skeleton: Uint8Array;
 }
 
-const EMPTY = skeletonBytes(encodeSkeleton({ count: 0, kind: [], parent: [], frame: [], line: [], func: [], funcs: [] }));
+const EMPTY = skeletonBytes(
+  encodeSkeleton({ count: 0, kind: [], parent: [], frame: [], line: [], func: [], funcs: [] }),
+);
 
 /**
  * `onRead` sees each window's events when they are read, before they are kept, and may throw
  * to refuse them (e.g. past a memory budget): the window then stays unread and the access
  * that asked for it throws.
  */
-export function openTraceLazily(corpus: ReadCorpus, traceId: number, onRead?: (events: TraceEvent[]) => void): OpenedTrace {
+export function openTraceLazily(
+  corpus: ReadCorpus,
+  traceId: number,
+  onRead?: (events: TraceEvent[]) => void,
+): OpenedTrace {
   const record = corpus.getTrace(traceId);
   if (!record) throw new UserError(`${corpus.path} has no trace with id ${traceId}`, 'not-found');
   const skeleton = corpus.getSkeletonBytes(traceId) ?? EMPTY;
@@ -39,7 +45,12 @@ export function openTraceLazily(corpus: ReadCorpus, traceId: number, onRead?: (e
 }
 
 /** An array of the trace's events, each window read from the corpus on its first access. */
-function lazyEvents(corpus: ReadCorpus, traceId: number, count: number, onRead?: (events: TraceEvent[]) => void): TraceEvent[] {
+function lazyEvents(
+  corpus: ReadCorpus,
+  traceId: number,
+  count: number,
+  onRead?: (events: TraceEvent[]) => void,
+): TraceEvent[] {
   const slots: TraceEvent[] = new Array(count);
   const loaded = new Uint8Array(Math.ceil(count / CHUNK));
   return new Proxy(slots, {

@@ -45,14 +45,30 @@ export function sampleCorpus(corpus: Corpus, o: CorpusSampleOptions): CorpusSamp
   for (const id of ids) {
     const tr = loadTrace(corpus, id);
     // Keyed by trace name, so re-ingesting the same trace samples the same trajectories.
-    const ts = sampleTrace(tr.index, { seed: o.seed, traceKey: tr.record.name, perTrace: o.perTrace, entry: o.entry, direction: o.direction, maxSteps: o.maxSteps, policy });
+    const ts = sampleTrace(tr.index, {
+      seed: o.seed,
+      traceKey: tr.record.name,
+      perTrace: o.perTrace,
+      entry: o.entry,
+      direction: o.direction,
+      maxSteps: o.maxSteps,
+      policy,
+    });
     // A generator: the store takes one trajectory's text at a time, inside its transaction.
     const rows = function* () {
       for (const t of ts) {
         const text = serialize(tr.index, t, contextFor(t.direction, tr.record));
         const sampler = { policy, entry: o.entry, max_steps: o.maxSteps ?? null, k: t.k };
         res.textBytes += Buffer.byteLength(text);
-        yield toStored(tr.index, id, t, text, o.seed, sampler, JSON.stringify([id, o.seed, sampler, t.entry, t.direction]));
+        yield toStored(
+          tr.index,
+          id,
+          t,
+          text,
+          o.seed,
+          sampler,
+          JSON.stringify([id, o.seed, sampler, t.entry, t.direction]),
+        );
       }
     };
     for (const got of corpus.saveTrajectories(rows())) {
@@ -66,7 +82,15 @@ export function sampleCorpus(corpus: Corpus, o: CorpusSampleOptions): CorpusSamp
 }
 
 /** A trajectory in the store's terms: states as seqs, and where each action leads. */
-function toStored(index: TreeIndex, traceId: number, t: Trajectory, text: string, seed: number | null, sampler: unknown, sampleKey: string | null): NewTrajectory {
+function toStored(
+  index: TreeIndex,
+  traceId: number,
+  t: Trajectory,
+  text: string,
+  seed: number | null,
+  sampler: unknown,
+  sampleKey: string | null,
+): NewTrajectory {
   const seqs = stateSeqs(t);
   return {
     traceId,
@@ -81,7 +105,9 @@ function toStored(index: TreeIndex, traceId: number, t: Trajectory, text: string
     sampler,
     sampleKey,
     targets: t.actions.map((_, k) =>
-      t.states[k + 1] === undefined ? { seq: null, kind: t.exit! } : { seq: seqs[k + 1], kind: stateKind(index, t.direction, t.states[k + 1]) },
+      t.states[k + 1] === undefined
+        ? { seq: null, kind: t.exit! }
+        : { seq: seqs[k + 1], kind: stateKind(index, t.direction, t.states[k + 1]) },
     ),
   };
 }

@@ -86,7 +86,9 @@ describe('boundNames', () => {
     ['import os.path', ['os']],
     ['import numpy as np', ['np']],
   ];
-  for (const [line, names] of cases) it(`${line} binds ${names.join(', ') || 'nothing'}`, () => expect([...boundNames(line)].sort()).toEqual([...names].sort()));
+  for (const [line, names] of cases)
+    it(`${line} binds ${names.join(', ') || 'nothing'}`, () =>
+      expect([...boundNames(line)].sort()).toEqual([...names].sort()));
 
   it('odd lines bind what they can without throwing: a star import, the first line of a del spread over lines', () => {
     expect([...boundNames('from m import *')]).toEqual([]);
@@ -108,10 +110,14 @@ describe('a stale value after a line that rebinds the name is a wrong value, not
 
 describe('a list changed in place is a missed mutation, whatever else the line shows', () => {
   it('a comment that says "as nums" binds nothing', () => {
-    expect(stale('nums.append(0)  # the same list as nums', 'nums', '[1]', '[1, 0]', '"n": "1"')).toEqual(['data.mutation_missed by mutation-missed']);
+    expect(stale('nums.append(0)  # the same list as nums', 'nums', '[1]', '[1, 0]', '"n": "1"')).toEqual([
+      'data.mutation_missed by mutation-missed',
+    ]);
   });
 
   it('keyword arguments of a call bind nothing', () => {
-    expect(stale('fill(nums=nums, k=2)', 'nums', '[1]', '[1, 0, 0]', '"n": "1"')).toEqual(['data.mutation_missed by mutation-missed']);
+    expect(stale('fill(nums=nums, k=2)', 'nums', '[1]', '[1, 0, 0]', '"n": "1"')).toEqual([
+      'data.mutation_missed by mutation-missed',
+    ]);
   });
 });

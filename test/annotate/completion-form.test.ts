@@ -12,17 +12,35 @@ import { read } from './example-input.js';
 const call = read('<|inv_call_sep|><|src_sep|>def count(s, t):<|arg_sep|>{"s": "\'berry\'", "t": "\'r\'"}');
 const ret = read('<|return_sep|><|src_sep|>    return n<|arg_sep|>"2"');
 /** An input prediction of count("berry", "r") written as CRUXEval writes it: a call. */
-const asCall = (completion: string, extra: { finishReason?: string } = {}) => run({ ...INV_COUNT, completion, completionForm: 'call', ...extra });
+const asCall = (completion: string, extra: { finishReason?: string } = {}) =>
+  run({ ...INV_COUNT, completion, completionForm: 'call', ...extra });
 /** An output prediction of count's return ("2") written as a bare Python value. */
 const RETURN = '<|return_sep|><|src_sep|>    return n<|arg_sep|>"2"';
 const asValue = (completion: string, extra: { finishReason?: string } = {}) =>
-  run({ direction: 'forward', action: 'step_return', source: COUNT, truth: RETURN, completion, completionForm: 'value', ...extra });
+  run({
+    direction: 'forward',
+    action: 'step_return',
+    source: COUNT,
+    truth: RETURN,
+    completion,
+    completionForm: 'value',
+    ...extra,
+  });
 
 describe('readCompletion', () => {
-  it('a call binds positional and keyword arguments to the true call\'s parameters', () => {
-    expect(readCompletion("f('rr', 'r')", 'call', call)).toEqual({ ok: true, value: { event: 'inv_call', src: 'def count(s, t):', locals: { s: "'rr'", t: "'r'" } } });
-    expect(readCompletion("f(t='a', s='aa')", 'call', call)).toMatchObject({ ok: true, value: { locals: { s: "'aa'", t: "'a'" } } });
-    expect(readCompletion("assert f(('a', 'b'),)", 'call', call)).toMatchObject({ ok: true, value: { locals: { s: "('a', 'b')", t: "'r'" } } });
+  it("a call binds positional and keyword arguments to the true call's parameters", () => {
+    expect(readCompletion("f('rr', 'r')", 'call', call)).toEqual({
+      ok: true,
+      value: { event: 'inv_call', src: 'def count(s, t):', locals: { s: "'rr'", t: "'r'" } },
+    });
+    expect(readCompletion("f(t='a', s='aa')", 'call', call)).toMatchObject({
+      ok: true,
+      value: { locals: { s: "'aa'", t: "'a'" } },
+    });
+    expect(readCompletion("assert f(('a', 'b'),)", 'call', call)).toMatchObject({
+      ok: true,
+      value: { locals: { s: "('a', 'b')", t: "'r'" } },
+    });
   });
 
   it('refuses what is not such a call, saying what was expected', () => {
@@ -35,12 +53,18 @@ describe('readCompletion', () => {
   });
 
   it('a value becomes the return value of the true return', () => {
-    expect(readCompletion(' [1, 2]\n', 'value', ret)).toEqual({ ok: true, value: { event: 'return', src: '    return n', arg: '[1, 2]' } });
+    expect(readCompletion(' [1, 2]\n', 'value', ret)).toEqual({
+      ok: true,
+      value: { event: 'return', src: '    return n', arg: '[1, 2]' },
+    });
     expect(readCompletion('  ', 'value', ret).ok).toBe(false);
   });
 
   it('a state is read by the semantics parser', () => {
-    expect(readCompletion('<|return_sep|><|src_sep|>    return n<|arg_sep|>"3"', 'state', ret)).toEqual({ ok: true, value: { event: 'return', src: '    return n', arg: '3' } });
+    expect(readCompletion('<|return_sep|><|src_sep|>    return n<|arg_sep|>"3"', 'state', ret)).toEqual({
+      ok: true,
+      value: { event: 'return', src: '    return n', arg: '3' },
+    });
   });
 });
 
@@ -49,7 +73,9 @@ describe('a CRUXEval call is read as a call, and only a call', () => {
     const got = asCall("answer: ('berry', 'r')");
     expect(labels(got)).toEqual(['format.unparseable by parse-error']);
     // Offset 0: no call starts anywhere; the whole (short) text is quoted.
-    expect(got[0].reason).toBe(`line 1, column 1 (offset 0): expected a call such as f(1, 2), got "answer: ('berry', 'r')"`);
+    expect(got[0].reason).toBe(
+      `line 1, column 1 (offset 0): expected a call such as f(1, 2), got "answer: ('berry', 'r')"`,
+    );
   });
 
   it('a space between the name and "(" is still a call; the right arguments are a correct prediction', () => {
@@ -86,7 +112,9 @@ describe("a parse error's place and quote, as the annotator reads them", () => {
     const rest = "f('rr', 'r' and then more words to pass forty chars";
     const got = asCall(`My answer:\n  ${rest}\nthat is all`);
     expect(labels(got)).toEqual(['format.unparseable by parse-error']);
-    expect(got[0].reason).toBe(`line 2, column 3 (offset 13): expected a call such as f(1, 2), got "${rest.slice(0, 40)}…"`);
+    expect(got[0].reason).toBe(
+      `line 2, column 3 (offset 13): expected a call such as f(1, 2), got "${rest.slice(0, 40)}…"`,
+    );
   });
 
   it('quotes a rest of exactly 40 characters whole, without "…"', () => {
@@ -98,7 +126,11 @@ describe("a parse error's place and quote, as the annotator reads them", () => {
 
   it('an empty value says what was expected and that the text ended', () => {
     expect(asValue('  ', { finishReason: 'length' })).toEqual([
-      { label: 'format.truncated', rule: 'cut-at-max-tokens', reason: 'generation hit the token limit; line 1, column 3 (offset 2): expected a Python value, got end of text' },
+      {
+        label: 'format.truncated',
+        rule: 'cut-at-max-tokens',
+        reason: 'generation hit the token limit; line 1, column 3 (offset 2): expected a Python value, got end of text',
+      },
     ]);
     expect(asValue('  ')[0].reason).toBe('the text ends where a Python value was expected');
   });

@@ -12,8 +12,13 @@ import { COUNT, countEvent, labels, lineState, run } from './cases.js';
 
 const line = (locals: string, src: string) => lineState(locals, src);
 const invLine = (locals: string, src: string) => `<|inv_line_sep|><|src_sep|>${src}<|arg_sep|>${locals}`;
-const ev = (frame: number | undefined, ln: number, src: string, locals: Record<string, string>, event = 'line'): EventFacts =>
-  frame === undefined ? { event, line: ln, src, locals } : { event, frame, line: ln, src, locals };
+const ev = (
+  frame: number | undefined,
+  ln: number,
+  src: string,
+  locals: Record<string, string>,
+  event = 'line',
+): EventFacts => (frame === undefined ? { event, line: ln, src, locals } : { event, frame, line: ln, src, locals });
 const FOR = '    for c in s:';
 const ADD = '        n += int(c == t)';
 /** count("berry", "r"), one step over `n += int(c == t)` (seq 9 → 10): n goes from 0 to 1. */
@@ -25,15 +30,30 @@ const noChangeClaim = (got: { reason: string }[]) => got.every((s) => !/changed/
 
 describe('same frame or not: which locals were there before (sameFrame, prevLocals)', () => {
   it('a local that changed and is left out is a wrong value whenever the previous state is known to be of the same frame', () => {
-    const want = [{ label: 'data.wrong_value', rule: 'wrong-value', reason: 'n changed to 1; the prediction leaves it out' }];
+    const want = [
+      { label: 'data.wrong_value', rule: 'wrong-value', reason: 'n changed to 1; the prediction leaves it out' },
+    ];
     // Both events carry the frame number; the previous state is shown as a delta, its event has every local.
     const prevDelta = line('{"..": "..", "c": "\'r\'"}', ADD);
-    expect(run({ ...STEP, truth: TRUTH10, trueEvent: countEvent(10), before: prevDelta, beforeEvent: countEvent(9), completion: N_LEFT_OUT })).toEqual(want);
+    expect(
+      run({
+        ...STEP,
+        truth: TRUTH10,
+        trueEvent: countEvent(10),
+        before: prevDelta,
+        beforeEvent: countEvent(9),
+        completion: N_LEFT_OUT,
+      }),
+    ).toEqual(want);
     // Only the true event has a frame number: a forward step from a line stays in the frame.
     const prevFull = line('{"s": "\'berry\'", "t": "\'r\'", "n": "0", "c": "\'r\'"}', ADD);
-    expect(run({ ...STEP, truth: TRUTH10, trueEvent: countEvent(10), before: prevFull, completion: N_LEFT_OUT })).toEqual(want);
+    expect(
+      run({ ...STEP, truth: TRUTH10, trueEvent: countEvent(10), before: prevFull, completion: N_LEFT_OUT }),
+    ).toEqual(want);
     // Only the previous event has one.
-    expect(run({ ...STEP, truth: TRUTH10, before: prevDelta, beforeEvent: countEvent(9), completion: N_LEFT_OUT })).toEqual(want);
+    expect(
+      run({ ...STEP, truth: TRUTH10, before: prevDelta, beforeEvent: countEvent(9), completion: N_LEFT_OUT }),
+    ).toEqual(want);
   });
 
   it('another frame instance (a recursive call) is not "before": its locals do not make a local of this frame "changed"', () => {
@@ -82,7 +102,9 @@ describe('same frame or not: which locals were there before (sameFrame, prevLoca
       beforeEvent: ev(undefined, 1, 'def count(s, t):', { s: "'berry'", t: "'r'" }, 'call'),
       completion: line('{"..": "..", "s": "\'berry\'"}', '    n = 0'),
     });
-    expect(got).toEqual([{ label: 'format.delta', rule: 'unchanged-written', reason: 's did not change and belongs out of the delta' }]);
+    expect(got).toEqual([
+      { label: 'format.delta', rule: 'unchanged-written', reason: 's did not change and belongs out of the delta' },
+    ]);
   });
 
   it('without frame numbers, a forward step from a return leaves the frame: the callee\'s locals are not the caller\'s "before"', () => {
@@ -105,7 +127,13 @@ describe('inverse steps: the previous state is a later one (sameFrame inverse, e
   // f([5]): ys is xs; ys.append(0) changes xs in place; return xs.pop() changes it back.
   const P = 'def f(xs):\n    ys = xs\n    ys.append(0)\n    return xs.pop()\n';
   const inv = { direction: 'inverse' as const, source: P };
-  const want = (truth: string, kept: string) => [{ label: 'data.mutation_missed', rule: 'mutation-missed', reason: `xs changed to ${truth} without being assigned; the prediction keeps ${kept}` }];
+  const want = (truth: string, kept: string) => [
+    {
+      label: 'data.mutation_missed',
+      rule: 'mutation-missed',
+      reason: `xs changed to ${truth} without being assigned; the prediction keeps ${kept}`,
+    },
+  ];
 
   it('back over `ys.append(0)` from a line state: xs was changed in place, the model keeps its later value', () => {
     const got = run({
@@ -119,7 +147,7 @@ describe('inverse steps: the previous state is a later one (sameFrame inverse, e
     expect(got).toEqual(want('[5]', '[5, 0]'));
   });
 
-  it('back from the return state into `return xs.pop()`: the pop changed xs, the model keeps the returned state\'s value', () => {
+  it("back from the return state into `return xs.pop()`: the pop changed xs, the model keeps the returned state's value", () => {
     const got = run({
       ...inv,
       action: 'inv_step_into',
@@ -131,7 +159,7 @@ describe('inverse steps: the previous state is a later one (sameFrame inverse, e
     expect(got).toEqual(want('[5, 0]', '[5]'));
   });
 
-  it('back from a call state into the caller: the callee\'s arguments are not the caller\'s later values', () => {
+  it("back from a call state into the caller: the callee's arguments are not the caller's later values", () => {
     const src = 'def g(xs):\n    return len(xs)\ndef f():\n    xs = [5]\n    n = g(xs)\n    return n\n';
     const got = run({
       direction: 'inverse',
@@ -162,19 +190,30 @@ describe('inverse steps: the previous state is a later one (sameFrame inverse, e
   });
 });
 
-describe('the true state\'s full locals (trueLocals)', () => {
+describe("the true state's full locals (trueLocals)", () => {
   it('the recorded event gives every true local even when the truth is a delta: a repeated unchanged local is not a delta', () => {
-    const got = run({ ...STEP, truth: TRUTH10, trueEvent: countEvent(10), completion: line('{"..": "..", "n": "1", "s": "\'berry\'"}', FOR) });
-    expect(got).toEqual([{ label: 'format.delta', rule: 'unchanged-written', reason: 's did not change and belongs out of the delta' }]);
+    const got = run({
+      ...STEP,
+      truth: TRUTH10,
+      trueEvent: countEvent(10),
+      completion: line('{"..": "..", "n": "1", "s": "\'berry\'"}', FOR),
+    });
+    expect(got).toEqual([
+      { label: 'format.delta', rule: 'unchanged-written', reason: 's did not change and belongs out of the delta' },
+    ]);
   });
 
   it('a delta alone does not list every local: a name it leaves out is not called invented', () => {
     const extra = line('{"..": "..", "n": "1", "s": "\'berry\'"}', FOR);
     // No event, no previous state.
-    expect(labels(run({ ...STEP, truth: TRUTH10, completion: extra }))).not.toContain('data.invented_local by invented-local');
+    expect(labels(run({ ...STEP, truth: TRUTH10, completion: extra }))).not.toContain(
+      'data.invented_local by invented-local',
+    );
     // A previous state shown as a delta only, without its event: it does not list every local either.
     const prevDelta = line('{"..": "..", "c": "\'r\'"}', ADD);
-    expect(labels(run({ ...STEP, truth: TRUTH10, before: prevDelta, completion: extra }))).not.toContain('data.invented_local by invented-local');
+    expect(labels(run({ ...STEP, truth: TRUTH10, before: prevDelta, completion: extra }))).not.toContain(
+      'data.invented_local by invented-local',
+    );
   });
 
   it('a truth that shows every name (no marker) is the full locals: a name deleted by the line is invented, not "unchanged"', () => {
@@ -211,7 +250,12 @@ describe('the true state\'s full locals (trueLocals)', () => {
 
 describe('how a local is judged (judge)', () => {
   it('a repr of no known type against an int is a wrong value, not a wrong type (the rules do not guess a type)', () => {
-    const got = run({ ...STEP, truth: TRUTH10, trueEvent: countEvent(10), completion: line('{"..": "..", "n": "one"}', FOR) });
+    const got = run({
+      ...STEP,
+      truth: TRUTH10,
+      trueEvent: countEvent(10),
+      completion: line('{"..": "..", "n": "one"}', FOR),
+    });
     expect(got).toEqual([{ label: 'data.wrong_value', rule: 'wrong-value', reason: 'n is one, true 1' }]);
   });
 
@@ -230,12 +274,14 @@ describe('how a local is judged (judge)', () => {
       { label: 'data.wrong_value', rule: 'wrong-value', reason: 'xs is [5, 1], true [5, 0]' },
     ]);
     // Keeping the old value is the missed mutation (the line assigns ys, not xs).
-    expect(labels(run({ ...c, completion: line('{"xs": "[5]", "ys": "[5, 0]"}', '    return xs.pop()') }))).toEqual(['data.mutation_missed by mutation-missed']);
+    expect(labels(run({ ...c, completion: line('{"xs": "[5]", "ys": "[5, 0]"}', '    return xs.pop()') }))).toEqual([
+      'data.mutation_missed by mutation-missed',
+    ]);
   });
 });
 
 describe('the line a src means (lineOf, predLine)', () => {
-  it('of two identical lines in the true line\'s function, the nearer one is meant, and the reason names it', () => {
+  it("of two identical lines in the true line's function, the nearer one is meant, and the reason names it", () => {
     const src = 'def f(n):\n    x = 0\n    x = 1\n    x = 0\n    return x\n';
     const got = run({
       direction: 'forward',
@@ -245,7 +291,13 @@ describe('the line a src means (lineOf, predLine)', () => {
       trueEvent: ev(2, 5, '    return x', { n: '1', x: '0' }),
       completion: line('{"..": "..", "x": "0"}', '    x = 0'),
     });
-    expect(got).toEqual([{ label: 'control.wrong_line', rule: 'wrong-line', reason: 'predicted `x = 0` (line 4), true `return x` (line 5)' }]);
+    expect(got).toEqual([
+      {
+        label: 'control.wrong_line',
+        rule: 'wrong-line',
+        reason: 'predicted `x = 0` (line 4), true `return x` (line 5)',
+      },
+    ]);
     // The earlier one when it is the nearer.
     const src2 = 'def f(n):\n    x = 0\n    x = 1\n    x = 2\n    x = 0\n    return x\n';
     const got2 = run({
@@ -256,11 +308,14 @@ describe('the line a src means (lineOf, predLine)', () => {
       trueEvent: ev(2, 3, '    x = 1', { n: '1', x: '0' }),
       completion: line('{"..": "..", "x": "0"}', '    x = 0'),
     });
-    expect(got2).toEqual([{ label: 'control.wrong_line', rule: 'wrong-line', reason: 'predicted `x = 0` (line 2), true `x = 1` (line 3)' }]);
+    expect(got2).toEqual([
+      { label: 'control.wrong_line', rule: 'wrong-line', reason: 'predicted `x = 0` (line 2), true `x = 1` (line 3)' },
+    ]);
   });
 
-  it('a line of the true line\'s own function is meant before a nearer identical one in another function', () => {
-    const src = 'def f(n):\n    x = 0\n    x = 1\n    x = 2\n    x = 3\n    return x\ndef g(n):\n    x = 0\n    return x\n';
+  it("a line of the true line's own function is meant before a nearer identical one in another function", () => {
+    const src =
+      'def f(n):\n    x = 0\n    x = 1\n    x = 2\n    x = 3\n    return x\ndef g(n):\n    x = 0\n    return x\n';
     const got = run({
       direction: 'forward',
       action: 'step_over',
@@ -269,7 +324,13 @@ describe('the line a src means (lineOf, predLine)', () => {
       trueEvent: ev(2, 6, '    return x', { n: '1', x: '3' }),
       completion: line('{"..": "..", "x": "0"}', '    x = 0'),
     });
-    expect(got).toEqual([{ label: 'control.wrong_line', rule: 'wrong-line', reason: 'predicted `x = 0` (line 2), true `return x` (line 6)' }]);
+    expect(got).toEqual([
+      {
+        label: 'control.wrong_line',
+        rule: 'wrong-line',
+        reason: 'predicted `x = 0` (line 2), true `return x` (line 6)',
+      },
+    ]);
   });
 });
 

@@ -48,7 +48,15 @@ describe('pre-labels on CodeLlama-7B CRUXEval generations', () => {
       const truth = read(`<|return_sep|><|src_sep|>    return x<|arg_sep|>${pyJsonString(t.output)}`);
       r.raw_generations[t.id].forEach((g, j) => {
         const ok = r.raw_scored_generations[t.id][j];
-        const s = prelabel({ completion: g, completionForm: 'value', truth, direction: 'forward', action: 'step_return', execution: ok ? 'pass' : 'fail', source: t.code });
+        const s = prelabel({
+          completion: g,
+          completionForm: 'value',
+          truth,
+          direction: 'forward',
+          action: 'step_return',
+          execution: ok ? 'pass' : 'fail',
+          source: t.code,
+        });
         (ok ? pass : failed).push(s);
       });
     }
@@ -70,10 +78,20 @@ describe('pre-labels on CodeLlama-7B CRUXEval generations', () => {
       const args = splitTop(t.input, ',')?.filter((a) => a !== '');
       if (!names || !args || args.length !== names.length) continue;
       const locals = Object.fromEntries(names.map((n, i) => [n, args[i]]));
-      const truth = read(`<|inv_call_sep|><|src_sep|>${t.code.split('\n').find((l) => l.startsWith('def f('))}<|arg_sep|>${pyJsonObject(Object.entries(locals))}`);
+      const truth = read(
+        `<|inv_call_sep|><|src_sep|>${t.code.split('\n').find((l) => l.startsWith('def f('))}<|arg_sep|>${pyJsonObject(Object.entries(locals))}`,
+      );
       r.raw_generations[t.id].forEach((g, j) => {
         const ok = r.raw_scored_generations[t.id][j];
-        const s = prelabel({ completion: g, completionForm: 'call', truth, direction: 'inverse', action: 'inv_step_call', execution: ok ? 'pass' : 'fail', source: t.code });
+        const s = prelabel({
+          completion: g,
+          completionForm: 'call',
+          truth,
+          direction: 'inverse',
+          action: 'inv_step_call',
+          execution: ok ? 'pass' : 'fail',
+          source: t.code,
+        });
         checked++;
         if (ok && s.length === 0) exact++;
         else if (ok) {

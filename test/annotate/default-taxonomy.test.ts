@@ -13,22 +13,45 @@ describe('default taxonomy', () => {
 
   it('has the groups and labels issue 11 asks for', () => {
     const ids = DEFAULT_TAXONOMY.labels.map((l) => l.id);
-    expect(DEFAULT_TAXONOMY.groups.map((g) => g.id)).toEqual(['format', 'control', 'data', 'return', 'inverse', 'truth', 'other']);
+    expect(DEFAULT_TAXONOMY.groups.map((g) => g.id)).toEqual([
+      'format',
+      'control',
+      'data',
+      'return',
+      'inverse',
+      'truth',
+      'other',
+    ]);
     for (const id of [
-      'format.unparseable', 'format.truncated', 'format.repeated',
-      'control.wrong_event', 'control.branch', 'control.loop_iteration',
-      'data.wrong_value', 'data.wrong_type', 'data.missing_local', 'data.invented_local', 'data.mutation_missed',
-      'return.wrong_value', 'return.missed_exception', 'return.invented_exception',
-      'inverse.valid_alternative', 'inverse.invalid_input',
-      'truth.nondeterminism', 'truth.value_cut', 'other.other',
-    ]) expect(ids).toContain(id);
+      'format.unparseable',
+      'format.truncated',
+      'format.repeated',
+      'control.wrong_event',
+      'control.branch',
+      'control.loop_iteration',
+      'data.wrong_value',
+      'data.wrong_type',
+      'data.missing_local',
+      'data.invented_local',
+      'data.mutation_missed',
+      'return.wrong_value',
+      'return.missed_exception',
+      'return.invented_exception',
+      'inverse.valid_alternative',
+      'inverse.invalid_input',
+      'truth.nondeterminism',
+      'truth.value_cut',
+      'other.other',
+    ])
+      expect(ids).toContain(id);
   });
 
   it('every example parses: truth and state before are real serialized states', () => {
     for (const l of DEFAULT_TAXONOMY.labels) {
       expect(() => read(l.example.truth), l.id).not.toThrow();
       if (l.example.before) expect(() => read(l.example.before!), l.id).not.toThrow();
-      if (l.example.before && l.example.code) expect(l.example.code.split('\n'), l.id).toContain(read(l.example.before).src);
+      if (l.example.before && l.example.code)
+        expect(l.example.code.split('\n'), l.id).toContain(read(l.example.before).src);
     }
   });
 

@@ -25,7 +25,8 @@ export function exampleInput(ex: LabelExample, extra: Partial<PrelabelInput> = {
     const state = read(ex.before);
     const line = ex.code?.split('\n').indexOf(state.src ?? '\u0000');
     input.previous = { state };
-    if (line !== undefined && line >= 0 && state.locals) input.previous.event = { line: line + 1, src: state.src!, locals: state.locals as Record<string, string> };
+    if (line !== undefined && line >= 0 && state.locals)
+      input.previous.event = { line: line + 1, src: state.src!, locals: state.locals as Record<string, string> };
   }
   return { ...input, ...extra };
 }

@@ -26,8 +26,10 @@ function leavesLoop(source: string) {
   const got = run({ ...fwd, source, truth: any('        out.append(a)'), completion: any('    return out') });
   return { labels: labels(got), reason: got[0]?.reason };
 }
-const loopProgram = (header: string, between = '') => `def f(xs, s):\n    out = []\n${header}\n${between}        out.append(a)\n    return out\n`;
-const stillIn = (header: string, line: number) => `the truth is still in the loop \`${header.trim()}\` (line ${line}); the prediction has left it`;
+const loopProgram = (header: string, between = '') =>
+  `def f(xs, s):\n    out = []\n${header}\n${between}        out.append(a)\n    return out\n`;
+const stillIn = (header: string, line: number) =>
+  `the truth is still in the loop \`${header.trim()}\` (line ${line}); the prediction has left it`;
 
 describe('Outline', () => {
   const src = [
@@ -58,7 +60,16 @@ describe('Outline', () => {
 
   it('finds headers and bodies, skipping docstrings, comments, blank lines and bracket continuations', () => {
     const o = new Outline(src);
-    expect(o.blocks.map((b) => `${b.kind}@${b.header}-${b.end}`)).toEqual(['def@1-19', 'for@8-13', 'if@9-9', 'elif@10-11', 'else@12-13', 'else@14-15', 'while@16-17', 'def@21-22']);
+    expect(o.blocks.map((b) => `${b.kind}@${b.header}-${b.end}`)).toEqual([
+      'def@1-19',
+      'for@8-13',
+      'if@9-9',
+      'elif@10-11',
+      'else@12-13',
+      'else@14-15',
+      'while@16-17',
+      'def@21-22',
+    ]);
     expect(at(o, 6)).toEqual(['def@1-19']);
   });
 
@@ -103,7 +114,7 @@ describe('strings and comments in a loop header', () => {
   const cases: [string, string][] = [
     ["a '#' in a single-quoted string is no comment", "    for a in s.split('#'):"],
     ["an escaped quote does not end the string (a '(' after it is text)", "    for a in s.split('\\'('):"],
-    ["a trailing comment with a quote and a bracket", "    for a in xs:  # each item's value (doubled"],
+    ['a trailing comment with a quote and a bracket', "    for a in xs:  # each item's value (doubled"],
   ];
   for (const [what, header] of cases) {
     it(`${what}`, () => {
@@ -135,7 +146,8 @@ describe('lines inside a loop body that are no statements', () => {
   });
 
   it('one-line docstrings (a bracket inside) before the loop are no open strings', () => {
-    const src = 'def f(xs, s):\n    """Doubles (each."""\n    \'\'\'Item by item.\'\'\'\n    out = []\n    for a in xs:\n        out.append(a)\n    return out\n';
+    const src =
+      'def f(xs, s):\n    """Doubles (each."""\n    \'\'\'Item by item.\'\'\'\n    out = []\n    for a in xs:\n        out.append(a)\n    return out\n';
     const got = leavesLoop(src);
     expect(got.labels).toEqual(['control.loop_iteration by loop-exit']);
     expect(got.reason).toBe(stillIn('for a in xs:', 5));
@@ -143,7 +155,10 @@ describe('lines inside a loop body that are no statements', () => {
 });
 
 describe('line endings', () => {
-  for (const [name, eol] of [['Windows (\\r\\n)', '\r\n'], ['old Mac (\\r)', '\r']]) {
+  for (const [name, eol] of [
+    ['Windows (\\r\\n)', '\r\n'],
+    ['old Mac (\\r)', '\r'],
+  ]) {
     it(`a program with ${name} line endings has its lines: the loop is found, no "no such line"`, () => {
       const got = leavesLoop(loopProgram('    for a in xs:').replace(/\n/g, eol));
       expect(got.labels).toEqual(['control.loop_iteration by loop-exit']);
@@ -153,11 +168,14 @@ describe('line endings', () => {
 });
 
 describe('if/elif/else chains', () => {
-  it('an else after a nested loop in the if arm is the if\'s else, not the loop\'s', () => {
-    const src = 'def f(x, xs):\n    if x > 0:\n        for y in xs:\n            x += y\n    else:\n        x = -x\n    return x\n';
+  it("an else after a nested loop in the if arm is the if's else, not the loop's", () => {
+    const src =
+      'def f(x, xs):\n    if x > 0:\n        for y in xs:\n            x += y\n    else:\n        x = -x\n    return x\n';
     const got = run({ ...fwd, source: src, truth: any('        x = -x'), completion: any('            x += y') });
     expect(labels(got)).toEqual(['control.branch by other-arm']);
-    expect(got[0].reason).toBe('the truth is in the else arm `else:` (line 5), the prediction in the if arm `if x > 0:` (line 2)');
+    expect(got[0].reason).toBe(
+      'the truth is in the else arm `else:` (line 5), the prediction in the if arm `if x > 0:` (line 2)',
+    );
   });
 
   it('two ifs one after the other are two statements, not two arms of one', () => {
@@ -166,14 +184,17 @@ describe('if/elif/else chains', () => {
     expect(labels(got)).toEqual(['control.wrong_line by wrong-line']);
   });
 
-  it("try/except/else: the else is no arm of an if (and does not crash the rules)", () => {
-    const src = 'def parse(s):\n    try:\n        n = int(s)\n    except ValueError:\n        n = 0\n    else:\n        n = n * 2\n    return n\n';
+  it('try/except/else: the else is no arm of an if (and does not crash the rules)', () => {
+    const src =
+      'def parse(s):\n    try:\n        n = int(s)\n    except ValueError:\n        n = 0\n    else:\n        n = n * 2\n    return n\n';
     const got = run({ ...fwd, source: src, truth: any('        n = 0'), completion: any('        n = n * 2') });
     expect(labels(got)).toEqual(['control.wrong_line by wrong-line']);
   });
 
   it('the parts the rules do not read are still as documented: chain, arm and loop else', () => {
-    const o = new Outline('def f(xs):\n    for x in xs:\n        if x:\n            a = 1\n        elif x < 0:\n            a = 2\n        else:\n            a = 3\n    else:\n        a = 4\n');
+    const o = new Outline(
+      'def f(xs):\n    for x in xs:\n        if x:\n            a = 1\n        elif x < 0:\n            a = 2\n        else:\n            a = 3\n    else:\n        a = 4\n',
+    );
     const [, , iff, elif, els, loopElse] = o.blocks;
     expect(iff.chain).toEqual([iff, elif, els]);
     expect([iff.arm, elif.arm, els.arm]).toEqual([0, 1, 2]);
@@ -186,7 +207,11 @@ describe('if/elif/else chains', () => {
 
 describe('odd input', () => {
   it('a program cut in the middle (an else or elif with no if before it) is read without a crash', () => {
-    for (const src of ['    else:\n        x = 1\n', 'elif x:\n    y = 1\nelse:\n    y = 2\n', 'while x:\n    x -= 1\nelse:\n    y = 2\n']) {
+    for (const src of [
+      '    else:\n        x = 1\n',
+      'elif x:\n    y = 1\nelse:\n    y = 2\n',
+      'while x:\n    x -= 1\nelse:\n    y = 2\n',
+    ]) {
       const o = new Outline(src);
       expect(o.blocks.map((b) => b.chain)).toEqual(o.blocks.map(() => undefined));
     }

@@ -28,8 +28,24 @@ describe('ruleAgreement', () => {
     // wrong-value: i1 alice (yes), bob (yes), i2 alice (no), i3 unjudged: 2 of 3; people gave
     // data.wrong_value 3 times (i1 twice, i5), 2 of them where the rule fired.
     expect(r.rules).toEqual([
-      { rule: 'missing-local', label: 'data.missing_local', judged: 3, accepted: 2, precision: 2 / 3, positives: 2, recall: 1 },
-      { rule: 'wrong-value', label: 'data.wrong_value', judged: 3, accepted: 2, precision: 2 / 3, positives: 3, recall: 2 / 3 },
+      {
+        rule: 'missing-local',
+        label: 'data.missing_local',
+        judged: 3,
+        accepted: 2,
+        precision: 2 / 3,
+        positives: 2,
+        recall: 1,
+      },
+      {
+        rule: 'wrong-value',
+        label: 'data.wrong_value',
+        judged: 3,
+        accepted: 2,
+        precision: 2 / 3,
+        positives: 3,
+        recall: 2 / 3,
+      },
     ]);
     expect([r.judged, r.accepted, r.precision]).toEqual([6, 4, 4 / 6]);
   });
@@ -48,7 +64,11 @@ describe('ruleAgreement', () => {
   it('rules come sorted by name', () => {
     // Neither in nor against the order of first suggestion.
     const r = ruleAgreement(
-      [{ item: 'i1', rule: 'mu', label: 'l.m' }, { item: 'i1', rule: 'zeta', label: 'l.z' }, { item: 'i2', rule: 'alpha', label: 'l.a' }],
+      [
+        { item: 'i1', rule: 'mu', label: 'l.m' },
+        { item: 'i1', rule: 'zeta', label: 'l.z' },
+        { item: 'i2', rule: 'alpha', label: 'l.a' },
+      ],
       [{ item: 'i1', annotator: 'p', labels: ['l.z'] }],
     );
     expect(r.rules.map((x) => x.rule)).toEqual(['alpha', 'mu', 'zeta']);
@@ -56,7 +76,13 @@ describe('ruleAgreement', () => {
 
   it('judgements without an annotator are all counted, none replaces another', () => {
     // Two anonymous judgements of i1, one giving the rule's label: judged 2, accepted 1.
-    const r = ruleAgreement([{ item: 'i1', rule: 'r', label: 'l.x' }], [{ item: 'i1', labels: ['l.x'] }, { item: 'i1', labels: [] }]);
+    const r = ruleAgreement(
+      [{ item: 'i1', rule: 'r', label: 'l.x' }],
+      [
+        { item: 'i1', labels: ['l.x'] },
+        { item: 'i1', labels: [] },
+      ],
+    );
     expect([r.judged, r.accepted, r.precision]).toEqual([2, 1, 0.5]);
     expect(r.rules[0].positives).toBe(1);
   });

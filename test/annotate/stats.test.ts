@@ -16,7 +16,15 @@
  * alpha's D_o and D_e (section A of Krippendorff (2011), worked out in the comments).
  */
 import { describe, expect, it } from 'vitest';
-import { agreement, cohenKappa, confusionTable, disagreements, krippendorffAlpha, pairConfusion, type Rating } from '../../src/annotate/index.js';
+import {
+  agreement,
+  cohenKappa,
+  confusionTable,
+  disagreements,
+  krippendorffAlpha,
+  pairConfusion,
+  type Rating,
+} from '../../src/annotate/index.js';
 
 const R = (item: string, annotator: string, ...labels: string[]): Rating => ({ item, annotator, labels });
 
@@ -33,7 +41,14 @@ function pairsFromTable(cells: [string, string, number][]): [string, string][] {
 
 describe("Krippendorff's alpha (nominal)", () => {
   it('section C of Krippendorff (2011): 4 observers, 12 units, missing values: 0.743', () => {
-    const r = krippendorffAlpha(units(['1 2 3 3 2 1 4 1 2 . . .', '1 2 3 3 2 2 4 1 2 5 . 3', '. 3 3 3 2 3 4 2 2 5 1 .', '1 2 3 3 2 4 4 1 2 5 1 .']));
+    const r = krippendorffAlpha(
+      units([
+        '1 2 3 3 2 1 4 1 2 . . .',
+        '1 2 3 3 2 2 4 1 2 5 . 3',
+        '. 3 3 3 2 3 4 2 2 5 1 .',
+        '1 2 3 3 2 4 4 1 2 5 1 .',
+      ]),
+    );
     expect(r.alpha).toBeCloseTo(0.743, 3);
     // Unit 12 has one value: not pairable. The paper counts n = 40 pairable values.
     expect(r.units).toBe(11);
@@ -45,16 +60,26 @@ describe("Krippendorff's alpha (nominal)", () => {
   });
 
   it('section B of Krippendorff (2011): nominal, 2 observers, 12 units: 0.692', () => {
-    expect(krippendorffAlpha(units(['a a b b d c c c e d d a', 'b a b b b c c c e d d d'])).alpha).toBeCloseTo(0.692, 3);
+    expect(krippendorffAlpha(units(['a a b b d c c c e d d a', 'b a b b b c c c e d d d'])).alpha).toBeCloseTo(
+      0.692,
+      3,
+    );
   });
 
   it("Wikipedia's computational example: 3 coders, 15 units, missing values: 0.691", () => {
-    const r = krippendorffAlpha(units(['* * * * * 3 4 1 2 1 1 3 3 * 3', '1 * 2 1 3 3 4 3 * * * * * * *', '* * 2 1 3 4 4 * 2 1 1 3 3 * 4']));
+    const r = krippendorffAlpha(
+      units(['* * * * * 3 4 1 2 1 1 3 3 * 3', '1 * 2 1 3 3 4 3 * * * * * * *', '* * 2 1 3 4 4 * 2 1 1 3 3 * 4']),
+    );
     expect(r.alpha).toBeCloseTo(0.691358, 6);
   });
 
   it('does not depend on which coder is which, nor on the order of units', () => {
-    const rows = ['1 2 3 3 2 1 4 1 2 . . .', '1 2 3 3 2 2 4 1 2 5 . 3', '. 3 3 3 2 3 4 2 2 5 1 .', '1 2 3 3 2 4 4 1 2 5 1 .'];
+    const rows = [
+      '1 2 3 3 2 1 4 1 2 . . .',
+      '1 2 3 3 2 2 4 1 2 5 . 3',
+      '. 3 3 3 2 3 4 2 2 5 1 .',
+      '1 2 3 3 2 4 4 1 2 5 1 .',
+    ];
     const shuffled = units([rows[2], rows[0], rows[3], rows[1]]).reverse();
     expect(krippendorffAlpha(shuffled).alpha).toBeCloseTo(0.743, 3);
   });
@@ -68,7 +93,14 @@ describe("Krippendorff's alpha (nominal)", () => {
 
 describe("Cohen's kappa", () => {
   it("Wikipedia's simple example: 50 proposals, p_o 0.7, p_e 0.5, kappa 0.4", () => {
-    const k = cohenKappa(pairsFromTable([['yes', 'yes', 20], ['yes', 'no', 5], ['no', 'yes', 10], ['no', 'no', 15]]));
+    const k = cohenKappa(
+      pairsFromTable([
+        ['yes', 'yes', 20],
+        ['yes', 'no', 5],
+        ['no', 'yes', 10],
+        ['no', 'no', 15],
+      ]),
+    );
     expect(k.observed).toBeCloseTo(0.7, 12);
     expect(k.expected).toBeCloseTo(0.5, 12);
     expect(k.kappa).toBeCloseTo(0.4, 12);
@@ -76,38 +108,89 @@ describe("Cohen's kappa", () => {
   });
 
   it('is symmetric, 1 for perfect agreement, and undefined when both use one category only', () => {
-    const p = pairsFromTable([['yes', 'yes', 20], ['yes', 'no', 5], ['no', 'yes', 10], ['no', 'no', 15]]);
+    const p = pairsFromTable([
+      ['yes', 'yes', 20],
+      ['yes', 'no', 5],
+      ['no', 'yes', 10],
+      ['no', 'no', 15],
+    ]);
     expect(cohenKappa(p.map(([a, b]) => [b, a] as [string, string])).kappa).toBeCloseTo(0.4, 12);
-    expect(cohenKappa([['a', 'a'], ['b', 'b']]).kappa).toBe(1);
-    expect(cohenKappa([['a', 'a'], ['a', 'a']]).kappa).toBeNull();
+    expect(
+      cohenKappa([
+        ['a', 'a'],
+        ['b', 'b'],
+      ]).kappa,
+    ).toBe(1);
+    expect(
+      cohenKappa([
+        ['a', 'a'],
+        ['a', 'a'],
+      ]).kappa,
+    ).toBeNull();
     expect(cohenKappa([]).kappa).toBeNull();
   });
 });
 
 describe('confusion table', () => {
   it('counts what A said against what B said, most used categories first', () => {
-    const c = confusionTable(pairsFromTable([['yes', 'yes', 20], ['yes', 'no', 5], ['no', 'yes', 10], ['no', 'no', 15]]));
+    const c = confusionTable(
+      pairsFromTable([
+        ['yes', 'yes', 20],
+        ['yes', 'no', 5],
+        ['no', 'yes', 10],
+        ['no', 'no', 15],
+      ]),
+    );
     expect(c.categories).toEqual(['yes', 'no']);
-    expect(c.counts).toEqual([[20, 5], [10, 15]]);
+    expect(c.counts).toEqual([
+      [20, 5],
+      [10, 15],
+    ]);
     expect(c.items).toBe(50);
   });
 
   it('most used categories first, ties by name', () => {
     // Uses: z 3, b 3, a 2 → b, z (tie, by name), then a.
-    const c = confusionTable([['z', 'z'], ['b', 'a'], ['a', 'b'], ['z', 'b']]);
+    const c = confusionTable([
+      ['z', 'z'],
+      ['b', 'a'],
+      ['a', 'b'],
+      ['z', 'b'],
+    ]);
     expect(c.categories).toEqual(['b', 'z', 'a']);
-    expect(c.counts).toEqual([[0, 0, 1], [1, 1, 0], [1, 0, 0]]);
+    expect(c.counts).toEqual([
+      [0, 0, 1],
+      [1, 1, 0],
+      [1, 0, 0],
+    ]);
   });
 
   it('ties by name whatever the order of first use', () => {
-    expect(confusionTable([['c', 'b'], ['a', 'a'], ['b', 'c']]).categories).toEqual(['a', 'b', 'c']);
-    expect(confusionTable([['a', 'b'], ['c', 'c'], ['b', 'a']]).categories).toEqual(['a', 'b', 'c']);
+    expect(
+      confusionTable([
+        ['c', 'b'],
+        ['a', 'a'],
+        ['b', 'c'],
+      ]).categories,
+    ).toEqual(['a', 'b', 'c']);
+    expect(
+      confusionTable([
+        ['a', 'b'],
+        ['c', 'c'],
+        ['b', 'a'],
+      ]).categories,
+    ).toEqual(['a', 'b', 'c']);
   });
 });
 
 describe('agreement on multi-label annotations', () => {
   // Krippendorff's section C, as annotations: observers A-D, units u1-u12, values as labels.
-  const rows = ['1 2 3 3 2 1 4 1 2 . . .', '1 2 3 3 2 2 4 1 2 5 . 3', '. 3 3 3 2 3 4 2 2 5 1 .', '1 2 3 3 2 4 4 1 2 5 1 .'];
+  const rows = [
+    '1 2 3 3 2 1 4 1 2 . . .',
+    '1 2 3 3 2 2 4 1 2 5 . 3',
+    '. 3 3 3 2 3 4 2 2 5 1 .',
+    '1 2 3 3 2 4 4 1 2 5 1 .',
+  ];
   const section: Rating[] = rows.flatMap((r, i) =>
     r.split(' ').flatMap((v, u) => (v === '.' ? [] : [{ item: `u${u + 1}`, annotator: 'ABCD'[i], labels: [`l${v}`] }])),
   );
@@ -121,7 +204,12 @@ describe('agreement on multi-label annotations', () => {
   });
 
   it("a pair's kappa is Cohen's kappa on the items both labeled (Wikipedia's example as two annotators)", () => {
-    const anns = pairsFromTable([['yes', 'yes', 20], ['yes', 'no', 5], ['no', 'yes', 10], ['no', 'no', 15]]).flatMap(([a, b], i) => [
+    const anns = pairsFromTable([
+      ['yes', 'yes', 20],
+      ['yes', 'no', 5],
+      ['no', 'yes', 10],
+      ['no', 'no', 15],
+    ]).flatMap(([a, b], i) => [
       { item: `p${i}`, annotator: 'reader A', labels: [a] },
       { item: `p${i}`, annotator: 'reader B', labels: [b] },
     ]);
@@ -129,7 +217,10 @@ describe('agreement on multi-label annotations', () => {
     expect(r.pairs).toHaveLength(1);
     expect(r.pairs[0].items).toBe(50);
     expect(r.pairs[0].kappa).toBeCloseTo(0.4, 12);
-    expect(pairConfusion(anns, 'reader A', 'reader B').counts).toEqual([[20, 5], [10, 15]]);
+    expect(pairConfusion(anns, 'reader A', 'reader B').counts).toEqual([
+      [20, 5],
+      [10, 15],
+    ]);
   });
 
   it('per label: alpha on "has the label" (one-vs-rest), the binary example of section A', () => {
@@ -137,8 +228,16 @@ describe('agreement on multi-label annotations', () => {
     const a = '0 1 0 0 0 0 0 0 1 0'.split(' ');
     const b = '1 1 1 0 0 1 0 0 0 0'.split(' ');
     const anns = a.flatMap((x, u) => [
-      { item: `i${u}`, annotator: 'a', labels: x === '1' ? ['data.wrong_value', 'data.wrong_type'] : ['data.wrong_value'] },
-      { item: `i${u}`, annotator: 'b', labels: b[u] === '1' ? ['data.wrong_type', 'data.wrong_value'] : ['data.wrong_value'] },
+      {
+        item: `i${u}`,
+        annotator: 'a',
+        labels: x === '1' ? ['data.wrong_value', 'data.wrong_type'] : ['data.wrong_value'],
+      },
+      {
+        item: `i${u}`,
+        annotator: 'b',
+        labels: b[u] === '1' ? ['data.wrong_type', 'data.wrong_value'] : ['data.wrong_value'],
+      },
     ]);
     const r = agreement(anns);
     const byLabel = Object.fromEntries(r.labels.map((l) => [l.label, l]));
@@ -193,13 +292,19 @@ describe("alpha's observed and expected disagreement", () => {
     // n = 2, one disagreeing pair each way: Σ o_ck = 2, D_o = 2/2; Σ n_c·n_k = 2, D_e = 2/(2·1).
     const one = krippendorffAlpha([['a', 'b']]);
     expect([one.observed, one.expected, one.alpha]).toEqual([1, 1, 0]);
-    const none = krippendorffAlpha([['a', null], [undefined, 'b']]);
+    const none = krippendorffAlpha([
+      ['a', null],
+      [undefined, 'b'],
+    ]);
     expect([none.observed, none.expected, none.alpha, none.values, none.units]).toEqual([0, 0, null, 0, 0]);
   });
 
   it('undefined is a missing value, like null', () => {
     // Units {a, a} and {b, b} once the missing values are dropped: perfect agreement.
-    const r = krippendorffAlpha([['a', undefined, 'a'], ['b', 'b', undefined]]);
+    const r = krippendorffAlpha([
+      ['a', undefined, 'a'],
+      ['b', 'b', undefined],
+    ]);
     expect(r.values).toBe(4);
     expect(r.alpha).toBe(1);
   });
@@ -207,7 +312,12 @@ describe("alpha's observed and expected disagreement", () => {
 
 describe('agreement report: names and orders', () => {
   it('annotators, pairs and labels come sorted by name, the view defaults to set', () => {
-    const anns = [R('i1', 'carol', 'z.late'), R('i1', 'bob', 'm.mid'), R('i1', 'alice', 'a.early'), R('i2', 'carol', 'm.mid')];
+    const anns = [
+      R('i1', 'carol', 'z.late'),
+      R('i1', 'bob', 'm.mid'),
+      R('i1', 'alice', 'a.early'),
+      R('i2', 'carol', 'm.mid'),
+    ];
     const r = agreement(anns);
     expect(r.view).toBe('set');
     expect(r.annotators).toEqual(['alice', 'bob', 'carol']);

@@ -19,16 +19,28 @@ function refusal(t: AnnotationTarget): UserError {
 describe('targetKey', () => {
   it('refuses half targets and unknown actions with a one-line bad-input error saying what a target is', () => {
     const both = refusal({ prediction: 1, trace: 2, seq: 3 });
-    expect([both.message, both.code]).toEqual(['an annotation target is either a prediction id alone, or a trace id and a seq (and an action)', 'bad-input']);
+    expect([both.message, both.code]).toEqual([
+      'an annotation target is either a prediction id alone, or a trace id and a seq (and an action)',
+      'bad-input',
+    ]);
     const noSeq = refusal({ trace: 2 });
-    expect([noSeq.message, noSeq.code]).toEqual(['an annotation target needs a prediction id, or a trace id and a seq', 'bad-input']);
+    expect([noSeq.message, noSeq.code]).toEqual([
+      'an annotation target needs a prediction id, or a trace id and a seq',
+      'bad-input',
+    ]);
     const action = refusal({ trace: 2, seq: 3, action: 'Step_over' });
-    expect([action.message, action.code]).toEqual(['unknown action "Step_over" in an annotation target: expected an action name such as step_over', 'bad-input']);
+    expect([action.message, action.code]).toEqual([
+      'unknown action "Step_over" in an annotation target: expected an action name such as step_over',
+      'bad-input',
+    ]);
   });
 
-  it('an action is a lower-case name, then optionally a space and anything (a breakpoint\'s line)', () => {
-    expect(targetKey({ trace: 2, seq: 3, action: 'breakpoint for x in xs:' })).toBe('trace:2/seq:3/action:breakpoint for x in xs:');
-    for (const action of ['Step_over', 'step_over!', ' step_over', 'step_over\n']) expect(refusal({ trace: 2, seq: 3, action }).message, action).toMatch(/^unknown action /);
+  it("an action is a lower-case name, then optionally a space and anything (a breakpoint's line)", () => {
+    expect(targetKey({ trace: 2, seq: 3, action: 'breakpoint for x in xs:' })).toBe(
+      'trace:2/seq:3/action:breakpoint for x in xs:',
+    );
+    for (const action of ['Step_over', 'step_over!', ' step_over', 'step_over\n'])
+      expect(refusal({ trace: 2, seq: 3, action }).message, action).toMatch(/^unknown action /);
   });
 });
 
@@ -46,7 +58,16 @@ describe('parseTargetKey', () => {
   });
 
   it('is undefined for text around a key, and for anything else', () => {
-    for (const key of ['xprediction:3', 'prediction:3x', 'xtrace:1/seq:2', 'trace:1/seq:2x', 'trace:1/seq:2/action:', 'prediction:', 'trace:1', '']) {
+    for (const key of [
+      'xprediction:3',
+      'prediction:3x',
+      'xtrace:1/seq:2',
+      'trace:1/seq:2x',
+      'trace:1/seq:2/action:',
+      'prediction:',
+      'trace:1',
+      '',
+    ]) {
       expect(parseTargetKey(key), key).toBeUndefined();
     }
   });

@@ -5,7 +5,12 @@ import { UserError } from '../../src/common/errors.js';
 
 /** A new label for the Data group, with `over` changed. */
 export const draft = (over: Partial<LabelDraft> = {}): LabelDraft => ({
-  group: 'data', key: 6, name: 'Off by one', description: 'A count one too high or too low.', example: { predicted: '{"n": "3"}', truth: '{"n": "2"}' }, ...over,
+  group: 'data',
+  key: 6,
+  name: 'Off by one',
+  description: 'A count one too high or too low.',
+  example: { predicted: '{"n": "3"}', truth: '{"n": "2"}' },
+  ...over,
 });
 
 /** The sentence `f` is refused with; the refusal must be a UserError with the code the CLI and API map to bad input. */

@@ -24,8 +24,15 @@ import { badInput as refusal } from './taxonomy-fixtures.js';
 
 const copy = (): Taxonomy => JSON.parse(JSON.stringify(DEFAULT_TAXONOMY));
 const ex = { predicted: '<|exit_normal|>', truth: '<|exit_error|>' };
-const without = (t: Taxonomy, ...ids: string[]): Taxonomy => ({ ...t, version: t.version + 1, labels: t.labels.filter((l) => !ids.includes(l.id)) });
-const retired = (t: Taxonomy, ...ids: string[]): Taxonomy => ({ ...t, labels: t.labels.map((l) => (ids.includes(l.id) ? { ...l, deprecated: true } : l)) });
+const without = (t: Taxonomy, ...ids: string[]): Taxonomy => ({
+  ...t,
+  version: t.version + 1,
+  labels: t.labels.filter((l) => !ids.includes(l.id)),
+});
+const retired = (t: Taxonomy, ...ids: string[]): Taxonomy => ({
+  ...t,
+  labels: t.labels.map((l) => (ids.includes(l.id) ? { ...l, deprecated: true } : l)),
+});
 
 function problems(v: unknown, file = 'taxonomy.json'): string[] {
   try {
@@ -46,7 +53,11 @@ describe('validateTaxonomy', () => {
   });
 
   it('lists every problem at once, not only the first', () => {
-    const t = copy() as unknown as { version: unknown; groups: Record<string, unknown>[]; labels: Record<string, unknown>[] };
+    const t = copy() as unknown as {
+      version: unknown;
+      groups: Record<string, unknown>[];
+      labels: Record<string, unknown>[];
+    };
     t.version = 0;
     t.groups[1].name = '';
     t.labels[0].group = 'formats';
@@ -92,8 +103,12 @@ describe('validateTaxonomy', () => {
 
   it('parseTaxonomyText names the line and column of a JSON syntax error', () => {
     const text = '{\n  "version": 1,\n  "name": "x",\n  "groups": [,]\n}\n';
-    expect(() => parseTaxonomyText(text, 'mine.json')).toThrow('mine.json:4:14: expected a JSON value, got ",]\\n}\\n"');
-    expect(() => parseTaxonomyText('{"version": 1} {}', 'mine.json')).toThrow('mine.json:1:16: expected the end of the file after the JSON value');
+    expect(() => parseTaxonomyText(text, 'mine.json')).toThrow(
+      'mine.json:4:14: expected a JSON value, got ",]\\n}\\n"',
+    );
+    expect(() => parseTaxonomyText('{"version": 1} {}', 'mine.json')).toThrow(
+      'mine.json:1:16: expected the end of the file after the JSON value',
+    );
     expect(() => parseTaxonomyText('', 'mine.json')).toThrow('mine.json:1:1: expected a JSON value, got end of file');
   });
 
@@ -111,24 +126,47 @@ describe('label lookup', () => {
     expect(labelForKey(t, 'data', 1)?.id).toBe('data.bad_value');
     expect(labelForKey(t, 'control', 1)).toBeUndefined();
     expect(groupLabels(t, 'control').map((l) => l.key)).toEqual([2, 3, 4]);
-    expect(resolveLabels(t, ['data.wrong_value', 'missing_local', ' data.bad_value '])).toEqual(['data.bad_value', 'data.missing_local']);
-    expect(() => resolveLabels(t, ['data.wrng'])).toThrow(/^unknown label 'data.wrng' \(taxonomy 'Execution-prediction errors' version 1/);
-    expect(() => resolveLabels(DEFAULT_TAXONOMY, ['wrong_value'])).toThrow("label 'wrong_value' is ambiguous: data.wrong_value or return.wrong_value");
+    expect(resolveLabels(t, ['data.wrong_value', 'missing_local', ' data.bad_value '])).toEqual([
+      'data.bad_value',
+      'data.missing_local',
+    ]);
+    expect(() => resolveLabels(t, ['data.wrng'])).toThrow(
+      /^unknown label 'data.wrng' \(taxonomy 'Execution-prediction errors' version 1/,
+    );
+    expect(() => resolveLabels(DEFAULT_TAXONOMY, ['wrong_value'])).toThrow(
+      "label 'wrong_value' is ambiguous: data.wrong_value or return.wrong_value",
+    );
     expect(() => resolveLabels(t, ['control.wrong_event'])).toThrow("label 'control.wrong_event' is deprecated");
   });
 
   it("a group's labels come by key whatever their order in the file", () => {
     const t = copy();
     const data = t.labels.filter((l) => l.group === 'data').reverse();
-    const shuffled: Taxonomy = { ...t, labels: [...t.labels.filter((l) => l.group !== 'data'), data[2], data[0], data[4], data[1], data[3]] as TaxonomyLabel[] };
+    const shuffled: Taxonomy = {
+      ...t,
+      labels: [
+        ...t.labels.filter((l) => l.group !== 'data'),
+        data[2],
+        data[0],
+        data[4],
+        data[1],
+        data[3],
+      ] as TaxonomyLabel[],
+    };
     expect(groupLabels(shuffled, 'data').map((l) => l.key)).toEqual([1, 2, 3, 4, 5]);
   });
 
   it('a name after the dot that no label has is unknown; ambiguous and retired names are refused as bad input', () => {
     const t = copy();
-    expect(refusal(() => resolveLabels(t, ['nope']))).toBe("unknown label 'nope' (taxonomy 'Execution-prediction errors' version 1; `stepscope taxonomy` lists the labels)");
-    expect(refusal(() => resolveLabels(t, ['wrong_value']))).toBe("label 'wrong_value' is ambiguous: data.wrong_value or return.wrong_value");
-    expect(refusal(() => resolveLabels(retired(t, 'data.wrong_type'), ['wrong_type']))).toBe("label 'data.wrong_type' is deprecated and cannot be given any more");
+    expect(refusal(() => resolveLabels(t, ['nope']))).toBe(
+      "unknown label 'nope' (taxonomy 'Execution-prediction errors' version 1; `stepscope taxonomy` lists the labels)",
+    );
+    expect(refusal(() => resolveLabels(t, ['wrong_value']))).toBe(
+      "label 'wrong_value' is ambiguous: data.wrong_value or return.wrong_value",
+    );
+    expect(refusal(() => resolveLabels(retired(t, 'data.wrong_type'), ['wrong_type']))).toBe(
+      "label 'data.wrong_type' is deprecated and cannot be given any more",
+    );
   });
 });
 
@@ -144,7 +182,14 @@ describe('versions', () => {
   it('diffs additions, removals, renames, merges, deprecations and edits', () => {
     const to = v2((t) => {
       t.groups.push({ id: 'style', name: 'Style', description: 'How it is written.' });
-      t.labels.push({ id: 'style.verbose', group: 'style', key: 1, name: 'Verbose', description: 'Too long.', example: ex });
+      t.labels.push({
+        id: 'style.verbose',
+        group: 'style',
+        key: 1,
+        name: 'Verbose',
+        description: 'Too long.',
+        example: ex,
+      });
       t.labels = t.labels.filter((l) => l.id !== 'other.other');
       Object.assign(label(t, 'data.wrong_value'), { id: 'data.value', was: ['data.wrong_value', 'data.wrong_type'] });
       t.labels = t.labels.filter((l) => l.id !== 'data.wrong_type');
@@ -175,11 +220,16 @@ describe('versions', () => {
     const to = v2((t) => {
       t.labels = t.labels.filter((l) => l.id !== 'data.wrong_type' && l.id !== 'other.other');
     });
-    const usage = new Map([['data.wrong_type', 3], ['data.wrong_value', 10]]);
+    const usage = new Map([
+      ['data.wrong_type', 3],
+      ['data.wrong_value', 10],
+    ]);
     expect(checkTaxonomyUpdate(DEFAULT_TAXONOMY, to, usage).problems).toEqual([
       'label data.wrong_type is used by 3 annotations and would be removed: keep it with "deprecated": true, or rename it by listing "data.wrong_type" in the new label\'s "was"',
     ]);
-    expect(() => assertTaxonomyUpdate(DEFAULT_TAXONOMY, to, usage, 'v2.json')).toThrow(/^v2\.json: label data\.wrong_type is used by 3 annotations/);
+    expect(() => assertTaxonomyUpdate(DEFAULT_TAXONOMY, to, usage, 'v2.json')).toThrow(
+      /^v2\.json: label data\.wrong_type is used by 3 annotations/,
+    );
     expect(checkTaxonomyUpdate(DEFAULT_TAXONOMY, to, new Map([['data.wrong_value', 10]])).problems).toEqual([]);
   });
 
@@ -187,10 +237,16 @@ describe('versions', () => {
     const usage = new Map([['data.wrong_type', 3]]);
     const deprecated = v2((t) => void (label(t, 'data.wrong_type').deprecated = true));
     expect(checkTaxonomyUpdate(DEFAULT_TAXONOMY, deprecated, usage).problems).toEqual([]);
-    const renamed = v2((t) => Object.assign(label(t, 'data.wrong_type'), { id: 'data.type', was: ['data.wrong_type'] }));
+    const renamed = v2((t) =>
+      Object.assign(label(t, 'data.wrong_type'), { id: 'data.type', was: ['data.wrong_type'] }),
+    );
     expect(checkTaxonomyUpdate(DEFAULT_TAXONOMY, renamed, usage).problems).toEqual([]);
     // A second rename must keep the first old id, since annotations still carry it.
-    const again = validateTaxonomy({ ...renamed, version: 3, labels: renamed.labels.map((l) => (l.id === 'data.type' ? { ...l, id: 'data.kind', was: ['data.type'] } : l)) });
+    const again = validateTaxonomy({
+      ...renamed,
+      version: 3,
+      labels: renamed.labels.map((l) => (l.id === 'data.type' ? { ...l, id: 'data.kind', was: ['data.type'] } : l)),
+    });
     expect(checkTaxonomyUpdate(renamed, again, usage).problems).toEqual([
       'label data.wrong_type is used by 3 annotations and would be removed: keep it with "deprecated": true, or rename it by listing "data.wrong_type" in the new label\'s "was"',
     ]);
@@ -199,11 +255,15 @@ describe('versions', () => {
   it('asks for a higher version for any change, refuses an older one, and lets the same version through unchanged', () => {
     const changed = copy();
     changed.labels[0].name = 'Unreadable';
-    expect(checkTaxonomyUpdate(DEFAULT_TAXONOMY, changed, new Map()).problems).toEqual(['the taxonomy changed but is still version 1: give it version 2']);
-    expect(checkTaxonomyUpdate({ ...DEFAULT_TAXONOMY, version: 4 }, { ...copy(), version: 3 }, new Map()).problems).toEqual([
-      "version 3 is older than the corpus's taxonomy (version 4)",
+    expect(checkTaxonomyUpdate(DEFAULT_TAXONOMY, changed, new Map()).problems).toEqual([
+      'the taxonomy changed but is still version 1: give it version 2',
     ]);
-    expect(checkTaxonomyUpdate(DEFAULT_TAXONOMY, copy(), new Map([['data.wrong_value', 1]]))).toMatchObject({ problems: [] });
+    expect(
+      checkTaxonomyUpdate({ ...DEFAULT_TAXONOMY, version: 4 }, { ...copy(), version: 3 }, new Map()).problems,
+    ).toEqual(["version 3 is older than the corpus's taxonomy (version 4)"]);
+    expect(checkTaxonomyUpdate(DEFAULT_TAXONOMY, copy(), new Map([['data.wrong_value', 1]]))).toMatchObject({
+      problems: [],
+    });
   });
 });
 
@@ -211,7 +271,19 @@ describe('the no-orphan refusal, word for word', () => {
   it('counts one annotation and several, one line per label, each naming the file', () => {
     const from = copy();
     const to = without(from, 'data.wrong_type', 'data.wrong_value');
-    expect(refusal(() => assertTaxonomyUpdate(from, to, new Map([['data.wrong_value', 1], ['data.wrong_type', 2]]), 'new.json')).split('\n')).toEqual([
+    expect(
+      refusal(() =>
+        assertTaxonomyUpdate(
+          from,
+          to,
+          new Map([
+            ['data.wrong_value', 1],
+            ['data.wrong_type', 2],
+          ]),
+          'new.json',
+        ),
+      ).split('\n'),
+    ).toEqual([
       'new.json: label data.wrong_type is used by 2 annotations and would be removed: keep it with "deprecated": true, or rename it by listing "data.wrong_type" in the new label\'s "was"',
       'new.json: label data.wrong_value is used by 1 annotation and would be removed: keep it with "deprecated": true, or rename it by listing "data.wrong_value" in the new label\'s "was"',
     ]);
@@ -219,12 +291,16 @@ describe('the no-orphan refusal, word for word', () => {
 
   it('without a file name the lines start with "taxonomy"', () => {
     const from = copy();
-    expect(refusal(() => assertTaxonomyUpdate(from, without(from, 'data.wrong_type'), new Map([['data.wrong_type', 3]])))).toMatch(/^taxonomy: label data\.wrong_type is used by 3 annotations/);
+    expect(
+      refusal(() => assertTaxonomyUpdate(from, without(from, 'data.wrong_type'), new Map([['data.wrong_type', 3]]))),
+    ).toMatch(/^taxonomy: label data\.wrong_type is used by 3 annotations/);
   });
 
   it('an id counted with no annotation may go', () => {
     const from = copy();
-    expect(checkTaxonomyUpdate(from, without(from, 'data.wrong_type'), new Map([['data.wrong_type', 0]])).problems).toEqual([]);
+    expect(
+      checkTaxonomyUpdate(from, without(from, 'data.wrong_type'), new Map([['data.wrong_type', 0]])).problems,
+    ).toEqual([]);
   });
 });
 

@@ -7,7 +7,14 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { prelabel, type PrelabelInput } from '../../src/annotate/index.js';
-import { buildTraceIndex, parsePrediction, renderState, showState, type Prediction, type ShownState } from '../../src/semantics/index.js';
+import {
+  buildTraceIndex,
+  parsePrediction,
+  renderState,
+  showState,
+  type Prediction,
+  type ShownState,
+} from '../../src/semantics/index.js';
 import type { TraceEvent } from '../../src/trace/types.js';
 import { cruxevalTraces, type Trace } from '../semantics/helpers.js';
 
@@ -37,7 +44,9 @@ function steps(traces: Trace[]): Step[] {
       const truth = showState(index, 'forward', seq, seq - 1);
       const before = showState(index, 'forward', seq - 1, seq - 2 >= 0 ? seq - 2 : -1);
       const frameEvents = t.events.filter((e) => e.frame === ev.frame);
-      const fresh = Object.keys(truth.locals ?? {}).filter((k) => k !== '..' && (ev.event === 'call' || prev.frame !== ev.frame || !(k in prev.locals)));
+      const fresh = Object.keys(truth.locals ?? {}).filter(
+        (k) => k !== '..' && (ev.event === 'call' || prev.frame !== ev.frame || !(k in prev.locals)),
+      );
       out.push({
         truth,
         before: renderState(before),
@@ -82,7 +91,10 @@ describe('pre-labels on every step of the CRUXEval traces', () => {
         // A loop line whose only change is its loop variable, without it, is the state before.
         const expected = completion === s.before ? 'format.repeated' : 'data.missing_local';
         const got = prelabel({ ...s.input, completion });
-        expect(got.map((x) => x.label), `${s.input.completion} without ${name}`).toEqual([expected]);
+        expect(
+          got.map((x) => x.label),
+          `${s.input.completion} without ${name}`,
+        ).toEqual([expected]);
         n++;
       }
     }
@@ -93,8 +105,14 @@ describe('pre-labels on every step of the CRUXEval traces', () => {
     let n = 0;
     for (const s of all) {
       if (!s.truth.locals) continue;
-      const got = prelabel({ ...s.input, completion: renderState({ ...s.truth, locals: { ...s.truth.locals, zz_not_a_local: '0' } }) });
-      expect(got.map((x) => x.label), s.input.completion).toEqual(['data.invented_local']);
+      const got = prelabel({
+        ...s.input,
+        completion: renderState({ ...s.truth, locals: { ...s.truth.locals, zz_not_a_local: '0' } }),
+      });
+      expect(
+        got.map((x) => x.label),
+        s.input.completion,
+      ).toEqual(['data.invented_local']);
       n++;
     }
     expect(n).toBeGreaterThan(5000);
@@ -107,7 +125,13 @@ describe('pre-labels on every step of the CRUXEval traces', () => {
       for (const ev of t.events) {
         if (ev.event !== 'line' || ev.seq === 0) continue;
         const frameEvents = t.events.filter((e) => e.frame === ev.frame);
-        const other = frameEvents.find((e) => e.event === 'line' && e.line === ev.line && e.seq !== ev.seq && Object.keys(ev.locals).filter((k) => e.locals[k] !== ev.locals[k]).length >= 2);
+        const other = frameEvents.find(
+          (e) =>
+            e.event === 'line' &&
+            e.line === ev.line &&
+            e.seq !== ev.seq &&
+            Object.keys(ev.locals).filter((k) => e.locals[k] !== ev.locals[k]).length >= 2,
+        );
         if (!other || Object.keys(other.locals).some((k) => !(k in ev.locals))) continue;
         const prev = t.events[ev.seq - 1];
         const truth = showState(index, 'forward', ev.seq, ev.seq - 1, true);
@@ -123,14 +147,17 @@ describe('pre-labels on every step of the CRUXEval traces', () => {
           previous: { state: read(showState(index, 'forward', prev.seq, -1, true)), event: prev },
           frameEvents,
         });
-        expect(got.map((x) => `${x.label} by ${x.rule}`), `${t.header.name} seq ${ev.seq} answered with seq ${other.seq}`).toEqual(['control.loop_iteration by other-iteration']);
+        expect(
+          got.map((x) => `${x.label} by ${x.rule}`),
+          `${t.header.name} seq ${ev.seq} answered with seq ${other.seq}`,
+        ).toEqual(['control.loop_iteration by other-iteration']);
         n++;
       }
     }
     expect(n).toBeGreaterThan(500);
   });
 
-  it("one step from an if or a loop line answered with the line another run of it went to is a branch or a loop iteration", () => {
+  it('one step from an if or a loop line answered with the line another run of it went to is a branch or a loop iteration', () => {
     let n = 0;
     for (const t of traces) {
       const index = buildTraceIndex(t.events);
@@ -139,7 +166,13 @@ describe('pre-labels on every step of the CRUXEval traces', () => {
       const stepsFrom: [TraceEvent, TraceEvent][] = [];
       for (let i = 1; i + 1 < t.events.length; i++) {
         const [h, after] = [t.events[i], t.events[i + 1]];
-        if (h.event !== 'line' || after.event !== 'line' || after.frame !== h.frame || !/^\s*(if|elif|for|while)\b.*:$/.test(h.src)) continue;
+        if (
+          h.event !== 'line' ||
+          after.event !== 'line' ||
+          after.frame !== h.frame ||
+          !/^\s*(if|elif|for|while)\b.*:$/.test(h.src)
+        )
+          continue;
         const key = `${h.func}:${h.line}`; // a comprehension's frame runs on its function's line
         next.set(key, (next.get(key) ?? new Set()).add(after.src));
         stepsFrom.push([h, after]);
@@ -157,8 +190,13 @@ describe('pre-labels on every step of the CRUXEval traces', () => {
           trueEvent: after,
           previous: { state: read(showState(index, 'forward', h.seq, h.seq - 1)), event: h },
         });
-        const expected = /^\s*(if|elif)\b/.test(h.src) ? 'control.branch by branch-condition' : 'control.loop_iteration by loop-condition';
-        expect(got.map((x) => `${x.label} by ${x.rule}`), `${t.header.name} seq ${after.seq}: ${other}`).toEqual([expected]);
+        const expected = /^\s*(if|elif)\b/.test(h.src)
+          ? 'control.branch by branch-condition'
+          : 'control.loop_iteration by loop-condition';
+        expect(
+          got.map((x) => `${x.label} by ${x.rule}`),
+          `${t.header.name} seq ${after.seq}: ${other}`,
+        ).toEqual([expected]);
         n++;
       }
     }

@@ -30,7 +30,10 @@ beforeAllOrFail(async () => {
   const { set } = createEvalSet(corpus, { name: 'ns', task: 'next-state', perAction: 2, seed: 5 });
   items = [...corpus.iterateItems(set.id)];
   const file = join(dir, 'p.jsonl');
-  writeFileSync(file, items.map((it, i) => JSON.stringify({ id: it.id, completion: i % 2 ? it.target : 'oops, no state' })).join('\n'));
+  writeFileSync(
+    file,
+    items.map((it, i) => JSON.stringify({ id: it.id, completion: i % 2 ? it.target : 'oops, no state' })).join('\n'),
+  );
   importPredictions(corpus, { file, set: 'ns', label: 'half' });
   reading = openForReading(path);
   writing = openForWriting(path);
@@ -53,7 +56,8 @@ async function failure(m: string, p: unknown): Promise<{ code: string; message: 
   if (r.ok) throw new Error(`${m} was expected to fail`);
   return r.error;
 }
-const queue = (annotator: string, extra: object = {}) => call('annotationQueue', { set: 'ns', run: 'half', annotator, ...extra });
+const queue = (annotator: string, extra: object = {}) =>
+  call('annotationQueue', { set: 'ns', run: 'half', annotator, ...extra });
 
 describe('annotation API', () => {
   it('the queue holds the failures in item order; the rules suggest format.unparseable for text that is no state', async () => {
@@ -67,7 +71,9 @@ describe('annotation API', () => {
     expect(r.stored).toBe(failing.length);
     expect(prelabelRun(corpus, 'ns', 'half').stored).toBe(0); // again: nothing new
     const item = await call('getAnnotationItem', { prediction: q.entries[0].prediction, annotator: 'ada' });
-    expect(item.prelabels.map((p) => [p.label, p.rule, p.status])).toEqual([['format.unparseable', 'parse-error', 'suggested']]);
+    expect(item.prelabels.map((p) => [p.label, p.rule, p.status])).toEqual([
+      ['format.unparseable', 'parse-error', 'suggested'],
+    ]);
     expect(item.wrong).toEqual(expect.arrayContaining(['event']));
     expect(item.predicted).toBeNull();
     expect(item.item.target).toBe(failing[0].target);
@@ -81,7 +87,12 @@ describe('annotation API', () => {
     await call('annotate', { target, labels: ['format.unparseable'], annotator: 'ada' });
     let item = await call('getAnnotationItem', { prediction: first.prediction, annotator: 'ada' });
     expect(item.prelabels[0].status).toBe('accepted');
-    await call('annotate', { target, labels: ['format.unparseable', 'format.truncated'], note: 'cut short', annotator: 'ada' });
+    await call('annotate', {
+      target,
+      labels: ['format.unparseable', 'format.truncated'],
+      note: 'cut short',
+      annotator: 'ada',
+    });
     const q = await queue('ada');
     expect(q.done).toBe(1);
     expect(q.entries[q.position].prediction).toBe(second.prediction);
@@ -122,24 +133,43 @@ describe('annotation API', () => {
     expect(q.facets.actions).toEqual([...new Set(failing.map((it) => it.action))].sort());
     expect(q.facets.annotators).toEqual(['ada']); // ada labeled one item; her skip is no label
     expect(q.facets.prelabels).toEqual(['format.unparseable']);
-    expect((await queue('bob', { action: failing[0].action })).entries.map((e) => e.item)).toEqual(failing.filter((it) => it.action === failing[0].action).map((it) => it.id));
-    expect((await queue('bob', { formatError: false })).entries).toHaveLength(0); // every failure here is text that is no state
+    expect((await queue('bob', { action: failing[0].action })).entries.map((e) => e.item)).toEqual(
+      failing.filter((it) => it.action === failing[0].action).map((it) => it.id),
+    );
+    // every failure here is text that is no state
+    expect((await queue('bob', { formatError: false })).entries).toHaveLength(0);
   });
 
   it('an unknown label or target is one clear line, and nothing is written', async () => {
     const before = corpus.annotationHistory().length;
     const p = (await queue('ada')).entries[0].prediction;
-    expect(await failure('annotate', { target: { prediction: p }, labels: ['data.nonsense'], annotator: 'ada' })).toEqual({
-      code: 'bad-input', message: "unknown label 'data.nonsense' (taxonomy 'Execution-prediction errors' version 1; `stepscope taxonomy` lists the labels)",
+    expect(
+      await failure('annotate', { target: { prediction: p }, labels: ['data.nonsense'], annotator: 'ada' }),
+    ).toEqual({
+      code: 'bad-input',
+      message:
+        "unknown label 'data.nonsense' (taxonomy 'Execution-prediction errors' version 1; `stepscope taxonomy` lists the labels)",
     });
-    expect((await failure('annotate', { target: { prediction: 999999 }, labels: ['other.other'], annotator: 'ada' })).message).toBe('no prediction with id 999999 (stepscope predictions lists them)');
-    expect((await failure('annotate', { target: { trace: 1, seq: 10 ** 6 }, labels: ['other.other'], annotator: 'ada' })).message).toMatch(/^trace 1 has no state with seq 1000000: expected a seq from 0 to \d+$/);
-    expect((await failure('annotate', { target: { prediction: p }, labels: [], annotator: 'rule:me' })).message).toMatch(/^annotate.annotator: expected a person's name/);
+    expect(
+      (await failure('annotate', { target: { prediction: 999999 }, labels: ['other.other'], annotator: 'ada' }))
+        .message,
+    ).toBe('no prediction with id 999999 (stepscope predictions lists them)');
+    expect(
+      (await failure('annotate', { target: { trace: 1, seq: 10 ** 6 }, labels: ['other.other'], annotator: 'ada' }))
+        .message,
+    ).toMatch(/^trace 1 has no state with seq 1000000: expected a seq from 0 to \d+$/);
+    expect(
+      (await failure('annotate', { target: { prediction: p }, labels: [], annotator: 'rule:me' })).message,
+    ).toMatch(/^annotate.annotator: expected a person's name/);
     expect(corpus.annotationHistory()).toHaveLength(before);
   });
 
   it('a state and a transition of a trace take labels too', async () => {
-    const a = await call('annotate', { target: { trace: 1, seq: 2, action: 'step_over' }, labels: ['control.branch'], annotator: 'ada' });
+    const a = await call('annotate', {
+      target: { trace: 1, seq: 2, action: 'step_over' },
+      labels: ['control.branch'],
+      annotator: 'ada',
+    });
     expect(a.target).toBe('trace:1/seq:2/action:step_over');
     const s = await call('annotate', { target: { trace: 1, seq: 2 }, labels: ['truth.value_cut'], annotator: 'ada' });
     expect(s.target).toBe('trace:1/seq:2');
@@ -154,14 +184,21 @@ describe('annotation API', () => {
       await call('annotate', { target: { prediction: entries[i].prediction }, labels: [bob[i]], annotator: 'bob' });
       await call('annotate', { target: { prediction: entries[i].prediction }, labels: [carol[i]], annotator: 'carol' });
     }
-    await call('adjudicate', { target: { prediction: entries[3].prediction }, labels: ['format.truncated'], annotator: 'dora' });
+    await call('adjudicate', {
+      target: { prediction: entries[3].prediction },
+      labels: ['format.truncated'],
+      annotator: 'dora',
+    });
     const g = await call('getAgreement', { set: 'ns', run: 'half' });
     const pair = g.pairs.find((p) => p.a === 'bob' && p.b === 'carol')!;
     // Cohen: po = 3/4; pe = (2/4)(3/4) + (2/4)(1/4) = 1/2; kappa = (3/4 - 1/2) / (1 - 1/2) = 1/2.
     expect(pair.items).toBe(4);
     expect(pair.kappa).toBeCloseTo(0.5, 10);
     // ada labeled the first entry too (format.truncated), so it is a disagreement of three.
-    expect(g.disagreements.map((d) => d.target)).toEqual([`prediction:${entries[0].prediction}`, `prediction:${entries[3].prediction}`]);
+    expect(g.disagreements.map((d) => d.target)).toEqual([
+      `prediction:${entries[0].prediction}`,
+      `prediction:${entries[3].prediction}`,
+    ]);
     expect(g.disagreements[1].final).toEqual({ annotator: 'dora', labels: ['format.truncated'] });
     expect(g.disagreements[0].final).toBeNull();
     // The rule (format.unparseable on every one of these) was right where a person said so.
@@ -171,7 +208,11 @@ describe('annotation API', () => {
   it('a corpus opened read-only answers every write with read-only and keeps the reads', async () => {
     const ro = openCorpus(path, { readonly: true });
     const roApi = { ...createApi(ro), ...createWriteApi(ro as Corpus) };
-    const r = await dispatch(roApi, 'annotate', { target: { trace: 1, seq: 0 }, labels: ['other.other'], annotator: 'eve' });
+    const r = await dispatch(roApi, 'annotate', {
+      target: { trace: 1, seq: 0 },
+      labels: ['other.other'],
+      annotator: 'eve',
+    });
     expect(r.ok ? 'ok' : r.error.code).toBe('read-only');
     const t = await dispatch(roApi, 'getTaxonomy', {});
     expect(t.ok && t.value.version).toBe(1);

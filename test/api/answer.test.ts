@@ -19,12 +19,23 @@ describe('an answer leaving a worker', () => {
 
   it('past the limit, is a failure naming the method, the size, the limit and how to ask for less', () => {
     expect(json(encodeAnswer('getEvents', ofBytes(1001), 1000))).toEqual(
-      fail('bad-input', 'getEvents: the answer would be 1,001 bytes, over the limit of 1,000 bytes for one answer; ask for a smaller window (from, to).'),
+      fail(
+        'bad-input',
+        'getEvents: the answer would be 1,001 bytes, over the limit of 1,000 bytes for one answer; ask for a smaller window (from, to).',
+      ),
     );
-    expect(json(encodeAnswer('walk', ofBytes(1001), 1000)).error.message).toMatch(/; walk fewer actions, or walk the whole trajectory with `stepscope replay`\.$/);
-    expect(json(encodeAnswer('getSkeleton', ofBytes(1001), 1000)).error.message).toMatch(/; read the trace in windows instead \(getEvents, `stepscope events --from --to`\)\.$/);
-    expect(json(encodeAnswer('listTraces', ofBytes(1001), 1000)).error.message).toMatch(/; ask for fewer rows \(limit\)\.$/);
-    expect(json(encodeAnswer('listTrajectories', ofBytes(1001), 1000)).error.message).toMatch(/; ask for fewer rows \(limit\)\.$/);
+    expect(json(encodeAnswer('walk', ofBytes(1001), 1000)).error.message).toMatch(
+      /; walk fewer actions, or walk the whole trajectory with `stepscope replay`\.$/,
+    );
+    expect(json(encodeAnswer('getSkeleton', ofBytes(1001), 1000)).error.message).toMatch(
+      /; read the trace in windows instead \(getEvents, `stepscope events --from --to`\)\.$/,
+    );
+    expect(json(encodeAnswer('listTraces', ofBytes(1001), 1000)).error.message).toMatch(
+      /; ask for fewer rows \(limit\)\.$/,
+    );
+    expect(json(encodeAnswer('listTrajectories', ofBytes(1001), 1000)).error.message).toMatch(
+      /; ask for fewer rows \(limit\)\.$/,
+    );
     expect(json(encodeAnswer('getTrace', ofBytes(1001), 1000)).error.message).toMatch(/; ask for less\.$/);
   });
 
@@ -37,17 +48,29 @@ describe('an answer leaving a worker', () => {
     );
     // Over the limit in characters too: the size named is still the bytes' (it was the characters').
     const long = ok('€'.repeat(1000));
-    expect(json(encodeAnswer('getEvents', long, 1000)).error.message).toContain(`would be ${(JSON.stringify(long).length + 2000).toLocaleString('en')} bytes,`);
+    expect(json(encodeAnswer('getEvents', long, 1000)).error.message).toContain(
+      `would be ${(JSON.stringify(long).length + 2000).toLocaleString('en')} bytes,`,
+    );
   });
 
   it('words big sizes in MiB: one decimal under 10 MiB, none from 10 MiB', () => {
-    expect(json(encodeAnswer('getEvents', ofBytes(1.5 * 2 ** 20), 2 ** 20)).error.message).toContain('would be 1.5 MiB, over the limit of 1.0 MiB');
-    expect(json(encodeAnswer('getEvents', ofBytes(12 * 2 ** 20), 10 * 2 ** 20)).error.message).toContain('would be 12 MiB, over the limit of 10 MiB');
-    expect(json(encodeAnswer('getEvents', ofBytes(2 ** 20 - 1), 1000)).error.message).toContain(`would be ${(2 ** 20 - 1).toLocaleString('en')} bytes`);
+    expect(json(encodeAnswer('getEvents', ofBytes(1.5 * 2 ** 20), 2 ** 20)).error.message).toContain(
+      'would be 1.5 MiB, over the limit of 1.0 MiB',
+    );
+    expect(json(encodeAnswer('getEvents', ofBytes(12 * 2 ** 20), 10 * 2 ** 20)).error.message).toContain(
+      'would be 12 MiB, over the limit of 10 MiB',
+    );
+    expect(json(encodeAnswer('getEvents', ofBytes(2 ** 20 - 1), 1000)).error.message).toContain(
+      `would be ${(2 ** 20 - 1).toLocaleString('en')} bytes`,
+    );
   });
 
   it('a result too long to be a string at all is refused as over 512 MiB; any other failure to encode is not hidden', () => {
-    const huge = { toJSON: () => { throw new RangeError('Invalid string length'); } };
+    const huge = {
+      toJSON: () => {
+        throw new RangeError('Invalid string length');
+      },
+    };
     expect(json(encodeAnswer('walk', ok(huge), 1000)).error.message).toBe(
       'walk: the answer would be over 512 MiB, over the limit of 1,000 bytes for one answer; walk fewer actions, or walk the whole trajectory with `stepscope replay`.',
     );
@@ -81,7 +104,10 @@ describe('an answer in its bytes form', () => {
     const a = encodeBytesAnswer('getSkeleton', ok(new Uint8Array(1001)), 1000);
     expect(a.bytes).toBe(false);
     expect(json(a.body)).toEqual(
-      fail('bad-input', 'getSkeleton: the answer would be 1,001 bytes, over the limit of 1,000 bytes for one answer; read the trace in windows instead (getEvents, `stepscope events --from --to`).'),
+      fail(
+        'bad-input',
+        'getSkeleton: the answer would be 1,001 bytes, over the limit of 1,000 bytes for one answer; read the trace in windows instead (getEvents, `stepscope events --from --to`).',
+      ),
     );
   });
 });

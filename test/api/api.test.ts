@@ -4,10 +4,27 @@
 // with its own corpus).
 import { afterAll, describe, expect, it } from 'vitest';
 import { join, dirname } from 'node:path';
-import { createApi, createBytesApi, dispatch as dispatchAny, mergeChanges, openForReading, TraceCache, type CacheChange, createWriteApi } from '../../src/api/handlers/index.js';
+import {
+  createApi,
+  createBytesApi,
+  dispatch as dispatchAny,
+  mergeChanges,
+  openForReading,
+  TraceCache,
+  type CacheChange,
+  createWriteApi,
+} from '../../src/api/handlers/index.js';
 import { decodeSkeleton } from '../../src/contract/index.js';
 import { openCorpus, type Corpus, type ReadCorpus, type StoredItem } from '../../src/store/corpus.js';
-import { tempDir, writeTraces, cleanTempDirs, jsonl, seedOldCorpusFrom, traceRecords, corpusFileOf } from '../store/fixtures.js';
+import {
+  tempDir,
+  writeTraces,
+  cleanTempDirs,
+  jsonl,
+  seedOldCorpusFrom,
+  traceRecords,
+  corpusFileOf,
+} from '../store/fixtures.js';
 import { beforeAllOrFail } from '../helpers/before-all-or-fail.js';
 import { dispatch, callApi } from './call.js';
 import { writeFileSync, existsSync, readdirSync, rmSync } from 'node:fs';
@@ -30,7 +47,11 @@ let api: ReturnType<typeof createApi>;
 
 beforeAllOrFail(async () => {
   const dir = tempDir('stepscope-api-');
-  const file = writeTraces(dir, 't.jsonl', [{ name: 'sum_3', n: 3 }, { name: 'sum_5', n: 5, tag: 'needle' }, { name: 'cut', n: 2, exit: 'never' }]);
+  const file = writeTraces(dir, 't.jsonl', [
+    { name: 'sum_3', n: 3 },
+    { name: 'sum_5', n: 5, tag: 'needle' },
+    { name: 'cut', n: 2, exit: 'never' },
+  ]);
   corpus = openCorpus(join(dir, 'c.db'), { create: true });
   await corpus.ingest(file);
   api = createApi(corpus);
@@ -41,7 +62,10 @@ const call = <M extends string>(m: M, p: unknown) => dispatch(api, m, p);
 
 describe('validation at the boundary', () => {
   it('refuses unknown methods, wrong types and unknown fields with a message naming them', async () => {
-    expect(await call('dropAll', {})).toEqual({ ok: false, error: { code: 'bad-input', message: 'unknown API method "dropAll"' } });
+    expect(await call('dropAll', {})).toEqual({
+      ok: false,
+      error: { code: 'bad-input', message: 'unknown API method "dropAll"' },
+    });
     const wrong = await call('getEvents', { traceId: '1', from: 0, to: 1 });
     expect(wrong.ok).toBe(false);
     expect(!wrong.ok && wrong.error.message).toMatch(/^getEvents\.traceId: expected an integer/);
@@ -58,7 +82,7 @@ describe('validation at the boundary', () => {
     expect(!none.ok && none.error.message).toBe('no trace with id 999');
   });
 
-  it('reports an action of the other direction as the user\'s error', async () => {
+  it("reports an action of the other direction as the user's error", async () => {
     const r = await call('walk', { traceId: 1, direction: 'forward', actions: ['inv_step_into'] });
     expect(!r.ok && r.error.message).toMatch(/not a forward action/);
   });
@@ -113,7 +137,10 @@ describe('methods', () => {
 // form of getSkeleton, openForReading on an older corpus, and the wording of two refusals
 // (cases mutation testing found untested).
 describe('the trace cache, trace methods and refusals, over five small traces', () => {
-  /** Traces 1 (606 events), 2 (8 events), 3 (8 events, its end marked tampered), 4 (10,006 events of long values: three windows), 5 (no event). */
+  /**
+   * Traces 1 (606 events), 2 (8 events), 3 (8 events, its end marked tampered), 4 (10,006 events of long values: three
+   * windows), 5 (no event).
+   */
   let corpus: ReadCorpus;
   let path: string;
   let dir: string;
@@ -122,8 +149,15 @@ describe('the trace cache, trace methods and refusals, over five small traces', 
     dir = tempDir('stepscope-hgaps-');
     path = join(dir, 'c.db');
     const c = openCorpus(path, { create: true });
-    await c.ingest(writeTraces(dir, 't.jsonl', [{ name: 'a', n: 300 }, { name: 'c', n: 2 }]));
-    const tampered = traceRecords({ name: 'tampered', n: 2 }).map((r) => (r.type === 'end' ? { ...r, tampered: 'sys.settrace was replaced at event 3' } : r));
+    await c.ingest(
+      writeTraces(dir, 't.jsonl', [
+        { name: 'a', n: 300 },
+        { name: 'c', n: 2 },
+      ]),
+    );
+    const tampered = traceRecords({ name: 'tampered', n: 2 }).map((r) =>
+      r.type === 'end' ? { ...r, tampered: 'sys.settrace was replaced at event 3' } : r,
+    );
     writeFileSync(join(dir, 'tampered.jsonl'), jsonl(tampered));
     await c.ingest(join(dir, 'tampered.jsonl'));
     await c.ingest(writeTraces(dir, 'long.jsonl', [{ name: 'long', n: 5000, tag: 'x'.repeat(800) }]));
@@ -142,7 +176,8 @@ describe('the trace cache, trace methods and refusals, over five small traces', 
 
   /** A breakpoint on a line no trace has: a walk to it reads every window. */
   const NOWHERE = 'breakpoint pass  # on no line';
-  const walkWhole = (cache: TraceCache, id: number) => dispatch(createApi(corpus, cache), 'walk', { traceId: id, direction: 'forward', actions: [NOWHERE] });
+  const walkWhole = (cache: TraceCache, id: number) =>
+    dispatch(createApi(corpus, cache), 'walk', { traceId: id, direction: 'forward', actions: [NOWHERE] });
   const MiB = 2 ** 20;
 
   describe('the trace cache at its budget', () => {
@@ -161,7 +196,12 @@ describe('the trace cache, trace methods and refusals, over five small traces', 
     it('refuses a trace whose opening alone passes the budget, holding nothing', () => {
       const opened = new TraceCache(corpus).get(1).bytes;
       const cache = new TraceCache(corpus, opened - 1);
-      expect(() => cache.get(1)).toThrow(expect.objectContaining({ code: 'unavailable', message: expect.stringMatching(/^trace 1 has 606 events, about 1 MiB in memory: over the 1 MiB/) }));
+      expect(() => cache.get(1)).toThrow(
+        expect.objectContaining({
+          code: 'unavailable',
+          message: expect.stringMatching(/^trace 1 has 606 events, about 1 MiB in memory: over the 1 MiB/),
+        }),
+      );
       expect(cache.bytes).toBe(0);
     });
 
@@ -173,14 +213,20 @@ describe('the trace cache, trace methods and refusals, over five small traces', 
       cache.onChange = (ch) => changes.push(ch);
       cache.get(1);
       cache.get(2);
-      expect(changes).toEqual([{ loaded: { traceId: 1, bytes: a }, dropped: [] }, { loaded: { traceId: 2, bytes: c }, dropped: [] }]);
+      expect(changes).toEqual([
+        { loaded: { traceId: 1, bytes: a }, dropped: [] },
+        { loaded: { traceId: 2, bytes: c }, dropped: [] },
+      ]);
       expect(cache.bytes).toBe(a + c);
       // A window read grows the trace: the pool hears what it holds now.
       const roomy = new TraceCache(corpus);
       const grown: CacheChange[] = [];
       roomy.onChange = (ch) => grown.push(ch);
       expect((await walkWhole(roomy, 2)).ok).toBe(true);
-      expect(grown).toEqual([{ loaded: { traceId: 2, bytes: c }, dropped: [] }, { loaded: { traceId: 2, bytes: roomy.bytes }, dropped: [] }]);
+      expect(grown).toEqual([
+        { loaded: { traceId: 2, bytes: c }, dropped: [] },
+        { loaded: { traceId: 2, bytes: roomy.bytes }, dropped: [] },
+      ]);
       expect(roomy.bytes).toBeGreaterThan(c);
     });
 
@@ -208,7 +254,10 @@ describe('the trace cache, trace methods and refusals, over five small traces', 
     it('refuses the window that passes the budget with the same words without a pool listening', async () => {
       const opened = new TraceCache(corpus).get(1).bytes;
       const r = await walkWhole(new TraceCache(corpus, opened + 100), 1); // no onChange: not in a pool
-      expect(r.ok || r.error).toMatchObject({ code: 'unavailable', message: expect.stringMatching(/^trace 1 has 606 events, about 1 MiB in memory/) });
+      expect(r.ok || r.error).toMatchObject({
+        code: 'unavailable',
+        message: expect.stringMatching(/^trace 1 has 606 events, about 1 MiB in memory/),
+      });
     });
 
     it('names about what the whole trace would take when a window is refused, from the windows read so far', async () => {
@@ -230,11 +279,23 @@ describe('the trace cache, trace methods and refusals, over five small traces', 
     it('keeps the later change, drops a trace loaded then dropped, and never names a loaded trace dropped', () => {
       const b = { loaded: { traceId: 2, bytes: 20 }, dropped: [1] };
       expect(mergeChanges(null, b)).toBe(b);
-      expect(mergeChanges({ loaded: { traceId: 1, bytes: 10 }, dropped: [3] }, b)).toEqual({ loaded: { traceId: 2, bytes: 20 }, dropped: [3, 1] });
-      expect(mergeChanges({ loaded: { traceId: 1, bytes: 10 }, dropped: [3] }, { dropped: [4] })).toEqual({ loaded: { traceId: 1, bytes: 10 }, dropped: [3, 4] });
-      expect(mergeChanges({ loaded: { traceId: 1, bytes: 10 }, dropped: [] }, { dropped: [1] })).toEqual({ loaded: undefined, dropped: [1] });
+      expect(mergeChanges({ loaded: { traceId: 1, bytes: 10 }, dropped: [3] }, b)).toEqual({
+        loaded: { traceId: 2, bytes: 20 },
+        dropped: [3, 1],
+      });
+      expect(mergeChanges({ loaded: { traceId: 1, bytes: 10 }, dropped: [3] }, { dropped: [4] })).toEqual({
+        loaded: { traceId: 1, bytes: 10 },
+        dropped: [3, 4],
+      });
+      expect(mergeChanges({ loaded: { traceId: 1, bytes: 10 }, dropped: [] }, { dropped: [1] })).toEqual({
+        loaded: undefined,
+        dropped: [1],
+      });
       // Dropped first, loaded again later in the same call: it is held, not dropped.
-      expect(mergeChanges({ dropped: [2, 5] }, { loaded: { traceId: 2, bytes: 7 }, dropped: [] })).toEqual({ loaded: { traceId: 2, bytes: 7 }, dropped: [5] });
+      expect(mergeChanges({ dropped: [2, 5] }, { loaded: { traceId: 2, bytes: 7 }, dropped: [] })).toEqual({
+        loaded: { traceId: 2, bytes: 7 },
+        dropped: [5],
+      });
       expect(mergeChanges({ dropped: [5] }, { dropped: [6] })).toEqual({ loaded: undefined, dropped: [5, 6] });
     });
   });
@@ -242,7 +303,18 @@ describe('the trace cache, trace methods and refusals, over five small traces', 
   describe('the memory model of the cache (trace-bytes.ts)', () => {
     // A string: a 16-byte header and its characters, one byte each (two when one is past U+00FF), rounded up to 8.
     const event = (over: Partial<TraceEvent> = {}): TraceEvent =>
-      ({ seq: 0, event: 'line', frame: 0, func: 'f', line: 1, src: 'x', locals: {}, arg: null, parent: null, ...over }) as TraceEvent;
+      ({
+        seq: 0,
+        event: 'line',
+        frame: 0,
+        func: 'f',
+        line: 1,
+        src: 'x',
+        locals: {},
+        arg: null,
+        parent: null,
+        ...over,
+      }) as TraceEvent;
 
     it('counts an event as its objects and each string it holds', () => {
       expect(eventBytes(event())).toBe(120 + 3 * 24);
@@ -251,7 +323,9 @@ describe('the trace cache, trace methods and refusals, over five small traces', 
       expect(eventBytes(event({ event: 'exception' }))).toBe(120 + 2 * 24 + 32);
       expect(eventBytes(event({ arg: 'abc' })) - eventBytes(event())).toBe(24);
       expect(eventBytes(event({ locals: { n: '1', acc: 'abcdefghi' } })) - eventBytes(event())).toBe(8 + 24 + 8 + 32);
-      expect(eventBytes(event({ cut: ['ab', 'abcdefghi'] } as Partial<TraceEvent>)) - eventBytes(event())).toBe(8 + 24 + 8 + 32);
+      expect(eventBytes(event({ cut: ['ab', 'abcdefghi'] } as Partial<TraceEvent>)) - eventBytes(event())).toBe(
+        8 + 24 + 8 + 32,
+      );
     });
 
     it('counts text past Latin-1 at two bytes a character', () => {
@@ -274,8 +348,12 @@ describe('the trace cache, trace methods and refusals, over five small traces', 
 
     it('counts an opened trace as its funcs, skeleton, shared typed arrays once, and a slot per event', () => {
       const kind = new Uint8Array(10);
-      const t = { shape: { count: 10, kind, funcs: ['f'] }, index: { kind, depth: new Int32Array(10) }, events: new Array(10) };
-      expect(openedBytes(t as never, [1, 2])).toBe((16 + 8 + 24) + (16 + 16) + 16 + 8 * 10 + (10 + 64) + (40 + 64));
+      const t = {
+        shape: { count: 10, kind, funcs: ['f'] },
+        index: { kind, depth: new Int32Array(10) },
+        events: new Array(10),
+      };
+      expect(openedBytes(t as never, [1, 2])).toBe(16 + 8 + 24 + (16 + 16) + 16 + 8 * 10 + (10 + 64) + (40 + 64));
     });
   });
 
@@ -299,7 +377,9 @@ describe('the trace cache, trace methods and refusals, over five small traces', 
       const b = (bytes.getSkeleton as (p: { traceId: number }) => Uint8Array)({ traceId: 1 });
       expect(Buffer.from(b).equals(Buffer.from(corpus.getSkeletonBytes(1)!))).toBe(true);
       expect(b.byteLength).toBeGreaterThan(0);
-      expect(() => (bytes.getSkeleton as (p: { traceId: number }) => Uint8Array)({ traceId: 99 })).toThrow(expect.objectContaining({ code: 'not-found', message: 'no trace with id 99' }));
+      expect(() => (bytes.getSkeleton as (p: { traceId: number }) => Uint8Array)({ traceId: 99 })).toThrow(
+        expect.objectContaining({ code: 'not-found', message: 'no trace with id 99' }),
+      );
       // A trace without events has no stored skeleton: the empty one, as the JSON form's cache holds it.
       expect(corpus.getSkeletonBytes(5)).toBeNull();
       const none = (bytes.getSkeleton as (p: { traceId: number }) => Uint8Array)({ traceId: 5 });
@@ -326,9 +406,13 @@ describe('the trace cache, trace methods and refusals, over five small traces', 
     });
 
     it('a method with no handler here is an internal error that names it; an unknown export job is not found', async () => {
-      expect(await dispatchAny({}, 'listTraces', {})).toEqual({ ok: false, error: { code: 'internal', message: 'listTraces failed: no handler for listTraces here' } });
+      expect(await dispatchAny({}, 'listTraces', {})).toEqual({
+        ok: false,
+        error: { code: 'internal', message: 'listTraces failed: no handler for listTraces here' },
+      });
       expect(await dispatch(createApi(corpus), 'exportProgress', { job: 4242 })).toEqual({
-        ok: false, error: { code: 'not-found', message: 'no export job 4242 (jobs last as long as the app or server)' },
+        ok: false,
+        error: { code: 'not-found', message: 'no export job 4242 (jobs last as long as the app or server)' },
       });
     });
   });
@@ -339,7 +423,8 @@ describe('the trace cache, trace methods and refusals, over five small traces', 
 // when a run is replaced, every field of listGroupItems, listAnnotations and setTaxonomy, the
 // model's finish reason and the request timeout, and export's force, preview and failure
 // The API tables are built inside the tests, not in the set-up: StrykerJS credits code run in a
-// beforeAll to one test only (docs/dev/mutation.md), so a mutant in a handler table would be run against that test alone.
+// beforeAll to one test only (docs/dev/mutation.md), so a mutant in a handler table would be run against that test
+// alone.
 describe('the evaluation side: sets, the dashboard, annotations, the model, export', () => {
   let corpus: Corpus;
   let dir: string;
@@ -351,7 +436,10 @@ describe('the evaluation side: sets, the dashboard, annotations, the model, expo
   function run(set: string, label: string, completions: (it: StoredItem, i: number) => string[], replace = false) {
     const setItems = [...corpus.iterateItems(corpus.listEvalSets().find((s) => s.name === set)!.id)];
     const file = join(dir, `${set}-${label}-${Date.now()}-${Math.random()}.jsonl`);
-    writeFileSync(file, setItems.map((it, i) => JSON.stringify({ id: it.id, completions: completions(it, i) })).join('\n'));
+    writeFileSync(
+      file,
+      setItems.map((it, i) => JSON.stringify({ id: it.id, completions: completions(it, i) })).join('\n'),
+    );
     importPredictions(corpus, { file, set, label, replace });
   }
 
@@ -367,7 +455,10 @@ describe('the evaluation side: sets, the dashboard, annotations, the model, expo
     createEvalSet(corpus, { name: 'hz', task: 'horizon', traceIds: [traceOf(count)] });
     run('hz', 'H', (it, i) => [i % 3 ? it.target : 'nope']);
     // Every answer after 300 ms: a request timeout in milliseconds taken for seconds fails it.
-    fake = await startFakeModelServer({ continuations: vectors().map((v) => v.text), faults: [{ fault: 'delay', ms: 300, times: 1000 }] });
+    fake = await startFakeModelServer({
+      continuations: vectors().map((v) => v.text),
+      faults: [{ fault: 'delay', ms: 300, times: 1000 }],
+    });
   });
   afterAll(async () => {
     await fake.close();
@@ -380,10 +471,13 @@ describe('the evaluation side: sets, the dashboard, annotations, the model, expo
   describe('evaluation sets and items', () => {
     it('lists each set with its own runs', async () => {
       const sets = await callApi(apiOf(), 'listEvalSets', {});
-      expect(sets.map((s) => [s.name, s.runs])).toEqual([['ns', ['A', 'B']], ['hz', ['H']]]);
+      expect(sets.map((s) => [s.name, s.runs])).toEqual([
+        ['ns', ['A', 'B']],
+        ['hz', ['H']],
+      ]);
     });
 
-    it('listItems and getItem with a run give that run\'s verdicts only, and the item\'s own set', async () => {
+    it("listItems and getItem with a run give that run's verdicts only, and the item's own set", async () => {
       const api = apiOf();
       const page = await callApi(api, 'listItems', { set: 'ns', run: 'B', limit: 5 });
       expect(page.rows.map((r) => r.verdicts.map((v) => v.run))).toEqual(Array(5).fill(['B']));
@@ -413,7 +507,9 @@ describe('the evaluation side: sets, the dashboard, annotations, the model, expo
 
     it('seeds the pass@1 interval as `stepscope scores` does: by set, run and group', async () => {
       // Seven samples an item, right in varied shares: a bootstrap whose bounds another seed moves.
-      run('ns', 'S', (it, i) => Array.from({ length: 7 }, (_, j) => ((i * 5 + j * j) % 3 === 0 ? it.target : 'no state')));
+      run('ns', 'S', (it, i) =>
+        Array.from({ length: 7 }, (_, j) => ((i * 5 + j * j) % 3 === 0 ? it.target : 'no state')),
+      );
       const set = corpus.listEvalSets().find((s) => s.name === 'ns')!;
       const verdicts = corpus.itemVerdicts(corpus.getRun(set.id, 'S')!.id);
       const [iv] = await callApi(apiOf(), 'getScoreIntervals', { set: 'ns', run: 'S' });
@@ -422,16 +518,36 @@ describe('the evaluation side: sets, the dashboard, annotations, the model, expo
       expect(pass1Interval(verdicts, ['another seed'])).not.toEqual(seeded); // the test can tell seeds apart
     });
 
-    it('reads a run\'s verdicts again as predictions are added to it (as `stepscope predict` adds them)', async () => {
+    it("reads a run's verdicts again as predictions are added to it (as `stepscope predict` adds them)", async () => {
       const api = apiOf();
       const set = corpus.listEvalSets().find((s) => s.name === 'ns')!;
       // A run just started: no verdict yet, so no pass@1 and no interval.
-      const id = corpus.saveRun({ setId: set.id, label: 'R', format: 'state', params: {}, source: 'http://model.test', sourceHash: null, hashseed: 0 }, []);
-      expect(await callApi(api, 'getScoreIntervals', { set: 'ns', run: 'R' })).toEqual([{ group: null, lo: null, hi: null }]);
-      expect((await callApi(api, 'getRunScores', { set: 'ns', run: 'R', interval: false })).by.action[0]['pass@1']).toBeNull();
+      const id = corpus.saveRun(
+        {
+          setId: set.id,
+          label: 'R',
+          format: 'state',
+          params: {},
+          source: 'http://model.test',
+          sourceHash: null,
+          hashseed: 0,
+        },
+        [],
+      );
+      expect(await callApi(api, 'getScoreIntervals', { set: 'ns', run: 'R' })).toEqual([
+        { group: null, lo: null, hi: null },
+      ]);
+      expect(
+        (await callApi(api, 'getRunScores', { set: 'ns', run: 'R', interval: false })).by.action[0]['pass@1'],
+      ).toBeNull();
       corpus.addPredictions(id, [newPrediction(items[0], 'next-state', 'state', 0, 'no state')]);
-      expect((await callApi(api, 'getRunScores', { set: 'ns', run: 'R', interval: false })).by.action[0]['pass@1']).toBe(0);
-      corpus.addPredictions(id, items.slice(1).map((it) => newPrediction(it, 'next-state', 'state', 0, it.target)));
+      expect(
+        (await callApi(api, 'getRunScores', { set: 'ns', run: 'R', interval: false })).by.action[0]['pass@1'],
+      ).toBe(0);
+      corpus.addPredictions(
+        id,
+        items.slice(1).map((it) => newPrediction(it, 'next-state', 'state', 0, it.target)),
+      );
       const after = await callApi(api, 'getRunScores', { set: 'ns', run: 'R', interval: false });
       expect(after.by.action[0]['pass@1']).toBeCloseTo((100 * (items.length - 1)) / items.length, 6);
     });
@@ -452,35 +568,76 @@ describe('the evaluation side: sets, the dashboard, annotations, the model, expo
       const q = await callApi(api, 'annotationQueue', { set: 'ns', run: 'A', annotator: 'ada' });
       expect(q.entries.length).toBeGreaterThan(2);
       const [first, second, third] = q.entries;
-      expect((await callApi(api, 'getAnnotationItem', { prediction: first.prediction, annotator: 'ada' })).prediction.prediction).toBe(first.prediction);
-      await callApi(api, 'annotate', { target: { prediction: first.prediction }, labels: ['format.unparseable'], annotator: 'ada' });
+      expect(
+        (await callApi(api, 'getAnnotationItem', { prediction: first.prediction, annotator: 'ada' })).prediction
+          .prediction,
+      ).toBe(first.prediction);
+      await callApi(api, 'annotate', {
+        target: { prediction: first.prediction },
+        labels: ['format.unparseable'],
+        annotator: 'ada',
+      });
       const listed = await callApi(api, 'listAnnotations', { set: 'ns', run: 'A' });
       expect(listed.rows.map((r) => r.labels)).toEqual([['format.unparseable']]);
       expect(listed.counts).toMatchObject({ 'format.unparseable': 1 });
-      expect((await callApi(api, 'skipAnnotation', { target: { prediction: second.prediction }, annotator: 'ada' })).annotator).toBe('ada');
-      expect((await callApi(api, 'adjudicate', { target: { prediction: third.prediction }, labels: ['format.truncated'], annotator: 'dora' })).labels).toEqual(['format.truncated']);
+      expect(
+        (await callApi(api, 'skipAnnotation', { target: { prediction: second.prediction }, annotator: 'ada' }))
+          .annotator,
+      ).toBe('ada');
+      expect(
+        (
+          await callApi(api, 'adjudicate', {
+            target: { prediction: third.prediction },
+            labels: ['format.truncated'],
+            annotator: 'dora',
+          })
+        ).labels,
+      ).toEqual(['format.truncated']);
       expect((await callApi(api, 'getAgreement', { set: 'ns', run: 'A' })).annotators).toContain('ada');
       const t = await callApi(api, 'getTaxonomy', {});
-      const renamed = await callApi(api, 'setTaxonomy', { taxonomy: { ...t, name: 'Renamed for a test', version: t.version + 1 }, author: 'ada' });
-      expect({ name: renamed.name, version: renamed.version }).toEqual({ name: 'Renamed for a test', version: t.version + 1 });
+      const renamed = await callApi(api, 'setTaxonomy', {
+        taxonomy: { ...t, name: 'Renamed for a test', version: t.version + 1 },
+        author: 'ada',
+      });
+      expect({ name: renamed.name, version: renamed.version }).toEqual({
+        name: 'Renamed for a test',
+        version: t.version + 1,
+      });
     });
 
-    it('askModel gives each answer\'s finish reason, and waits the timeout given in seconds, or the default', async () => {
+    it("askModel gives each answer's finish reason, and waits the timeout given in seconds, or the default", async () => {
       const api = apiOf();
       const v = vectors().find((x) => x.name === 'count-inverse-step-into')!;
       const entry = corpus.getEvents(traceOf(v)).find((e) => e.event === 'call' && e.func === v.entry_function)!.seq;
-      const at = { traceId: traceOf(v), direction: v.direction, entry, actions: v.actions.slice(0, 2).map(formatAction) };
+      const at = {
+        traceId: traceOf(v),
+        direction: v.direction,
+        entry,
+        actions: v.actions.slice(0, 2).map(formatAction),
+      };
       const cut = await callApi(api, 'checkCompletions', { ...at, completions: [] });
       expect(cut.prompt.length).toBeGreaterThan(0);
       const r = await callApi(api, 'askModel', { ...at, endpoint: fake.url, model: 'debugger', timeoutSeconds: 5 });
       expect(r.answers.map((a) => [a.completion, a.finish])).toEqual([[cut.target, 'stop']]);
       const d = await dispatch(api, 'askModel', { ...at, endpoint: fake.url, model: 'debugger' });
       expect(d.ok || d.error).toBe(true);
-      // A server slower than the timeout asked for: refused after it (twice: one retry), not after the default two minutes.
-      const slow = await startFakeModelServer({ continuations: vectors().map((x) => x.text), faults: [{ fault: 'delay', ms: 1500, times: 2 }] });
+      // A server slower than the timeout asked for: refused after it (twice: one retry), not after the default two
+      // minutes.
+      const slow = await startFakeModelServer({
+        continuations: vectors().map((x) => x.text),
+        faults: [{ fault: 'delay', ms: 1500, times: 2 }],
+      });
       try {
-        const late = await dispatch(api, 'askModel', { ...at, endpoint: slow.url, model: 'debugger', timeoutSeconds: 1 });
-        expect(late.ok || late.error).toMatchObject({ code: 'unavailable', message: expect.stringMatching(/within 1 ?s/) });
+        const late = await dispatch(api, 'askModel', {
+          ...at,
+          endpoint: slow.url,
+          model: 'debugger',
+          timeoutSeconds: 1,
+        });
+        expect(late.ok || late.error).toMatchObject({
+          code: 'unavailable',
+          message: expect.stringMatching(/within 1 ?s/),
+        });
       } finally {
         await slow.close();
       }
@@ -489,11 +646,20 @@ describe('the evaluation side: sets, the dashboard, annotations, the model, expo
 
   describe('export', () => {
     it('previews the rows of every split with nothing left out, exports over a folder in use when forced, and reports a failed export', async () => {
-      const { db } = await corpusFileOf('stepscope-hgaps-export-', [{ name: 'a', n: 3 }, { name: 'b', n: 4 }, { name: 'c', n: 5 }]);
+      const { db } = await corpusFileOf('stepscope-hgaps-export-', [
+        { name: 'a', n: 3 },
+        { name: 'b', n: 4 },
+        { name: 'c', n: 5 },
+      ]);
       const c = openCorpus(db, { readonly: true });
       try {
         const api = createApi(c);
-        const p = await callApi(api, 'previewExport', { kind: 'traces', select: [], split: 'train=0.5,test=0.5', seed: 1 });
+        const p = await callApi(api, 'previewExport', {
+          kind: 'traces',
+          select: [],
+          split: 'train=0.5,test=0.5',
+          seed: 1,
+        });
         const events = [...c.query('SELECT count(*) AS n FROM events')][0].n as number;
         expect(p.rows).toBe(events);
         expect(p.splits.reduce((s, x) => s + x.rows, 0)).toBe(events);
@@ -507,16 +673,23 @@ describe('the evaluation side: sets, the dashboard, annotations, the model, expo
           }
           return s;
         };
-        expect((await until((await callApi(api, 'startExport', { kind: 'traces', select: [], folder: 'out' })).job)).state).toBe('done');
+        expect(
+          (await until((await callApi(api, 'startExport', { kind: 'traces', select: [], folder: 'out' })).job)).state,
+        ).toBe('done');
         const again = await callApi(api, 'startExport', { kind: 'traces', select: [], folder: 'out', force: true });
         expect(await until(again.job)).toMatchObject({ state: 'done', done: events, total: events });
         // The export's unfinished folder taken away under it: the job fails, saying why, and the earlier export stays.
-        // Called directly, not awaited: the handler answers at once, so the folder goes before the export's first write.
+        // Called directly, not awaited: the handler answers at once, so the folder goes before the export's first
+        // write.
         const started = api.startExport({ kind: 'traces', select: [], folder: 'out', force: true }) as ExportJob;
         const root = dirname(started.path);
         for (const f of readdirSync(root)) if (f !== 'out') rmSync(join(root, f), { recursive: true, force: true });
         const failed = await until(started.job);
-        expect(failed).toMatchObject({ state: 'failed', path: started.path, error: expect.stringMatching(/^internal error: ENOENT/) });
+        expect(failed).toMatchObject({
+          state: 'failed',
+          path: started.path,
+          error: expect.stringMatching(/^internal error: ENOENT/),
+        });
         expect(existsSync(join(started.path, 'stepscope-export.json'))).toBe(true);
       } finally {
         c.close();

@@ -32,8 +32,14 @@ afterAll(async () => {
   cleanTempDirs();
 });
 
-const entryOf = (v: Vector) => corpus.getEvents(traceOf(v)).find((e) => e.event === 'call' && e.func === v.entry_function)!.seq;
-const at = (v: Vector, k: number) => ({ traceId: traceOf(v), direction: v.direction, entry: entryOf(v), actions: v.actions.slice(0, k).map(formatAction) });
+const entryOf = (v: Vector) =>
+  corpus.getEvents(traceOf(v)).find((e) => e.event === 'call' && e.func === v.entry_function)!.seq;
+const at = (v: Vector, k: number) => ({
+  traceId: traceOf(v),
+  direction: v.direction,
+  entry: entryOf(v),
+  actions: v.actions.slice(0, k).map(formatAction),
+});
 const pair = (v: Vector, k: number) => vectorPairs().find((p) => p.id === `${v.name}#${k}`)!;
 
 const call = <M extends ReadMethod>(m: M, p: Params<M>) => dispatch(api, m, p);
@@ -44,7 +50,10 @@ describe('checkCompletions', () => {
     for (const v of vectors()) {
       for (let k = 1; k <= v.actions.length; k++) {
         const r = await api.checkCompletions({ ...at(v, k), completions: [pair(v, k).target, 'not a state'] });
-        expect({ prompt: r.prompt, target: r.target }, `${v.name} #${k}`).toEqual({ prompt: pair(v, k).prompt, target: pair(v, k).target });
+        expect({ prompt: r.prompt, target: r.target }, `${v.name} #${k}`).toEqual({
+          prompt: pair(v, k).prompt,
+          target: pair(v, k).target,
+        });
         expect(r.answers[0].em.all, `${v.name} #${k}`).toBe(true);
         expect(r.answers[0].parseError).toBeNull();
         expect(r.answers[1].em.all).toBe(false);
@@ -72,7 +81,9 @@ describe('checkCompletions', () => {
     const empty = await call('checkCompletions', { ...at(v, 0), completions: [] });
     expect(empty).toMatchObject({ ok: false, error: { code: 'bad-input' } });
     // The refusal says why: the state asked for is the one after the last action.
-    expect(empty.ok || empty.error.message).toBe('checkCompletions.actions: expected at least one action (the state asked for follows the last one), got an array of 0 items');
+    expect(empty.ok || empty.error.message).toBe(
+      'checkCompletions.actions: expected at least one action (the state asked for follows the last one), got an array of 0 items',
+    );
     const gone = await call('checkCompletions', { ...at(v, 1), traceId: 999, completions: [] });
     expect(gone).toMatchObject({ ok: false, error: { code: 'not-found', message: 'no trace with id 999' } });
   });
@@ -101,8 +112,16 @@ describe('askModel', () => {
 
   it('a key variable that is not set: bad-input, nothing sent', async () => {
     const before = fake.requests.length;
-    const r = await call('askModel', { ...at(vectors()[0], 1), endpoint: fake.url, model: 'm', apiKeyEnv: 'STEPSCOPE_TEST_UNSET_KEY' });
-    expect(r).toMatchObject({ ok: false, error: { code: 'bad-input', message: expect.stringContaining('STEPSCOPE_TEST_UNSET_KEY is not set') } });
+    const r = await call('askModel', {
+      ...at(vectors()[0], 1),
+      endpoint: fake.url,
+      model: 'm',
+      apiKeyEnv: 'STEPSCOPE_TEST_UNSET_KEY',
+    });
+    expect(r).toMatchObject({
+      ok: false,
+      error: { code: 'bad-input', message: expect.stringContaining('STEPSCOPE_TEST_UNSET_KEY is not set') },
+    });
     expect(fake.requests.length).toBe(before);
   });
 });

@@ -33,7 +33,12 @@ describe('callApi', () => {
 describe('dispatch', () => {
   it("answers exactly as the API's dispatch", async () => {
     const api = createApi(corpus);
-    for (const [m, p] of [['listTraces', {}], ['getTrace', { id: 1 }], ['getTrace', { id: 999 }], ['nosuch', {}]] as const) {
+    for (const [m, p] of [
+      ['listTraces', {}],
+      ['getTrace', { id: 1 }],
+      ['getTrace', { id: 999 }],
+      ['nosuch', {}],
+    ] as const) {
       expect(await dispatch(api, m, p)).toEqual(await dispatchAny(api, m, p));
     }
   });

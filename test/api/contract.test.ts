@@ -36,7 +36,7 @@ const message = async (method: unknown, params: unknown) => {
 };
 
 describe('method names', () => {
-  it('only the contract\'s own methods are called, never an inherited property', async () => {
+  it("only the contract's own methods are called, never an inherited property", async () => {
     for (const name of ['toString', '__proto__', 'constructor', 'hasOwnProperty', 'dropAll', '']) {
       expect(await message(name, {})).toBe(`unknown API method ${JSON.stringify(name)}`);
     }
@@ -48,7 +48,13 @@ describe('method names', () => {
   it('every method of the contract has a handler; only the annotation changes write', () => {
     expect(Object.keys(api).sort()).toEqual([...METHODS].sort());
     expect(METHODS.length).toBeGreaterThan(5);
-    expect(METHODS.filter((m) => accessOf(m) === 'write').sort()).toEqual(['adjudicate', 'annotate', 'setTaxonomy', 'skipAnnotation', 'undoAnnotation']);
+    expect(METHODS.filter((m) => accessOf(m) === 'write').sort()).toEqual([
+      'adjudicate',
+      'annotate',
+      'setTaxonomy',
+      'skipAnnotation',
+      'undoAnnotation',
+    ]);
   });
 });
 
@@ -78,8 +84,12 @@ describe('params', () => {
     expect(await message('getTrace', { id: '1' })).toBe('getTrace.id: expected an integer, got the string "1"');
     expect(await message('getTrace', { id: 1.5 })).toBe('getTrace.id: expected an integer, got number 1.5');
     // A long string is shown by its first 40 characters.
-    expect(await message('getTrace', { id: 'a'.repeat(41) })).toBe(`getTrace.id: expected an integer, got the string "${'a'.repeat(40)}…"`);
-    expect(await message('getTrace', { id: 'a'.repeat(40) })).toBe(`getTrace.id: expected an integer, got the string "${'a'.repeat(40)}"`);
+    expect(await message('getTrace', { id: 'a'.repeat(41) })).toBe(
+      `getTrace.id: expected an integer, got the string "${'a'.repeat(40)}…"`,
+    );
+    expect(await message('getTrace', { id: 'a'.repeat(40) })).toBe(
+      `getTrace.id: expected an integer, got the string "${'a'.repeat(40)}"`,
+    );
   });
 
   it('strings: at most their length, exactly', async () => {
@@ -87,14 +97,24 @@ describe('params', () => {
     expect(await message('listTraces', { name: 'x'.repeat(1001) })).toBe(
       `listTraces.name: expected a string of at most 1000 characters, got the string "${'x'.repeat(40)}…"`,
     );
-    expect(await message('findInTrace', { traceId: 1, text: 3 })).toBe('findInTrace.text: expected a string of at most 1000 characters, got number 3');
+    expect(await message('findInTrace', { traceId: 1, text: 3 })).toBe(
+      'findInTrace.text: expected a string of at most 1000 characters, got number 3',
+    );
   });
 
   it('choices and flags list what is accepted', async () => {
-    expect(await message('listTraces', { exit: 'crashed' })).toBe('listTraces.exit: expected normal, error or never, got the string "crashed"');
-    expect(await message('listTraces', { sort: 'size' })).toBe('listTraces.sort: expected id, name or events, got the string "size"');
-    expect(await message('walk', { traceId: 1, direction: 'up', actions: [] })).toBe('walk.direction: expected forward or inverse, got the string "up"');
-    expect(await message('listTraces', { desc: 'yes' })).toBe('listTraces.desc: expected true or false, got the string "yes"');
+    expect(await message('listTraces', { exit: 'crashed' })).toBe(
+      'listTraces.exit: expected normal, error or never, got the string "crashed"',
+    );
+    expect(await message('listTraces', { sort: 'size' })).toBe(
+      'listTraces.sort: expected id, name or events, got the string "size"',
+    );
+    expect(await message('walk', { traceId: 1, direction: 'up', actions: [] })).toBe(
+      'walk.direction: expected forward or inverse, got the string "up"',
+    );
+    expect(await message('listTraces', { desc: 'yes' })).toBe(
+      'listTraces.desc: expected true or false, got the string "yes"',
+    );
     expect(await message('listTraces', { desc: 1 })).toBe('listTraces.desc: expected true or false, got number 1');
     for (const desc of [true, false]) expect((await dispatch(api, 'listTraces', { desc })).ok).toBe(true);
   });
@@ -107,9 +127,13 @@ describe('params', () => {
       'walk.actions[1]: expected a string of at most 100000 characters, got number 7',
     );
     expect(await message('walk', { traceId: 1, direction: 'forward', actions: ['step_into', 'hop'] })).toBe(
-      "walk.actions[1]: expected an action name or 'breakpoint <src>', got the string \"hop\"",
+      'walk.actions[1]: expected an action name or \'breakpoint <src>\', got the string "hop"',
     );
-    const r = await dispatch(api, 'walk', { traceId: 1, direction: 'forward', actions: ['step_into', 'breakpoint     return acc'] });
+    const r = await dispatch(api, 'walk', {
+      traceId: 1,
+      direction: 'forward',
+      actions: ['step_into', 'breakpoint     return acc'],
+    });
     expect(r.ok && r.value.states.map((s) => s.seq)).toEqual([0, 1, 10]);
   });
 
@@ -136,11 +160,26 @@ describe('setTaxonomy', () => {
 
 describe('errors from inside a handler', () => {
   it('anything thrown that is not a user error crosses as internal, with its text only', async () => {
-    const throwing = (thrown: unknown) => ({ ...api, getTrace: () => { throw thrown; } }) as Api;
-    expect(await dispatch(throwing('plain text'), 'getTrace', { id: 1 })).toEqual({ ok: false, error: { code: 'internal', message: 'getTrace failed: plain text' } });
-    expect(await dispatch(throwing(new RangeError('bad')), 'getTrace', { id: 1 })).toEqual({ ok: false, error: { code: 'internal', message: 'getTrace failed: bad' } });
+    const throwing = (thrown: unknown) =>
+      ({
+        ...api,
+        getTrace: () => {
+          throw thrown;
+        },
+      }) as Api;
+    expect(await dispatch(throwing('plain text'), 'getTrace', { id: 1 })).toEqual({
+      ok: false,
+      error: { code: 'internal', message: 'getTrace failed: plain text' },
+    });
+    expect(await dispatch(throwing(new RangeError('bad')), 'getTrace', { id: 1 })).toEqual({
+      ok: false,
+      error: { code: 'internal', message: 'getTrace failed: bad' },
+    });
     const rejecting = { ...api, getTrace: async () => Promise.reject(new Error('late')) } as Api;
-    expect(await dispatch(rejecting, 'getTrace', { id: 1 })).toEqual({ ok: false, error: { code: 'internal', message: 'getTrace failed: late' } });
+    expect(await dispatch(rejecting, 'getTrace', { id: 1 })).toEqual({
+      ok: false,
+      error: { code: 'internal', message: 'getTrace failed: late' },
+    });
   });
 });
 

@@ -31,7 +31,12 @@ beforeAllOrFail(async () => {
   const run = (label: string, right: (i: number) => boolean) => {
     const file = join(dir, `${label}.jsonl`);
     // A wrong answer is a format error; the second sample is always right (first sample decides the comparison).
-    writeFileSync(file, items.map((it, i) => JSON.stringify({ id: it.id, completions: [right(i) ? it.target : 'nope', it.target] })).join('\n'));
+    writeFileSync(
+      file,
+      items
+        .map((it, i) => JSON.stringify({ id: it.id, completions: [right(i) ? it.target : 'nope', it.target] }))
+        .join('\n'),
+    );
     importPredictions(corpus, { file, set: 'ns', label });
   };
   run('A', rightA);
@@ -60,7 +65,8 @@ describe('dashboard API', () => {
 
   it('gives every breakdown the dashboard draws in one call, equal to getScores and the intervals', async () => {
     const r = await api.getRunScores({ set: 'ns', run: 'B' });
-    for (const by of ['action', 'length', 'depth'] as const) expect(r.by[by]).toEqual(await api.getScores({ set: 'ns', run: 'B', by }));
+    for (const by of ['action', 'length', 'depth'] as const)
+      expect(r.by[by]).toEqual(await api.getScores({ set: 'ns', run: 'B', by }));
     expect(r.by.horizon).toEqual([]); // not a horizon set
     expect(r.interval).toEqual((await api.getScoreIntervals({ set: 'ns', run: 'B' }))[0]);
     // Without the interval (what the dashboard asks on sets other than CRUXEval's): the same lines.
@@ -70,7 +76,13 @@ describe('dashboard API', () => {
 
   it('puts each item in the length bin of its trace and the depth of its target', async () => {
     for (const line of (await api.getScores({ set: 'ns', run: 'A', by: 'length' })).slice(1)) {
-      const { rows, total } = await api.listGroupItems({ set: 'ns', run: 'A', by: 'length', group: String(line.group), limit: 1000 });
+      const { rows, total } = await api.listGroupItems({
+        set: 'ns',
+        run: 'A',
+        by: 'length',
+        group: String(line.group),
+        limit: 1000,
+      });
       expect(total).toBe(line.items);
       for (const row of rows) {
         const events = (await api.getTrace({ id: row.traceId })).end.events;
@@ -80,7 +92,13 @@ describe('dashboard API', () => {
     }
     // Depth: the frames between the trace's first and the target's, counted on the walk's call stack.
     for (const line of (await api.getScores({ set: 'ns', run: 'A', by: 'depth' })).slice(1)) {
-      const { rows } = await api.listGroupItems({ set: 'ns', run: 'A', by: 'depth', group: String(line.group), limit: 1000 });
+      const { rows } = await api.listGroupItems({
+        set: 'ns',
+        run: 'A',
+        by: 'depth',
+        group: String(line.group),
+        limit: 1000,
+      });
       for (const row of rows) {
         if (line.group === 'exit') {
           expect(row.targetSeq).toBeNull();
@@ -88,16 +106,22 @@ describe('dashboard API', () => {
         }
         const [ev] = await api.getEvents({ traceId: row.traceId, from: row.targetSeq!, to: row.targetSeq! + 1 });
         let d = 0;
-        for (let p = ev.parent; p !== null; d++) [{ parent: p }] = await api.getEvents({ traceId: row.traceId, from: p, to: p + 1 });
+        for (let p = ev.parent; p !== null; d++)
+          [{ parent: p }] = await api.getEvents({ traceId: row.traceId, from: p, to: p + 1 });
         expect(d, `${row.key}`).toBe(line.group);
       }
     }
   });
 
-  it('lists the items of a clicked group, with the run\'s verdicts, by page', async () => {
+  it("lists the items of a clicked group, with the run's verdicts, by page", async () => {
     const byAction = await api.getScores({ set: 'ns', run: 'A', by: 'action' });
     for (const line of byAction.slice(1)) {
-      const { total, rows } = await api.listGroupItems({ set: 'ns', run: 'A', by: 'action', group: String(line.group) });
+      const { total, rows } = await api.listGroupItems({
+        set: 'ns',
+        run: 'A',
+        by: 'action',
+        group: String(line.group),
+      });
       expect(total).toBe(line.items);
       expect(rows.every((r) => r.action === line.group)).toBe(true);
       expect(rows.every((r) => r.verdicts.length === 2 && r.verdicts.every((v) => v.run === 'A'))).toBe(true);
@@ -108,8 +132,12 @@ describe('dashboard API', () => {
     const locals = await api.listGroupItems({ set: 'ns', run: 'A', by: 'field', group: 'locals', limit: 1000 });
     const field = (await api.getScores({ set: 'ns', run: 'A', by: 'field' })).find((l) => l.group === 'locals')!;
     expect(locals.total).toBe(field.items);
-    await expect(call('listGroupItems', { set: 'ns', run: 'A', group: 'step_into' })).rejects.toThrow(/bad-input: listGroupItems: a group needs "by"/);
-    await expect(call('listGroupItems', { set: 'ns', run: 'A', by: 'field', group: 'value' })).rejects.toThrow(/bad-input: listGroupItems: no field "value"/);
+    await expect(call('listGroupItems', { set: 'ns', run: 'A', group: 'step_into' })).rejects.toThrow(
+      /bad-input: listGroupItems: a group needs "by"/,
+    );
+    await expect(call('listGroupItems', { set: 'ns', run: 'A', by: 'field', group: 'value' })).rejects.toThrow(
+      /bad-input: listGroupItems: no field "value"/,
+    );
   });
 
   it('gives the pass@1 interval the scores table prints', async () => {
@@ -131,9 +159,12 @@ describe('dashboard API', () => {
     const c = await api.compareRuns({ set: 'ns', a: 'A', b: 'B' });
     const expected = (pick: (i: number) => boolean) => items.filter((_, i) => pick(i)).length;
     expect(c.groups[0]).toMatchObject({
-      action: null, items: items.length,
-      both: expected((i) => rightA(i) && rightB(i)), onlyA: expected((i) => rightA(i) && !rightB(i)),
-      onlyB: expected((i) => !rightA(i) && rightB(i)), neither: expected((i) => !rightA(i) && !rightB(i)),
+      action: null,
+      items: items.length,
+      both: expected((i) => rightA(i) && rightB(i)),
+      onlyA: expected((i) => rightA(i) && !rightB(i)),
+      onlyB: expected((i) => !rightA(i) && rightB(i)),
+      neither: expected((i) => !rightA(i) && !rightB(i)),
     });
     expect(c.unpaired).toBe(0);
     for (const g of c.groups.slice(1)) {
@@ -150,7 +181,9 @@ describe('dashboard API', () => {
     const s = await api.compareRuns({ set: 'ns', a: 'B', b: 'A' });
     expect(s.groups[0]).toMatchObject({ onlyA: c.groups[0].onlyB, onlyB: c.groups[0].onlyA });
     expect(s.groups[0].mcnemar.exactP).toBe(c.groups[0].mcnemar.exactP);
-    await expect(call('compareRuns', { set: 'ns', a: 'A', b: 'C' })).rejects.toThrow(/not-found: the set "ns" has no run labelled "C"/);
+    await expect(call('compareRuns', { set: 'ns', a: 'A', b: 'C' })).rejects.toThrow(
+      /not-found: the set "ns" has no run labelled "C"/,
+    );
   });
 
   it('accepts every breakdown of scores', () => {

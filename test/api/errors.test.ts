@@ -41,21 +41,33 @@ describe('error codes over the API', () => {
     expect(await code('getTrajectory', { id: 5 })).toBe('not-found');
     expect(await code('listTraces', { exit: 'crashed' })).toBe('bad-input');
     expect(await code('walk', { traceId: 1, direction: 'forward', entry: 1, actions: [] })).toBe('bad-input');
-    expect(await code('walk', { traceId: 1, direction: 'forward', actions: ['continue', 'step_into'] })).toBe('bad-input');
+    expect(await code('walk', { traceId: 1, direction: 'forward', actions: ['continue', 'step_into'] })).toBe(
+      'bad-input',
+    );
     expect(await code('nosuch', {})).toBe('bad-input');
     expect(await code('getTrace', { id: 1 })).toBe('ok');
   });
 
   it('gives an unexpected error the internal code and its message, no stack', async () => {
-    const broken: typeof api = { ...api, getTrace: () => { throw new TypeError('cannot read x of undefined'); } };
+    const broken: typeof api = {
+      ...api,
+      getTrace: () => {
+        throw new TypeError('cannot read x of undefined');
+      },
+    };
     expect(await dispatch(broken, 'getTrace', { id: 1 })).toEqual({
       ok: false,
       error: { code: 'internal', message: 'getTrace failed: cannot read x of undefined' },
     });
   });
 
-  it('gives a model server\'s failure from any handler its one line: settings bad-input, else unavailable', async () => {
-    const failing = (e: ModelError): typeof api => ({ ...api, getTrace: () => { throw e; } });
+  it("gives a model server's failure from any handler its one line: settings bad-input, else unavailable", async () => {
+    const failing = (e: ModelError): typeof api => ({
+      ...api,
+      getTrace: () => {
+        throw e;
+      },
+    });
     const refused = new ModelError('http', 'the server refused the key (HTTP 401)', 401);
     expect(await dispatch(failing(refused), 'getTrace', { id: 1 })).toEqual({
       ok: false,
@@ -73,11 +85,22 @@ describe('error codes over the API', () => {
     const running: Running = await startServer({ db, port: 0, uiDir: join(db, 'no-ui'), token: 'a-long-token-1' });
     try {
       const post = (headers: Record<string, string>) =>
-        fetch(`${running.url}api/listTraces`, { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body: '{}' });
+        fetch(`${running.url}api/listTraces`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json', ...headers },
+          body: '{}',
+        });
       const refused = await post({});
       expect(refused.status).toBe(401);
-      expect(await refused.json()).toEqual({ ok: false, error: { code: 'forbidden', message: 'missing or wrong token' } });
-      const badJson = await fetch(`${running.url}api/listTraces`, { method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: 'Bearer a-long-token-1' }, body: '{' });
+      expect(await refused.json()).toEqual({
+        ok: false,
+        error: { code: 'forbidden', message: 'missing or wrong token' },
+      });
+      const badJson = await fetch(`${running.url}api/listTraces`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Authorization: 'Bearer a-long-token-1' },
+        body: '{',
+      });
       const bad = await answerOf(badJson);
       expect(!bad.ok && bad.error.code).toBe('bad-input');
     } finally {

@@ -22,7 +22,14 @@ describe('findInTrace', () => {
   it('answers every state holding the text, in time order, and honours the limit', async () => {
     const events = corpus.getEvents(1, 0, 1_000);
     for (const text of ['needle', '=', 'return', 'no such text']) {
-      const want = events.filter((e) => e.src.includes(text) || (e.arg ?? '').includes(text) || Object.values(e.locals).some((v) => v.includes(text))).map((e) => e.seq);
+      const want = events
+        .filter(
+          (e) =>
+            e.src.includes(text) ||
+            (e.arg ?? '').includes(text) ||
+            Object.values(e.locals).some((v) => v.includes(text)),
+        )
+        .map((e) => e.seq);
       const r = await call('findInTrace', { traceId: 1, text });
       expect(r.ok && r.value, text).toEqual({ total: want.length, seqs: want });
       if (want.length > 1) {
@@ -30,7 +37,9 @@ describe('findInTrace', () => {
         expect(one.ok && one.value).toEqual({ total: want.length, seqs: want.slice(0, 1) });
       }
     }
-    expect(events.some((e) => Object.values(e.locals).includes("'needle'") || JSON.stringify(e.locals).includes('needle'))).toBe(true);
+    expect(
+      events.some((e) => Object.values(e.locals).includes("'needle'") || JSON.stringify(e.locals).includes('needle')),
+    ).toBe(true);
   });
 
   it('refuses an unknown trace and a missing text', async () => {

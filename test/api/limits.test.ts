@@ -17,7 +17,13 @@ let api: ReturnType<typeof createApi>;
 beforeAllOrFail(async () => {
   const dir = tempDir('stepscope-api-limits-');
   corpus = openCorpus(join(dir, 'c.db'), { create: true });
-  await corpus.ingest(writeTraces(dir, 't.jsonl', [{ name: 'a', n: 1 }, { name: 'b', n: 2 }, { name: 'c', n: 3 }]));
+  await corpus.ingest(
+    writeTraces(dir, 't.jsonl', [
+      { name: 'a', n: 1 },
+      { name: 'b', n: 2 },
+      { name: 'c', n: 3 },
+    ]),
+  );
   api = createApi(corpus);
 });
 afterAll(() => {

@@ -70,7 +70,10 @@ describe('listTraces', () => {
   });
 
   it('sorts by name and events, either way', async () => {
-    expect((await value('listTraces', { sort: 'name', limit: 2 })).rows.map((r) => r.name)).toEqual(['boom_2', 'long_600']);
+    expect((await value('listTraces', { sort: 'name', limit: 2 })).rows.map((r) => r.name)).toEqual([
+      'boom_2',
+      'long_600',
+    ]);
     expect((await value('listTraces', { sort: 'name', desc: true, limit: 1 })).rows[0].name).toBe('z_099');
     expect((await value('listTraces', { sort: 'events', desc: false, limit: 1 })).rows[0].events).toBe(6);
   });
@@ -92,7 +95,10 @@ describe('getTrace', () => {
 describe('getEvents', () => {
   it('answers the window from..to-1, as ingested, up to 5000 events at once', async () => {
     const id = await idOf('sum_3');
-    const events = written.get('sum_3')!.filter((r) => r.type === 'event').map(({ type: _t, ...e }) => e);
+    const events = written
+      .get('sum_3')!
+      .filter((r) => r.type === 'event')
+      .map(({ type: _t, ...e }) => e);
     expect(await value('getEvents', { traceId: id, from: 0, to: 5000 })).toEqual(events);
     expect(await value('getEvents', { traceId: id, from: 3, to: 5 })).toEqual(events.slice(3, 5));
     const long = await idOf('long_600');
@@ -109,12 +115,15 @@ describe('getEvents', () => {
       ok: false,
       error: { code: 'bad-input', message: 'getEvents: at most 5000 events at once, asked for 5001' },
     });
-    expect(await dispatch(api, 'getEvents', { traceId: 999, from: 0, to: 1 })).toEqual({ ok: false, error: { code: 'not-found', message: 'no trace with id 999' } });
+    expect(await dispatch(api, 'getEvents', { traceId: 999, from: 0, to: 1 })).toEqual({
+      ok: false,
+      error: { code: 'not-found', message: 'no trace with id 999' },
+    });
   });
 });
 
 describe('getSkeleton', () => {
-  it('has every event\'s frame, and each function name once', async () => {
+  it("has every event's frame, and each function name once", async () => {
     const id = await idOf('boom_2');
     const sk = decodeSkeleton(await value('getSkeleton', { traceId: id }));
     const events = corpus.getEvents(id);
@@ -136,9 +145,15 @@ describe('findInTrace', () => {
 
   it('answers the first 1000 seqs by default and counts them all', async () => {
     const id = await idOf('long_600');
-    const hits = corpus.getEvents(id, 0, 5000).filter((e) => Object.values(e.locals).some((v) => v.includes('needle'))).map((e) => e.seq);
+    const hits = corpus
+      .getEvents(id, 0, 5000)
+      .filter((e) => Object.values(e.locals).some((v) => v.includes('needle')))
+      .map((e) => e.seq);
     expect(hits.length).toBeGreaterThan(1000);
-    expect(await value('findInTrace', { traceId: id, text: 'needle' })).toEqual({ total: hits.length, seqs: hits.slice(0, 1000) });
+    expect(await value('findInTrace', { traceId: id, text: 'needle' })).toEqual({
+      total: hits.length,
+      seqs: hits.slice(0, 1000),
+    });
   });
 });
 
@@ -147,7 +162,12 @@ describe('walk', () => {
     const id = await idOf('sum_3');
     const root = await value('walk', { traceId: id, direction: 'forward', actions: ['step_into'] });
     expect(root.states.map((s) => s.seq)).toEqual([0, 1]);
-    const inF = await value('walk', { traceId: id, direction: 'forward', entry: 2, actions: ['step_into', 'step_return'] });
+    const inF = await value('walk', {
+      traceId: id,
+      direction: 'forward',
+      entry: 2,
+      actions: ['step_into', 'step_return'],
+    });
     expect(inF.states.map((s) => s.seq)).toEqual([2, 3, 11]);
     expect(inF.exit).toBe(null);
   });
@@ -166,7 +186,12 @@ describe('stored trajectories', () => {
     let breakpoints = 0;
     for (const row of [...page.rows, ...rest.rows]) {
       expect(await value('getTrajectory', { id: row.id })).toEqual(row);
-      const again = await value('walk', { traceId: row.traceId, direction: row.direction, entry: row.entry, actions: row.actions });
+      const again = await value('walk', {
+        traceId: row.traceId,
+        direction: row.direction,
+        entry: row.entry,
+        actions: row.actions,
+      });
       expect({ states: again.states.length, exit: again.exit }).toEqual({ states: row.states, exit: row.exit });
       breakpoints += row.actions.filter((a: string) => a.startsWith('breakpoint ')).length;
     }
@@ -175,7 +200,10 @@ describe('stored trajectories', () => {
   });
 
   it('refuses an unknown trajectory', async () => {
-    expect(await dispatch(api, 'getTrajectory', { id: 12345 })).toEqual({ ok: false, error: { code: 'not-found', message: 'no trajectory with id 12345' } });
+    expect(await dispatch(api, 'getTrajectory', { id: 12345 })).toEqual({
+      ok: false,
+      error: { code: 'not-found', message: 'no trajectory with id 12345' },
+    });
   });
 });
 

@@ -42,7 +42,12 @@ const call = async (m: string, p: unknown) => JSON.parse(new TextDecoder().decod
 describe('the contract through the pool', () => {
   it('runs the annotation writes on the writable connection, and every read sees them at once', async () => {
     expect(pool.roles()).toContain('write');
-    const a = await call('annotate', { target: { trace: traceId, seq: 0 }, labels: ['other.other'], note: 'odd start', annotator: 'eve' });
+    const a = await call('annotate', {
+      target: { trace: traceId, seq: 0 },
+      labels: ['other.other'],
+      note: 'odd start',
+      annotator: 'eve',
+    });
     expect(a.ok).toBe(true);
     const listed = await call('listAnnotations', { annotator: 'eve' });
     expect(listed.value.rows.map((r: { id: number }) => r.id)).toEqual([a.value.id]);
@@ -69,7 +74,7 @@ describe('the contract through the pool', () => {
     expect((await call('exportProgress', { job: started.value.job + 1 })).error.code).toBe('not-found');
   });
 
-  it('answers every other method, the job worker\'s too, while a model server has not answered', async () => {
+  it("answers every other method, the job worker's too, while a model server has not answered", async () => {
     let asked = false;
     const v = vectors()[0];
     const entry = corpus.getEvents(traceId).find((e) => e.event === 'call' && e.func === v.entry_function)!.seq;

@@ -33,7 +33,13 @@ beforeAllOrFail(async () => {
   const dir = tempDir('stepscope-pool-');
   db = join(dir, 'c.db');
   const c = openCorpus(db, { create: true });
-  await c.ingest(writeTraces(dir, 't.jsonl', [{ name: 'a', n: 400 }, { name: 'b', n: 400 }, { name: 'c', n: 3 }]));
+  await c.ingest(
+    writeTraces(dir, 't.jsonl', [
+      { name: 'a', n: 400 },
+      { name: 'b', n: 400 },
+      { name: 'c', n: 3 },
+    ]),
+  );
   c.close();
 });
 afterAll(async () => {
@@ -123,7 +129,9 @@ describe('worker pool', () => {
     const r = json(await p.call('walk', whole(1)));
     expect(r.ok).toBe(false);
     expect(r.error.code).toBe('unavailable');
-    expect(r.error.message).toMatch(/^trace 1 has 806 events, about \d+ MiB in memory: over the 1 MiB this explorer may hold\. Start it with a larger budget \(`stepscope serve --cache-mb N`\)/);
+    expect(r.error.message).toMatch(
+      /^trace 1 has 806 events, about \d+ MiB in memory: over the 1 MiB this explorer may hold\. Start it with a larger budget \(`stepscope serve --cache-mb N`\)/,
+    );
     expect(p.heldTraces()).toEqual([]);
     expect(json(await p.call('getSkeleton', { traceId: 3 })).ok).toBe(true);
   });
@@ -131,35 +139,58 @@ describe('worker pool', () => {
   it('answers the calls of a worker that died `unavailable`, and serves the next ones', async () => {
     const p = await fake();
     const r = json(await p.call('crash', {}));
-    expect(r).toEqual({ ok: false, error: { code: 'unavailable', message: 'crash: the worker running it stopped (it exited with code 3); try again, a new one will start.' } });
+    expect(r).toEqual({
+      ok: false,
+      error: {
+        code: 'unavailable',
+        message: 'crash: the worker running it stopped (it exited with code 3); try again, a new one will start.',
+      },
+    });
     expect(json(await p.call('listTraces', {})).value.total).toBe(3);
     expect(json(await p.call('crash', {})).error.code).toBe('unavailable');
     expect(json(await p.call('getSkeleton', { traceId: 3 })).ok).toBe(true);
   });
 
-  it.runIf(process.platform === 'linux')('runs its trace and job workers at a lower CPU priority than the thread that answers clients', async () => {
-    const niceOf = () => readdirSync('/proc/self/task').map((t) => Number(readFileSync(`/proc/self/task/${t}/stat`, 'utf8').split(') ')[1].split(' ')[16]));
-    // Relative to this thread's own (the suite may itself run under `nice`): 10 lower, at most 19.
-    const base = niceOf()[0];
-    const low = Math.min(19, base + 10);
-    expect(low).toBeGreaterThan(base); // under `nice -n 19` there is no lower priority to test
-    const before = niceOf().filter((n) => n === low).length;
-    const p = await startPool({ path: db });
-    // Two trace workers and the job worker yield; this thread, the quick and the write worker do not.
-    expect(niceOf().filter((n) => n === low).length - before).toBe(3);
-    expect(niceOf()[0]).toBe(base);
-    await p.close();
-    expect(niceOf().filter((n) => n === low).length).toBe(before);
-  });
+  it.runIf(process.platform === 'linux')(
+    'runs its trace and job workers at a lower CPU priority than the thread that answers clients',
+    async () => {
+      const niceOf = () =>
+        readdirSync('/proc/self/task').map((t) =>
+          Number(readFileSync(`/proc/self/task/${t}/stat`, 'utf8').split(') ')[1].split(' ')[16]),
+        );
+      // Relative to this thread's own (the suite may itself run under `nice`): 10 lower, at most 19.
+      const base = niceOf()[0];
+      const low = Math.min(19, base + 10);
+      expect(low).toBeGreaterThan(base); // under `nice -n 19` there is no lower priority to test
+      const before = niceOf().filter((n) => n === low).length;
+      const p = await startPool({ path: db });
+      // Two trace workers and the job worker yield; this thread, the quick and the write worker do not.
+      expect(niceOf().filter((n) => n === low).length - before).toBe(3);
+      expect(niceOf()[0]).toBe(base);
+      await p.close();
+      expect(niceOf().filter((n) => n === low).length).toBe(before);
+    },
+  );
 
-  it('refuses a corpus it cannot open with the store\'s words', async () => {
-    await expect(pool({ path: join(db, '..', 'none.db') })).rejects.toMatchObject({ code: 'not-found', message: expect.stringMatching(/none\.db does not exist/) });
+  it("refuses a corpus it cannot open with the store's words", async () => {
+    await expect(pool({ path: join(db, '..', 'none.db') })).rejects.toMatchObject({
+      code: 'not-found',
+      message: expect.stringMatching(/none\.db does not exist/),
+    });
   });
 });
 
 describe('read and write connections', () => {
   it('a module with no write method gets no writable connection; the contract gets one, and a job worker', async () => {
-    const reads = await pool({ api: { file: fakeFile, module: { ...fakeModule, methods: Object.fromEntries(Object.entries(fakeModule.methods).filter(([, m]) => m.access === 'read')) } } });
+    const reads = await pool({
+      api: {
+        file: fakeFile,
+        module: {
+          ...fakeModule,
+          methods: Object.fromEntries(Object.entries(fakeModule.methods).filter(([, m]) => m.access === 'read')),
+        },
+      },
+    });
     expect(reads.roles()).toEqual(['quick', 'trace', 'trace']);
     expect((await pool()).roles()).toEqual(['quick', 'trace', 'trace', 'job', 'write']);
   });
@@ -201,7 +232,12 @@ describe('routing, the budget and closing, call by call', () => {
     dir = tempDir('stepscope-pool-calls-');
     db = join(dir, 'c.db');
     const c = openCorpus(db, { create: true });
-    await c.ingest(writeTraces(dir, 't.jsonl', [{ name: 'a', n: 40 }, { name: 'b', n: 3 }]));
+    await c.ingest(
+      writeTraces(dir, 't.jsonl', [
+        { name: 'a', n: 40 },
+        { name: 'b', n: 3 },
+      ]),
+    );
     c.close();
   });
   afterAll(async () => {
@@ -323,7 +359,7 @@ describe('routing, the budget and closing, call by call', () => {
       for (const h of await Promise.all(holds)) expect(h.released).toBe(true);
     });
 
-    it('runs the job worker\'s calls concurrently: a waiting job holds up no other', async () => {
+    it("runs the job worker's calls concurrently: a waiting job holds up no other", async () => {
       const p = await fakePool({ jobs: true });
       const file = releaseFile();
       const hold = ask(p, 'jobHold', { file });
@@ -344,7 +380,7 @@ describe('routing, the budget and closing, call by call', () => {
       expect(ids(p)).toEqual([1, 3, 4]);
     });
 
-    it('forgets a trace its worker let go, and only that worker\'s', async () => {
+    it("forgets a trace its worker let go, and only that worker's", async () => {
       const p = await fakePool();
       const a = await ask(p, 'whoOn', { traceId: 1, bytes: 100 });
       const b = await ask(p, 'whoOn', { traceId: 2, bytes: 200 });
@@ -356,7 +392,7 @@ describe('routing, the budget and closing, call by call', () => {
       expect(ids(p)).toEqual([2, 3]);
     });
 
-    it('forgets what a dead worker held, and what it was running, but not the others\'', async () => {
+    it("forgets what a dead worker held, and what it was running, but not the others'", async () => {
       const p = await fakePool();
       const a = await ask(p, 'whoOn', { traceId: 1, bytes: 100 });
       const b = await ask(p, 'whoOn', { traceId: 2, bytes: 200 });
@@ -381,7 +417,10 @@ describe('routing, the budget and closing, call by call', () => {
     it('answers a call made after close `unavailable`, starting no worker', async () => {
       const p = await fakePool();
       await p.close();
-      expect(json(await p.call('who', {}))).toEqual({ ok: false, error: { code: 'unavailable', message: 'who: the explorer is closing' } });
+      expect(json(await p.call('who', {}))).toEqual({
+        ok: false,
+        error: { code: 'unavailable', message: 'who: the explorer is closing' },
+      });
       expect(json(await p.call('whoOn', { traceId: 1 })).error.code).toBe('unavailable');
     });
 
@@ -403,7 +442,10 @@ describe('routing, the budget and closing, call by call', () => {
       expect((await same('getSkeleton', { traceId: 'one' })).error.code).toBe('bad-input');
       await p.close();
       const closed = await p.callBytes('getSkeleton', { traceId: 1 });
-      expect({ ...closed, body: json(closed.body) }).toEqual({ bytes: false, body: { ok: false, error: { code: 'unavailable', message: 'getSkeleton: the explorer is closing' } } });
+      expect({ ...closed, body: json(closed.body) }).toEqual({
+        bytes: false,
+        body: { ok: false, error: { code: 'unavailable', message: 'getSkeleton: the explorer is closing' } },
+      });
     });
   });
 });

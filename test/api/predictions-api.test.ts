@@ -28,7 +28,12 @@ beforeAllOrFail(async () => {
   items = [...corpus.iterateItems(set.id)];
   // A model right on even items, a format error on the rest.
   const file = join(dir, 'p.jsonl');
-  writeFileSync(file, items.map((it, i) => JSON.stringify({ id: it.id, completions: [i % 2 ? 'oops' : it.target, it.target] })).join('\n'));
+  writeFileSync(
+    file,
+    items
+      .map((it, i) => JSON.stringify({ id: it.id, completions: [i % 2 ? 'oops' : it.target, it.target] }))
+      .join('\n'),
+  );
   importPredictions(corpus, { file, set: 'ns', label: 'half' });
   api = createApi(corpus);
 });
@@ -40,18 +45,38 @@ afterAll(() => {
 const call = <M extends string>(m: M, p: unknown) => callApi(api, m, p);
 
 describe('predictions API', () => {
-  it('lists sets with their runs, and a set\'s runs', async () => {
+  it("lists sets with their runs, and a set's runs", async () => {
     const sets = await api.listEvalSets({});
-    expect(sets).toEqual([expect.objectContaining({ name: 'ns', task: 'next-state', items: items.length, runs: ['half'], options: expect.objectContaining({ seed: 5, per_action: 2 }) })]);
+    expect(sets).toEqual([
+      expect.objectContaining({
+        name: 'ns',
+        task: 'next-state',
+        items: items.length,
+        runs: ['half'],
+        options: expect.objectContaining({ seed: 5, per_action: 2 }),
+      }),
+    ]);
     const runs = await api.listRuns({ set: 'ns' });
-    expect(runs).toEqual([expect.objectContaining({ label: 'half', set: 'ns', format: 'state', predictions: 2 * items.length, items: items.length, pending: expect.any(Number) })]);
+    expect(runs).toEqual([
+      expect.objectContaining({
+        label: 'half',
+        set: 'ns',
+        format: 'state',
+        predictions: 2 * items.length,
+        items: items.length,
+        pending: expect.any(Number),
+      }),
+    ]);
   });
 
-  it('lists items with the node each one targets and the run\'s verdicts, by trace and by page', async () => {
+  it("lists items with the node each one targets and the run's verdicts, by trace and by page", async () => {
     const all = await api.listItems({ set: 'ns', run: 'half' });
     expect(all.total).toBe(items.length);
     for (const [i, row] of all.rows.entries()) {
-      expect(row.verdicts.map((v) => [v.sample, v.formatError, v.em.all])).toEqual([[0, i % 2 === 1, i % 2 === 0], [1, false, true]]);
+      expect(row.verdicts.map((v) => [v.sample, v.formatError, v.em.all])).toEqual([
+        [0, i % 2 === 1, i % 2 === 0],
+        [1, false, true],
+      ]);
       // The node: walking the item's actions from its entry lands on it.
       const tr = loadTrace(corpus, row.traceId);
       const t = walk(new Scope(tr.index, row.entry), row.direction, row.actions.map(parseAction));
@@ -70,7 +95,12 @@ describe('predictions API', () => {
     const d = await api.getItem({ id: odd.id });
     expect(d).toMatchObject({ id: odd.id, set: 'ns', prompt: odd.prompt, target: odd.target, truth: odd.truth });
     expect(d.predictions).toHaveLength(2);
-    expect(d.predictions[0]).toMatchObject({ completion: 'oops', formatError: true, parsed: null, parseError: { offset: 0 } });
+    expect(d.predictions[0]).toMatchObject({
+      completion: 'oops',
+      formatError: true,
+      parsed: null,
+      parseError: { offset: 0 },
+    });
     expect(d.predictions[1].parsed).toMatchObject({ event: odd.truth.event });
     await expect(call('getItem', { id: 999999 })).rejects.toThrow('not-found: no evaluation item with id 999999');
   });
@@ -84,12 +114,22 @@ describe('predictions API', () => {
       expect(lines(r.stdout)).toEqual(JSON.parse(JSON.stringify(fromApi)));
     }
     const [whole] = await api.getScores({ set: 'ns', run: 'half' });
-    expect(whole).toMatchObject({ items: items.length, samples: 2 * items.length, format_errors: Math.floor(items.length / 2) });
+    expect(whole).toMatchObject({
+      items: items.length,
+      samples: 2 * items.length,
+      format_errors: Math.floor(items.length / 2),
+    });
   });
 
   it('names what is missing', async () => {
-    await expect(call('listRuns', { set: 'nope' })).rejects.toThrow(/not-found: .* has no evaluation set named "nope"; its sets: ns/);
-    await expect(call('getScores', { set: 'ns', run: 'nope' })).rejects.toThrow(/not-found: the set "ns" has no run labelled "nope"; its runs: half/);
-    await expect(call('getScores', { set: 'ns', run: 'half', by: 'model' })).rejects.toThrow(/bad-input: getScores\.by: expected action, direction, horizon, field, length or depth/);
+    await expect(call('listRuns', { set: 'nope' })).rejects.toThrow(
+      /not-found: .* has no evaluation set named "nope"; its sets: ns/,
+    );
+    await expect(call('getScores', { set: 'ns', run: 'nope' })).rejects.toThrow(
+      /not-found: the set "ns" has no run labelled "nope"; its runs: half/,
+    );
+    await expect(call('getScores', { set: 'ns', run: 'half', by: 'model' })).rejects.toThrow(
+      /bad-input: getScores\.by: expected action, direction, horizon, field, length or depth/,
+    );
   });
 });

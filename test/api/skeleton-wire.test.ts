@@ -58,7 +58,8 @@ describe('packed skeleton columns', () => {
       };
       const w = encodeSkeleton(sk);
       const back = decodeSkeletonBytes(skeletonBytes(w, (s) => Buffer.from(s, 'base64')));
-      for (const k of ['kind', 'parent', 'frame', 'line', 'func'] as const) expect(Array.from(back[k]), `${k} of ${n}`).toEqual(sk[k]);
+      for (const k of ['kind', 'parent', 'frame', 'line', 'func'] as const)
+        expect(Array.from(back[k]), `${k} of ${n}`).toEqual(sk[k]);
       expect(back.funcs).toEqual(sk.funcs);
       expect(back.count).toBe(n);
       // A copy at an odd offset of a bigger buffer (as a fetch may hand it over) reads the same.
@@ -68,14 +69,30 @@ describe('packed skeleton columns', () => {
       expect(Array.from(decodeSkeletonBytes(shifted.subarray(1)).line)).toEqual(sk.line);
       // The bytes (what the corpus keeps) give back the JSON form exactly, with either base64 encoder.
       expect(skeletonWireFromBytes(bytes)).toEqual(w);
-      expect(skeletonWireFromBytes(shifted.subarray(1), (b) => Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('base64'))).toEqual(w);
+      expect(
+        skeletonWireFromBytes(shifted.subarray(1), (b) =>
+          Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('base64'),
+        ),
+      ).toEqual(w);
     }
   });
 
   it('refuses bytes that are not a packed skeleton, or cut short', () => {
-    expect(() => decodeSkeletonBytes(new TextEncoder().encode('{"ok":false,"error":{}} and more bytes than a header'))).toThrow(/not a packed skeleton/);
-    const sk = { count: 10, kind: Array(10).fill(1), parent: Array(10).fill(-1), frame: Array(10).fill(0), line: Array(10).fill(3), func: Array(10).fill(0), funcs: ['f'] };
+    expect(() =>
+      decodeSkeletonBytes(new TextEncoder().encode('{"ok":false,"error":{}} and more bytes than a header')),
+    ).toThrow(/not a packed skeleton/);
+    const sk = {
+      count: 10,
+      kind: Array(10).fill(1),
+      parent: Array(10).fill(-1),
+      frame: Array(10).fill(0),
+      line: Array(10).fill(3),
+      func: Array(10).fill(0),
+      funcs: ['f'],
+    };
     const bytes = skeletonBytes(encodeSkeleton(sk));
-    expect(() => decodeSkeletonBytes(bytes.subarray(0, bytes.length - 8))).toThrow(/cut short or damaged in its func column/);
+    expect(() => decodeSkeletonBytes(bytes.subarray(0, bytes.length - 8))).toThrow(
+      /cut short or damaged in its func column/,
+    );
   });
 });

@@ -56,10 +56,16 @@ function slot(file: string, cacheBytes = 64 * MiB): { s: Slot; ended: Slot[] } {
 
 const json = (bytes: Uint8Array) => JSON.parse(new TextDecoder().decode(bytes));
 const answerOf = async (s: Slot, method: string) => json((await s.call(method, {})).body);
-const stopped = (method: string, why: string) => ({ ok: false, error: { code: 'unavailable', message: `${method}: the worker running it stopped (${why}); try again, a new one will start.` } });
+const stopped = (method: string, why: string) => ({
+  ok: false,
+  error: {
+    code: 'unavailable',
+    message: `${method}: the worker running it stopped (${why}); try again, a new one will start.`,
+  },
+});
 
 describe('a worker slot', () => {
-  it('caps its worker\'s heap at twice the cache budget and 512 MiB more', async () => {
+  it("caps its worker's heap at twice the cache budget and 512 MiB more", async () => {
     const { s } = slot(answers, 64 * MiB);
     await s.ready;
     const limit = (await answerOf(s, 'heap')).value;

@@ -22,16 +22,36 @@ let small: number;
 beforeAllOrFail(async () => {
   const dir = tempDir('stepscope-cache-');
   const m = openCorpus(join(dir, 'many.db'), { create: true });
-  await m.ingest(writeTraces(dir, 'many.jsonl', Array.from({ length: 12 }, (_, i) => ({ name: `t${i}`, n: i % 3 }))));
+  await m.ingest(
+    writeTraces(
+      dir,
+      'many.jsonl',
+      Array.from({ length: 12 }, (_, i) => ({ name: `t${i}`, n: i % 3 })),
+    ),
+  );
   m.close();
   many = openCorpus(join(dir, 'many.db'), { readonly: true });
 
   const db = join(dir, 'c.db');
   const c = openCorpus(db, { create: true });
-  await c.ingest(writeTraces(dir, 't.jsonl', [{ name: 'a', n: 300 }, { name: 'b', n: 300 }, { name: 'c', n: 2 }]));
+  await c.ingest(
+    writeTraces(dir, 't.jsonl', [
+      { name: 'a', n: 300 },
+      { name: 'b', n: 300 },
+      { name: 'c', n: 2 },
+    ]),
+  );
   // Trace 4: thirty more locals in every event, short values: many small strings, little text.
   const wide = traceRecords({ name: 'd', n: 300 }).map((r) =>
-    r.type === 'event' ? { ...r, locals: { ...(r.locals as object), ...Object.fromEntries(Array.from({ length: 30 }, (_, k) => [`v${k}`, String(k)])) } } : r,
+    r.type === 'event'
+      ? {
+          ...r,
+          locals: {
+            ...(r.locals as object),
+            ...Object.fromEntries(Array.from({ length: 30 }, (_, k) => [`v${k}`, String(k)])),
+          },
+        }
+      : r,
   );
   writeFileSync(join(dir, 'wide.jsonl'), jsonl(wide));
   await c.ingest(join(dir, 'wide.jsonl'));
@@ -62,7 +82,10 @@ async function readWhole(cache: TraceCache, id: number) {
   return cache.get(id);
 }
 
-/** The corpus, counting per trace id the reads of its packed skeleton (what opening a trace reads first) and of its event windows. */
+/**
+ * The corpus, counting per trace id the reads of its packed skeleton (what opening a trace reads first) and of its
+ * event windows.
+ */
 function counting(c: ReadCorpus): { shapes: Map<number, number>; windows: Map<number, number>; corpus: ReadCorpus } {
   const shapes = new Map<number, number>();
   const windows = new Map<number, number>();
@@ -95,7 +118,8 @@ describe('the trace cache behind walks and skeletons', () => {
       expect(r.ok && r.value.states.length).toBe(k + 1);
     }
     expect((await dispatch(api, 'getSkeleton', { traceId: 3 })).ok).toBe(true);
-    for (let k = 0; k < 3; k++) expect((await dispatch(api, 'walk', { traceId: 3, direction: 'forward', actions: [NOWHERE] })).ok).toBe(true);
+    for (let k = 0; k < 3; k++)
+      expect((await dispatch(api, 'walk', { traceId: 3, direction: 'forward', actions: [NOWHERE] })).ok).toBe(true);
     expect(shapes.get(3)).toBe(1);
     expect(windows.get(3)).toBe(1); // a short trace is one window
   });
@@ -137,14 +161,18 @@ describe('the trace cache budget', () => {
     const t = cache.get(1);
     const opened = t.bytes;
     const n = t.events.length;
-    const index = Object.values(t.index).filter(ArrayBuffer.isView).reduce((s, a) => s + (a as ArrayBufferView).byteLength, 0);
-    expect(opened).toBeGreaterThan(index + 17 * n); // the index, and the shape's five columns (1 + 4 × 4 bytes an event), at least
+    const index = Object.values(t.index)
+      .filter(ArrayBuffer.isView)
+      .reduce((s, a) => s + (a as ArrayBufferView).byteLength, 0);
+    // the index, and the shape's five columns (1 + 4 × 4 bytes an event), at least
+    expect(opened).toBeGreaterThan(index + 17 * n);
     const whole = (await readWhole(cache, 1)).bytes;
     // The events' text is held once read: at least every src and func string.
     const text = corpus.getEvents(1).reduce((s, e) => s + e.src.length + e.func.length, 0);
     expect(whole - opened).toBeGreaterThan(text);
     expect(cache.bytes).toBe(whole);
-    expect(big).toBeGreaterThan(25 * small); // 606 events against 8, with each trace's fixed share (its columns' headers)
+    // 606 events against 8, with each trace's fixed share (its columns' headers)
+    expect(big).toBeGreaterThan(25 * small);
   });
 
   it('stays within its budget, dropping the least recently used trace', async () => {
@@ -170,7 +198,9 @@ describe('the trace cache budget', () => {
     await readWhole(cache, 3);
     await expect(readWhole(cache, 1)).rejects.toMatchObject({
       code: 'unavailable',
-      message: expect.stringMatching(/^trace 1 has 606 events, about 1 MiB in memory: over the 1 MiB this explorer may hold\. Start it with a larger budget \(`stepscope serve --cache-mb N`\), or read the trace in windows/),
+      message: expect.stringMatching(
+        /^trace 1 has 606 events, about 1 MiB in memory: over the 1 MiB this explorer may hold\. Start it with a larger budget \(`stepscope serve --cache-mb N`\), or read the trace in windows/,
+      ),
     });
     expect(cache.bytes).toBe(small);
     expect(cache.get(3).bytes).toBe(small);
@@ -181,16 +211,20 @@ describe('the trace cache budget', () => {
 
   it('never holds more than its budget, whatever the budget: a trace that would pass it is refused', async () => {
     const wide = (await readWhole(new TraceCache(corpus), 4)).bytes;
-    for (const [id, size] of [[1, big], [4, wide]]) for (const share of [0.5, 0.9, 0.95, 0.99, 1, 1.01, 1.05, 1.1]) {
-      const budget = Math.floor(share * size);
-      const cache = new TraceCache(corpus, budget);
-      let peak = 0;
-      cache.onChange = () => (peak = Math.max(peak, cache.bytes));
-      const refused = !(await walkWhole(cache, id)).ok;
-      expect(peak, `trace ${id}, budget ${share} of its size`).toBeLessThanOrEqual(budget);
-      expect(cache.bytes, `trace ${id}, budget ${share} of its size`).toBeLessThanOrEqual(budget);
-      if (share <= 0.9) expect(refused, `trace ${id}, budget ${share} of its size`).toBe(true);
-      if (share >= 1.1) expect(refused, `trace ${id}, budget ${share} of its size`).toBe(false);
-    }
+    for (const [id, size] of [
+      [1, big],
+      [4, wide],
+    ])
+      for (const share of [0.5, 0.9, 0.95, 0.99, 1, 1.01, 1.05, 1.1]) {
+        const budget = Math.floor(share * size);
+        const cache = new TraceCache(corpus, budget);
+        let peak = 0;
+        cache.onChange = () => (peak = Math.max(peak, cache.bytes));
+        const refused = !(await walkWhole(cache, id)).ok;
+        expect(peak, `trace ${id}, budget ${share} of its size`).toBeLessThanOrEqual(budget);
+        expect(cache.bytes, `trace ${id}, budget ${share} of its size`).toBeLessThanOrEqual(budget);
+        if (share <= 0.9) expect(refused, `trace ${id}, budget ${share} of its size`).toBe(true);
+        if (share >= 1.1) expect(refused, `trace ${id}, budget ${share} of its size`).toBe(false);
+      }
   });
 });

@@ -26,7 +26,12 @@ beforeAll(async () => {
   dir = tempDir('stepscope-worker-loop-');
   db = join(dir, 'c.db');
   const c = openCorpus(db, { create: true });
-  await c.ingest(writeTraces(dir, 't.jsonl', [{ name: 'a', n: 400 }, { name: 'b', n: 400 }]));
+  await c.ingest(
+    writeTraces(dir, 't.jsonl', [
+      { name: 'a', n: 400 },
+      { name: 'b', n: 400 },
+    ]),
+  );
   c.close();
 });
 afterEach(() => {
@@ -94,12 +99,15 @@ describe("a pool worker's loop", () => {
     w.call('getSkeleton', { traceId: 'one' });
     expect(json(await w.answer())).toMatchObject({ ok: false, error: { code: 'bad-input' } });
     w.call('noSuchMethod', {});
-    expect(json(await w.answer())).toEqual({ ok: false, error: { code: 'bad-input', message: 'unknown API method "noSuchMethod"' } });
+    expect(json(await w.answer())).toEqual({
+      ok: false,
+      error: { code: 'bad-input', message: 'unknown API method "noSuchMethod"' },
+    });
     w.call('getSkeleton', { traceId: 1 });
     expect(json(await w.answer())).toMatchObject({ ok: true });
   });
 
-  it('a corpus that cannot be opened: `failed` with the store\'s words and code, no ready', async () => {
+  it("a corpus that cannot be opened: `failed` with the store's words and code, no ready", async () => {
     const missing = join(dir, 'missing.db');
     const w = worker({ path: missing });
     const m = await w.next();
@@ -116,14 +124,23 @@ describe("a pool worker's loop", () => {
 
   it('a write worker for an API without write methods fails to start, as an internal error that says so', async () => {
     const m = await worker({ access: 'write', apiModule: loopApi }).next();
-    expect(m).toEqual({ type: 'failed', error: { code: 'internal', message: 'cannot start an API worker: a write worker started for an API without write methods' } });
+    expect(m).toEqual({
+      type: 'failed',
+      error: {
+        code: 'internal',
+        message: 'cannot start an API worker: a write worker started for an API without write methods',
+      },
+    });
   });
 
   it("a write worker runs the contract's writes and nothing else", async () => {
     const w = worker({ access: 'write' });
     expect(await w.next()).toEqual({ type: 'ready' });
     w.call('listTraces', {});
-    expect(json(await w.answer())).toEqual({ ok: false, error: { code: 'internal', message: 'listTraces failed: no handler for listTraces here' } });
+    expect(json(await w.answer())).toEqual({
+      ok: false,
+      error: { code: 'internal', message: 'listTraces failed: no handler for listTraces here' },
+    });
   });
 
   it('runs calls one at a time, in the order they came', async () => {
@@ -195,10 +212,13 @@ describe("a pool worker's loop", () => {
     w.call('listTraces', {}, true);
     const f = await w.answer();
     expect(f.bytes).toBe(false);
-    expect(json(f)).toEqual({ ok: false, error: { code: 'internal', message: 'listTraces failed: no handler for listTraces here' } });
+    expect(json(f)).toEqual({
+      ok: false,
+      error: { code: 'internal', message: 'listTraces failed: no handler for listTraces here' },
+    });
   });
 
-  it('hands over a bytes answer that owns its buffer, without copying it: the handler\'s array is left empty', async () => {
+  it("hands over a bytes answer that owns its buffer, without copying it: the handler's array is left empty", async () => {
     const w = worker({ apiModule: loopApi });
     await w.next();
     w.call('whole', {}, true);
@@ -220,6 +240,9 @@ describe("a pool worker's loop", () => {
     await w.next();
     w.post({ type: 'drop', traceId: 1 });
     w.call('listTraces', {});
-    expect(json(await w.answer())).toMatchObject({ ok: false, error: { message: 'listTraces failed: no handler for listTraces here' } });
+    expect(json(await w.answer())).toMatchObject({
+      ok: false,
+      error: { message: 'listTraces failed: no handler for listTraces here' },
+    });
   });
 });

@@ -33,20 +33,35 @@ const ok = (args: string[]) => {
   expect(r.status, r.stderr).toBe(0);
   return r.stdout;
 };
-const labelsJson = (d = db) => JSON.parse(ok(['labels', '--db', d, '--json'])) as { counts: Record<string, number>; annotations: { annotator: string; labels: string[]; target: string }[] };
+const labelsJson = (d = db) =>
+  JSON.parse(ok(['labels', '--db', d, '--json'])) as {
+    counts: Record<string, number>;
+    annotations: { annotator: string; labels: string[]; target: string }[];
+  };
 
 describe('stepscope annotate, labels, agreement', () => {
   it('refuses an unknown label or target in one line and writes nothing', () => {
     for (const [args, msg] of [
-      [['--prediction', String(ids[0]), '--label', 'data.nope'], "stepscope: unknown label 'data.nope' (taxonomy 'Execution-prediction errors' version 1; `stepscope taxonomy` lists the labels)"],
-      [['--prediction', '99999', '--label', 'other.other'], 'stepscope: no prediction with id 99999 (stepscope predictions lists them)'],
-      [['--prediction', String(ids[0]), '--label', 'wrong_value'], 'stepscope: label \'wrong_value\' is ambiguous: data.wrong_value or return.wrong_value'],
+      [
+        ['--prediction', String(ids[0]), '--label', 'data.nope'],
+        "stepscope: unknown label 'data.nope' (taxonomy 'Execution-prediction errors' version 1; `stepscope taxonomy` lists the labels)",
+      ],
+      [
+        ['--prediction', '99999', '--label', 'other.other'],
+        'stepscope: no prediction with id 99999 (stepscope predictions lists them)',
+      ],
+      [
+        ['--prediction', String(ids[0]), '--label', 'wrong_value'],
+        "stepscope: label 'wrong_value' is ambiguous: data.wrong_value or return.wrong_value",
+      ],
     ] as const) {
       const r = cli(['annotate', '--db', db, ...args, '--annotator', 'ada']);
       expect(r.status).toBe(1);
       expect(r.stderr.trim()).toBe(msg);
     }
-    expect(cli(['annotate', '--db', db, '--label', 'other.other']).stderr.trim()).toBe('stepscope: annotate: give either --prediction ID, or --trace ID --seq N');
+    expect(cli(['annotate', '--db', db, '--label', 'other.other']).stderr.trim()).toBe(
+      'stepscope: annotate: give either --prediction ID, or --trace ID --seq N',
+    );
     expect(labelsJson().annotations).toEqual([]);
   });
 
@@ -54,9 +69,29 @@ describe('stepscope annotate, labels, agreement', () => {
     // ada and bob agree on two items and not on the third.
     const ada = ['format.unparseable', 'format.unparseable', 'format.truncated'];
     const bob = ['format.unparseable', 'format.unparseable', 'format.unparseable'];
-    ada.forEach((l, i) => ok(['annotate', '--db', db, '--prediction', String(ids[i]), '--label', l, '--annotator', 'ada']));
-    bob.forEach((l, i) => ok(['annotate', '--db', db, '--prediction', String(ids[i]), '--label', l, '--annotator', 'bob']));
-    ok(['annotate', '--db', db, '--trace', '1', '--seq', '0', '--action', 'step_into', '--label', 'control.branch', '--note', 'went the other way', '--annotator', 'ada']);
+    ada.forEach((l, i) =>
+      ok(['annotate', '--db', db, '--prediction', String(ids[i]), '--label', l, '--annotator', 'ada']),
+    );
+    bob.forEach((l, i) =>
+      ok(['annotate', '--db', db, '--prediction', String(ids[i]), '--label', l, '--annotator', 'bob']),
+    );
+    ok([
+      'annotate',
+      '--db',
+      db,
+      '--trace',
+      '1',
+      '--seq',
+      '0',
+      '--action',
+      'step_into',
+      '--label',
+      'control.branch',
+      '--note',
+      'went the other way',
+      '--annotator',
+      'ada',
+    ]);
     expect(labelsJson().counts).toEqual({ 'format.unparseable': 5, 'format.truncated': 1, 'control.branch': 1 });
     const g = JSON.parse(ok(['agreement', '--db', db, '--set', 'ns', '--model', 'm', '--json']));
     expect(g.annotators).toEqual(['ada', 'bob']);
@@ -73,7 +108,11 @@ describe('stepscope annotate, labels, agreement', () => {
 describe('stepscope taxonomy', () => {
   it('--json lists labels with id, group, key and description; an import that drops a used label is refused and stores nothing', () => {
     const labels = lines(ok(['taxonomy', '--db', db, '--json']));
-    expect(labels.find((l) => l.id === 'data.missing_local')).toMatchObject({ group: 'data', key: expect.any(Number), description: expect.any(String) });
+    expect(labels.find((l) => l.id === 'data.missing_local')).toMatchObject({
+      group: 'data',
+      key: expect.any(Number),
+      description: expect.any(String),
+    });
     const file = join(dir, 'tax.json');
     ok(['taxonomy', '--db', db, '--export', file]);
     const t = JSON.parse(readFileSync(file, 'utf8'));
@@ -84,45 +123,81 @@ describe('stepscope taxonomy', () => {
     expect(r.stderr).toContain('format.truncated');
     expect(lines(ok(['taxonomy', '--db', db, '--json']))).toHaveLength(labels.length);
     // Deprecating it instead is allowed, and makes a new version.
-    const deprecated = { ...t, version: t.version + 1, labels: t.labels.map((l: { id: string }) => (l.id === 'format.truncated' ? { ...l, deprecated: true } : l)) };
+    const deprecated = {
+      ...t,
+      version: t.version + 1,
+      labels: t.labels.map((l: { id: string }) => (l.id === 'format.truncated' ? { ...l, deprecated: true } : l)),
+    };
     writeFileSync(file, JSON.stringify(deprecated));
-    expect(ok(['taxonomy', '--db', db, '--import', file, '--annotator', 'ada'])).toBe('stored taxonomy version 2: 1 deprecated\n');
-    expect(lines(ok(['taxonomy', '--db', db, '--json'])).find((l) => l.id === 'format.truncated')!.deprecated).toBe(true);
+    expect(ok(['taxonomy', '--db', db, '--import', file, '--annotator', 'ada'])).toBe(
+      'stored taxonomy version 2: 1 deprecated\n',
+    );
+    expect(lines(ok(['taxonomy', '--db', db, '--json'])).find((l) => l.id === 'format.truncated')!.deprecated).toBe(
+      true,
+    );
   });
 });
 
 describe('stepscope annotations', () => {
-  it('prelabel stores each rule\'s suggestion once', () => {
-    expect(ok(['annotations', 'prelabel', '--db', db, '--set', 'ns', '--model', 'm'])).toMatch(new RegExp(`^${ids.length} failing predictions: ${ids.length} with suggestions, ${ids.length} suggestions stored\n`));
-    expect(ok(['annotations', 'prelabel', '--db', db, '--set', 'ns', '--model', 'm'])).toMatch(/, 0 suggestions stored\n/);
+  it("prelabel stores each rule's suggestion once", () => {
+    expect(ok(['annotations', 'prelabel', '--db', db, '--set', 'ns', '--model', 'm'])).toMatch(
+      new RegExp(
+        `^${ids.length} failing predictions: ${ids.length} with suggestions, ${ids.length} suggestions stored\n`,
+      ),
+    );
+    expect(ok(['annotations', 'prelabel', '--db', db, '--set', 'ns', '--model', 'm'])).toMatch(
+      /, 0 suggestions stored\n/,
+    );
     expect(labelsJson().annotations.filter((a) => a.annotator === 'rule:parse-error')).toHaveLength(ids.length);
   });
 
   it('export and import merge two copies; importing again adds nothing; a conflict is kept beside, never over', () => {
     const copy = join(dir, 'copy.db');
     copyFileSync(db, copy);
-    ok(['annotate', '--db', copy, '--prediction', String(ids[3]), '--label', 'format.repeated', '--annotator', 'carol']);
-    ok(['annotate', '--db', copy, '--prediction', String(ids[0]), '--label', 'other.other', '--annotator', 'ada']); // ada changed her mind in the copy
+    ok([
+      'annotate',
+      '--db',
+      copy,
+      '--prediction',
+      String(ids[3]),
+      '--label',
+      'format.repeated',
+      '--annotator',
+      'carol',
+    ]);
+    // ada changed her mind in the copy
+    ok(['annotate', '--db', copy, '--prediction', String(ids[0]), '--label', 'other.other', '--annotator', 'ada']);
     const file = join(dir, 'carol.jsonl');
     ok(['annotations', 'export', '--db', copy, '-o', file]);
     const n = readFileSync(file, 'utf8').split('\n').filter(Boolean).length;
     // The rules' suggestions whose status the copy's labels changed are the same suggestions: not conflicts.
-    expect(ok(['annotations', 'import', file, '--db', db])).toBe(`1 added, ${n - 2} already there, 1 kept beside a different annotation as a disagreement\n`);
-    expect(ok(['annotations', 'import', file, '--db', db])).toBe(`0 added, ${n} already there, 0 kept beside a different annotation as a disagreement\n`);
+    expect(ok(['annotations', 'import', file, '--db', db])).toBe(
+      `1 added, ${n - 2} already there, 1 kept beside a different annotation as a disagreement\n`,
+    );
+    expect(ok(['annotations', 'import', file, '--db', db])).toBe(
+      `0 added, ${n} already there, 0 kept beside a different annotation as a disagreement\n`,
+    );
     const after = labelsJson().annotations;
     expect(after.find((a) => a.annotator === 'carol')!.labels).toEqual(['format.repeated']);
-    expect(after.find((a) => a.annotator === 'ada' && a.target === `prediction:${ids[0]}`)!.labels).toEqual(['format.unparseable']);
+    expect(after.find((a) => a.annotator === 'ada' && a.target === `prediction:${ids[0]}`)!.labels).toEqual([
+      'format.unparseable',
+    ]);
     expect(after.find((a) => a.annotator === 'ada@carol.jsonl')!.labels).toEqual(['other.other']);
   });
 
   it('a bad line stops the import with FILE:LINE and stores nothing', () => {
     const file = join(dir, 'bad.jsonl');
     const good = ok(['annotations', 'export', '--db', db]).split('\n')[0];
-    writeFileSync(file, `${good.replace(/"uid":"[^"]+"/, '"uid":"fresh"').replace(/"annotator":"[^"]+"/, '"annotator":"zed"')}\n{"uid": "x", "target": "prediction:1", "annotator": "zed", "source": "person", "labels": ["data.nope"]}\n`);
+    writeFileSync(
+      file,
+      `${good.replace(/"uid":"[^"]+"/, '"uid":"fresh"').replace(/"annotator":"[^"]+"/, '"annotator":"zed"')}\n{"uid": "x", "target": "prediction:1", "annotator": "zed", "source": "person", "labels": ["data.nope"]}\n`,
+    );
     const n = labelsJson().annotations.length;
     const r = cli(['annotations', 'import', file, '--db', db]);
     expect(r.status).toBe(1);
-    expect(r.stderr.trim()).toBe(`stepscope: ${file}:2: unknown label 'data.nope': expected a label of taxonomy 'Execution-prediction errors' version 2 (stepscope taxonomy lists them)`);
+    expect(r.stderr.trim()).toBe(
+      `stepscope: ${file}:2: unknown label 'data.nope': expected a label of taxonomy 'Execution-prediction errors' version 2 (stepscope taxonomy lists them)`,
+    );
     expect(labelsJson().annotations).toHaveLength(n);
   });
 });

@@ -16,7 +16,11 @@ beforeAll(() => {
   ensureBuilt();
   dir = tempDir('stepscope-cli-');
   db = join(dir, 'corpus.db');
-  good = writeTraces(dir, 'good.jsonl', [{ name: 'sum_a', n: 2 }, { name: 'sum_b', n: 5, exit: 'error' }, { name: 'sum_c', n: 3 }]);
+  good = writeTraces(dir, 'good.jsonl', [
+    { name: 'sum_a', n: 2 },
+    { name: 'sum_b', n: 5, exit: 'error' },
+    { name: 'sum_c', n: 3 },
+  ]);
 });
 
 const count = (path = db) => lines(cli(['traces', '--db', path, '--json']).stdout).length;
@@ -46,7 +50,13 @@ describe('stepscope ingest', () => {
 
   it('reports a bad record as FILE:LINE, exits 1 and stores nothing from that file', () => {
     const bad = join(dir, 'gap.jsonl');
-    writeFileSync(bad, jsonl([...traceRecords({ name: 'fine', n: 1 }), ...traceRecords({ name: 'gap', n: 3 }).filter((r) => r.seq !== 5)]));
+    writeFileSync(
+      bad,
+      jsonl([
+        ...traceRecords({ name: 'fine', n: 1 }),
+        ...traceRecords({ name: 'gap', n: 3 }).filter((r) => r.seq !== 5),
+      ]),
+    );
     const before = cli(['sql', '--db', db, 'SELECT count(*) AS n FROM events']).stdout;
     const r = cli(['ingest', bad, '--db', db]);
     expectCleanError(r, 1, `${bad}:17: expected "seq": 5, got 6 (nothing from ${bad} was stored in ${db})`);
@@ -67,7 +77,11 @@ describe('stepscope ingest', () => {
 
   it('checks the inputs exist before creating a corpus, and needs at least one', () => {
     const path = join(dir, 'never.db');
-    expectCleanError(cli(['ingest', join(dir, 'missing.jsonl'), '--db', path]), 1, `${join(dir, 'missing.jsonl')}: no such file`);
+    expectCleanError(
+      cli(['ingest', join(dir, 'missing.jsonl'), '--db', path]),
+      1,
+      `${join(dir, 'missing.jsonl')}: no such file`,
+    );
     expect(existsSync(path)).toBe(false);
     expectCleanError(cli(['ingest', dir, '--db', path]), 1, `${dir}: is a folder, expected a trace file (.jsonl)`);
     expect(existsSync(path)).toBe(false);
@@ -81,7 +95,11 @@ describe('stepscope ingest', () => {
     const recs = traceRecords({ name: 'long', n: 2 });
     recs[3] = { ...recs[3], locals: { big: 'x'.repeat(3 * 1024 * 1024) } };
     writeFileSync(long, jsonl(recs));
-    expectCleanError(cli(['ingest', long, '--db', path, '--max-line-mb', '2']), 1, `${long}:4: line is longer than 2 MiB`);
+    expectCleanError(
+      cli(['ingest', long, '--db', path, '--max-line-mb', '2']),
+      1,
+      `${long}:4: line is longer than 2 MiB`,
+    );
     expect(count(path)).toBe(0);
     const r = cli(['ingest', long, '--db', path, '--max-line-mb', '4', '--json']);
     expect(JSON.parse(r.stdout)).toMatchObject({ inserted: 1 });
@@ -109,14 +127,29 @@ describe('stepscope traces', () => {
   it('prints one JSON object per trace with --json', () => {
     const rows = lines(cli(['traces', '--db', db, '--json']).stdout);
     expect(rows.map((r) => r.name)).toEqual(['sum_a', 'sum_b', 'sum_c']);
-    for (const r of rows) expect(Object.keys(r)).toEqual(['id', 'name', 'mode', 'exit', 'reason', 'events', 'python', 'seconds']);
-    expect(rows[1]).toMatchObject({ exit: 'error', reason: "ValueError('boom')", events: 16, python: '3.11.7', mode: 'call' });
+    for (const r of rows)
+      expect(Object.keys(r)).toEqual(['id', 'name', 'mode', 'exit', 'reason', 'events', 'python', 'seconds']);
+    expect(rows[1]).toMatchObject({
+      exit: 'error',
+      reason: "ValueError('boom')",
+      events: 16,
+      python: '3.11.7',
+      mode: 'call',
+    });
   });
 
   it('filters, sorts and limits; prints a table for people', () => {
-    expect(lines(cli(['traces', '--db', db, '--json', '--exit', 'error']).stdout).map((r) => r.name)).toEqual(['sum_b']);
-    expect(lines(cli(['traces', '--db', db, '--json', '--search', 'SUM_C']).stdout).map((r) => r.name)).toEqual(['sum_c']);
-    expect(lines(cli(['traces', '--db', db, '--json', '--sort', 'events', '--desc', '--limit', '2']).stdout).map((r) => r.events)).toEqual([16, 12]);
+    expect(lines(cli(['traces', '--db', db, '--json', '--exit', 'error']).stdout).map((r) => r.name)).toEqual([
+      'sum_b',
+    ]);
+    expect(lines(cli(['traces', '--db', db, '--json', '--search', 'SUM_C']).stdout).map((r) => r.name)).toEqual([
+      'sum_c',
+    ]);
+    expect(
+      lines(cli(['traces', '--db', db, '--json', '--sort', 'events', '--desc', '--limit', '2']).stdout).map(
+        (r) => r.events,
+      ),
+    ).toEqual([16, 12]);
     const human = cli(['traces', '--db', db, '--limit', '1']).stdout.split('\n');
     expect(human[0]).toMatch(/^id\s+name\s+mode\s+exit\s+events\s+seconds\s+python\s+reason$/);
     expect(human[1]).toMatch(/^ ?1\s+sum_a\s+call\s+normal\s+10\s/);
@@ -124,7 +157,11 @@ describe('stepscope traces', () => {
   });
 
   it('rejects bad option values with exit code 2', () => {
-    expectCleanError(cli(['traces', '--db', db, '--exit', 'crashed']), 2, "traces: --exit expects normal, error or never, got 'crashed'");
+    expectCleanError(
+      cli(['traces', '--db', db, '--exit', 'crashed']),
+      2,
+      "traces: --exit expects normal, error or never, got 'crashed'",
+    );
     expectCleanError(cli(['traces', '--db', db, '--limit', 'ten']), 2, "traces: --limit expects an integer, got 'ten'");
     const unknown = cli(['traces', '--db', db, '--colour']);
     expect(unknown.status).toBe(2);
@@ -138,9 +175,16 @@ describe('stepscope events', () => {
     const r = cli(['events', '--db', db, '--trace', String(id), '--json']);
     expect(r.status, r.stderr).toBe(0);
     const events = lines(r.stdout);
-    const expected = traceRecords({ name: 'sum_b', n: 5, exit: 'error' }).filter((x) => x.type === 'event').map(({ type: _t, ...e }) => e);
+    const expected = traceRecords({ name: 'sum_b', n: 5, exit: 'error' })
+      .filter((x) => x.type === 'event')
+      .map(({ type: _t, ...e }) => e);
     expect(events).toEqual(expected);
-    expect(events.at(-2)).toMatchObject({ event: 'exception', arg: "ValueError('boom')", parent: 1, locals: { n: '5', acc: '10' } });
+    expect(events.at(-2)).toMatchObject({
+      event: 'exception',
+      arg: "ValueError('boom')",
+      parent: 1,
+      locals: { n: '5', acc: '10' },
+    });
   });
 
   it('prints a window [--from, --to) and a readable listing without --json', () => {
@@ -167,12 +211,21 @@ describe('stepscope export', () => {
     expect(r.status, r.stderr).toBe(0);
     expect(r.stderr.trim()).toBe(`${out}: 3 traces, 38 events`);
     // The event lines come out exactly as the recorder layout wrote them.
-    const events = (f: string) => readFileSync(f, 'utf8').split('\n').filter((l) => l.startsWith('{"type": "event"'));
+    const events = (f: string) =>
+      readFileSync(f, 'utf8')
+        .split('\n')
+        .filter((l) => l.startsWith('{"type": "event"'));
     expect(events(out)).toEqual(events(good));
     expect(JSON.parse(cli(['ingest', out, '--db', db, '--json']).stdout)).toMatchObject({ inserted: 0, skipped: 3 });
     const copy = join(dir, 'copy.db');
     expect(JSON.parse(cli(['ingest', out, '--db', copy, '--json']).stdout)).toMatchObject({ inserted: 3 });
-    const dump = (path: string) => cli(['sql', '--db', path, 'SELECT t.name, e.* FROM events e JOIN traces t ON t.id = e.trace_id ORDER BY t.name, e.seq']).stdout;
+    const dump = (path: string) =>
+      cli([
+        'sql',
+        '--db',
+        path,
+        'SELECT t.name, e.* FROM events e JOIN traces t ON t.id = e.trace_id ORDER BY t.name, e.seq',
+      ]).stdout;
     expect(dump(copy)).toBe(dump(db));
   });
 
@@ -180,7 +233,11 @@ describe('stepscope export', () => {
     const one = lines(cli(['export', '--db', db, '--trace', '2']).stdout);
     expect(one[0]).toMatchObject({ type: 'trace', name: 'sum_b' });
     expect(one.at(-1)).toMatchObject({ type: 'end', exit: 'error', events: 16 });
-    expect(lines(cli(['export', '--db', db, '--exit', 'normal']).stdout).filter((r) => r.type === 'trace').map((r) => r.name)).toEqual(['sum_a', 'sum_c']);
+    expect(
+      lines(cli(['export', '--db', db, '--exit', 'normal']).stdout)
+        .filter((r) => r.type === 'trace')
+        .map((r) => r.name),
+    ).toEqual(['sum_a', 'sum_c']);
     expectCleanError(cli(['export', '--db', db, '--trace', '42']), 1, `export: no trace with id 42 in ${db}`);
     expectCleanError(cli(['export', '--db', db, '-o', join(dir, 'no/such/dir/x.jsonl')]), 1, 'export: cannot write');
   });
@@ -188,16 +245,41 @@ describe('stepscope export', () => {
 
 describe('stepscope sql', () => {
   it('prints rows as JSON lines, read-only', () => {
-    const r = cli(['sql', '--db', db, "SELECT name, json_extract(meta, '$.task') AS task FROM traces WHERE exit = 'error'"]);
+    const r = cli([
+      'sql',
+      '--db',
+      db,
+      "SELECT name, json_extract(meta, '$.task') AS task FROM traces WHERE exit = 'error'",
+    ]);
     expect(r.status, r.stderr).toBe(0);
     expect(lines(r.stdout)).toEqual([{ name: 'sum_b', task: 'test' }]);
-    const locals = lines(cli(['sql', '--db', db, "SELECT seq, json_extract(locals, '$.acc') AS acc FROM events WHERE trace_id = 1 AND seq BETWEEN 4 AND 7 ORDER BY seq"]).stdout);
-    expect(locals).toEqual([{ seq: 4, acc: '0' }, { seq: 5, acc: '0' }, { seq: 6, acc: '0' }, { seq: 7, acc: '0' }]);
+    const locals = lines(
+      cli([
+        'sql',
+        '--db',
+        db,
+        "SELECT seq, json_extract(locals, '$.acc') AS acc FROM events WHERE trace_id = 1 AND seq BETWEEN 4 AND 7 ORDER BY seq",
+      ]).stdout,
+    );
+    expect(locals).toEqual([
+      { seq: 4, acc: '0' },
+      { seq: 5, acc: '0' },
+      { seq: 6, acc: '0' },
+      { seq: 7, acc: '0' },
+    ]);
   });
 
   it('refuses statements that write, and reports SQL errors in one line', () => {
-    expectCleanError(cli(['sql', '--db', db, 'DELETE FROM traces']), 1, 'sql: only queries that return rows can run here');
-    expectCleanError(cli(['sql', '--db', db, "DELETE FROM traces RETURNING id"]), 1, 'attempt to write a readonly database');
+    expectCleanError(
+      cli(['sql', '--db', db, 'DELETE FROM traces']),
+      1,
+      'sql: only queries that return rows can run here',
+    );
+    expectCleanError(
+      cli(['sql', '--db', db, 'DELETE FROM traces RETURNING id']),
+      1,
+      'attempt to write a readonly database',
+    );
     expect(count()).toBe(3);
     expectCleanError(cli(['sql', '--db', db, 'SELEC 1']), 1, 'sql: near "SELEC": syntax error');
     expectCleanError(cli(['sql', '--db', db]), 2, 'sql: expected one query');
@@ -224,7 +306,11 @@ describe('files that are not corpora, newer corpora, locks and permissions', () 
     raw.pragma('journal_mode = DELETE');
     raw.close();
     const before = readFileSync(newer);
-    expectCleanError(cli(['ingest', good, '--db', newer]), 1, `${newer} was made by a newer Stepscope (schema 999, this version knows up to `);
+    expectCleanError(
+      cli(['ingest', good, '--db', newer]),
+      1,
+      `${newer} was made by a newer Stepscope (schema 999, this version knows up to `,
+    );
     expect(readFileSync(newer).equals(before)).toBe(true);
   });
 
@@ -243,7 +329,6 @@ describe('files that are not corpora, newer corpora, locks and permissions', () 
     }
     expect(count(locked)).toBe(3);
   });
-
 
   it('a read-only corpus file: reads work, writes fail with a clear message', () => {
     const roDir = tempDir('stepscope-ro-');
@@ -307,11 +392,15 @@ describe('stepscope demo', () => {
     const path = join(dir, 'demo.db');
     const first = cli(['demo', '--db', path]);
     expect(first.status, first.stderr).toBe(0);
-    expect(first.stdout.trimEnd().split('\n').at(-1)).toBe(`${path}: ${items.length} traces (${items.length} new, 0 already stored)`);
+    expect(first.stdout.trimEnd().split('\n').at(-1)).toBe(
+      `${path}: ${items.length} traces (${items.length} new, 0 already stored)`,
+    );
     expect(first.stdout).toMatch(/\n\s*1\s+\S+\s+(normal|error|never)\s+\d+\n/);
     const second = cli(['demo', '--db', path]);
     expect(second.status, second.stderr).toBe(0);
-    expect(second.stdout.trimEnd().split('\n').at(-1)).toBe(`${path}: ${items.length} traces (0 new, ${items.length} already stored)`);
+    expect(second.stdout.trimEnd().split('\n').at(-1)).toBe(
+      `${path}: ${items.length} traces (0 new, ${items.length} already stored)`,
+    );
     const names = lines(cli(['traces', '--db', path, '--json']).stdout).map((r) => r.name);
     expect(names.sort()).toEqual(items.map((i) => i.file.replace(/\.py$/, '')).sort());
   });
@@ -321,12 +410,31 @@ describe('stepscope traces --sort name', () => {
   it('sorts names naturally (sample_2 before sample_10), in SQLite, both ways', () => {
     const path = join(dir, 'natural.db');
     const names = ['sample_10', 'sample_2', 'sample_1', 'sample_100', 'run9_b', 'run10_a'];
-    expect(cli(['ingest', writeTraces(dir, 'natural.jsonl', names.map((name, n) => ({ name, n: n + 1 }))), '--db', path]).status).toBe(0);
+    expect(
+      cli([
+        'ingest',
+        writeTraces(
+          dir,
+          'natural.jsonl',
+          names.map((name, n) => ({ name, n: n + 1 })),
+        ),
+        '--db',
+        path,
+      ]).status,
+    ).toBe(0);
     // Truth from the names: their words, then the value of their first number.
     const parts = (s: string) => /^([a-z_]*)(\d+)(.*)$/.exec(s)!;
-    const expected = [...names].sort((a, b) => parts(a)[1].localeCompare(parts(b)[1]) || Number(parts(a)[2]) - Number(parts(b)[2]));
+    const expected = [...names].sort(
+      (a, b) => parts(a)[1].localeCompare(parts(b)[1]) || Number(parts(a)[2]) - Number(parts(b)[2]),
+    );
     expect(expected).toEqual(['run9_b', 'run10_a', 'sample_1', 'sample_2', 'sample_10', 'sample_100']);
-    expect(lines(cli(['traces', '--db', path, '--json', '--sort', 'name']).stdout).map((r) => r.name)).toEqual(expected);
-    expect(lines(cli(['traces', '--db', path, '--json', '--sort', 'name', '--desc', '--limit', '2']).stdout).map((r) => r.name)).toEqual(['sample_100', 'sample_10']);
+    expect(lines(cli(['traces', '--db', path, '--json', '--sort', 'name']).stdout).map((r) => r.name)).toEqual(
+      expected,
+    );
+    expect(
+      lines(cli(['traces', '--db', path, '--json', '--sort', 'name', '--desc', '--limit', '2']).stdout).map(
+        (r) => r.name,
+      ),
+    ).toEqual(['sample_100', 'sample_10']);
   });
 });

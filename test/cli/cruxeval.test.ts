@@ -45,7 +45,11 @@ describe('stepscope record-cruxeval', () => {
     const all = records(readFileSync(recording, 'utf8'));
     const ends = all.flatMap((rec, i) => (rec.type === 'end' ? [i] : []));
     expect(got).toEqual(all.slice(0, ends[39] + 1));
-    expect(got.filter((x) => x.type === 'trace').map((x) => x.name)).toEqual(lines(readFileSync(dataset, 'utf8')).slice(0, 40).map((x) => x.id));
+    expect(got.filter((x) => x.type === 'trace').map((x) => x.name)).toEqual(
+      lines(readFileSync(dataset, 'utf8'))
+        .slice(0, 40)
+        .map((x) => x.id),
+    );
   });
 });
 
@@ -68,13 +72,21 @@ describe('CRUXEval: 800 recorded tasks in a corpus', () => {
 
     // The events table agrees with the traces table, trace by trace.
     const mismatch = lines(
-      cli(['sql', '--db', db, 'SELECT t.name FROM traces t WHERE t.events <> (SELECT count(*) FROM events e WHERE e.trace_id = t.id)']).stdout,
+      cli([
+        'sql',
+        '--db',
+        db,
+        'SELECT t.name FROM traces t WHERE t.events <> (SELECT count(*) FROM events e WHERE e.trace_id = t.id)',
+      ]).stdout,
     );
     expect(mismatch).toEqual([]);
 
     // The dataset's expected output travels in the header meta.
     const [task0] = lines(readFileSync(dataset, 'utf8'));
-    const meta = lines(cli(['sql', '--db', db, "SELECT json_extract(meta, '$.output') AS output FROM traces WHERE name = 'sample_0'"]).stdout);
+    const meta = lines(
+      cli(['sql', '--db', db, "SELECT json_extract(meta, '$.output') AS output FROM traces WHERE name = 'sample_0'"])
+        .stdout,
+    );
     expect(meta).toEqual([{ output: task0.output }]);
 
     const again = cli(['ingest', recording, '--db', db, '--json']);

@@ -6,7 +6,6 @@ import { fileURLToPath } from 'node:url';
 
 export const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 
-
 /**
  * Builds dist/ when any source is newer than its output: the CLI tests run the compiled
  * command, and the API's worker threads run the compiled worker (src/api/host/pool.ts).
@@ -19,7 +18,8 @@ export function ensureBuilt(): void {
   });
   // tsc still writes every file when some other module has a type error; check the outputs.
   if (stale) spawnSync('npm', ['run', '--silent', 'build:core'], { cwd: repoRoot, stdio: 'ignore' });
-  if (!existsSync(join(repoRoot, 'dist/cli/commands/ingest.js'))) throw new Error('npm run build:core did not produce dist/');
+  if (!existsSync(join(repoRoot, 'dist/cli/commands/ingest.js')))
+    throw new Error('npm run build:core did not produce dist/');
 }
 
 function walk(dir: string): string[] {
@@ -35,11 +35,18 @@ export interface CliResult {
 }
 
 export function cli(args: string[], opts: SpawnSyncOptions = {}): CliResult {
-  const r = spawnSync(process.execPath, [join(repoRoot, 'bin/stepscope.js'), ...args], { encoding: 'utf8', cwd: repoRoot, ...opts });
+  const r = spawnSync(process.execPath, [join(repoRoot, 'bin/stepscope.js'), ...args], {
+    encoding: 'utf8',
+    cwd: repoRoot,
+    ...opts,
+  });
   return { status: r.status, stdout: String(r.stdout), stderr: String(r.stderr) };
 }
 
 /** JSON lines of stdout. */
 export function lines(out: string): Record<string, unknown>[] {
-  return out.split('\n').filter(Boolean).map((l) => JSON.parse(l));
+  return out
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l));
 }

@@ -42,7 +42,9 @@ function cliExpects(args: string[]): string {
 
 describe('CLI options and API params', () => {
   it('refuse the same exit, sort, direction and id values with the same words', async () => {
-    expect(cliExpects(['traces', '--db', db, '--exit', 'crashed'])).toBe(await apiExpects('listTraces', { exit: 'crashed' }));
+    expect(cliExpects(['traces', '--db', db, '--exit', 'crashed'])).toBe(
+      await apiExpects('listTraces', { exit: 'crashed' }),
+    );
     expect(cliExpects(['traces', '--db', db, '--sort', 'size'])).toBe(await apiExpects('listTraces', { sort: 'size' }));
     expect(cliExpects(['replay', '--db', db, '--trace', '1', '--direction', 'up', '--actions', 'step_into'])).toBe(
       await apiExpects('walk', { traceId: 1, direction: 'up', actions: [] }),
@@ -68,7 +70,9 @@ describe('integer options', () => {
 
   it('refuse what is not plain decimal digits, naming the option, in one line', () => {
     for (const text of ['1e3', '0x10', '1.0', ' 7', '', '1_000', 'Infinity', '10 ']) {
-      expect(refusal(['traces', '--db', db, '--limit', text]), text).toBe(`stepscope: traces: --limit expects an integer, got '${text}'`);
+      expect(refusal(['traces', '--db', db, '--limit', text]), text).toBe(
+        `stepscope: traces: --limit expects an integer, got '${text}'`,
+      );
     }
   });
 
@@ -76,15 +80,27 @@ describe('integer options', () => {
     expect(refusal(['traces', '--db', db, '--limit', '99999999999999999999'])).toBe(
       "stepscope: traces: --limit expects an integer from 0 to 9007199254740991, got '99999999999999999999'",
     );
-    expect(refusal(['traces', '--db', db, '--offset', '9007199254740993'])).toMatch(/--offset expects an integer from 0 to 9007199254740991/);
-    expect(refusal(['events', '--db', db, '--trace', '1', '--to', '1e400'])).toBe("stepscope: events: --to expects an integer, got '1e400'");
-    expect(refusal(['serve', '--db', db, '--port', '65536'])).toBe("stepscope: serve: --port expects an integer from 0 to 65535, got '65536'");
+    expect(refusal(['traces', '--db', db, '--offset', '9007199254740993'])).toMatch(
+      /--offset expects an integer from 0 to 9007199254740991/,
+    );
+    expect(refusal(['events', '--db', db, '--trace', '1', '--to', '1e400'])).toBe(
+      "stepscope: events: --to expects an integer, got '1e400'",
+    );
+    expect(refusal(['serve', '--db', db, '--port', '65536'])).toBe(
+      "stepscope: serve: --port expects an integer from 0 to 65535, got '65536'",
+    );
   });
 
   it('refuse a negative limit in both spellings with the range, and accept a negative seed', () => {
-    expect(refusal(['traces', '--db', db, '--limit', '-5'])).toBe("stepscope: traces: --limit expects an integer, 0 or more, got '-5'");
-    expect(refusal(['traces', '--db', db, '--limit=-5'])).toBe("stepscope: traces: --limit expects an integer, 0 or more, got '-5'");
-    expect(refusal(['events', '--db', db, '--trace', '-1'])).toBe("stepscope: events: --trace expects an integer, 1 or more, got '-1'");
+    expect(refusal(['traces', '--db', db, '--limit', '-5'])).toBe(
+      "stepscope: traces: --limit expects an integer, 0 or more, got '-5'",
+    );
+    expect(refusal(['traces', '--db', db, '--limit=-5'])).toBe(
+      "stepscope: traces: --limit expects an integer, 0 or more, got '-5'",
+    );
+    expect(refusal(['events', '--db', db, '--trace', '-1'])).toBe(
+      "stepscope: events: --trace expects an integer, 1 or more, got '-1'",
+    );
     const copy = join(tempDir('stepscope-seed-'), 'c.db');
     copyFileSync(db, copy);
     const r = cli(['sample', '--db', copy, '--seed', '-3', '--max-steps', '2']);

@@ -23,7 +23,11 @@ afterAll(cleanTempDirs);
 
 /** Runs `stepscope serve ARGS` until it prints its URL; calls `f` with it; stops the server. */
 async function serving(args: string[], env: NodeJS.ProcessEnv, f: (url: string) => Promise<void>): Promise<void> {
-  const child = spawn(process.execPath, [join(repoRoot, 'bin/stepscope.js'), 'serve', '--db', db, '--port', '0', '--ui', join(dir, 'no-ui'), ...args], { env });
+  const child = spawn(
+    process.execPath,
+    [join(repoRoot, 'bin/stepscope.js'), 'serve', '--db', db, '--port', '0', '--ui', join(dir, 'no-ui'), ...args],
+    { env },
+  );
   let out = '';
   child.stdout.on('data', (b) => (out += b));
   child.stderr.on('data', (b) => (out += b));
@@ -42,7 +46,11 @@ async function serving(args: string[], env: NodeJS.ProcessEnv, f: (url: string) 
 }
 
 const call = (url: string, token?: string) =>
-  fetch(new URL('api/listTraces', url), { method: 'POST', headers: { 'Content-Type': 'application/json', ...(token ? { Authorization: `Bearer ${token}` } : {}) }, body: '{}' });
+  fetch(new URL('api/listTraces', url), {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...(token ? { Authorization: `Bearer ${token}` } : {}) },
+    body: '{}',
+  });
 
 describe('serve: where the token comes from', () => {
   it('reads it from STEPSCOPE_TOKEN: calls need it, the printed URL carries it', async () => {
@@ -67,7 +75,10 @@ describe('serve: where the token comes from', () => {
     writeFileSync(file, 'abc\n');
     const cases: [string[], string][] = [
       [['--token', 'long-enough-1', '--token-file', file], 'stepscope: serve: give --token or --token-file, not both'],
-      [['--token-file', join(dir, 'nope.txt')], `stepscope: serve: cannot read --token-file ${join(dir, 'nope.txt')}: ENOENT`],
+      [
+        ['--token-file', join(dir, 'nope.txt')],
+        `stepscope: serve: cannot read --token-file ${join(dir, 'nope.txt')}: ENOENT`,
+      ],
       [['--token-file', file], `stepscope: serve: the token (the first line of ${file}) must be at least 8 characters`],
       [['--token', 'short'], 'stepscope: serve: the token (--token) must be at least 8 characters'],
     ];

@@ -15,8 +15,27 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { Scope, buildTraceIndex, contextFor, forwardChildren, forwardRoots, inverseChildren, inverseRoots, parseAction } from '../../src/semantics/index.js';
-import { parseActionList, promptTarget, seqOf, stateKind, textParts, walk, walkView, type Direction, type TreeIndex } from '../../src/semantics/index.js';
+import {
+  Scope,
+  buildTraceIndex,
+  contextFor,
+  forwardChildren,
+  forwardRoots,
+  inverseChildren,
+  inverseRoots,
+  parseAction,
+} from '../../src/semantics/index.js';
+import {
+  parseActionList,
+  promptTarget,
+  seqOf,
+  stateKind,
+  textParts,
+  walk,
+  walkView,
+  type Direction,
+  type TreeIndex,
+} from '../../src/semantics/index.js';
 import { record, repoRoot, vectorsPath, type Trace } from '../semantics/helpers.js';
 import { beforeAllOrFail } from '../helpers/before-all-or-fail.js';
 
@@ -65,7 +84,10 @@ function produce(m: Marker): string {
     case 'prompt':
     case 'target': {
       const t = walked(m);
-      const { prompt, target } = promptTarget(textParts(index, t, contextFor(dir, trace.header)), (m.after as number) - 1);
+      const { prompt, target } = promptTarget(
+        textParts(index, t, contextFor(dir, trace.header)),
+        (m.after as number) - 1,
+      );
       return m.example === 'prompt' ? display(prompt) : target;
     }
     case 'tree': {
@@ -89,7 +111,18 @@ function produce(m: Marker): string {
 describe('docs/semantics.md examples are what the code produces', () => {
   it('has the examples the doc promises', () => {
     const kinds = blocks.map((b) => `${b.marker.example} ${b.marker.direction ?? ''}`.trim());
-    for (const k of ['program', 'text forward', 'text inverse', 'tree forward', 'tree inverse', 'moves forward', 'moves inverse', 'prompt forward', 'target forward', 'target inverse']) {
+    for (const k of [
+      'program',
+      'text forward',
+      'text inverse',
+      'tree forward',
+      'tree inverse',
+      'moves forward',
+      'moves inverse',
+      'prompt forward',
+      'target forward',
+      'target inverse',
+    ]) {
       expect(kinds, k).toContain(k);
     }
   });

@@ -16,7 +16,12 @@ beforeAllOrFail(async () => {
   const dir = tempDir('stepscope-export-api-');
   db = join(dir, 'c.db');
   const c = openCorpus(db, { create: true });
-  await c.ingest(writeTraces(dir, 't.jsonl', [{ name: 'a', n: 3 }, { name: 'b', n: 4, exit: 'error' }]));
+  await c.ingest(
+    writeTraces(dir, 't.jsonl', [
+      { name: 'a', n: 3 },
+      { name: 'b', n: 4, exit: 'error' },
+    ]),
+  );
   c.close();
   corpus = openCorpus(db, { readonly: true });
   api = createApi(corpus);
@@ -27,25 +32,39 @@ afterAll(() => {
 });
 
 const events = (exit?: string) =>
-  [...corpus.query(`SELECT count(*) AS n FROM events e JOIN traces t ON t.id = e.trace_id ${exit ? `WHERE t.exit = '${exit}'` : ''}`)][0].n as number;
+  [
+    ...corpus.query(
+      `SELECT count(*) AS n FROM events e JOIN traces t ON t.id = e.trace_id ${exit ? `WHERE t.exit = '${exit}'` : ''}`,
+    ),
+  ][0].n as number;
 
 describe('export over the API', () => {
   it('previews the rows per split, then exports in the background into stepscope-exports/FOLDER', async () => {
     const preview = await api.previewExport({ kind: 'traces', select: ['exit=error'] });
     expect(preview.splits).toEqual([{ name: 'train', rows: events('error'), programs: 1 }]);
-    const { job, path } = await api.startExport({ kind: 'traces', select: ['exit=error'], format: 'parquet', folder: 'errors' });
+    const { job, path } = await api.startExport({
+      kind: 'traces',
+      select: ['exit=error'],
+      format: 'parquet',
+      folder: 'errors',
+    });
     expect(path).toBe(join(dirname(db), 'stepscope-exports', 'errors'));
     let s = await api.exportProgress({ job });
     while (s.state === 'running') {
       await new Promise((r) => setTimeout(r, 20));
       s = await api.exportProgress({ job });
     }
-    expect(s).toMatchObject({ state: 'done', done: events('error'), total: events('error'), splits: [{ name: 'train', rows: events('error'), files: 1 }] });
+    expect(s).toMatchObject({
+      state: 'done',
+      done: events('error'),
+      total: events('error'),
+      splits: [{ name: 'train', rows: events('error'), files: 1 }],
+    });
     expect(readdirSync(join(path, 'data'))).toEqual(['train-00000-of-00001.parquet']);
     expect(JSON.parse(readFileSync(join(path, 'stepscope-export.json'), 'utf8')).rows).toBe(events('error'));
   });
 
-  it('a job started by one instance of the API is polled from another on the same worker (the pool\'s job worker), to the end; an unknown job is not found', async () => {
+  it("a job started by one instance of the API is polled from another on the same worker (the pool's job worker), to the end; an unknown job is not found", async () => {
     const other = openCorpus(db, { readonly: true });
     try {
       const second = createApi(other);
@@ -59,8 +78,12 @@ describe('export over the API', () => {
       expect(s).toMatchObject({ state: 'done', done: events(), total: events() });
       const next = await second.startExport({ kind: 'traces', select: ['exit=error'], folder: 'pooled2' });
       expect(next.job).toBe(job + 1);
-      while ((await api.exportProgress({ job: next.job })).state === 'running') await new Promise((r) => setTimeout(r, 20));
-      expect(await dispatch(second, 'exportProgress', { job: job + 50 })).toMatchObject({ ok: false, error: { code: 'not-found' } });
+      while ((await api.exportProgress({ job: next.job })).state === 'running')
+        await new Promise((r) => setTimeout(r, 20));
+      expect(await dispatch(second, 'exportProgress', { job: job + 50 })).toMatchObject({
+        ok: false,
+        error: { code: 'not-found' },
+      });
     } finally {
       other.close();
     }
@@ -76,7 +99,11 @@ describe('export over the API', () => {
     const used = await dispatch(api, 'startExport', { kind: 'traces', select: [], folder: 'errors' });
     expect(used).toMatchObject({ ok: false, error: { code: 'bad-input' } });
     if (!used.ok) expect(used.error.message).toMatch(/errors is not empty: give --force/);
-    const bad = await dispatch(api, 'startExport', { kind: 'traces', select: ['sql=1; DROP TABLE traces'], folder: 'new' });
+    const bad = await dispatch(api, 'startExport', {
+      kind: 'traces',
+      select: ['sql=1; DROP TABLE traces'],
+      folder: 'new',
+    });
     expect(bad).toMatchObject({ ok: false, error: { code: 'bad-input' } });
     expect(existsSync(join(dirname(db), 'stepscope-exports', 'new'))).toBe(false);
     expect(events()).toBeGreaterThan(0);

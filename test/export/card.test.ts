@@ -8,21 +8,36 @@ import { datasetCard, sizeCategory } from '../../src/export/card.js';
 import { COLUMNS } from '../../src/export/columns.js';
 import type { Manifest } from '../../src/export/manifest.js';
 
-const files = (split: string, n: number, ext = 'jsonl') => Array.from({ length: n }, (_, i) => `data/${split}-0000${i}-of-0000${n}.${ext}`);
+const files = (split: string, n: number, ext = 'jsonl') =>
+  Array.from({ length: n }, (_, i) => `data/${split}-0000${i}-of-0000${n}.${ext}`);
 
 function manifestOf(over: Partial<Manifest> = {}): Manifest {
   return {
     stepscope_version: '9.8.7',
     created: '2026-12-01T14:00:00.000Z',
     corpus: { file: 'my-corpus.db', sha256: 'ab'.repeat(32), schema_version: 11 },
-    kind: 'traces', format: 'jsonl', filter: [], split: 'train=0.8,validation=0.1,test=0.1', seed: 42, shard_rows: 100, allow_overlap: false,
-    rows: 130, programs: 7,
+    kind: 'traces',
+    format: 'jsonl',
+    filter: [],
+    split: 'train=0.8,validation=0.1,test=0.1',
+    seed: 42,
+    shard_rows: 100,
+    allow_overlap: false,
+    rows: 130,
+    programs: 7,
     splits: {
       train: { rows: 120, programs: 6, files: files('train', 2), labels: { 'data.wrong_value': 2 } },
-      validation: { rows: 10, programs: 1, files: files('validation', 1), labels: { 'control.wrong_line': 1, 'data.wrong_value': 4 } },
+      validation: {
+        rows: 10,
+        programs: 1,
+        files: files('validation', 1),
+        labels: { 'control.wrong_line': 1, 'data.wrong_value': 4 },
+      },
       test: { rows: 0, programs: 0, files: [], labels: {} },
     },
-    excluded_programs: 1, excluded_rows: 5, excluded_sets: ['crux-out', 'crux-in'],
+    excluded_programs: 1,
+    excluded_rows: 5,
+    excluded_sets: ['crux-out', 'crux-in'],
     ...over,
   };
 }
@@ -37,19 +52,44 @@ function cardOf(m: Manifest, license = 'other') {
 /** The GitHub-flavoured table of a markdown text: its header cells, delimiter cells and rows. */
 function tableOf(body: string): { header: string[]; delimiter: string[]; rows: string[][] } {
   const lines = body.split('\n').filter((l) => l.startsWith('|'));
-  const cells = (l: string) => l.replace(/^\|/, '').replace(/\|$/, '').split('|').map((c) => c.trim());
+  const cells = (l: string) =>
+    l
+      .replace(/^\|/, '')
+      .replace(/\|$/, '')
+      .split('|')
+      .map((c) => c.trim());
   const [header, delimiter, ...rows] = lines.map(cells);
   return { header, delimiter, rows };
 }
 
 /** The Hub's size_categories values (its dataset card metadata). */
-const HUB_SIZES = ['n<1K', '1K<n<10K', '10K<n<100K', '100K<n<1M', '1M<n<10M', '10M<n<100M', '100M<n<1B', '1B<n<10B', '10B<n<100B', '100B<n<1T', 'n>1T'];
+const HUB_SIZES = [
+  'n<1K',
+  '1K<n<10K',
+  '10K<n<100K',
+  '100K<n<1M',
+  '1M<n<10M',
+  '10M<n<100M',
+  '100M<n<1B',
+  '1B<n<10B',
+  '10B<n<100B',
+  '100B<n<1T',
+  'n>1T',
+];
 
 describe('the YAML header', () => {
-  it('size_categories: the Hub\'s bucket of the row count, at each bucket\'s edges, and a Hub value however many rows', () => {
+  it("size_categories: the Hub's bucket of the row count, at each bucket's edges, and a Hub value however many rows", () => {
     const cases: [number, string][] = [
-      [0, 'n<1K'], [999, 'n<1K'], [1000, '1K<n<10K'], [9999, '1K<n<10K'], [10_000, '10K<n<100K'], [99_999, '10K<n<100K'],
-      [100_000, '100K<n<1M'], [1_000_000, '1M<n<10M'], [10_000_000, '10M<n<100M'], [100_000_000, '100M<n<1B'],
+      [0, 'n<1K'],
+      [999, 'n<1K'],
+      [1000, '1K<n<10K'],
+      [9999, '1K<n<10K'],
+      [10_000, '10K<n<100K'],
+      [99_999, '10K<n<100K'],
+      [100_000, '100K<n<1M'],
+      [1_000_000, '1M<n<10M'],
+      [10_000_000, '10M<n<100M'],
+      [100_000_000, '100M<n<1B'],
     ];
     for (const [n, bucket] of cases) expect(sizeCategory(n), String(n)).toBe(bucket);
     for (const n of [1e9, 1e10, 1e13]) expect(HUB_SIZES, String(n)).toContain(sizeCategory(n));
@@ -61,16 +101,34 @@ describe('the YAML header', () => {
     expect(yaml.license).toBe('mit');
     expect(yaml.task_categories).toEqual(['text-generation']);
     expect(yaml.tags).toEqual(['stepscope', 'neural-debugger', 'execution-traces']);
-    expect(yaml.configs).toEqual([{ config_name: 'default', data_files: [{ split: 'train', path: 'data/train-*.jsonl' }, { split: 'validation', path: 'data/validation-*.jsonl' }] }]);
-    expect(yaml.dataset_info.splits).toEqual([{ name: 'train', num_examples: 120 }, { name: 'validation', num_examples: 10 }]);
+    expect(yaml.configs).toEqual([
+      {
+        config_name: 'default',
+        data_files: [
+          { split: 'train', path: 'data/train-*.jsonl' },
+          { split: 'validation', path: 'data/validation-*.jsonl' },
+        ],
+      },
+    ]);
+    expect(yaml.dataset_info.splits).toEqual([
+      { name: 'train', num_examples: 120 },
+      { name: 'validation', num_examples: 10 },
+    ]);
     const pq = cardOf(manifestOf({ format: 'parquet' })).yaml;
-    expect(pq.configs[0].data_files.map((d: { path: string }) => d.path)).toEqual(['data/train-*.parquet', 'data/validation-*.parquet']);
+    expect(pq.configs[0].data_files.map((d: { path: string }) => d.path)).toEqual([
+      'data/train-*.parquet',
+      'data/validation-*.parquet',
+    ]);
   });
 
   it('features: every column of each kind, in order, typed string, int32 or a sequence of strings', () => {
     for (const kind of Object.keys(COLUMNS) as (keyof typeof COLUMNS)[]) {
       const { yaml } = cardOf(manifestOf({ kind }));
-      const want = COLUMNS[kind].map((c) => (c.type === 'strings' ? { name: c.name, sequence: 'string' } : { name: c.name, dtype: c.type === 'int' ? 'int32' : 'string' }));
+      const want = COLUMNS[kind].map((c) =>
+        c.type === 'strings'
+          ? { name: c.name, sequence: 'string' }
+          : { name: c.name, dtype: c.type === 'int' ? 'int32' : 'string' },
+      );
       expect(yaml.dataset_info.features, kind).toEqual(want);
       // Both kinds of scalar are there in every kind.
       expect(want.some((f) => f.dtype === 'string') && want.some((f) => f.dtype === 'int32')).toBe(true);
@@ -96,7 +154,14 @@ describe('the body', () => {
 
   it('the corpus (file, sha256, schema), the Stepscope version and time, the split rule and the seed', () => {
     const { body } = cardOf(manifestOf());
-    for (const fact of ['my-corpus.db', 'ab'.repeat(32), '9.8.7', '2026-12-01T14:00:00.000Z', 'train=0.8,validation=0.1,test=0.1']) expect(body).toContain(fact);
+    for (const fact of [
+      'my-corpus.db',
+      'ab'.repeat(32),
+      '9.8.7',
+      '2026-12-01T14:00:00.000Z',
+      'train=0.8,validation=0.1,test=0.1',
+    ])
+      expect(body).toContain(fact);
     expect(body).toMatch(/schema 11\b/);
     expect(body).toMatch(/seed 42\b/);
   });
@@ -109,7 +174,9 @@ describe('the body', () => {
     expect(many).toMatch(/Leakage guard: 2 programs \(9 rows\)/);
     const none = cardOf(manifestOf({ excluded_programs: 0, excluded_rows: 0, excluded_sets: [] })).body;
     expect(none).toMatch(/Leakage guard: 0 programs \(0 rows\) .*\(none in this corpus\)/);
-    const off = cardOf(manifestOf({ allow_overlap: true, excluded_programs: 0, excluded_rows: 0, excluded_sets: [] })).body;
+    const off = cardOf(
+      manifestOf({ allow_overlap: true, excluded_programs: 0, excluded_rows: 0, excluded_sets: [] }),
+    ).body;
     expect(off).toContain('--allow-overlap');
     expect(off).not.toMatch(/Leakage guard: \d/);
   });
@@ -125,13 +192,22 @@ describe('the body', () => {
       ['validation', '10', '1', '1', '1', '4'],
       ['test', '0', '0', '0', '0', '0'],
     ]);
-    const bare = cardOf(manifestOf({ splits: { train: { rows: 3, programs: 1, files: files('train', 1), labels: {} } } })).body;
-    expect(tableOf(bare)).toEqual({ header: ['split', 'rows', 'programs', 'files'], delimiter: Array(4).fill(expect.stringMatching(/^:?-{3,}:?$/)), rows: [['train', '3', '1', '1']] });
+    const bare = cardOf(
+      manifestOf({ splits: { train: { rows: 3, programs: 1, files: files('train', 1), labels: {} } } }),
+    ).body;
+    expect(tableOf(bare)).toEqual({
+      header: ['split', 'rows', 'programs', 'files'],
+      delimiter: Array(4).fill(expect.stringMatching(/^:?-{3,}:?$/)),
+      rows: [['train', '3', '1', '1']],
+    });
     expect(bare).toMatch(/No row carries a label/);
   });
 
   it('a Python block that loads each split with rows from its files, with the loader of the format', () => {
-    for (const [format, loader] of [['jsonl', 'json'], ['parquet', 'parquet']] as const) {
+    for (const [format, loader] of [
+      ['jsonl', 'json'],
+      ['parquet', 'parquet'],
+    ] as const) {
       const { body } = cardOf(manifestOf({ format }));
       const code = /```python\n([\s\S]*?)\n```/.exec(body)?.[1];
       expect(code, format).toBeDefined();

@@ -17,7 +17,12 @@ beforeAll(async () => {
   dir = tempDir('stepscope-dataset-cli-');
   db = join(dir, 'c.db');
   const c = openCorpus(db, { create: true });
-  await c.ingest(writeTraces(dir, 't.jsonl', [{ name: 'sum_3', n: 3 }, { name: 'sum_5', n: 5 }]));
+  await c.ingest(
+    writeTraces(dir, 't.jsonl', [
+      { name: 'sum_3', n: 3 },
+      { name: 'sum_5', n: 5 },
+    ]),
+  );
   c.close();
 }, 300_000);
 afterAll(cleanTempDirs);
@@ -25,13 +30,28 @@ afterAll(cleanTempDirs);
 describe('stepscope dataset export', () => {
   it('writes the rows, the card and the manifest, and says what it wrote', async () => {
     const out = join(dir, 'ds');
-    const r = cli(['dataset', 'export', '--db', db, '-o', out, '--kind', 'traces', '--format', 'parquet', '--select', 'name=sum_*']);
+    const r = cli([
+      'dataset',
+      'export',
+      '--db',
+      db,
+      '-o',
+      out,
+      '--kind',
+      'traces',
+      '--format',
+      'parquet',
+      '--select',
+      'name=sum_*',
+    ]);
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
     const m = JSON.parse(readFileSync(join(out, 'stepscope-export.json'), 'utf8'));
     const { rows } = await duckRead(dataFiles(out).train, 'parquet');
     const c = openCorpus(db, { readonly: true });
-    const events = [...c.query('SELECT t.name, e.seq FROM events e JOIN traces t ON t.id = e.trace_id ORDER BY t.id, e.seq')];
+    const events = [
+      ...c.query('SELECT t.name, e.seq FROM events e JOIN traces t ON t.id = e.trace_id ORDER BY t.id, e.seq'),
+    ];
     const sources = [...c.query('SELECT DISTINCT source FROM programs')].length;
     expect(rows.map((x) => ({ name: x.name, seq: x.seq }))).toEqual(events);
     c.close();
@@ -47,10 +67,32 @@ describe('stepscope dataset export', () => {
     const kind = cli(['dataset', 'export', '--db', db, '-o', join(dir, 'x'), '--kind', 'rows']);
     expect(kind.status).toBe(2);
     expect(kind.stderr).toContain("--kind expects trajectories, prompt-target, corrections or traces, got 'rows'");
-    const sel = cli(['dataset', 'export', '--db', db, '-o', join(dir, 'x'), '--kind', 'traces', '--select', 'labels-any=wrong-branch']);
+    const sel = cli([
+      'dataset',
+      'export',
+      '--db',
+      db,
+      '-o',
+      join(dir, 'x'),
+      '--kind',
+      'traces',
+      '--select',
+      'labels-any=wrong-branch',
+    ]);
     expect(sel.status).toBe(1);
     expect(sel.stderr).toContain('there are no annotations in this corpus');
-    const split = cli(['dataset', 'export', '--db', db, '-o', join(dir, 'x'), '--kind', 'traces', '--split', 'train=0.9,test=0.2']);
+    const split = cli([
+      'dataset',
+      'export',
+      '--db',
+      db,
+      '-o',
+      join(dir, 'x'),
+      '--kind',
+      'traces',
+      '--split',
+      'train=0.9,test=0.2',
+    ]);
     expect(split.stderr).toContain('expected positive fractions adding up to 1');
   });
 
@@ -61,14 +103,31 @@ describe('stepscope dataset export', () => {
     await c.ingest(writeTraces(bigDir, 'big.jsonl', [{ name: 'long', n: 40_000 }]));
     c.close();
     const out = join(bigDir, 'ds');
-    const child = spawn(process.execPath, [join(repoRoot, 'bin/stepscope.js'), 'dataset', 'export', '--db', big, '-o', out, '--kind', 'traces', '--shard-rows', '10000'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(
+      process.execPath,
+      [
+        join(repoRoot, 'bin/stepscope.js'),
+        'dataset',
+        'export',
+        '--db',
+        big,
+        '-o',
+        out,
+        '--kind',
+        'traces',
+        '--shard-rows',
+        '10000',
+      ],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     let stderr = '';
     child.stderr.on('data', (d) => (stderr += d));
     const partial = () => readdirSync(bigDir).filter((f) => f.startsWith('.ds.partial-'));
     // Wait until data is being written, then interrupt.
     let exited = false;
     child.on('exit', () => (exited = true));
-    const writing = () => partial().some((f) => existsSync(join(bigDir, f, 'data')) && readdirSync(join(bigDir, f, 'data')).length > 0);
+    const writing = () =>
+      partial().some((f) => existsSync(join(bigDir, f, 'data')) && readdirSync(join(bigDir, f, 'data')).length > 0);
     while (!writing() && !exited) await new Promise((r) => setTimeout(r, 5));
     expect(exited, 'the export ended before it could be interrupted').toBe(false);
     child.kill('SIGINT');

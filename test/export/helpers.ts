@@ -25,7 +25,9 @@ export async function exportCorpus(): Promise<{ corpus: Corpus; path: string; di
   createEvalSet(c.corpus, { name: 'ns', task: 'next-state', perAction: 4, seed: 2 });
   createEvalSet(c.corpus, { name: 'crux-out', task: 'cruxeval-output' });
   const set = c.corpus.getEvalSet('ns')!;
-  const answers = [...c.corpus.iterateItems(set.id)].map((it, k) => JSON.stringify({ id: it.id, completion: k % 2 ? it.target.replace(/"/, '"x') + 'junk' : it.target }));
+  const answers = [...c.corpus.iterateItems(set.id)].map((it, k) =>
+    JSON.stringify({ id: it.id, completion: k % 2 ? it.target.replace(/"/, '"x') + 'junk' : it.target }),
+  );
   const file = join(c.dir, 'answers.jsonl');
   writeFileSync(file, answers.join('\n') + '\n');
   importPredictions(c.corpus, { file, set: 'ns', label: 'half' });
@@ -46,25 +48,48 @@ export function dataFiles(dir: string): Record<string, string[]> {
 }
 
 /** Every row of some files read by DuckDB, in file order, and the column types DuckDB sees. */
-export async function duckRead(files: string[], format: 'jsonl' | 'parquet'): Promise<{ rows: ReadRow[]; types: Record<string, string> }> {
+export async function duckRead(
+  files: string[],
+  format: 'jsonl' | 'parquet',
+): Promise<{ rows: ReadRow[]; types: Record<string, string> }> {
   const db = await DuckDBInstance.create(':memory:');
   const c = await db.connect();
   const list = `[${files.map((f) => `'${f}'`).join(', ')}]`;
   const from = format === 'parquet' ? `read_parquet(${list})` : `read_json(${list}, format = 'newline_delimited')`;
   const types = Object.fromEntries(
-    ((await c.runAndReadAll(`DESCRIBE SELECT * FROM ${from}`)).getRowObjectsJson() as { column_name: string; column_type: string }[]).map((r) => [r.column_name, r.column_type]),
+    (
+      (await c.runAndReadAll(`DESCRIBE SELECT * FROM ${from}`)).getRowObjectsJson() as {
+        column_name: string;
+        column_type: string;
+      }[]
+    ).map((r) => [r.column_name, r.column_type]),
   );
   const rows = (await c.runAndReadAll(`SELECT * FROM ${from}`)).getRowObjectsJson() as ReadRow[];
   c.closeSync();
   // getRowObjectsJson gives integers as numbers when they fit; keep them numbers.
-  return { rows: rows.map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, typeof v === 'string' && types[k] === 'INTEGER' ? Number(v) : v])) as ReadRow), types };
+  return {
+    rows: rows.map(
+      (r) =>
+        Object.fromEntries(
+          Object.entries(r).map(([k, v]) => [k, typeof v === 'string' && types[k] === 'INTEGER' ? Number(v) : v]),
+        ) as ReadRow,
+    ),
+    types,
+  };
 }
 
 /** Every row of a Parquet file read by hyparquet. */
 export async function hyparquetRead(file: string): Promise<ReadRow[]> {
   const buf = readFileSync(file);
-  return (await parquetReadObjects({ file: buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.byteLength) as ArrayBuffer })) as ReadRow[];
+  return (await parquetReadObjects({
+    file: buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.byteLength) as ArrayBuffer,
+  })) as ReadRow[];
 }
 
 export const jsonlRead = (files: string[]): ReadRow[] =>
-  files.flatMap((f) => readFileSync(f, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as ReadRow));
+  files.flatMap((f) =>
+    readFileSync(f, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as ReadRow),
+  );

@@ -21,9 +21,14 @@ let n = 0;
 
 beforeAll(async () => {
   const tasks = cruxevalTraces(IDS);
-  const again = tasks.map((t) => ({ ...t, header: { ...t.header, name: t.header.name.replace('sample', 'again'), filename: 'again.py' } }));
+  const again = tasks.map((t) => ({
+    ...t,
+    header: { ...t.header, name: t.header.name.replace('sample', 'again'), filename: 'again.py' },
+  }));
   ({ corpus, path: db, dir } = await corpusOf([...tasks, ...again], 'stepscope-export-programs-'));
-  const ids = [...corpus.query("SELECT id FROM traces WHERE name LIKE 'sample_%' ORDER BY id")].map((r) => r.id as number);
+  const ids = [...corpus.query("SELECT id FROM traces WHERE name LIKE 'sample_%' ORDER BY id")].map(
+    (r) => r.id as number,
+  );
   createEvalSet(corpus, { name: 'crux-out', task: 'cruxeval-output', traceIds: ids });
 }, 300_000);
 afterAll(() => {
@@ -31,7 +36,11 @@ afterAll(() => {
   cleanTempDirs();
 });
 
-const run = (opts: Partial<WriteOptions>) => exportDataset(db, join(dir, `out${n++}`), { kind: 'traces', select: [], ...opts }).then((m) => ({ m, out: join(dir, `out${n - 1}`) }));
+const run = (opts: Partial<WriteOptions>) =>
+  exportDataset(db, join(dir, `out${n++}`), { kind: 'traces', select: [], ...opts }).then((m) => ({
+    m,
+    out: join(dir, `out${n - 1}`),
+  }));
 const sha = (s: string) => createHash('sha256').update(s).digest('hex');
 
 describe('programs by source', () => {
@@ -56,11 +65,13 @@ describe('programs by source', () => {
     expect(m.excluded_sets).toEqual([]);
   });
 
-  it('a benchmark function recorded again is left out of training even when the filter leaves out the benchmark\'s own traces', async () => {
+  it("a benchmark function recorded again is left out of training even when the filter leaves out the benchmark's own traces", async () => {
     const { m, out } = await run({ select: ['name=again_*'] });
     expect(dataFiles(out)).toEqual({});
     expect(m).toMatchObject({ rows: 0, programs: 0, excluded_programs: 4, excluded_sets: ['crux-out'] });
-    expect(m.excluded_rows).toBe([...corpus.query("SELECT sum(events) AS n FROM traces WHERE name LIKE 'again_%'")][0].n);
+    expect(m.excluded_rows).toBe(
+      [...corpus.query("SELECT sum(events) AS n FROM traces WHERE name LIKE 'again_%'")][0].n,
+    );
   });
 
   it('programs of the benchmark that no selected row has are not counted (with --allow-overlap)', async () => {

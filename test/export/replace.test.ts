@@ -18,7 +18,10 @@ let db: string;
 let dir: string;
 
 beforeAll(async () => {
-  ({ dir, db } = await corpusFileOf('stepscope-export-replace-', [{ name: 'a', n: 3 }, { name: 'b', n: 4, exit: 'error' }]));
+  ({ dir, db } = await corpusFileOf('stepscope-export-replace-', [
+    { name: 'a', n: 3 },
+    { name: 'b', n: 4, exit: 'error' },
+  ]));
 }, 300_000);
 afterAll(cleanTempDirs);
 

@@ -23,7 +23,11 @@ const next = () => join(dir, `out${n++}`);
 
 beforeAll(async () => {
   // 4 + 2n + 2 events a trace: 5,206 + 12 + 10.
-  ({ dir, db } = await corpusFileOf('stepscope-export-run-', [{ name: 'big', n: 2600 }, { name: 'small', n: 3 }, { name: 'err', n: 2, exit: 'error' }]));
+  ({ dir, db } = await corpusFileOf('stepscope-export-run-', [
+    { name: 'big', n: 2600 },
+    { name: 'small', n: 3 },
+    { name: 'err', n: 2, exit: 'error' },
+  ]));
   const c = openCorpus(db, { readonly: true });
   events = [...c.query('SELECT count(*) AS n FROM events')][0].n as number;
   c.close();
@@ -35,7 +39,12 @@ describe('progress', () => {
     expect(events).toBeGreaterThan(5000);
     const calls: [number, number][] = [];
     const out = next();
-    const m = await exportDataset(db, out, { kind: 'traces', select: [], shardRows: 2000, onProgress: (done, total) => void calls.push([done, total]) });
+    const m = await exportDataset(db, out, {
+      kind: 'traces',
+      select: [],
+      shardRows: 2000,
+      onProgress: (done, total) => void calls.push([done, total]),
+    });
     expect(m.rows).toBe(events);
     expect(calls.at(-1)).toEqual([events, events]);
     expect(calls.every(([, total]) => total === events)).toBe(true);
@@ -54,7 +63,7 @@ describe('progress', () => {
 });
 
 describe('Ctrl+C', () => {
-  it('removes this process\'s temporary folder of the output, and nothing else beside it', async () => {
+  it("removes this process's temporary folder of the output, and nothing else beside it", async () => {
     const parent = join(dir, 'exports');
     mkdirSync(join(parent, 'keep'), { recursive: true });
     writeFileSync(join(parent, 'keep', 'notes.txt'), 'mine');
@@ -65,7 +74,9 @@ describe('Ctrl+C', () => {
     let during: string[] = [];
     let held: string[] = [];
     const interrupted = exportDataset(db, out, {
-      kind: 'traces', select: [], onProgress: (done) => {
+      kind: 'traces',
+      select: [],
+      onProgress: (done) => {
         if (done >= events) return;
         during = readdirSync(parent).filter((f) => f.startsWith(partialPrefix(out)));
         held = readdirSync(join(parent, during[0], 'data'));
@@ -83,24 +94,42 @@ describe('Ctrl+C', () => {
 });
 
 describe('refusals', () => {
-  const refusal = (p: Promise<unknown>) => p.then(() => { throw new Error('expected a refusal'); }, (e: Error & { code?: string }) => ({ message: e.message, code: e.code }));
+  const refusal = (p: Promise<unknown>) =>
+    p.then(
+      () => {
+        throw new Error('expected a refusal');
+      },
+      (e: Error & { code?: string }) => ({ message: e.message, code: e.code }),
+    );
 
   it('an output that is a file, a missing parent folder, --force over files that are not an export: each with its code', async () => {
     const file = join(dir, 'a-file');
     writeFileSync(file, 'x');
-    expect(await refusal(exportDataset(db, file, { kind: 'traces', select: [] }))).toEqual({ message: `${file} exists and is not a folder`, code: 'bad-input' });
+    expect(await refusal(exportDataset(db, file, { kind: 'traces', select: [] }))).toEqual({
+      message: `${file} exists and is not a folder`,
+      code: 'bad-input',
+    });
     const orphan = join(dir, 'no-such-parent', 'ds');
-    expect(await refusal(exportDataset(db, orphan, { kind: 'traces', select: [] }))).toEqual({ message: `${join(dir, 'no-such-parent')} does not exist (the output folder's parent must)`, code: 'not-found' });
+    expect(await refusal(exportDataset(db, orphan, { kind: 'traces', select: [] }))).toEqual({
+      message: `${join(dir, 'no-such-parent')} does not exist (the output folder's parent must)`,
+      code: 'not-found',
+    });
     expect(existsSync(join(dir, 'no-such-parent'))).toBe(false);
     const mine = join(dir, 'mine');
     mkdirSync(mine);
     writeFileSync(join(mine, 'notes.txt'), 'keep me');
-    expect(await refusal(exportDataset(db, mine, { kind: 'traces', select: [], force: true }))).toMatchObject({ message: expect.stringMatching(/not a Stepscope export/), code: 'bad-input' });
+    expect(await refusal(exportDataset(db, mine, { kind: 'traces', select: [], force: true }))).toMatchObject({
+      message: expect.stringMatching(/not a Stepscope export/),
+      code: 'bad-input',
+    });
   });
 
   it('a label filter, or an annotator alone, on a corpus without annotations', async () => {
     for (const select of [['annotator=ada'], ['labels-any=data.wrong_value']]) {
-      expect(await refusal(exportDataset(db, next(), { kind: 'traces', select })), select[0]).toMatchObject({ message: expect.stringMatching(/there are no annotations in this corpus/), code: 'bad-input' });
+      expect(await refusal(exportDataset(db, next(), { kind: 'traces', select })), select[0]).toMatchObject({
+        message: expect.stringMatching(/there are no annotations in this corpus/),
+        code: 'bad-input',
+      });
     }
   });
 
@@ -110,8 +139,12 @@ describe('refusals', () => {
     openDatabase(old, { create: true, migrations: MIGRATIONS.filter((mg) => mg.version <= version) }).close();
     await seedOldCorpusFrom(old, version, dir, writeTraces(dir, 'old.jsonl', [{ name: 'old', n: 3 }]));
     const before = fileHash(old);
-    expect(() => previewExport(old, { kind: 'traces', select: [] })).toThrow(expect.objectContaining({ code: 'needs-upgrade' }));
-    expect(await refusal(exportDataset(old, next(), { kind: 'traces', select: [] }))).toMatchObject({ code: 'needs-upgrade' });
+    expect(() => previewExport(old, { kind: 'traces', select: [] })).toThrow(
+      expect.objectContaining({ code: 'needs-upgrade' }),
+    );
+    expect(await refusal(exportDataset(old, next(), { kind: 'traces', select: [] }))).toMatchObject({
+      code: 'needs-upgrade',
+    });
     expect(fileHash(old)).toBe(before);
   });
 });
@@ -119,26 +152,36 @@ describe('refusals', () => {
 describe('resources and consistency', () => {
   const openFiles = () => readdirSync('/proc/self/fd').length;
 
-  it.runIf(existsSync('/proc/self/fd'))('closes the corpus and every file after an export, a preview and a refused export', async () => {
-    await exportDataset(db, next(), { kind: 'traces', select: [], format: 'parquet' });
-    const before = openFiles();
-    for (let k = 0; k < 3; k++) {
-      await exportDataset(db, next(), { kind: 'traces', select: [], shardRows: 3000 });
-      previewExport(db, { kind: 'traces', select: [] });
-      await expect(exportDataset(db, next(), { kind: 'traces', select: ['sql=no_such_column > 1'] })).rejects.toThrow();
-    }
-    expect(openFiles()).toBe(before);
-  });
+  it.runIf(existsSync('/proc/self/fd'))(
+    'closes the corpus and every file after an export, a preview and a refused export',
+    async () => {
+      await exportDataset(db, next(), { kind: 'traces', select: [], format: 'parquet' });
+      const before = openFiles();
+      for (let k = 0; k < 3; k++) {
+        await exportDataset(db, next(), { kind: 'traces', select: [], shardRows: 3000 });
+        previewExport(db, { kind: 'traces', select: [] });
+        await expect(
+          exportDataset(db, next(), { kind: 'traces', select: ['sql=no_such_column > 1'] }),
+        ).rejects.toThrow();
+      }
+      expect(openFiles()).toBe(before);
+    },
+  );
 
   it('rows that fall short of the plan fail the export (named split, counts) and leave nothing', async () => {
     const read = Corpus.prototype.iterateExportRows;
-    const spy = vi.spyOn(Corpus.prototype, 'iterateExportRows').mockImplementation(function* (this: Corpus, ...args: Parameters<typeof read>) {
+    const spy = vi.spyOn(Corpus.prototype, 'iterateExportRows').mockImplementation(function* (
+      this: Corpus,
+      ...args: Parameters<typeof read>
+    ) {
       const rows = [...read.apply(this, args)];
       yield* rows.slice(1);
     });
     const out = next();
     try {
-      await expect(exportDataset(db, out, { kind: 'traces', select: ['name=small'] })).rejects.toThrow('split train: wrote 11 rows, planned 12');
+      await expect(exportDataset(db, out, { kind: 'traces', select: ['name=small'] })).rejects.toThrow(
+        'split train: wrote 11 rows, planned 12',
+      );
     } finally {
       spy.mockRestore();
     }
@@ -147,9 +190,11 @@ describe('resources and consistency', () => {
   });
 });
 
-describe('the card\'s loading hints', () => {
+describe("the card's loading hints", () => {
   it('its DuckDB query reads the rows of the first split from the folder, in both formats; the Parquet files say who wrote them', async () => {
-    const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+    const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+      version: string;
+    };
     for (const format of ['jsonl', 'parquet'] as const) {
       const out = next();
       const m = await exportDataset(db, out, { kind: 'traces', select: ['name=small'], format });
@@ -166,7 +211,9 @@ describe('the card\'s loading hints', () => {
       expect(readFileSync(join(out, 'stepscope-export.json'), 'utf8')).toBe(JSON.stringify(m, null, 2) + '\n');
       if (format === 'parquet') {
         const buf = readFileSync(dataFiles(out).train[0]);
-        expect(parquetMetadata(buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.byteLength) as ArrayBuffer).created_by).toBe(`Stepscope ${version}`);
+        expect(
+          parquetMetadata(buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.byteLength) as ArrayBuffer).created_by,
+        ).toBe(`Stepscope ${version}`);
       }
     }
   });

@@ -13,11 +13,17 @@ const END = '<|trace_end|><|end_of_text|>';
 describe('cutting a stored trajectory into steps', () => {
   const text = `<|begin_of_text|>ctx${F}s0${A}<|step_over|>${F}s1${A}<|step_into|>${F}s2${END}`;
 
-  it('two actions: three separators, each step\'s prompt ends at one, its target is the state after it', () => {
+  it("two actions: three separators, each step's prompt ends at one, its target is the state after it", () => {
     const ends = frameEnds(text, 2, 7);
     expect(ends.length).toBe(3);
-    expect(stepPromptTarget(text, ends, 0)).toEqual({ prompt: `<|begin_of_text|>ctx${F}s0${A}<|step_over|>${F}`, target: 's1' });
-    expect(stepPromptTarget(text, ends, 1)).toEqual({ prompt: text.slice(0, text.lastIndexOf(F) + F.length), target: 's2' });
+    expect(stepPromptTarget(text, ends, 0)).toEqual({
+      prompt: `<|begin_of_text|>ctx${F}s0${A}<|step_over|>${F}`,
+      target: 's1',
+    });
+    expect(stepPromptTarget(text, ends, 1)).toEqual({
+      prompt: text.slice(0, text.lastIndexOf(F) + F.length),
+      target: 's2',
+    });
   });
 
   it('a text with a separator more or less than its actions call for is refused, naming the trajectory and the counts', () => {
@@ -29,8 +35,14 @@ describe('cutting a stored trajectory into steps', () => {
       }
       return undefined;
     };
-    expect(refusal(text, 3)).toEqual({ message: `trajectory 7: its text has 3 ${F} for 3 actions (expected 4); a repr may contain a separator token`, code: 'bad-input' });
-    expect(refusal(text.replace(`s1`, `s1 ${F}`), 2)).toMatchObject({ message: expect.stringContaining(`its text has 4 ${F} for 2 actions (expected 3)`), code: 'bad-input' });
+    expect(refusal(text, 3)).toEqual({
+      message: `trajectory 7: its text has 3 ${F} for 3 actions (expected 4); a repr may contain a separator token`,
+      code: 'bad-input',
+    });
+    expect(refusal(text.replace(`s1`, `s1 ${F}`), 2)).toMatchObject({
+      message: expect.stringContaining(`its text has 4 ${F} for 2 actions (expected 3)`),
+      code: 'bad-input',
+    });
   });
 });
 

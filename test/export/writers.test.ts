@@ -18,7 +18,10 @@ const metadata = (file: string) => {
   return parquetMetadata(buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.byteLength) as ArrayBuffer);
 };
 const groups = (file: string) => metadata(file).row_groups.map((g) => Number(g.num_rows));
-const TWO: Column[] = [{ name: 'id', type: 'int' }, { name: 'text', type: 'string' }];
+const TWO: Column[] = [
+  { name: 'id', type: 'int' },
+  { name: 'text', type: 'string' },
+];
 
 function writeParquet(rows: { id: number; text: string }[]): string {
   const file = join(tempDir('stepscope-writers-'), 'f.parquet');
@@ -43,14 +46,41 @@ describe('Parquet', () => {
   it('the schema: required columns, nullable ones optional, string lists as the LIST of the Parquet spec', () => {
     const file = join(tempDir('stepscope-writers-'), 'f.parquet');
     const w = parquetFileWriter(file, COLUMNS.traces, 'test');
-    w.write({ name: 'a', trace: 1, program: 'h', labels: ['x.y'], seq: 0, event: 'call', frame: 1, func: 'f', line: 1, src: 'def f():', locals: '{}', arg: null, parent: null });
+    w.write({
+      name: 'a',
+      trace: 1,
+      program: 'h',
+      labels: ['x.y'],
+      seq: 0,
+      event: 'call',
+      frame: 1,
+      func: 'f',
+      line: 1,
+      src: 'def f():',
+      locals: '{}',
+      arg: null,
+      parent: null,
+    });
     w.close();
-    const schema = metadata(file).schema.slice(1).map((e) => [e.name, e.repetition_type, e.converted_type ?? null]);
+    const schema = metadata(file)
+      .schema.slice(1)
+      .map((e) => [e.name, e.repetition_type, e.converted_type ?? null]);
     expect(schema).toEqual([
-      ['name', 'REQUIRED', 'UTF8'], ['trace', 'REQUIRED', null], ['program', 'REQUIRED', 'UTF8'],
-      ['labels', 'REQUIRED', 'LIST'], ['list', 'REPEATED', null], ['element', 'REQUIRED', 'UTF8'],
-      ['seq', 'REQUIRED', null], ['event', 'REQUIRED', 'UTF8'], ['frame', 'REQUIRED', null], ['func', 'REQUIRED', 'UTF8'],
-      ['line', 'REQUIRED', null], ['src', 'REQUIRED', 'UTF8'], ['locals', 'REQUIRED', 'UTF8'], ['arg', 'OPTIONAL', 'UTF8'], ['parent', 'OPTIONAL', null],
+      ['name', 'REQUIRED', 'UTF8'],
+      ['trace', 'REQUIRED', null],
+      ['program', 'REQUIRED', 'UTF8'],
+      ['labels', 'REQUIRED', 'LIST'],
+      ['list', 'REPEATED', null],
+      ['element', 'REQUIRED', 'UTF8'],
+      ['seq', 'REQUIRED', null],
+      ['event', 'REQUIRED', 'UTF8'],
+      ['frame', 'REQUIRED', null],
+      ['func', 'REQUIRED', 'UTF8'],
+      ['line', 'REQUIRED', null],
+      ['src', 'REQUIRED', 'UTF8'],
+      ['locals', 'REQUIRED', 'UTF8'],
+      ['arg', 'OPTIONAL', 'UTF8'],
+      ['parent', 'OPTIONAL', null],
     ]);
   });
 
@@ -72,7 +102,9 @@ describe('Parquet', () => {
     const file = writeParquet(rows);
     expect(groups(file)).toEqual([32, 1]);
     const back = await hyparquetRead(file);
-    expect(back.map((r) => [r.id, (r.text as string).length, (r.text as string)[0]])).toEqual(rows.map((r) => [r.id, 1 << 20, String(r.id % 10)]));
+    expect(back.map((r) => [r.id, (r.text as string).length, (r.text as string)[0]])).toEqual(
+      rows.map((r) => [r.id, 1 << 20, String(r.id % 10)]),
+    );
   });
 });
 
@@ -81,7 +113,11 @@ describe('the shards of a split', () => {
     const dir = tempDir('stepscope-shards-');
     mkdirSync(join(dir, 'data'));
     const names = shardNames('train', 5, 2, 'jsonl');
-    expect(names).toEqual(['data/train-00000-of-00003.jsonl', 'data/train-00001-of-00003.jsonl', 'data/train-00002-of-00003.jsonl']);
+    expect(names).toEqual([
+      'data/train-00000-of-00003.jsonl',
+      'data/train-00001-of-00003.jsonl',
+      'data/train-00002-of-00003.jsonl',
+    ]);
     expect(shardNames('test', 0, 2, 'jsonl')).toEqual([]);
     const w = new SplitWriter(dir, names, 2, 'jsonl', TWO, 'test');
     for (let i = 0; i < 5; i++) w.write({ id: i, text: `r${i}` });
@@ -89,8 +125,14 @@ describe('the shards of a split', () => {
     // The last file has room for one more (the export compares the rows written with the
     // plan afterwards); the row after that would need a fourth file.
     w.write({ id: 5, text: 'r5' });
-    expect(() => w.write({ id: 6, text: 'r6' })).toThrow('more rows than the plan counted (the corpus changed during the export)');
+    expect(() => w.write({ id: 6, text: 'r6' })).toThrow(
+      'more rows than the plan counted (the corpus changed during the export)',
+    );
     w.close();
-    expect(names.map((f) => jsonlRead([join(dir, f)]).map((r) => r.id))).toEqual([[0, 1], [2, 3], [4, 5]]);
+    expect(names.map((f) => jsonlRead([join(dir, f)]).map((r) => r.id))).toEqual([
+      [0, 1],
+      [2, 3],
+      [4, 5],
+    ]);
   });
 });

@@ -24,7 +24,7 @@ describe('the e2e shards of npm test', () => {
     expect(Math.abs(a - b)).toBeLessThanOrEqual((a + b) / 10);
   });
 
-  it("select a file by its own name only: export.spec.ts is not labels-export.spec.ts", () => {
+  it('select a file by its own name only: export.spec.ts is not labels-export.spec.ts', () => {
     const [filter] = fileFilters(['export.spec.ts']).map((f) => new RegExp(f));
     expect(filter.test('/w/stepscope/e2e/export.spec.ts')).toBe(true);
     expect(filter.test('/w/stepscope/e2e/labels-export.spec.ts')).toBe(false);

@@ -10,6 +10,8 @@ it('every test file that calls vi.mock or vi.doMock is listed to run isolated, a
   const files = readdirSync(join(repoRoot, 'test'), { recursive: true, encoding: 'utf8' })
     .filter((f) => f.endsWith('.test.ts') && !f.startsWith('ui/components/'))
     .map((f) => relative(repoRoot, join(repoRoot, 'test', f)));
-  const mocking = files.filter((f) => /\bvi\.(do)?[mM]ock\(/.test(readFileSync(join(repoRoot, f), 'utf8').replace(/\/\/.*$/gm, '')));
+  const mocking = files.filter((f) =>
+    /\bvi\.(do)?[mM]ock\(/.test(readFileSync(join(repoRoot, f), 'utf8').replace(/\/\/.*$/gm, '')),
+  );
   expect(mocking.sort()).toEqual([...MOCKING].sort());
 });

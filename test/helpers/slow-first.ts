@@ -32,7 +32,9 @@ export default class SlowFirst extends BaseSequencer {
     for (const f of sorted) if (!project.has(f.project.name)) project.set(f.project.name, project.size);
     return sorted
       .map((f, i) => ({ f, i }))
-      .sort((a, b) => project.get(a.f.project.name)! - project.get(b.f.project.name)! || rank(a.f) - rank(b.f) || a.i - b.i)
+      .sort(
+        (a, b) => project.get(a.f.project.name)! - project.get(b.f.project.name)! || rank(a.f) - rank(b.f) || a.i - b.i,
+      )
       .map(({ f }) => f);
   }
 }

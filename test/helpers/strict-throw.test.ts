@@ -9,7 +9,8 @@ async function failureOf(assertion: () => unknown): Promise<string> {
   try {
     await assertion();
   } catch (err) {
-    if (!(err instanceof Error)) throw new Error(`the assertion failed with a non-Error: ${String(err)}`, { cause: err });
+    if (!(err instanceof Error))
+      throw new Error(`the assertion failed with a non-Error: ${String(err)}`, { cause: err });
     return err.message;
   }
   throw new Error('the assertion passed, but it should have failed');
@@ -69,9 +70,9 @@ describe('a promise that rejects with something that is not an Error', () => {
     expect(await failureOf(() => expect(Promise.reject(null)).rejects.toThrow('some message'))).toBe(
       'expected an Error to be rejected, but the promise rejected with null',
     );
-    expect(
-      await failureOf(() => expect(Promise.reject({ message: 'boom' })).rejects.toThrow('boom')),
-    ).toBe("expected an Error to be rejected, but the promise rejected with { message: 'boom' }");
+    expect(await failureOf(() => expect(Promise.reject({ message: 'boom' })).rejects.toThrow('boom'))).toBe(
+      "expected an Error to be rejected, but the promise rejected with { message: 'boom' }",
+    );
   });
 
   it('works with a function returning the promise too', async () => {
@@ -108,7 +109,7 @@ describe('real Errors', () => {
     await expect(Promise.reject(foreign)).rejects.toThrow('from a vm context');
   });
 
-  it('still fail with vitest\'s own message when the message is wrong', async () => {
+  it("still fail with vitest's own message when the message is wrong", async () => {
     expect(await failureOf(() => expect(throwsRunFailed).toThrow('timeout'))).toBe(
       "expected [Function throwsRunFailed] to throw error including 'timeout' but got 'the run failed: HTTP 500'",
     );
@@ -144,7 +145,7 @@ describe('.not.toThrow()', () => {
 });
 
 describe('a function that does not throw', () => {
-  it('fails toThrow with vitest\'s own message', async () => {
+  it("fails toThrow with vitest's own message", async () => {
     expect(await failureOf(() => expect(() => 42).toThrow('boom'))).toMatch(/to throw an error/);
   });
 });

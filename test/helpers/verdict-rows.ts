@@ -8,7 +8,18 @@ import type { VerdictRow } from '../../src/store/corpus.js';
  */
 export function verdictRow(itemId: number, correct: boolean | null, extra: Partial<VerdictRow> = {}): VerdictRow {
   return {
-    itemId, action: 'step_into', direction: 'forward', horizon: null, traceEvents: 10, depth: 0, formatError: false,
-    em: { event: correct, src: correct, locals: null, arg: null, all: correct }, exec: null, alt: null, correct, pending: correct === null, ...extra,
+    itemId,
+    action: 'step_into',
+    direction: 'forward',
+    horizon: null,
+    traceEvents: 10,
+    depth: 0,
+    formatError: false,
+    em: { event: correct, src: correct, locals: null, arg: null, all: correct },
+    exec: null,
+    alt: null,
+    correct,
+    pending: correct === null,
+    ...extra,
   };
 }

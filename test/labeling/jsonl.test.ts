@@ -66,26 +66,69 @@ function fork(c: Corpus): [Corpus, Corpus] {
   return [openCorpus(c.path), copyOf(c.path)];
 }
 const text = (lines: object[]) => lines.map((l) => JSON.stringify(l) + '\n').join('');
-const people = (c: Corpus) => c.listAnnotations({ source: 'person', inactive: true }).map((a) => ({ annotator: a.annotator, target: a.target, labels: a.labels, note: a.note, active: a.active, skipped: a.skipped }));
+const people = (c: Corpus) =>
+  c.listAnnotations({ source: 'person', inactive: true }).map((a) => ({
+    annotator: a.annotator,
+    target: a.target,
+    labels: a.labels,
+    note: a.note,
+    active: a.active,
+    skipped: a.skipped,
+  }));
 
 describe('exportLines', () => {
   it("one line per annotation, undone ones too; a prediction's line says where it is, a state's does not", () => {
     const c = copyOf(db);
-    setLabels(c, { target: { prediction: ids[0] }, labels: ['format.unparseable'], note: 'no state at all', annotator: 'ada' });
-    setLabels(c, { target: { trace: 1, seq: 0, action: 'step_into' }, labels: ['control.branch'], annotator: 'bob', role: 'adjudicator' });
+    setLabels(c, {
+      target: { prediction: ids[0] },
+      labels: ['format.unparseable'],
+      note: 'no state at all',
+      annotator: 'ada',
+    });
+    setLabels(c, {
+      target: { trace: 1, seq: 0, action: 'step_into' },
+      labels: ['control.branch'],
+      annotator: 'bob',
+      role: 'adjudicator',
+    });
     skipTarget(c, { prediction: ids[1] }, 'ada');
     setLabels(c, { target: { prediction: ids[2] }, labels: ['format.truncated'], annotator: 'cy' });
     undoLast(c, 'cy');
     const lines = exportLines(c);
     expect(lines).toHaveLength(4);
-    expect(lines[3]).toMatchObject({ target: `prediction:${ids[2]}`, annotator: 'cy', labels: ['format.truncated'], active: false });
+    expect(lines[3]).toMatchObject({
+      target: `prediction:${ids[2]}`,
+      annotator: 'cy',
+      labels: ['format.truncated'],
+      active: false,
+    });
     const item = c.listEvalSets()[0] && [...c.iteratePredictions({ setId: c.getEvalSet('ns')!.id })][0];
     expect(lines[0]).toEqual({
-      uid: expect.any(String), target: `prediction:${ids[0]}`, set: 'ns', run: 'm', item: item.itemKey, sample: item.sample,
-      annotator: 'ada', role: 'annotator', source: 'person', rule: null, labels: ['format.unparseable'], note: 'no state at all', status: null,
-      skipped: false, active: true, taxonomy: 1, created: expect.any(String), updated: expect.any(String),
+      uid: expect.any(String),
+      target: `prediction:${ids[0]}`,
+      set: 'ns',
+      run: 'm',
+      item: item.itemKey,
+      sample: item.sample,
+      annotator: 'ada',
+      role: 'annotator',
+      source: 'person',
+      rule: null,
+      labels: ['format.unparseable'],
+      note: 'no state at all',
+      status: null,
+      skipped: false,
+      active: true,
+      taxonomy: 1,
+      created: expect.any(String),
+      updated: expect.any(String),
     });
-    expect(lines[1]).toMatchObject({ target: 'trace:1/seq:0/action:step_into', annotator: 'bob', role: 'adjudicator', labels: ['control.branch'] });
+    expect(lines[1]).toMatchObject({
+      target: 'trace:1/seq:0/action:step_into',
+      annotator: 'bob',
+      role: 'adjudicator',
+      labels: ['control.branch'],
+    });
     expect(Object.keys(lines[1])).not.toContain('set');
     expect(lines[2]).toMatchObject({ target: `prediction:${ids[1]}`, annotator: 'ada', skipped: true, labels: [] });
     c.close();
@@ -97,14 +140,36 @@ describe('importLines', () => {
     const a0 = copyOf(db);
     setLabels(a0, { target: { prediction: ids[0] }, labels: ['format.unparseable'], annotator: 'ada' });
     const [a, b] = fork(a0);
-    setLabels(b, { target: { prediction: ids[0] }, labels: ['other.other'], annotator: 'ada' }); // ada changed her mind in the copy
+    // ada changed her mind in the copy
+    setLabels(b, { target: { prediction: ids[0] }, labels: ['other.other'], annotator: 'ada' });
     setLabels(b, { target: { prediction: ids[2] }, labels: ['format.repeated'], annotator: 'carol' });
     const lines = text(exportLines(b));
     expect(importLines(a, lines, join(dir, 'sub', 'carol.jsonl'), 'lead')).toEqual({ added: 1, same: 0, conflicts: 1 });
     expect(people(a)).toEqual([
-      { annotator: 'ada', target: `prediction:${ids[0]}`, labels: ['format.unparseable'], note: null, active: true, skipped: false },
-      { annotator: 'ada@carol.jsonl', target: `prediction:${ids[0]}`, labels: ['other.other'], note: null, active: true, skipped: false },
-      { annotator: 'carol', target: `prediction:${ids[2]}`, labels: ['format.repeated'], note: null, active: true, skipped: false },
+      {
+        annotator: 'ada',
+        target: `prediction:${ids[0]}`,
+        labels: ['format.unparseable'],
+        note: null,
+        active: true,
+        skipped: false,
+      },
+      {
+        annotator: 'ada@carol.jsonl',
+        target: `prediction:${ids[0]}`,
+        labels: ['other.other'],
+        note: null,
+        active: true,
+        skipped: false,
+      },
+      {
+        annotator: 'carol',
+        target: `prediction:${ids[2]}`,
+        labels: ['format.repeated'],
+        note: null,
+        active: true,
+        skipped: false,
+      },
     ]);
     expect(importLines(a, lines, join(dir, 'sub', 'carol.jsonl'), 'lead')).toEqual({ added: 0, same: 2, conflicts: 0 });
     // The same conflicting line twice in one file is kept once.
@@ -128,8 +193,16 @@ describe('importLines', () => {
     expect(rules.some((l) => l.status !== 'suggested')).toBe(true);
     expect(importLines(a, text(lines), 'b.jsonl', 'lead')).toEqual({ added: 1, same: rules.length, conflicts: 0 });
     const mine = lines.find((l) => l.annotator === 'bob')!;
-    for (const change of [{ note: 'why' }, { skipped: true }, { active: false }, { labels: ['format.truncated'] }] as Partial<AnnotationLine>[]) {
-      expect(importLines(a, text([{ ...mine, ...change }]), `${Object.keys(change)[0]}.jsonl`, 'lead'), JSON.stringify(change)).toEqual({ added: 0, same: 0, conflicts: 1 });
+    for (const change of [
+      { note: 'why' },
+      { skipped: true },
+      { active: false },
+      { labels: ['format.truncated'] },
+    ] as Partial<AnnotationLine>[]) {
+      expect(
+        importLines(a, text([{ ...mine, ...change }]), `${Object.keys(change)[0]}.jsonl`, 'lead'),
+        JSON.stringify(change),
+      ).toEqual({ added: 0, same: 0, conflicts: 1 });
     }
     a.close();
     b.close();
@@ -140,12 +213,31 @@ describe('importLines', () => {
     setLabels(a, { target: { prediction: ids[1] }, labels: ['format.truncated'], annotator: 'ada' });
     const line = exportLines(a)[0];
     const o = copyOf(other);
-    const there = [...o.iteratePredictions({ setId: o.getEvalSet('ns')!.id })].find((p) => p.itemKey === line.item && p.sample === line.sample)!;
+    const there = [...o.iteratePredictions({ setId: o.getEvalSet('ns')!.id })].find(
+      (p) => p.itemKey === line.item && p.sample === line.sample,
+    )!;
     expect(there.id).not.toBe(ids[1]);
     expect(importLines(o, text([line]), 'a.jsonl', 'lead')).toEqual({ added: 1, same: 0, conflicts: 0 });
-    expect(people(o)).toEqual([{ annotator: 'ada', target: `prediction:${there.id}`, labels: ['format.truncated'], note: null, active: true, skipped: false }]);
+    expect(people(o)).toEqual([
+      {
+        annotator: 'ada',
+        target: `prediction:${there.id}`,
+        labels: ['format.truncated'],
+        note: null,
+        active: true,
+        skipped: false,
+      },
+    ]);
     // Without its set, run, item and sample a line keeps its prediction id.
-    const bare = { ...line, set: undefined, run: undefined, item: undefined, sample: undefined, uid: 'bare', annotator: 'zed' };
+    const bare = {
+      ...line,
+      set: undefined,
+      run: undefined,
+      item: undefined,
+      sample: undefined,
+      uid: 'bare',
+      annotator: 'zed',
+    };
     expect(importLines(o, text([bare]), 'a.jsonl', 'lead').added).toBe(1);
     expect(o.listAnnotations({ annotator: 'zed' })[0].target).toBe(`prediction:${ids[1]}`);
     // Any one of the four missing: the same.
@@ -157,8 +249,18 @@ describe('importLines', () => {
     // A state's line keeps its state, whatever else it carries.
     const state = { ...line, target: 'trace:1/seq:2', uid: 'state', annotator: 'sam' };
     expect(importLines(o, text([state]), 'a.jsonl', 'lead').added).toBe(1);
-    expect(o.listAnnotations({ annotator: 'sam' })[0]).toMatchObject({ target: 'trace:1/seq:2', prediction: null, trace: 1, seq: 2 });
-    for (const [k, v] of [['set', 'nope'], ['run', 'nope'], ['item', 'nope'], ['sample', 7]] as const) {
+    expect(o.listAnnotations({ annotator: 'sam' })[0]).toMatchObject({
+      target: 'trace:1/seq:2',
+      prediction: null,
+      trace: 1,
+      seq: 2,
+    });
+    for (const [k, v] of [
+      ['set', 'nope'],
+      ['run', 'nope'],
+      ['item', 'nope'],
+      ['sample', 7],
+    ] as const) {
       const moved = { ...line, [k]: v };
       expect(() => importLines(o, text([moved]), 'a.jsonl', 'lead'), k).toThrow(
         `a.jsonl:1: expected a prediction of set ${JSON.stringify(moved.set)}, run ${JSON.stringify(moved.run)}, item ${JSON.stringify(moved.item)}, sample ${moved.sample} in this corpus`,
@@ -171,31 +273,88 @@ describe('importLines', () => {
   it('a short line takes the defaults: annotator role, no status, not skipped, active, the current taxonomy; its dates are kept when given', () => {
     const c = copyOf(db);
     const line = { uid: 'u1', target: 'trace:1/seq:0', annotator: 'ada', source: 'person', labels: ['other.other'] };
-    expect(importLines(c, text([line, { ...line, uid: 'u2', target: 'trace:1/seq:1', created: '2026-01-02T03:04:05Z', updated: '2026-01-03T00:00:00Z', taxonomy: 1 }]), 'short.jsonl', 'lead').added).toBe(2);
+    expect(
+      importLines(
+        c,
+        text([
+          line,
+          {
+            ...line,
+            uid: 'u2',
+            target: 'trace:1/seq:1',
+            created: '2026-01-02T03:04:05Z',
+            updated: '2026-01-03T00:00:00Z',
+            taxonomy: 1,
+          },
+        ]),
+        'short.jsonl',
+        'lead',
+      ).added,
+    ).toBe(2);
     const [a, b] = c.listAnnotations();
-    expect(a).toMatchObject({ uid: 'u1', role: 'annotator', status: null, skipped: false, active: true, taxonomy: 1, note: null, rule: null });
+    expect(a).toMatchObject({
+      uid: 'u1',
+      role: 'annotator',
+      status: null,
+      skipped: false,
+      active: true,
+      taxonomy: 1,
+      note: null,
+      rule: null,
+    });
     expect(b).toMatchObject({ uid: 'u2', created: '2026-01-02T03:04:05Z', updated: '2026-01-03T00:00:00Z' });
     expect(c.latestTaxonomy()?.version).toBe(1);
-    // Given values are kept: an adjudicator, a rule's accepted or rejected suggestion, an older taxonomy version; a date that is not text is replaced.
+    // Given values are kept: an adjudicator, a rule's accepted or rejected suggestion, an older taxonomy version; a
+    // date that is not text is replaced.
     updateTaxonomy(c, { ...structuredClone(DEFAULT_TAXONOMY), version: 2, name: 'Renamed' }, 'lead');
     const more = [
       { ...line, uid: 'u3', target: 'trace:1/seq:2', role: 'adjudicator', taxonomy: 1 },
-      { ...line, uid: 'u4', target: 'trace:1/seq:3', annotator: 'rule:x', source: 'rule', rule: 'x', status: 'accepted', created: null },
-      { ...line, uid: 'u5', target: 'trace:1/seq:4', annotator: 'rule:x', source: 'rule', rule: 'x', status: 'rejected', created: 5, updated: 6 },
+      {
+        ...line,
+        uid: 'u4',
+        target: 'trace:1/seq:3',
+        annotator: 'rule:x',
+        source: 'rule',
+        rule: 'x',
+        status: 'accepted',
+        created: null,
+      },
+      {
+        ...line,
+        uid: 'u5',
+        target: 'trace:1/seq:4',
+        annotator: 'rule:x',
+        source: 'rule',
+        rule: 'x',
+        status: 'rejected',
+        created: 5,
+        updated: 6,
+      },
       { ...line, uid: 'u6', target: 'trace:1/seq:5' },
     ];
     expect(importLines(c, text(more), 'more.jsonl', 'lead').added).toBe(4);
     const [, , u3, u4, u5, u6] = c.listAnnotations();
     expect(u3).toMatchObject({ uid: 'u3', role: 'adjudicator', taxonomy: 1 });
     expect(u4).toMatchObject({ uid: 'u4', status: 'accepted', created: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) });
-    expect(u5).toMatchObject({ uid: 'u5', status: 'rejected', created: expect.stringMatching(/^\d{4}-\d\d-\d\dT/), updated: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) });
+    expect(u5).toMatchObject({
+      uid: 'u5',
+      status: 'rejected',
+      created: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+      updated: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+    });
     expect(u6).toMatchObject({ uid: 'u6', taxonomy: 2 });
     c.close();
   });
 
   it('a bad line stops the import as FILE:LINE with what was expected, and stores nothing', () => {
     const c = copyOf(db);
-    const good = { uid: 'g', target: `prediction:${ids[0]}`, annotator: 'ada', source: 'person', labels: ['other.other'] };
+    const good = {
+      uid: 'g',
+      target: `prediction:${ids[0]}`,
+      annotator: 'ada',
+      source: 'person',
+      labels: ['other.other'],
+    };
     const cases: [string, string][] = [
       ['{"uid": ', 'expected a JSON object ('],
       ['[1, 2]', 'expected a JSON object'],
@@ -207,17 +366,35 @@ describe('importLines', () => {
       [JSON.stringify({ ...good, role: 'boss' }), 'expected "role" to be annotator or adjudicator, got "boss"'],
       [JSON.stringify({ ...good, source: 'model' }), 'expected "source" to be person or rule, got "model"'],
       [JSON.stringify({ ...good, source: 'rule' }), 'expected "rule" to name the rule exactly when "source" is rule'],
-      [JSON.stringify({ ...good, rule: 'parse-error' }), 'expected "rule" to name the rule exactly when "source" is rule'],
+      [
+        JSON.stringify({ ...good, rule: 'parse-error' }),
+        'expected "rule" to name the rule exactly when "source" is rule',
+      ],
       [JSON.stringify({ ...good, rule: 5 }), 'expected "rule" to be a string or null, got 5'],
       [JSON.stringify({ ...good, labels: 'other.other' }), 'expected "labels" to be an array of label ids'],
       [JSON.stringify({ ...good, labels: [1] }), 'expected "labels" to be an array of label ids'],
       [JSON.stringify({ ...good, labels: ['other.other', 1] }), 'expected "labels" to be an array of label ids'],
-      [JSON.stringify({ ...good, labels: ['data.nope'] }), "unknown label 'data.nope': expected a label of taxonomy 'Execution-prediction errors' version 1 (stepscope taxonomy lists them)"],
-      [JSON.stringify({ ...good, status: 'maybe' }), 'expected "status" to be suggested, accepted, rejected or null, got "maybe"'],
+      [
+        JSON.stringify({ ...good, labels: ['data.nope'] }),
+        "unknown label 'data.nope': expected a label of taxonomy 'Execution-prediction errors' version 1 (stepscope taxonomy lists them)",
+      ],
+      [
+        JSON.stringify({ ...good, status: 'maybe' }),
+        'expected "status" to be suggested, accepted, rejected or null, got "maybe"',
+      ],
       [JSON.stringify({ ...good, note: '' }), 'expected "note" to be a string or null, got ""'],
-      [JSON.stringify({ ...good, target: 'trace:1' }), 'expected "target" to be prediction:ID, trace:ID/seq:N or trace:ID/seq:N/action:A, got "trace:1"'],
-      [JSON.stringify({ ...good, target: 'prediction:99999' }), 'no prediction with id 99999 (stepscope predictions lists them)'],
-      [JSON.stringify({ ...good, target: 'trace:1/seq:99999' }), 'trace 1 has no state with seq 99999: expected a seq from 0 to '],
+      [
+        JSON.stringify({ ...good, target: 'trace:1' }),
+        'expected "target" to be prediction:ID, trace:ID/seq:N or trace:ID/seq:N/action:A, got "trace:1"',
+      ],
+      [
+        JSON.stringify({ ...good, target: 'prediction:99999' }),
+        'no prediction with id 99999 (stepscope predictions lists them)',
+      ],
+      [
+        JSON.stringify({ ...good, target: 'trace:1/seq:99999' }),
+        'trace 1 has no state with seq 99999: expected a seq from 0 to ',
+      ],
     ];
     for (const [bad, what] of cases) {
       const before = c.listAnnotations({ inactive: true }).length;

@@ -22,7 +22,10 @@ beforeAll(async () => {
   const { set } = createEvalSet(corpus, { name: 'ns', task: 'next-state', perAction: 2, seed: 5 });
   const items = [...corpus.iterateItems(set.id)];
   const file = join(dir, 'p.jsonl');
-  writeFileSync(file, items.map((it, i) => JSON.stringify({ id: it.id, completion: i % 2 ? it.target : 'oops, no state' })).join('\n'));
+  writeFileSync(
+    file,
+    items.map((it, i) => JSON.stringify({ id: it.id, completion: i % 2 ? it.target : 'oops, no state' })).join('\n'),
+  );
   importPredictions(corpus, { file, set: 'ns', label: 'half' });
   failing = [...corpus.iteratePredictions({ setId: set.id, failed: true })].map((p) => p.id);
 }, 120_000);
@@ -34,13 +37,30 @@ afterAll(() => {
 it('suggests format.unparseable for each failing prediction once, as rule:parse-error, and a second run stores nothing new', () => {
   expect(failing.length).toBeGreaterThan(3);
   const first = prelabelRun(corpus, 'ns', 'half');
-  expect(first).toMatchObject({ predictions: failing.length, labeled: failing.length, stored: first.stored, skipped: 0 });
+  expect(first).toMatchObject({
+    predictions: failing.length,
+    labeled: failing.length,
+    stored: first.stored,
+    skipped: 0,
+  });
   expect(first.counts['format.unparseable']).toBe(failing.length);
   const rules = corpus.listAnnotations({ source: 'rule' });
-  expect(rules.filter((a) => a.annotator === 'rule:parse-error').map((a) => a.prediction).sort((a, b) => a! - b!)).toEqual(failing);
+  expect(
+    rules
+      .filter((a) => a.annotator === 'rule:parse-error')
+      .map((a) => a.prediction)
+      .sort((a, b) => a! - b!),
+  ).toEqual(failing);
   expect(first.stored).toBe(rules.length);
   for (const a of rules) {
-    expect(a).toMatchObject({ role: 'annotator', source: 'rule', status: 'suggested', skipped: false, active: true, taxonomy: 1 });
+    expect(a).toMatchObject({
+      role: 'annotator',
+      source: 'rule',
+      status: 'suggested',
+      skipped: false,
+      active: true,
+      taxonomy: 1,
+    });
     expect(a.annotator).toBe(`rule:${a.rule}`);
     expect(a.note).toEqual(expect.any(String));
   }
@@ -54,5 +74,8 @@ it('suggests format.unparseable for each failing prediction once, as rule:parse-
   expect(again).toEqual({ ...first, stored: 0 });
   expect(corpus.listAnnotations({ source: 'rule' })).toHaveLength(rules.length - 1);
   expect(corpus.listAnnotations({ source: 'rule', inactive: true })).toHaveLength(rules.length);
-  expect(corpus.listAnnotations({ source: 'rule' }).find((a) => a.prediction === failing[0] && a.rule === 'parse-error')!.status).toBe('rejected');
+  expect(
+    corpus.listAnnotations({ source: 'rule' }).find((a) => a.prediction === failing[0] && a.rule === 'parse-error')!
+      .status,
+  ).toBe('rejected');
 });

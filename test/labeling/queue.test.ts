@@ -17,7 +17,10 @@ import { corpusOf, vectorTraces } from '../predictions/helpers.js';
 
 let corpus: Corpus;
 let items: StoredItem[];
-/** Per item (in the set's order), the prediction ids of the text that is no state (sample 1) and of the wrong locals (sample 0, where the item has a local to change). */
+/**
+ * Per item (in the set's order), the prediction ids of the text that is no state (sample 1) and of the wrong locals
+ * (sample 0, where the item has a local to change).
+ */
 const garbage: number[] = [];
 const localsOnly: number[] = [];
 
@@ -35,10 +38,12 @@ beforeAll(async () => {
   items = [...corpus.iterateItems(set.id)].sort((a, b) => a.ord - b.ord);
   // Imported last item first: the queue's order is the set's (then the sample's), not the file's.
   // An item's lines are numbered as samples in file order, so the wrong-locals one is sample 0.
-  const lines = items.flatMap((it) => [
-    { id: it.id, sample: 0, completion: 'oops, no state' },
-    { id: it.id, sample: 1, completion: withWrongLocal(it.target) ?? it.target },
-  ]).reverse();
+  const lines = items
+    .flatMap((it) => [
+      { id: it.id, sample: 0, completion: 'oops, no state' },
+      { id: it.id, sample: 1, completion: withWrongLocal(it.target) ?? it.target },
+    ])
+    .reverse();
   const file = join(dir, 'p.jsonl');
   writeFileSync(file, lines.map((l) => JSON.stringify(l)).join('\n'));
   importPredictions(corpus, { file, set: 'ns', label: 'r' });
@@ -54,26 +59,37 @@ afterAll(() => {
   cleanTempDirs();
 });
 
-const q = (annotator: string, f: Partial<QueueFilter> = {}) => buildQueue(corpus, { set: 'ns', run: 'r', annotator, ...f });
+const q = (annotator: string, f: Partial<QueueFilter> = {}) =>
+  buildQueue(corpus, { set: 'ns', run: 'r', annotator, ...f });
 
 describe('buildQueue', () => {
   it('the failures in item order, then sample order, whatever the order they were imported in; a filter by wrong field keeps those wrong on every field named', () => {
     expect(localsOnly.length).toBeGreaterThan(2);
     const all = q('ada');
     // Both samples of an item fail where the item has a local to change; item order first.
-    const expected = items.flatMap((it, i) => [...localsOnly.filter((p) => corpus.predictionRef(p)!.itemId === it.id), garbage[i]]);
+    const expected = items.flatMap((it, i) => [
+      ...localsOnly.filter((p) => corpus.predictionRef(p)!.itemId === it.id),
+      garbage[i],
+    ]);
     expect(all.entries.map((e) => e.prediction)).toEqual(expected);
     expect(all.entries.map((e) => e.sample)).toEqual(expected.map((p) => (garbage.includes(p) ? 1 : 0)));
     expect(all.position).toBe(0);
     expect(all.facets.actions).toEqual([...new Set(items.map((it) => it.action))].sort());
-    // Text that is no state is wrong on every field its item's truth shows (a line state shows no arg, a return no locals).
+    // Text that is no state is wrong on every field its item's truth shows (a line state shows no arg, a return no
+    // locals).
     const shows = (p: number, field: string) => {
       const t = items.find((it) => it.id === corpus.predictionRef(p)!.itemId)!.target;
       return field === 'locals' ? t.includes('<|arg_sep|>{') : t.includes('<|src_sep|>');
     };
-    expect(q('ada', { wrong: ['locals'] }).entries.map((e) => e.prediction)).toEqual(expected.filter((p) => localsOnly.includes(p) || shows(p, 'locals')));
-    expect(q('ada', { wrong: ['src'] }).entries.map((e) => e.prediction)).toEqual(garbage.filter((p) => shows(p, 'src')));
-    expect(q('ada', { wrong: ['locals', 'src'] }).entries.map((e) => e.prediction)).toEqual(garbage.filter((p) => shows(p, 'locals') && shows(p, 'src')));
+    expect(q('ada', { wrong: ['locals'] }).entries.map((e) => e.prediction)).toEqual(
+      expected.filter((p) => localsOnly.includes(p) || shows(p, 'locals')),
+    );
+    expect(q('ada', { wrong: ['src'] }).entries.map((e) => e.prediction)).toEqual(
+      garbage.filter((p) => shows(p, 'src')),
+    );
+    expect(q('ada', { wrong: ['locals', 'src'] }).entries.map((e) => e.prediction)).toEqual(
+      garbage.filter((p) => shows(p, 'locals') && shows(p, 'src')),
+    );
     expect(q('ada', { wrong: [] }).entries).toHaveLength(expected.length);
     expect(q('ada', { failed: false }).entries).toHaveLength(items.length * 2);
   });
@@ -85,7 +101,12 @@ describe('buildQueue', () => {
     setLabels(corpus, { target: { prediction: all[1] }, labels: ['data.wrong_value'], annotator: 'ada' });
     skipTarget(corpus, { prediction: all[2] }, 'bob');
     // An adjudicator's labels are not a labeler's.
-    setLabels(corpus, { target: { prediction: all[3] }, labels: ['other.other'], annotator: 'dan', role: 'adjudicator' });
+    setLabels(corpus, {
+      target: { prediction: all[3] },
+      labels: ['other.other'],
+      annotator: 'dan',
+      role: 'adjudicator',
+    });
 
     const ada = q('ada');
     expect(ada.entries[0]).toMatchObject({ annotators: ['bob', 'carol'], mine: null });
@@ -105,7 +126,8 @@ describe('buildQueue', () => {
     expect(q('ada', { labeled: 'yes' }).entries.map((e) => e.prediction)).toEqual([all[0], all[1]]);
     expect(q('ada', { labeled: 'no' }).entries.map((e) => e.prediction)).toEqual(all.slice(2));
     expect(q('ada', { by: 'carol' }).entries.map((e) => e.prediction)).toEqual([all[0]]);
-    // need 2: all[0] has two people already, so it is left out for ada; need 1 leaves out all[1] too, but not for ada who labeled it.
+    // need 2: all[0] has two people already, so it is left out for ada; need 1 leaves out all[1] too, but not for ada
+    // who labeled it.
     expect(q('ada', { need: 2 }).entries.map((e) => e.prediction)).toEqual(all.slice(1));
     expect(q('ada', { need: 1 }).entries.map((e) => e.prediction)).toEqual(all.slice(1));
     expect(q('eve', { need: 1 }).entries.map((e) => e.prediction)).toEqual(all.slice(2));
@@ -115,8 +137,23 @@ describe('buildQueue', () => {
     expect(mineOnly.entries.map((e) => e.prediction)).toEqual([all[1]]);
     expect(mineOnly.position).toBe(1);
     // The rules' labels offered as a filter, sorted.
-    const rule = (prediction: number, label: string, name: string): NewAnnotation =>
-      ({ target: `prediction:${prediction}`, prediction, trace: null, seq: null, action: null, annotator: `rule:${name}`, role: 'annotator', source: 'rule', rule: name, labels: [label], note: null, status: 'suggested', skipped: false, active: true, taxonomy: 1 });
+    const rule = (prediction: number, label: string, name: string): NewAnnotation => ({
+      target: `prediction:${prediction}`,
+      prediction,
+      trace: null,
+      seq: null,
+      action: null,
+      annotator: `rule:${name}`,
+      role: 'annotator',
+      source: 'rule',
+      rule: name,
+      labels: [label],
+      note: null,
+      status: 'suggested',
+      skipped: false,
+      active: true,
+      taxonomy: 1,
+    });
     corpus.saveAnnotations([rule(all[4], 'other.other', 'a'), rule(all[5], 'format.unparseable', 'b')], 'rules');
     expect(q('ada').facets.prelabels).toEqual(['format.unparseable', 'other.other']);
     expect(q('ada', { prelabel: 'other.other' }).entries.map((e) => e.prediction)).toEqual([all[4]]);
@@ -128,7 +165,25 @@ describe('annotationItem', () => {
     // The last item's: no other test labels it.
     const p = garbage.at(-1)!;
     corpus.saveAnnotations(
-      [{ target: `prediction:${p}`, prediction: p, trace: null, seq: null, action: null, annotator: 'rule:parse-error', role: 'annotator', source: 'rule', rule: 'parse-error', labels: ['format.unparseable'], note: 'no state', status: 'suggested', skipped: false, active: true, taxonomy: 1 }],
+      [
+        {
+          target: `prediction:${p}`,
+          prediction: p,
+          trace: null,
+          seq: null,
+          action: null,
+          annotator: 'rule:parse-error',
+          role: 'annotator',
+          source: 'rule',
+          rule: 'parse-error',
+          labels: ['format.unparseable'],
+          note: 'no state',
+          status: 'suggested',
+          skipped: false,
+          active: true,
+          taxonomy: 1,
+        },
+      ],
       'rules',
     );
     setLabels(corpus, { target: { prediction: p }, labels: ['format.unparseable'], annotator: 'carol' });
@@ -143,7 +198,15 @@ describe('annotationItem', () => {
     // No state read: wrong on the event and on every other field the truth shows.
     expect(item.wrong[0]).toBe('event');
     expect(item.wrong.includes('locals')).toBe(stored.target.includes('<|arg_sep|>{'));
-    expect(item.prelabels).toEqual([{ id: expect.any(Number), label: 'format.unparseable', rule: 'parse-error', reason: 'no state', status: 'rejected' }]); // bob's labels, the last given, leave it out
+    expect(item.prelabels).toEqual([
+      {
+        id: expect.any(Number),
+        label: 'format.unparseable',
+        rule: 'parse-error',
+        reason: 'no state',
+        status: 'rejected',
+      },
+    ]); // bob's labels, the last given, leave it out
     expect(item.mine).toMatchObject({ annotator: 'carol', labels: ['format.unparseable'] });
     expect(item.annotators).toEqual(['bob', 'carol']);
     expect(annotationItem(corpus, p, 'zed').mine).toBeNull();
@@ -153,6 +216,8 @@ describe('annotationItem', () => {
     expect(wrongLocal.predicted).not.toBeNull();
     expect(wrongLocal.wrong).toEqual(['locals']);
     expect(wrongLocal.diff).not.toBeNull();
-    expect(() => annotationItem(corpus, 99999, 'ada')).toThrow('no prediction with id 99999 (stepscope predictions lists them)');
+    expect(() => annotationItem(corpus, 99999, 'ada')).toThrow(
+      'no prediction with id 99999 (stepscope predictions lists them)',
+    );
   });
 });

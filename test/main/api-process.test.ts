@@ -22,7 +22,10 @@ beforeAll(async () => {
   dir = tempDir('stepscope-api-process-');
   db = join(dir, 'a.db');
   other = join(dir, 'b.db');
-  for (const [path, name] of [[db, 'sum_3'], [other, 'other']]) {
+  for (const [path, name] of [
+    [db, 'sum_3'],
+    [other, 'other'],
+  ]) {
     const c = openCorpus(path, { create: true });
     await c.ingest(writeTraces(dir, `${name}.jsonl`, [{ name }]));
     c.close();
@@ -73,10 +76,13 @@ function client(): { api: ApiClient; forks: FakeProcess[] } {
 
 const json = (bytes: Uint8Array) => JSON.parse(new TextDecoder().decode(bytes));
 
-describe('the API process and main\'s client', () => {
+describe("the API process and main's client", () => {
   it('before any corpus is open, calls say so', async () => {
     const { api } = client();
-    expect(json(await api.call('listTraces', {}))).toEqual({ ok: false, error: { code: 'unavailable', message: 'no corpus is open (File › Open Corpus…)' } });
+    expect(json(await api.call('listTraces', {}))).toEqual({
+      ok: false,
+      error: { code: 'unavailable', message: 'no corpus is open (File › Open Corpus…)' },
+    });
     api.close();
   });
 
@@ -86,11 +92,14 @@ describe('the API process and main\'s client', () => {
     expect(json(await api.call('listTraces', {})).value.rows[0].name).toBe('sum_3');
     expect(json(await api.call('getSkeleton', { traceId: 1 })).value.count).toBe(12);
     expect(json(await api.call('getTrace', { id: 'x' })).error.message).toMatch(/^getTrace\.id: expected an integer/);
-    expect(json(await api.call('dropAll', {})).error).toEqual({ code: 'bad-input', message: 'unknown API method "dropAll"' });
+    expect(json(await api.call('dropAll', {})).error).toEqual({
+      code: 'bad-input',
+      message: 'unknown API method "dropAll"',
+    });
     api.close();
   });
 
-  it('a file that cannot be opened is refused with the store\'s words and leaves the open corpus served', async () => {
+  it("a file that cannot be opened is refused with the store's words and leaves the open corpus served", async () => {
     const { api } = client();
     await api.open(db);
     await expect(api.open(join(dir, 'not-a-corpus.db'))).rejects.toMatchObject({ code: 'not-corpus' });
@@ -105,7 +114,13 @@ describe('the API process and main\'s client', () => {
     await api.open(other);
     const waiting = api.call('getSkeleton', { traceId: 1 });
     forks[0].kill();
-    expect(json(await waiting)).toEqual({ ok: false, error: { code: 'unavailable', message: 'getSkeleton: the API process stopped (exit code 9); try again, a new one will start' } });
+    expect(json(await waiting)).toEqual({
+      ok: false,
+      error: {
+        code: 'unavailable',
+        message: 'getSkeleton: the API process stopped (exit code 9); try again, a new one will start',
+      },
+    });
     expect(json(await api.call('listTraces', {})).value.rows[0].name).toBe('other');
     expect(forks).toHaveLength(2);
     expect(forks[1].sent[0]).toMatchObject({ type: 'open', path: other });
@@ -167,15 +182,20 @@ describe("the API process's messages", () => {
     const held = p.call('holdOn', { traceId: 1, file: join(dir, 'never-written') });
     expect(await p.close()).toEqual({ type: 'done', id: 3 });
     expect(await held).toMatchObject({ ok: false, error: { code: 'unavailable' } });
-    expect(await p.call('who', {})).toEqual({ ok: false, error: { code: 'unavailable', message: 'no corpus is open (File › Open Corpus…)' } });
+    expect(await p.call('who', {})).toEqual({
+      ok: false,
+      error: { code: 'unavailable', message: 'no corpus is open (File › Open Corpus…)' },
+    });
     // Closing with nothing open is done too.
     expect(await p.close()).toEqual({ type: 'done', id: 5 });
   });
 
-  it('a corpus that fails to open for another reason than the store\'s: `failed`, internal, in words that say what was being done', async () => {
+  it("a corpus that fails to open for another reason than the store's: `failed`, internal, in words that say what was being done", async () => {
     const p = raw({ workerFile: join(dir, 'no-such-worker.js') });
     const m = await p.open(db);
     expect(m).toMatchObject({ type: 'failed', id: 1, error: { code: 'internal' } });
-    expect((m as Extract<FromApiProcess, { type: 'failed' }>).error.message).toMatch(/^cannot open the corpus: the API worker could not start: .*no-such-worker\.js/);
+    expect((m as Extract<FromApiProcess, { type: 'failed' }>).error.message).toMatch(
+      /^cannot open the corpus: the API worker could not start: .*no-such-worker\.js/,
+    );
   });
 });

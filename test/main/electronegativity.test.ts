@@ -7,7 +7,11 @@ import { describe, expect, it } from 'vitest';
 import { repoRoot } from '../cli/helpers.js';
 
 const scan = (fixture: string) =>
-  spawnSync(process.execPath, [join(repoRoot, 'scripts/electronegativity.mjs'), '--only', join(repoRoot, 'test/main/fixtures', fixture)], { encoding: 'utf8', cwd: repoRoot });
+  spawnSync(
+    process.execPath,
+    [join(repoRoot, 'scripts/electronegativity.mjs'), '--only', join(repoRoot, 'test/main/fixtures', fixture)],
+    { encoding: 'utf8', cwd: repoRoot },
+  );
 
 describe('the Electronegativity scan', () => {
   it('fails findings above LOW and a LOW one that nothing explains', () => {

@@ -48,18 +48,30 @@ describe('fuses', () => {
     }
   });
 
-  it('flip each fuse on a binary\'s fuse wire and leave a newer fuse they do not know as it was', () => {
+  it("flip each fuse on a binary's fuse wire and leave a newer fuse they do not know as it was", () => {
     const bin = join(tempDir('stepscope-fuses-'), 'Stepscope');
     // Electron's defaults for the 8 known fuses, then a 9th from a newer Electron.
     const defaults = '101100011';
-    writeFileSync(bin, Buffer.concat([Buffer.from('\x7fELF…code…'), Buffer.from(SENTINEL), Buffer.from([1, 9]), Buffer.from(defaults), Buffer.from('…more code')]));
+    writeFileSync(
+      bin,
+      Buffer.concat([
+        Buffer.from('\x7fELF…code…'),
+        Buffer.from(SENTINEL),
+        Buffer.from([1, 9]),
+        Buffer.from(defaults),
+        Buffer.from('…more code'),
+      ]),
+    );
     const r = run(bin);
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
     const bytes = readFileSync(bin);
     const at = bytes.indexOf(SENTINEL) + SENTINEL.length + 2;
-    // RunAsNode 0, cookies 1, NODE_OPTIONS 0, inspect 0, ASAR integrity 1, ASAR only 1, V8 snapshot as was, file:// privileges 0, the 9th as was.
+    // RunAsNode 0, cookies 1, NODE_OPTIONS 0, inspect 0, ASAR integrity 1, ASAR only 1, V8 snapshot as was, file://
+    // privileges 0, the 9th as was.
     expect(bytes.subarray(at, at + 9).toString()).toBe('010011001');
-    expect(r.stdout).toMatch(/RunAsNode off, EnableCookieEncryption on, .*OnlyLoadAppFromAsar on, GrantFileProtocolExtraPrivileges off/);
+    expect(r.stdout).toMatch(
+      /RunAsNode off, EnableCookieEncryption on, .*OnlyLoadAppFromAsar on, GrantFileProtocolExtraPrivileges off/,
+    );
   });
 });

@@ -40,7 +40,15 @@ describe('app:// protocol', () => {
   });
 
   it('serves nothing outside the renderer folder, nothing hidden, no other host', async () => {
-    for (const url of ['app://stepscope/../secret.txt', 'app://stepscope/%2e%2e/secret.txt', 'app://stepscope/..%2fsecret.txt', 'app://stepscope/assets/..%2f..%2fsecret.txt', 'app://stepscope/.hidden', 'app://stepscope/nope.js', 'app://other/index.html']) {
+    for (const url of [
+      'app://stepscope/../secret.txt',
+      'app://stepscope/%2e%2e/secret.txt',
+      'app://stepscope/..%2fsecret.txt',
+      'app://stepscope/assets/..%2f..%2fsecret.txt',
+      'app://stepscope/.hidden',
+      'app://stepscope/nope.js',
+      'app://other/index.html',
+    ]) {
       const r = await appResponse(root, url);
       expect(r.status, url).toBe(404);
       expect(await r.text(), url).not.toContain('outside');
@@ -48,27 +56,41 @@ describe('app:// protocol', () => {
     expect((await appResponse(root, 'app://stepscope/%e0%a4')).status).toBe(400);
   });
 
-  it('the IPC answers only the renderer\'s page', () => {
+  it("the IPC answers only the renderer's page", () => {
     expect(isAppPage(APP_PAGE)).toBe(true);
     expect(isAppPage(`${APP_PAGE}#trace=3`)).toBe(true);
-    for (const url of ['file:///app/out/renderer/index.html', 'app://stepscope/other.html', 'app://evil/index.html', 'https://stepscope/index.html', 'app://stepscope/index.html.evil', undefined]) {
+    for (const url of [
+      'file:///app/out/renderer/index.html',
+      'app://stepscope/other.html',
+      'app://evil/index.html',
+      'https://stepscope/index.html',
+      'app://stepscope/index.html.evil',
+      undefined,
+    ]) {
       expect(isAppPage(url), String(url)).toBe(false);
     }
   });
 });
 
 describe('IPC bridge', () => {
-  it('forwards calls from the renderer\'s page and refuses any other frame', async () => {
+  it("forwards calls from the renderer's page and refuses any other frame", async () => {
     let handler: ((e: unknown, method: unknown, params: unknown) => unknown) | null = null;
-    const ipcMain = { handle: (channel: string, f: typeof handler) => (expect(channel).toBe(IPC_CHANNEL), (handler = f)) };
+    const ipcMain = {
+      handle: (channel: string, f: typeof handler) => (expect(channel).toBe(IPC_CHANNEL), (handler = f)),
+    };
     const calls: unknown[] = [];
-    serveIpc(ipcMain as never, { call: async (m, p) => (calls.push([m, p]), new TextEncoder().encode('{"ok":true,"value":1}')) });
+    serveIpc(ipcMain as never, {
+      call: async (m, p) => (calls.push([m, p]), new TextEncoder().encode('{"ok":true,"value":1}')),
+    });
     const from = (url: string) => ({ senderFrame: { url } });
     const decode = async (v: unknown) => JSON.parse(new TextDecoder().decode((await v) as Uint8Array));
     expect(await decode(handler!(from(APP_PAGE), 'listTraces', {}))).toEqual({ ok: true, value: 1 });
     expect(calls).toEqual([['listTraces', {}]]);
     for (const url of ['file:///x/index.html', 'app://evil/index.html']) {
-      expect(await decode(handler!(from(url), 'listTraces', {}))).toEqual({ ok: false, error: { code: 'forbidden', message: 'IPC refused: not the Stepscope renderer' } });
+      expect(await decode(handler!(from(url), 'listTraces', {}))).toEqual({
+        ok: false,
+        error: { code: 'forbidden', message: 'IPC refused: not the Stepscope renderer' },
+      });
     }
     expect(calls).toHaveLength(1);
   });
@@ -95,7 +117,8 @@ describe('guards', () => {
     for (let k = 0; k < 2; k++) {
       const wc = new FakeContents();
       app.emit('web-contents-created', {}, wc);
-      for (const event of ['will-navigate', 'will-frame-navigate', 'will-redirect', 'will-attach-webview']) expect(wc.attempt(event, 'https://evil.example/'), event).toBe(true);
+      for (const event of ['will-navigate', 'will-frame-navigate', 'will-redirect', 'will-attach-webview'])
+        expect(wc.attempt(event, 'https://evil.example/'), event).toBe(true);
       expect(wc.openHandler!({ url: 'https://evil.example/' })).toEqual({ action: 'deny' });
     }
   });
@@ -109,16 +132,31 @@ describe('guards', () => {
       setDisplayMediaRequestHandler: (f: never) => (handlers.display = f),
     });
     lockSession(session as never);
-    for (const permission of ['media', 'geolocation', 'notifications', 'clipboard-read', 'hid', 'usb', 'serial', 'openExternal']) {
+    for (const permission of [
+      'media',
+      'geolocation',
+      'notifications',
+      'clipboard-read',
+      'hid',
+      'usb',
+      'serial',
+      'openExternal',
+    ]) {
       const granted = await new Promise((resolve) => handlers.request({}, permission, resolve, {}));
       expect(granted, permission).toBe(false);
       expect(handlers.check({}, permission, 'app://stepscope', {}), permission).toBe(false);
     }
     expect(handlers.device({ deviceType: 'usb', origin: 'app://stepscope' })).toBe(false);
     expect(await new Promise((resolve) => handlers.display({}, resolve))).toBe(null);
-    for (const [event, args] of [['select-hid-device', [{}]], ['select-serial-port', [[{ portId: 'p1' }], {}]], ['select-usb-device', [{}]]] as const) {
+    for (const [event, args] of [
+      ['select-hid-device', [{}]],
+      ['select-serial-port', [[{ portId: 'p1' }], {}]],
+      ['select-usb-device', [{}]],
+    ] as const) {
       let prevented = false;
-      const picked = await new Promise((resolve) => session.emit(event, { preventDefault: () => (prevented = true) }, ...args, resolve));
+      const picked = await new Promise((resolve) =>
+        session.emit(event, { preventDefault: () => (prevented = true) }, ...args, resolve),
+      );
       expect(prevented, event).toBe(true);
       expect([null, '', undefined], event).toContain(picked);
     }

@@ -20,7 +20,8 @@ function thrown(f: () => unknown): ModelError {
 }
 
 describe('settings', () => {
-  const check = (more: Record<string, unknown>) => () => checkSettings({ endpoint: 'http://127.0.0.1:8000', model: 'm', ...more } as ModelSettings);
+  const check = (more: Record<string, unknown>) => () =>
+    checkSettings({ endpoint: 'http://127.0.0.1:8000', model: 'm', ...more } as ModelSettings);
 
   it.each([
     [{ model: 42 }, 'no model name given: name the model the server serves (GET /v1/models lists them)'],

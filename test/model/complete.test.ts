@@ -2,11 +2,22 @@
 // every failure a user meets (stalls, 500s, 429s, dropped connections, a server that is down).
 import { getEventListeners } from 'node:events';
 import { describe, expect, it } from 'vitest';
-import { complete, listModels, type CompletionRequest, type RetryNotice, type ServerMemo } from '../../src/model/index.js';
+import {
+  complete,
+  listModels,
+  type CompletionRequest,
+  type RetryNotice,
+  type ServerMemo,
+} from '../../src/model/index.js';
 import { closedPort, deferred, quick, fakeServers, vectorPairs, vectorTexts, failure } from './helpers.js';
 
 const serve = fakeServers();
-const settings = (url: string, more: Partial<CompletionRequest> = {}): CompletionRequest => ({ endpoint: url, model: 'fake-model', prompt: '', ...more });
+const settings = (url: string, more: Partial<CompletionRequest> = {}): CompletionRequest => ({
+  endpoint: url,
+  model: 'fake-model',
+  prompt: '',
+  ...more,
+});
 
 const pairs = vectorPairs();
 const one = pairs.find((p) => p.id === 'count-forward-step-into#3')!;
@@ -30,13 +41,22 @@ describe('answers', () => {
 
   it('sends the raw prompt, the stop tokens and the sampling parameters', async () => {
     const { url, requests } = await serve({ continuations: vectorTexts() });
-    const c = await complete(settings(url, { prompt: one.prompt, temperature: 0.6, topP: 0.95, maxTokens: 300, seed: 7 }));
+    const c = await complete(
+      settings(url, { prompt: one.prompt, temperature: 0.6, topP: 0.95, maxTokens: 300, seed: 7 }),
+    );
     expect(c.texts).toEqual([one.target]);
     expect(c.requests).toBe(1);
     expect(c.model).toBe('fake-model');
     const body = requests[0].body;
     expect(body.prompt).toBe(one.prompt);
-    expect(body).toMatchObject({ model: 'fake-model', temperature: 0.6, top_p: 0.95, max_tokens: 300, seed: 7, stream: false });
+    expect(body).toMatchObject({
+      model: 'fake-model',
+      temperature: 0.6,
+      top_p: 0.95,
+      max_tokens: 300,
+      seed: 7,
+      stream: false,
+    });
     expect(body.stop).toEqual(['<|action_sep|>', '<|trace_end|>']);
     expect(body.skip_special_tokens).toBe(false);
     expect(body).not.toHaveProperty('n');
@@ -50,11 +70,14 @@ describe('answers', () => {
     expect(requests[0].body).not.toHaveProperty('skip_special_tokens');
   });
 
-  it.each(['', '/', '/v1', '/v1/', '/v1/completions'])('reaches /v1/completions from the endpoint %j', async (suffix) => {
-    const { url, requests } = await serve({ default: 'ok' });
-    expect((await complete(settings(url + suffix))).texts).toEqual(['ok']);
-    expect(requests).toHaveLength(1);
-  });
+  it.each(['', '/', '/v1', '/v1/', '/v1/completions'])(
+    'reaches /v1/completions from the endpoint %j',
+    async (suffix) => {
+      const { url, requests } = await serve({ default: 'ok' });
+      expect((await complete(settings(url + suffix))).texts).toEqual(['ok']);
+      expect(requests).toHaveLength(1);
+    },
+  );
 });
 
 describe('samples', () => {
@@ -92,7 +115,9 @@ describe('samples', () => {
   });
 
   it('reports the prompt’s own 400 when one sample is refused too', async () => {
-    const { url, requests } = await serve({ answers: { [one.prompt]: { fault: 'status', status: 400, body: { error: { message: 'prompt is too long' } } } } });
+    const { url, requests } = await serve({
+      answers: { [one.prompt]: { fault: 'status', status: 400, body: { error: { message: 'prompt is too long' } } } },
+    });
     const memo: ServerMemo = {};
     const e = await failure(complete(settings(url, { prompt: one.prompt, samples: 3 }), { memo }));
     expect(e.message).toMatch(/HTTP 400 .*: prompt is too long$/);
@@ -125,7 +150,10 @@ describe('retries', () => {
     const c = await complete(settings(url, { prompt: one.prompt }), { onRetry, backoff: quick });
     expect(c.texts).toEqual([one.target]);
     expect(c.requests).toBe(3);
-    expect(seen.map((n) => [n.attempt, n.of, n.error.status])).toEqual([[2, 5, 500], [3, 5, 500]]);
+    expect(seen.map((n) => [n.attempt, n.of, n.error.status])).toEqual([
+      [2, 5, 500],
+      [3, 5, 500],
+    ]);
   });
 
   it('waits as long as a 429 says in Retry-After', async () => {
@@ -139,7 +167,10 @@ describe('retries', () => {
   });
 
   it('does not wait an hour for a Retry-After', async () => {
-    const { url, requests } = await serve({ default: 'ok', faults: [{ fault: 'status', status: 503, retryAfter: 3600 }] });
+    const { url, requests } = await serve({
+      default: 'ok',
+      faults: [{ fault: 'status', status: 503, retryAfter: 3600 }],
+    });
     const e = await failure(complete(settings(url), { backoff: quick }));
     expect(e.message).toMatch(/HTTP 503 .*asked to wait 3600 s, too long to wait/);
     expect(requests).toHaveLength(1);
@@ -148,15 +179,21 @@ describe('retries', () => {
   it('retries a connection dropped mid-answer', async () => {
     const { url } = await serve({ continuations: vectorTexts(), faults: [{ fault: 'drop' }] });
     const { seen, onRetry } = notices();
-    expect((await complete(settings(url, { prompt: one.prompt }), { onRetry, backoff: quick })).texts).toEqual([one.target]);
+    expect((await complete(settings(url, { prompt: one.prompt }), { onRetry, backoff: quick })).texts).toEqual([
+      one.target,
+    ]);
     expect(seen.map((n) => n.error.code)).toEqual(['dropped']);
-    expect(seen[0].error.message).toMatch(/connection to http:\/\/127\.0\.0\.1:\d+\/v1\/completions closed before the answer was complete/);
+    expect(seen[0].error.message).toMatch(
+      /connection to http:\/\/127\.0\.0\.1:\d+\/v1\/completions closed before the answer was complete/,
+    );
   });
 
   it('retries a connection reset before any answer', async () => {
     const { url } = await serve({ continuations: vectorTexts(), faults: [{ fault: 'reset' }] });
     const { seen, onRetry } = notices();
-    expect((await complete(settings(url, { prompt: one.prompt }), { onRetry, backoff: quick })).texts).toEqual([one.target]);
+    expect((await complete(settings(url, { prompt: one.prompt }), { onRetry, backoff: quick })).texts).toEqual([
+      one.target,
+    ]);
     expect(seen.map((n) => n.error.code)).toEqual(['dropped']);
   });
 
@@ -165,17 +202,23 @@ describe('retries', () => {
     const e = await failure(complete(settings(url, { retries: 2 }), { backoff: quick }));
     expect(e.code).toBe('http');
     expect(e.status).toBe(502);
-    expect(e.message).toMatch(/^the server answered HTTP 502 for http:\/\/127\.0\.0\.1:\d+\/v1\/completions: fake server: HTTP 502 on purpose; gave up after 3 attempts$/);
+    expect(e.message).toMatch(
+      /^the server answered HTTP 502 for http:\/\/127\.0\.0\.1:\d+\/v1\/completions: fake server: HTTP 502 on purpose; gave up after 3 attempts$/,
+    );
     expect(requests).toHaveLength(3);
   });
 
   it('reports a server that is down, after its retries, without hanging', async () => {
     const port = await closedPort();
     const { seen, onRetry } = notices();
-    const e = await failure(complete(settings(`http://127.0.0.1:${port}`, { retries: 2 }), { onRetry, backoff: quick }));
+    const e = await failure(
+      complete(settings(`http://127.0.0.1:${port}`, { retries: 2 }), { onRetry, backoff: quick }),
+    );
     expect(e.code).toBe('unreachable');
     expect(e.fatal).toBe(true);
-    expect(e.message).toBe(`cannot reach http://127.0.0.1:${port}/v1/completions: connection refused (is the server running on 127.0.0.1:${port}?); gave up after 3 attempts`);
+    expect(e.message).toBe(
+      `cannot reach http://127.0.0.1:${port}/v1/completions: connection refused (is the server running on 127.0.0.1:${port}?); gave up after 3 attempts`,
+    );
     expect(seen).toHaveLength(2);
   });
 
@@ -201,7 +244,9 @@ describe('servers that are not what they seem', () => {
   it('asks whether a 404 comes from an OpenAI-compatible server', async () => {
     const { url } = await serve({ default: 'ok' });
     const e = await failure(complete(settings(`${url}/some/other/app`)));
-    expect(e.message).toBe(`the server answered HTTP 404 for ${url}/some/other/app/v1/completions: is this an OpenAI-compatible server (vLLM, llama.cpp's llama-server, Ollama)? Check the endpoint`);
+    expect(e.message).toBe(
+      `the server answered HTTP 404 for ${url}/some/other/app/v1/completions: is this an OpenAI-compatible server (vLLM, llama.cpp's llama-server, Ollama)? Check the endpoint`,
+    );
     expect(e.fatal).toBe(true);
   });
 
@@ -249,7 +294,12 @@ describe('API key', () => {
     expect(e.status).toBe(401);
     expect(e.message).not.toContain(KEY);
     expect(e.message).toMatch(/Incorrect API key provided: Bearer \*\*\* \(check the API key in MY_SERVER_KEY\)$/);
-    expect(JSON.parse(JSON.stringify(e))).toEqual({ name: 'ModelError', code: 'http', status: 401, message: e.message });
+    expect(JSON.parse(JSON.stringify(e))).toEqual({
+      name: 'ModelError',
+      code: 'http',
+      status: 401,
+      message: e.message,
+    });
   });
 
   it('says which variable to set when the server wants a key and none was sent', async () => {
@@ -325,6 +375,8 @@ describe('listModels', () => {
   it('explains an address that is not an OpenAI-compatible server', async () => {
     const { url } = await serve({});
     const e = await failure(listModels({ endpoint: `${url}/elsewhere` }));
-    expect(e.message).toMatch(/HTTP 404 for http:\/\/127\.0\.0\.1:\d+\/elsewhere\/v1\/models: is this an OpenAI-compatible server/);
+    expect(e.message).toMatch(
+      /HTTP 404 for http:\/\/127\.0\.0\.1:\d+\/elsewhere\/v1\/models: is this an OpenAI-compatible server/,
+    );
   });
 });

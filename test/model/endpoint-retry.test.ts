@@ -42,7 +42,12 @@ describe('backoff', () => {
   const b = { baseMs: 1000, maxMs: 30_000, maxRetryAfterMs: 120_000 };
 
   it('doubles the wait for each retry, jittered within [half, full]', () => {
-    for (const [retry, full] of [[1, 1000], [2, 2000], [3, 4000], [4, 8000]]) {
+    for (const [retry, full] of [
+      [1, 1000],
+      [2, 2000],
+      [3, 4000],
+      [4, 8000],
+    ]) {
       expect(backoffDelay(retry, b, () => 0)).toBe(full / 2);
       expect(backoffDelay(retry, b, () => 1)).toBe(full);
     }

@@ -40,7 +40,11 @@ describe('fake model server, as a process', () => {
   it('answers the ground truth, except where an error was injected', async () => {
     expect(wrongField).not.toBe(pairs[3].target);
     const got = new Map<string, Completion>();
-    const summary = await runCompletions(pairs, { settings: { endpoint: `${url}/v1`, model: 'debugger-1.8b' }, concurrency: 3 }, (item, c) => void got.set(item.id, c));
+    const summary = await runCompletions(
+      pairs,
+      { settings: { endpoint: `${url}/v1`, model: 'debugger-1.8b' }, concurrency: 3 },
+      (item, c) => void got.set(item.id, c),
+    );
     expect(summary).toMatchObject({ outcome: 'complete', answered: pairs.length });
     pairs.forEach((p, i) => {
       const expected = i === 3 ? wrongField : i === 5 ? 'I think the answer is 42' : p.target;

@@ -3,11 +3,22 @@
 // again or not, and cancelling at every moment.
 import { setTimeout as delay } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import { complete, listModels, type CompletionRequest, type RetryNotice, type ServerMemo } from '../../src/model/index.js';
+import {
+  complete,
+  listModels,
+  type CompletionRequest,
+  type RetryNotice,
+  type ServerMemo,
+} from '../../src/model/index.js';
 import { deferred, fakeServers, quick, failure } from './helpers.js';
 
 const serve = fakeServers();
-const settings = (url: string, more: Partial<CompletionRequest> = {}): CompletionRequest => ({ endpoint: url, model: 'fake-model', prompt: 'p', ...more });
+const settings = (url: string, more: Partial<CompletionRequest> = {}): CompletionRequest => ({
+  endpoint: url,
+  model: 'fake-model',
+  prompt: 'p',
+  ...more,
+});
 
 describe('on the wire', () => {
   it('sends JSON and asks for JSON (FastAPI servers refuse a body without its content type)', async () => {
@@ -31,9 +42,19 @@ describe('on the wire', () => {
   });
 
   it('quotes the start of an answer that is not JSON, trimmed and on one line', async () => {
-    const { url } = await serve({ faults: [{ fault: 'raw', status: 200, body: '\n\n  Service   temporarily\tunavailable, please try again in a few minutes' }] });
+    const { url } = await serve({
+      faults: [
+        {
+          fault: 'raw',
+          status: 200,
+          body: '\n\n  Service   temporarily\tunavailable, please try again in a few minutes',
+        },
+      ],
+    });
     const e = await failure(complete(settings(url)));
-    expect(e.message).toBe(`the answer from ${url}/v1/completions is not JSON (it starts with "Service temporarily unavailable, pleas"): is this an OpenAI-compatible server?`);
+    expect(e.message).toBe(
+      `the answer from ${url}/v1/completions is not JSON (it starts with "Service temporarily unavailable, pleas"): is this an OpenAI-compatible server?`,
+    );
   });
 });
 
@@ -50,21 +71,36 @@ describe('samples', () => {
   });
 
   it('does not ask again one by one when the failure is not a refusal of `n`', async () => {
-    const { url, requests } = await serve({ default: 'x', faults: [{ fault: 'status', status: 404, times: 5, body: { error: { message: 'The model `fake-model` does not exist.' } } }] });
+    const { url, requests } = await serve({
+      default: 'x',
+      faults: [
+        {
+          fault: 'status',
+          status: 404,
+          times: 5,
+          body: { error: { message: 'The model `fake-model` does not exist.' } },
+        },
+      ],
+    });
     const e = await failure(complete(settings(url, { samples: 3 })));
     expect(e.status).toBe(404);
     expect(requests).toHaveLength(1);
   });
 
   it('takes a 400 for the prompt’s fault once the server is known to take `n`', async () => {
-    const { url, requests } = await serve({ default: 'x', faults: [{ fault: 'status', status: 400, body: { error: { message: 'prompt is too long' } } }] });
+    const { url, requests } = await serve({
+      default: 'x',
+      faults: [{ fault: 'status', status: 400, body: { error: { message: 'prompt is too long' } } }],
+    });
     const e = await failure(complete(settings(url, { samples: 3 }), { memo: { n: 'native' } }));
     expect(e.message).toMatch(/HTTP 400 .*: prompt is too long$/);
     expect(requests).toHaveLength(1);
   });
 
   it('keeps k texts when the server sends more choices than asked', async () => {
-    const four = JSON.stringify({ choices: ['A', 'B', 'C', 'D'].map((text, index) => ({ index, text, finish_reason: 'stop' })) });
+    const four = JSON.stringify({
+      choices: ['A', 'B', 'C', 'D'].map((text, index) => ({ index, text, finish_reason: 'stop' })),
+    });
     const { url } = await serve({ faults: [{ fault: 'raw', body: four }] });
     const c = await complete(settings(url, { samples: 3 }));
     expect(c.texts).toEqual(['A', 'B', 'C']);
@@ -119,7 +155,11 @@ describe('retries', () => {
     const { url, requests } = await serve({ default: 'ok', faults: [{ fault: 'status', status: 500 }] });
     const ctl = new AbortController();
     const waiting = deferred();
-    const call = complete(settings(url), { signal: ctl.signal, backoff: { baseMs: 600_000, maxMs: 600_000 }, onRetry: () => waiting.resolve() });
+    const call = complete(settings(url), {
+      signal: ctl.signal,
+      backoff: { baseMs: 600_000, maxMs: 600_000 },
+      onRetry: () => waiting.resolve(),
+    });
     await waiting.promise;
     // A call that skipped the wait would have its answer long before this.
     expect(await Promise.race([call.then(() => 'answered'), delay(300).then(() => 'waiting')])).toBe('waiting');
@@ -155,21 +195,35 @@ describe('listModels', () => {
 
   it('sends the key from the named variable', async () => {
     const { url } = await serve({ apiKey: KEY, models: ['debugger-1.8b'] });
-    expect(await listModels({ endpoint: url, apiKeyEnv: 'MY_SERVER_KEY' }, { env: { MY_SERVER_KEY: KEY, STEPSCOPE_API_KEY: 'wrong' } })).toEqual(['debugger-1.8b']);
+    expect(
+      await listModels(
+        { endpoint: url, apiKeyEnv: 'MY_SERVER_KEY' },
+        { env: { MY_SERVER_KEY: KEY, STEPSCOPE_API_KEY: 'wrong' } },
+      ),
+    ).toEqual(['debugger-1.8b']);
   });
 
   it('names STEPSCOPE_API_KEY when the server wants a key and none was set', async () => {
     const { url } = await serve({ apiKey: KEY });
     const e = await failure(listModels({ endpoint: url }, { env: {} }));
-    expect(e.message).toBe(`the server answered HTTP 401 for ${url}/v1/models: Incorrect API key provided: none (the server wants an API key: set STEPSCOPE_API_KEY)`);
+    expect(e.message).toBe(
+      `the server answered HTTP 401 for ${url}/v1/models: Incorrect API key provided: none (the server wants an API key: set STEPSCOPE_API_KEY)`,
+    );
   });
 
-  it.each([null, {}, { data: 'debugger' }, { data: [{ id: 'a' }, { name: 'b' }] }, { data: [null] }, { models: [{ name: 'llama3' }] }])(
-    'refuses a list that is not OpenAI’s: %j',
-    async (answer) => {
-      const { url } = await serve({ modelsAnswer: answer });
-      const e = await failure(listModels({ endpoint: url }));
-      expect([e.code, e.message]).toEqual(['bad-response', `the answer from ${url}/v1/models has no "data" list of models with an "id": is this an OpenAI-compatible server?`]);
-    },
-  );
+  it.each([
+    null,
+    {},
+    { data: 'debugger' },
+    { data: [{ id: 'a' }, { name: 'b' }] },
+    { data: [null] },
+    { models: [{ name: 'llama3' }] },
+  ])('refuses a list that is not OpenAI’s: %j', async (answer) => {
+    const { url } = await serve({ modelsAnswer: answer });
+    const e = await failure(listModels({ endpoint: url }));
+    expect([e.code, e.message]).toEqual([
+      'bad-response',
+      `the answer from ${url}/v1/models has no "data" list of models with an "id": is this an OpenAI-compatible server?`,
+    ]);
+  });
 });

@@ -6,7 +6,11 @@ import { runCompletions, type ModelSettings, type RunProgress } from '../../src/
 import { deferred, fakeServers } from './helpers.js';
 
 const serve = fakeServers();
-const settings = (endpoint: string, more: Partial<ModelSettings> = {}): ModelSettings => ({ endpoint, model: 'fake-model', ...more });
+const settings = (endpoint: string, more: Partial<ModelSettings> = {}): ModelSettings => ({
+  endpoint,
+  model: 'fake-model',
+  ...more,
+});
 const items = (n: number) => Array.from({ length: n }, (_, i) => ({ id: `i${i}`, prompt: `p${i}` }));
 
 describe('figures', () => {
@@ -14,7 +18,11 @@ describe('figures', () => {
     const { url } = await serve({ default: 'ok', answers: { p2: { fault: 'status', status: 400 } } });
     const progress: RunProgress[] = [];
     const t0 = performance.now();
-    const summary = await runCompletions(items(5), { settings: settings(url), concurrency: 1, onProgress: (p) => progress.push(p) }, () => {});
+    const summary = await runCompletions(
+      items(5),
+      { settings: settings(url), concurrency: 1, onProgress: (p) => progress.push(p) },
+      () => {},
+    );
     const span = performance.now() - t0;
     expect(summary).toMatchObject({ outcome: 'complete', total: 5, answered: 4, failed: 1, done: 5, unanswered: 1 });
     expect(progress.map((p) => p.done)).toEqual([1, 2, 3, 4, 5]);
@@ -54,7 +62,11 @@ describe('before any item', () => {
   it('sends nothing when the signal is aborted before the start', async () => {
     const { url, requests } = await serve({ default: 'ok' });
     const answered: string[] = [];
-    const summary = await runCompletions(items(4), { settings: settings(url), signal: AbortSignal.abort() }, (item) => void answered.push(item.id));
+    const summary = await runCompletions(
+      items(4),
+      { settings: settings(url), signal: AbortSignal.abort() },
+      (item) => void answered.push(item.id),
+    );
     expect(summary).toMatchObject({ outcome: 'aborted', answered: 0, unanswered: 4 });
     expect([answered, requests.length]).toEqual([[], 0]);
   });
@@ -80,13 +92,23 @@ describe('a failing sink', () => {
     const handed: string[] = [];
     let error: unknown;
     try {
-      const run = runCompletions([{ id: 'a', prompt: 'a' }, { id: 'b', prompt: 'b' }], { settings: settings(url), concurrency: 2 }, async (item) => {
-        handed.push(item.id);
-        await bArrived.promise;
-        setImmediate(() => release.resolve());
-        throw new Error('disk full');
-      });
-      error = await run.then(() => null, (e: unknown) => e);
+      const run = runCompletions(
+        [
+          { id: 'a', prompt: 'a' },
+          { id: 'b', prompt: 'b' },
+        ],
+        { settings: settings(url), concurrency: 2 },
+        async (item) => {
+          handed.push(item.id);
+          await bArrived.promise;
+          setImmediate(() => release.resolve());
+          throw new Error('disk full');
+        },
+      );
+      error = await run.then(
+        () => null,
+        (e: unknown) => e,
+      );
     } finally {
       globalThis.fetch = realFetch;
     }

@@ -13,7 +13,11 @@ import {
 import { closedPort, deferred, quick, fakeServers, vectorPairs, vectorTexts, type Pair } from './helpers.js';
 
 const serve = fakeServers();
-const settings = (endpoint: string, more: Partial<ModelSettings> = {}): ModelSettings => ({ endpoint, model: 'fake-model', ...more });
+const settings = (endpoint: string, more: Partial<ModelSettings> = {}): ModelSettings => ({
+  endpoint,
+  model: 'fake-model',
+  ...more,
+});
 
 const pairs = vectorPairs();
 const target = new Map(pairs.map((p) => [p.id, p.target]));
@@ -33,8 +37,19 @@ describe('a run', () => {
     const { url } = await serve({ continuations: vectorTexts() });
     const { answers, sink } = store();
     const progress: RunProgress[] = [];
-    const summary = await runCompletions(pairs, { settings: settings(url), concurrency: 4, onProgress: (p) => progress.push(p) }, sink);
-    expect(summary).toMatchObject({ outcome: 'complete', total: pairs.length, answered: pairs.length, failed: 0, unanswered: 0, error: null });
+    const summary = await runCompletions(
+      pairs,
+      { settings: settings(url), concurrency: 4, onProgress: (p) => progress.push(p) },
+      sink,
+    );
+    expect(summary).toMatchObject({
+      outcome: 'complete',
+      total: pairs.length,
+      answered: pairs.length,
+      failed: 0,
+      unanswered: 0,
+      error: null,
+    });
     for (const p of pairs) expect(answers.get(p.id), p.id).toEqual([p.target]);
     expect(progress.map((p) => p.done)).toEqual(pairs.map((_, i) => i + 1));
     expect(progress.at(-1)).toMatchObject({ total: pairs.length, answered: pairs.length, inFlight: 0 });
@@ -50,7 +65,11 @@ describe('a run', () => {
       }
     }
     const { answers, sink } = store();
-    const summary = await runCompletions(items(), { settings: settings(url), samples: 3, total: 12, concurrency: 2 }, sink);
+    const summary = await runCompletions(
+      items(),
+      { settings: settings(url), samples: 3, total: 12, concurrency: 2 },
+      sink,
+    );
     expect(summary).toMatchObject({ outcome: 'complete', total: 12, answered: 12, samplesMode: 'native' });
     expect(answers.get('i4')).toEqual(['5:0', '5:1', '5:2']);
     expect(pulled).toHaveLength(12);
@@ -105,13 +124,19 @@ describe('a run', () => {
     const { url } = await serve({ default: 'ok', faults: [{ fault: 'status', status: 500, times: 3 }] });
     const ctl = new AbortController();
     const items = Array.from({ length: 30 }, (_, i) => ({ id: `i${i}`, prompt: `p${i}` }));
-    const summary = await runCompletions(items, { settings: settings(url), concurrency: 4, signal: ctl.signal, backoff: quick }, () => {});
+    const summary = await runCompletions(
+      items,
+      { settings: settings(url), concurrency: 4, signal: ctl.signal, backoff: quick },
+      () => {},
+    );
     expect(summary).toMatchObject({ answered: 30, retries: 3 });
     expect(getEventListeners(ctl.signal, 'abort')).toHaveLength(0);
   });
 
   it('counts completions that stopped at max tokens', async () => {
-    const cut = JSON.stringify({ choices: [{ index: 0, text: '<|line_sep|><|arg_sep|>{"n": "1', finish_reason: 'length' }] });
+    const cut = JSON.stringify({
+      choices: [{ index: 0, text: '<|line_sep|><|arg_sep|>{"n": "1', finish_reason: 'length' }],
+    });
     const { url } = await serve({ default: 'ok', faults: [{ fault: 'raw', body: cut, times: 2 }] });
     const items = Array.from({ length: 5 }, (_, i) => ({ id: `i${i}`, prompt: `p${i}` }));
     const { answers, sink } = store();
@@ -151,7 +176,12 @@ describe('stopping', () => {
     }
     const { answers, sink } = store();
     const fourAnswered = deferred();
-    const options = { settings: settings(server.url, { timeoutMs: 600_000 }), concurrency: 2, total: items.length, signal };
+    const options = {
+      settings: settings(server.url, { timeoutMs: 600_000 }),
+      concurrency: 2,
+      total: items.length,
+      signal,
+    };
     const run = runCompletions(generate(), options, (item, c) => {
       sink(item, c);
       if (answers.size === 4) fourAnswered.resolve();
@@ -166,7 +196,12 @@ describe('stopping', () => {
     ctl.abort();
     const summary = await run;
     expect(summary).toMatchObject({ outcome: 'aborted', answered: 4, failed: 0, unanswered: 6, error: null });
-    expect([...answers.keys()].sort()).toEqual(items.slice(0, 4).map((p) => p.id).sort());
+    expect([...answers.keys()].sort()).toEqual(
+      items
+        .slice(0, 4)
+        .map((p) => p.id)
+        .sort(),
+    );
     for (const [id, texts] of answers) expect(texts).toEqual([target.get(id)]);
     expect(server.requests).toHaveLength(6); // 4 answered + 2 stalled; none started after the abort
     expect(source).toEqual({ pulled: 6, closed: true }); // the rest was never read, and the source was closed
@@ -175,7 +210,11 @@ describe('stopping', () => {
     // Resumption: the caller leaves out what it already has.
     const healthy = await serve({ continuations: vectorTexts() });
     const rest = items.filter((p) => !answers.has(p.id));
-    const again = await runCompletions(rest, { settings: settings(healthy.url) }, (item, c) => void answers.set(item.id, c.texts));
+    const again = await runCompletions(
+      rest,
+      { settings: settings(healthy.url) },
+      (item, c) => void answers.set(item.id, c.texts),
+    );
     expect(again).toMatchObject({ outcome: 'complete', answered: 6 });
     expect(healthy.requests).toHaveLength(6);
     for (const p of items) expect(answers.get(p.id), p.id).toEqual([p.target]);
@@ -205,11 +244,18 @@ describe('stopping', () => {
     const ctl = new AbortController();
     const committed: string[] = [];
     let settled = false;
-    const run = runCompletions([{ id: 'a', prompt: 'a' }, { id: 'b', prompt: 'b' }], { settings: settings(url), concurrency: 1, signal: ctl.signal }, async (item) => {
-      inSink.resolve();
-      await commit.promise;
-      committed.push(item.id);
-    }).then((s) => ((settled = true), s));
+    const run = runCompletions(
+      [
+        { id: 'a', prompt: 'a' },
+        { id: 'b', prompt: 'b' },
+      ],
+      { settings: settings(url), concurrency: 1, signal: ctl.signal },
+      async (item) => {
+        inSink.resolve();
+        await commit.promise;
+        committed.push(item.id);
+      },
+    ).then((s) => ((settled = true), s));
     await inSink.promise;
     ctl.abort();
     await new Promise((r) => setImmediate(r));
@@ -224,10 +270,16 @@ describe('stopping', () => {
     const port = await closedPort();
     const items = Array.from({ length: 50 }, (_, i) => ({ id: `i${i}`, prompt: `p${i}` }));
     const { answers, sink } = store();
-    const summary = await runCompletions(items, { settings: settings(`http://127.0.0.1:${port}`, { retries: 1 }), concurrency: 2, backoff: quick }, sink);
+    const summary = await runCompletions(
+      items,
+      { settings: settings(`http://127.0.0.1:${port}`, { retries: 1 }), concurrency: 2, backoff: quick },
+      sink,
+    );
     expect(summary.outcome).toBe('stopped');
     expect(summary.error?.code).toBe('unreachable');
-    expect(summary.error?.message).toMatch(new RegExp(`^cannot reach http://127\\.0\\.0\\.1:${port}/v1/completions: connection refused`));
+    expect(summary.error?.message).toMatch(
+      new RegExp(`^cannot reach http://127\\.0\\.0\\.1:${port}/v1/completions: connection refused`),
+    );
     expect(summary.failures.length).toBeLessThanOrEqual(2);
     expect(summary.unanswered).toBe(50);
     expect(answers.size).toBe(0);
@@ -253,16 +305,26 @@ describe('stopping', () => {
   it('stops after too many failures in a row', async () => {
     const { url, requests } = await serve({ default: 'ok', faults: [{ fault: 'status', status: 500, times: 1000 }] });
     const items = Array.from({ length: 40 }, (_, i) => ({ id: `i${i}`, prompt: `p${i}` }));
-    const summary = await runCompletions(items, { settings: settings(url, { retries: 0 }), concurrency: 1, maxFailuresInARow: 3 }, () => {});
+    const summary = await runCompletions(
+      items,
+      { settings: settings(url, { retries: 0 }), concurrency: 1, maxFailuresInARow: 3 },
+      () => {},
+    );
     expect(summary.outcome).toBe('stopped');
-    expect(summary.error?.message).toMatch(/^stopped after 3 failures in a row; the last: the server answered HTTP 500/);
+    expect(summary.error?.message).toMatch(
+      /^stopped after 3 failures in a row; the last: the server answered HTTP 500/,
+    );
     expect(summary.failed).toBe(3);
     expect(requests).toHaveLength(3);
   });
 
   it('refuses bad settings without sending anything', async () => {
     const { url, requests } = await serve({ default: 'ok' });
-    const summary = await runCompletions([{ id: 'a', prompt: 'a' }], { settings: settings(url, { apiKeyEnv: 'NOT_SET_ANYWHERE' }), env: {} }, () => {});
+    const summary = await runCompletions(
+      [{ id: 'a', prompt: 'a' }],
+      { settings: settings(url, { apiKeyEnv: 'NOT_SET_ANYWHERE' }), env: {} },
+      () => {},
+    );
     expect(summary).toMatchObject({ outcome: 'stopped', answered: 0, unanswered: 1 });
     expect(summary.error?.code).toBe('config');
     expect(requests).toHaveLength(0);

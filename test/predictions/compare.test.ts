@@ -7,17 +7,41 @@ import type { VerdictRow } from '../../src/store/corpus.js';
 import { verdictRow } from '../helpers/verdict-rows.js';
 
 const row = (itemId: number, action: string, correct: boolean | null): VerdictRow => ({
-  itemId, action, direction: 'forward', horizon: null, traceEvents: 10, depth: 0, formatError: false,
-  em: { event: correct, src: correct, locals: null, arg: null, all: correct }, exec: null, alt: null, correct, pending: correct === null,
+  itemId,
+  action,
+  direction: 'forward',
+  horizon: null,
+  traceEvents: 10,
+  depth: 0,
+  formatError: false,
+  em: { event: correct, src: correct, locals: null, arg: null, all: correct },
+  exec: null,
+  alt: null,
+  correct,
+  pending: correct === null,
 });
 
 /** Two runs' verdict rows, summed per item as the store sums them. */
 const compareRows = (a: VerdictRow[], b: VerdictRow[]) => compareItems(itemVerdictsOf(a), itemVerdictsOf(b));
 
 describe('compareItems', () => {
-  it('counts both, only A, only B and neither per action, on each item\'s first sample', () => {
-    const a = [row(1, 'step_into', true), row(1, 'step_into', false), row(2, 'step_into', true), row(3, 'step_over', false), row(4, 'step_over', false), row(5, 'step_over', true)];
-    const b = [row(1, 'step_into', false), row(1, 'step_into', true), row(2, 'step_into', true), row(3, 'step_over', true), row(4, 'step_over', false), row(5, 'step_over', null)];
+  it("counts both, only A, only B and neither per action, on each item's first sample", () => {
+    const a = [
+      row(1, 'step_into', true),
+      row(1, 'step_into', false),
+      row(2, 'step_into', true),
+      row(3, 'step_over', false),
+      row(4, 'step_over', false),
+      row(5, 'step_over', true),
+    ];
+    const b = [
+      row(1, 'step_into', false),
+      row(1, 'step_into', true),
+      row(2, 'step_into', true),
+      row(3, 'step_over', true),
+      row(4, 'step_over', false),
+      row(5, 'step_over', null),
+    ];
     const c = compareRows(a, b);
     expect(c.groups.map((g) => [g.action, g.items, g.both, g.onlyA, g.onlyB, g.neither])).toEqual([
       [null, 4, 1, 1, 1, 1],
@@ -34,7 +58,10 @@ describe('compareItems', () => {
   });
 
   it('leaves out items only one run answered', () => {
-    const c = compareRows([row(1, 'continue', true), row(2, 'continue', true)], [row(2, 'continue', false), row(3, 'continue', false)]);
+    const c = compareRows(
+      [row(1, 'continue', true), row(2, 'continue', true)],
+      [row(2, 'continue', false), row(3, 'continue', false)],
+    );
     expect(c.groups[0]).toMatchObject({ items: 1, onlyA: 1 });
     expect(c.unpaired).toBe(2);
   });
@@ -42,16 +69,31 @@ describe('compareItems', () => {
 
 describe('comparing two runs: pending items, and the order items and groups are shown in', () => {
   it('an item pending in the first run is not paired', () => {
-    const c = compareItems(itemVerdictsOf([verdictRow(1, null), verdictRow(2, true)]), itemVerdictsOf([verdictRow(1, true), verdictRow(2, false)]));
+    const c = compareItems(
+      itemVerdictsOf([verdictRow(1, null), verdictRow(2, true)]),
+      itemVerdictsOf([verdictRow(1, true), verdictRow(2, false)]),
+    );
     expect(c.groups[0]).toMatchObject({ items: 1, onlyA: 1 });
     expect(c.unpaired).toBe(1);
   });
 
   it('differing items in item order, action groups in name order, whatever order the verdicts come in', () => {
-    const a = [verdictRow(3, true, { action: 'step_over' }), verdictRow(1, true, { action: 'step_over' }), verdictRow(2, false, { action: 'breakpoint' })];
-    const b = [verdictRow(2, true, { action: 'breakpoint' }), verdictRow(1, false, { action: 'step_over' }), verdictRow(3, false, { action: 'step_over' })];
+    const a = [
+      verdictRow(3, true, { action: 'step_over' }),
+      verdictRow(1, true, { action: 'step_over' }),
+      verdictRow(2, false, { action: 'breakpoint' }),
+    ];
+    const b = [
+      verdictRow(2, true, { action: 'breakpoint' }),
+      verdictRow(1, false, { action: 'step_over' }),
+      verdictRow(3, false, { action: 'step_over' }),
+    ];
     const c = compareItems(itemVerdictsOf(a), itemVerdictsOf(b));
     expect(c.differing.map((p) => p.itemId)).toEqual([1, 2, 3]);
-    expect(c.groups.map((g) => [g.action, g.items])).toEqual([[null, 3], ['breakpoint', 1], ['step_over', 2]]);
+    expect(c.groups.map((g) => [g.action, g.items])).toEqual([
+      [null, 3],
+      ['breakpoint', 1],
+      ['step_over', 2],
+    ]);
   });
 });

@@ -26,25 +26,43 @@ const corpora: Corpus[] = [];
 /** Trace ids by the names given below. */
 const id: Record<string, number> = {};
 
-const named = (t: Trace, name: string, meta: Record<string, unknown> = {}): Trace => ({ ...t, header: { ...t.header, name, meta } });
+const named = (t: Trace, name: string, meta: Record<string, unknown> = {}): Trace => ({
+  ...t,
+  header: { ...t.header, name, meta },
+});
 const crux = (t: Trace, name: string) => named(t, name, { task: 'cruxeval' });
 
 beforeAll(async () => {
   const ok = record('def f(x):\n    y = x\n    return y\n', 'f(1)');
   const e = ok.events;
   // main's line twice before f's call: f's call is seq 3, not 2 (two step_into do not reach it).
-  const late: Trace = { ...ok, events: [e[0], e[1], { ...e[1], seq: 2 }, ...e.slice(2).map((x) => ({ ...x, seq: x.seq + 1, parent: x.parent === 1 ? 2 : x.parent }))], end: { ...ok.end, events: e.length + 1 } };
+  const late: Trace = {
+    ...ok,
+    events: [
+      e[0],
+      e[1],
+      { ...e[1], seq: 2 },
+      ...e.slice(2).map((x) => ({ ...x, seq: x.seq + 1, parent: x.parent === 1 ? 2 : x.parent })),
+    ],
+    end: { ...ok.end, events: e.length + 1 },
+  };
   const traces: [string, Trace][] = [
     ...vectorTraces().traces.map((t, i): [string, Trace] => [`v${i}`, named(t, `v${i}`)]),
     ['fgh', named(record(FGH, 'f(1)'), 'fgh')],
     ['script', named(record('class A:\n    x = 1\n    y = 2\n', null), 'script')],
     ['nocall', named(record('def f(x):\n    return x\n', 'f(1/0)'), 'nocall')],
-    ['cut', crux(record('def f(x):\n    y = x\n    y += 1\n    return y\n', 'f(1)', ['--max-events', '5']), 'sample_a')],
+    [
+      'cut',
+      crux(record('def f(x):\n    y = x\n    y += 1\n    return y\n', 'f(1)', ['--max-events', '5']), 'sample_a'),
+    ],
     ['late', crux(late, 'sample_b')],
     ['c1', crux(ok, 'sample_c')],
     ['c2', crux(record('def f(x):\n    y = x\n    return y\n', 'f(2)'), 'sample_c')],
   ];
-  ({ corpus } = await corpusOf(traces.map(([, t]) => t), 'stepscope-create-'));
+  ({ corpus } = await corpusOf(
+    traces.map(([, t]) => t),
+    'stepscope-create-',
+  ));
   // Ids in the order ingested (none is a duplicate of another: c1 and c2 share a name only).
   const ids = corpus.traceIds();
   expect(ids).toHaveLength(traces.length);
@@ -59,7 +77,10 @@ afterAll(() => {
 let n = 0;
 const make = (o: Omit<CreateOptions, 'name'>) => createEvalSet(corpus, { name: `s${n++}`, ...o });
 const itemsOf = (setId: number) => [...corpus.iterateItems(setId)];
-const vectorIds = () => Object.entries(id).filter(([k]) => /^v\d+$/.test(k)).map(([, v]) => v);
+const vectorIds = () =>
+  Object.entries(id)
+    .filter(([k]) => /^v\d+$/.test(k))
+    .map(([, v]) => v);
 
 /** The UserError (or other error) `f` throws, as [message, code]. */
 function refusal(f: () => unknown): [string, string | undefined] {
@@ -100,14 +121,24 @@ describe('the options a set stores, and the traces and directions it keeps to', 
     const items = itemsOf(set.id);
     const counts = new Map<string, number>();
     for (const it of items) counts.set(it.action, (counts.get(it.action) ?? 0) + 1);
-    for (const [action, c] of counts) expect(c, action).toBe(10 - (short.find((s) => s.action === action) ? 10 - short.find((s) => s.action === action)!.made : 0));
+    for (const [action, c] of counts)
+      expect(c, action).toBe(
+        10 - (short.find((s) => s.action === action) ? 10 - short.find((s) => s.action === action)!.made : 0),
+      );
     expect(Math.max(...counts.values())).toBe(10);
     expect(new Set(items.map((it) => it.direction))).toEqual(new Set(['forward', 'inverse']));
   });
 
   it('next-state with options: the traces given (sorted, once each), one direction, the step limit', () => {
     const [a, b] = vectorIds();
-    const { set } = make({ task: 'next-state', traceIds: [b, a, b], direction: 'forward', perAction: 2, seed: 5, maxSteps: 7 });
+    const { set } = make({
+      task: 'next-state',
+      traceIds: [b, a, b],
+      direction: 'forward',
+      perAction: 2,
+      seed: 5,
+      maxSteps: 7,
+    });
     expect(set.options).toEqual({ traces: [a, b], per_action: 2, seed: 5, direction: 'forward', max_steps: 7 });
     const items = itemsOf(set.id);
     expect(items.length).toBeGreaterThan(0);
@@ -129,7 +160,12 @@ describe('the options a set stores, and the traces and directions it keeps to', 
   });
 
   it('horizon: a call-mode trace that never reached its call is skipped and said so', () => {
-    const { set, skipped } = make({ task: 'horizon', traceIds: [id.nocall, id.fgh], direction: 'forward', perAction: 1 });
+    const { set, skipped } = make({
+      task: 'horizon',
+      traceIds: [id.nocall, id.fgh],
+      direction: 'forward',
+      perAction: 1,
+    });
     expect(skipped).toEqual([{ trace: id.nocall, name: 'nocall', reason: 'no call of the function' }]);
     expect(itemsOf(set.id).map((it) => it.traceId)).toEqual([id.fgh]);
   });
@@ -149,17 +185,20 @@ describe('CRUXEval sets: only CRUXEval traces, the first of each task, and the s
     });
   }
 
-  it('cruxeval-input: f\'s call need not be the second step', () => {
+  it("cruxeval-input: f's call need not be the second step", () => {
     const { set, skipped } = make({ task: 'cruxeval-input' });
     expect(skipped.map((s) => [s.name, s.reason])).toEqual([
       ['sample_a', 'the function never returned'],
       ['sample_c', 'another trace of sample_c comes first'],
     ]);
-    expect(itemsOf(set.id).map((it) => [it.key, it.traceId])).toEqual([['sample_b', id.late], ['sample_c', id.c1]]);
+    expect(itemsOf(set.id).map((it) => [it.key, it.traceId])).toEqual([
+      ['sample_b', id.late],
+      ['sample_c', id.c1],
+    ]);
   });
 });
 
-it('a trace with no events (the recorder writes at least main\'s call; a hand-made file need not) is skipped', async () => {
+it("a trace with no events (the recorder writes at least main's call; a hand-made file need not) is skipped", async () => {
   const ok = record('def f(x):\n    y = x\n    return y\n', 'f(1)');
   const empty = crux({ ...ok, events: [], end: { ...ok.end, exit: 'never', events: 0 } } as Trace, 'sample_e');
   const { corpus: c } = await corpusOf([empty, crux(ok, 'sample_c')], 'stepscope-create-');
@@ -178,27 +217,43 @@ it('a trace with no events (the recorder writes at least main\'s call; a hand-ma
 describe('refusals', () => {
   it('a name already used, a trace that is not there, an unknown task', () => {
     make({ task: 'horizon', traceIds: [id.fgh] });
-    expect(refusal(() => createEvalSet(corpus, { name: `s${n - 1}`, task: 'horizon' }))).toEqual([`${corpus.path} already has an evaluation set named "s${n - 1}"`, 'bad-input']);
-    expect(refusal(() => make({ task: 'horizon', traceIds: [id.fgh, 9999] }))).toEqual([`${corpus.path} has no trace with id 9999`, 'not-found']);
+    expect(refusal(() => createEvalSet(corpus, { name: `s${n - 1}`, task: 'horizon' }))).toEqual([
+      `${corpus.path} already has an evaluation set named "s${n - 1}"`,
+      'bad-input',
+    ]);
+    expect(refusal(() => make({ task: 'horizon', traceIds: [id.fgh, 9999] }))).toEqual([
+      `${corpus.path} has no trace with id 9999`,
+      'not-found',
+    ]);
     // Refused before any item is made: not only when making one reaches the missing trace.
-    expect(refusal(() => make({ task: 'next-state', perAction: 0, traceIds: [9999] }))).toEqual([`${corpus.path} has no trace with id 9999`, 'not-found']);
+    expect(refusal(() => make({ task: 'next-state', perAction: 0, traceIds: [9999] }))).toEqual([
+      `${corpus.path} has no trace with id 9999`,
+      'not-found',
+    ]);
     expect(() => make({ task: 'bogus' as CreateOptions['task'] })).toThrow(new RangeError('unknown task bogus'));
   });
 
   it('no items: nothing stored, and the message says why', () => {
     const before = corpus.listEvalSets().length;
     expect(refusal(() => make({ task: 'cruxeval-output', traceIds: vectorIds() }))).toEqual([
-      'cruxeval-output: no items to make (no CRUXEval trace (record them with record-cruxeval)); nothing was stored', 'bad-input',
+      'cruxeval-output: no items to make (no CRUXEval trace (record them with record-cruxeval)); nothing was stored',
+      'bad-input',
     ]);
-    expect(refusal(() => make({ task: 'next-state', perAction: 0 }))).toEqual(['next-state: no items to make (no trace gives one); nothing was stored', 'bad-input']);
+    expect(refusal(() => make({ task: 'next-state', perAction: 0 }))).toEqual([
+      'next-state: no items to make (no trace gives one); nothing was stored',
+      'bad-input',
+    ]);
     // A script-mode trace has no recorded function: no horizon (its class body is not one).
-    expect(refusal(() => make({ task: 'horizon', traceIds: [id.script] }))).toEqual(['horizon: no items to make (no trace gives one); nothing was stored', 'bad-input']);
+    expect(refusal(() => make({ task: 'horizon', traceIds: [id.script] }))).toEqual([
+      'horizon: no items to make (no trace gives one); nothing was stored',
+      'bad-input',
+    ]);
     expect(corpus.listEvalSets()).toHaveLength(before);
   });
 });
 
 describe('what an item keeps beside its prompt and target', () => {
-  it('its true fields are its target\'s, and targetNode / targetSeq say where the target is', () => {
+  it("its true fields are its target's, and targetNode / targetSeq say where the target is", () => {
     const { set } = make({ task: 'next-state', perAction: 6, seed: 1, traceIds: [...vectorIds(), id.fgh] });
     const items = itemsOf(set.id);
     const traces = new Traces(corpus);
@@ -242,7 +297,7 @@ describe('what an item keeps beside its prompt and target', () => {
     expect(callReturn(traces.get(id.cut), 'inverse', 2 * 2)).toBeNull();
   });
 
-  it('items of an inverse set carry callReturn exactly where their target is a call\'s inv_call', () => {
+  it("items of an inverse set carry callReturn exactly where their target is a call's inv_call", () => {
     const { set } = make({ task: 'horizon', traceIds: [id.fgh], direction: 'inverse', perAction: 2 });
     for (const it of itemsOf(set.id)) expect(it.callReturn).toBe('4');
     const fwd = make({ task: 'horizon', traceIds: [id.fgh], direction: 'forward', perAction: 2 });
@@ -291,10 +346,15 @@ describe('horizon sets', () => {
 
   it('f(g(1)): the items are about f, the function called, not g, called first in its arguments', async () => {
     const G_THEN_F = 'def g(x):\n    return x + 1\n\ndef f(x):\n    y = x * 2\n    return y\n';
-    const c = await corpusOfPrograms([[G_THEN_F, 'f(g(1))'], [G_THEN_F, 'f(1)']]);
+    const c = await corpusOfPrograms([
+      [G_THEN_F, 'f(g(1))'],
+      [G_THEN_F, 'f(1)'],
+    ]);
     const { set, skipped } = createEvalSet(c, { name: 'hz', task: 'horizon' });
     // f's call is not the second step from main (g's is), so the forward jump cannot reach it.
-    expect(skipped).toEqual([{ trace: 1, name: 'prog.py', reason: 'the function never returned or is not reached by two steps' }]);
+    expect(skipped).toEqual([
+      { trace: 1, name: 'prog.py', reason: 'the function never returned or is not reached by two steps' },
+    ]);
     expect(new Set(itemsIn(c, set.id).map((i) => i.traceId))).toEqual(new Set([2]));
   });
 
@@ -317,7 +377,9 @@ describe('next-state sets', () => {
   it('an empty corpus gives no items, with the reason, and stores nothing', async () => {
     const c = openCorpus(join(tempDir('stepscope-pred-'), 'c.db'), { create: true });
     corpora.push(c);
-    expect(() => createEvalSet(c, { name: 'ns', task: 'next-state', perAction: 2 })).toThrow(/next-state: no items to make \(no trace gives one\); nothing was stored/);
+    expect(() => createEvalSet(c, { name: 'ns', task: 'next-state', perAction: 2 })).toThrow(
+      /next-state: no items to make \(no trace gives one\); nothing was stored/,
+    );
     expect(c.listEvalSets()).toEqual([]);
   });
 
@@ -331,12 +393,18 @@ describe('next-state sets', () => {
     expect(items).toHaveLength(16);
     expect(new Set(items.map((i) => i.traceId))).toEqual(new Set([2]));
     const alone = await corpusOfPrograms([broken]);
-    expect(() => createEvalSet(alone, { name: 'ns', task: 'next-state', perAction: 2 })).toThrow(/next-state: no items to make \(no trace gives one\)/);
+    expect(() => createEvalSet(alone, { name: 'ns', task: 'next-state', perAction: 2 })).toThrow(
+      /next-state: no items to make \(no trace gives one\)/,
+    );
   });
 
   it('draws from every trace, from entries other than the root, and cuts at other than the first occurrence', async () => {
     const count = vectors().find((v) => v.name === 'count-forward-step-into')!;
-    const c = await corpusOfPrograms([[count.source, count.call], [HELPER_LOOP, 'f([1, 2, 3])'], [FGH, 'f(1)']]);
+    const c = await corpusOfPrograms([
+      [count.source, count.call],
+      [HELPER_LOOP, 'f([1, 2, 3])'],
+      [FGH, 'f(1)'],
+    ]);
     const { set } = createEvalSet(c, { name: 'ns', task: 'next-state', perAction: 6, seed: 3 });
     const items = itemsIn(c, set.id);
     expect(new Set(items.map((i) => i.traceId))).toEqual(new Set([1, 2, 3]));
@@ -371,6 +439,7 @@ describe('next-state sets', () => {
     expect(short.length).toBeGreaterThan(0);
     for (const s of short) expect(s).toEqual({ action: s.action, made: made(s.action) });
     for (const s of short) expect(s.made).toBeLessThan(3);
-    for (const k of new Set(items.map((i) => i.action))) if (!short.some((s) => s.action === k)) expect(made(k)).toBe(3);
+    for (const k of new Set(items.map((i) => i.action)))
+      if (!short.some((s) => s.action === k)) expect(made(k)).toBe(3);
   });
 });

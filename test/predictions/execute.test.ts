@@ -42,14 +42,20 @@ afterAll(() => {
   cleanTempDirs();
 });
 
-const item = (set: EvalSetRecord, key: string): StoredItem => [...corpus.iterateItems(set.id)].find((i) => i.key === key)!;
+const item = (set: EvalSetRecord, key: string): StoredItem =>
+  [...corpus.iterateItems(set.id)].find((i) => i.key === key)!;
 const preds = (set: EvalSetRecord, runId: number) => [...corpus.iteratePredictions({ setId: set.id, runId })];
 
-describe.each([['output', () => co], ['input', () => ci]] as const)('CodeLlama-7B temperature 0.2, CRUXEval-%s, 20 tasks', (mode, set) => {
+describe.each([
+  ['output', () => co],
+  ['input', () => ci],
+] as const)('CodeLlama-7B temperature 0.2, CRUXEval-%s, 20 tasks', (mode, set) => {
   it('every verdict is the released one; pass@1 is the formula over the released verdicts', async () => {
     const released = JSON.parse(readFileSync(`${data}/sample_scored_codellama-7b_temp0.2_${mode}.json`, 'utf8'));
     const slice = (o: Record<string, unknown[]>) => Object.fromEntries(SLICE.map((k) => [k, o[k]]));
-    const f = file(JSON.stringify({ raw_generations: slice(released.raw_generations), raw_scored_generations: {}, pass_at_1: 0 }));
+    const f = file(
+      JSON.stringify({ raw_generations: slice(released.raw_generations), raw_scored_generations: {}, pass_at_1: 0 }),
+    );
     const { run } = importPredictions(corpus, { file: f, set: set().name, label: 'cl7' });
     expect(run.pending).toBe(200);
     const r = await runPendingChecks(corpus, run.id, { pool: { workers: 2 } });
@@ -59,7 +65,9 @@ describe.each([['output', () => co], ['input', () => ci]] as const)('CodeLlama-7
     const got: Record<string, boolean[]> = {};
     for (const p of preds(set(), run.id)) (got[p.itemKey] ??= [])[p.sample] = p.exec!.status === 'pass';
     expect(got).toEqual(slice(released.raw_scored_generations));
-    const expected = (SLICE.reduce((s, k) => s + released.raw_scored_generations[k].filter(Boolean).length / 10, 0) / SLICE.length) * 100;
+    const expected =
+      (SLICE.reduce((s, k) => s + released.raw_scored_generations[k].filter(Boolean).length / 10, 0) / SLICE.length) *
+      100;
     const [line] = scoreLines(set(), corpus.getRunById(run.id)!, itemVerdictsOf(corpus.verdictRows(run.id)));
     expect(line).toMatchObject({ items: 20, samples: 200, format_errors: 0, em_all: null });
     expect(line['pass@1']).toBeCloseTo(expected, 9);
@@ -69,11 +77,22 @@ describe.each([['output', () => co], ['input', () => ci]] as const)('CodeLlama-7
 
 describe('the skip rule', () => {
   it('an output text containing f(<input>), an input text without f(: not run, stored skipped by rule, wrong', async () => {
-    const o = importPredictions(corpus, { file: file(JSON.stringify({ sample_146: ['f(5)', '[1, 2, 3, 4, 6, 7, 8, 9, 10]'] })), set: 'co', label: 'skip' });
-    const i = importPredictions(corpus, { file: file(JSON.stringify({ sample_146: ['5', 'f(5)'] })), set: 'ci', label: 'skip' });
+    const o = importPredictions(corpus, {
+      file: file(JSON.stringify({ sample_146: ['f(5)', '[1, 2, 3, 4, 6, 7, 8, 9, 10]'] })),
+      set: 'co',
+      label: 'skip',
+    });
+    const i = importPredictions(corpus, {
+      file: file(JSON.stringify({ sample_146: ['5', 'f(5)'] })),
+      set: 'ci',
+      label: 'skip',
+    });
     await runPendingChecks(corpus, o.run.id);
     await runPendingChecks(corpus, i.run.id);
-    for (const [set, run] of [[co, o.run.id], [ci, i.run.id]] as const) {
+    for (const [set, run] of [
+      [co, o.run.id],
+      [ci, i.run.id],
+    ] as const) {
       const [a, b] = preds(set, run);
       expect(a.exec).toMatchObject({ status: 'skipped', rule: true, detail: expect.stringMatching(/^skip rule/) });
       expect(a.correct).toBe(false);
@@ -88,12 +107,23 @@ describe('predicted states on CRUXEval sets', () => {
     const it146 = item(co, 'sample_146');
     const t = it146.target;
     expect(t).toContain('"[1, 2, 3, 4, 6, 7, 8, 9, 10]"');
-    const lines = [t, t.replace('[1, 2, 3, 4, 6, 7, 8, 9, 10]', '[1,2,3,4,6,7,8,9,10]'), t.replace('[1, 2, 3, 4, 6, 7, 8, 9, 10]', '[1, 2]'), '<|return_sep|>oops']
-      .map((c) => JSON.stringify({ id: it146.id, completion: c })).join('\n');
+    const lines = [
+      t,
+      t.replace('[1, 2, 3, 4, 6, 7, 8, 9, 10]', '[1,2,3,4,6,7,8,9,10]'),
+      t.replace('[1, 2, 3, 4, 6, 7, 8, 9, 10]', '[1, 2]'),
+      '<|return_sep|>oops',
+    ]
+      .map((c) => JSON.stringify({ id: it146.id, completion: c }))
+      .join('\n');
     const { run } = importPredictions(corpus, { file: file(lines), set: 'co', label: 'states' });
     await runPendingChecks(corpus, run.id);
     const got = preds(co, run.id).map((p) => [p.em.arg, p.exec?.status, p.correct]);
-    expect(got).toEqual([[true, 'pass', true], [false, 'pass', true], [false, 'fail', false], [false, 'skipped', false]]);
+    expect(got).toEqual([
+      [true, 'pass', true],
+      [false, 'pass', true],
+      [false, 'fail', false],
+      [false, 'skipped', false],
+    ]);
   }, 120_000);
 
   it('input: f called with the predicted arguments; other arguments giving the output pass, and are valid alternatives', async () => {
@@ -101,9 +131,14 @@ describe('predicted states on CRUXEval sets', () => {
     const t = it3.target;
     expect(t).toContain(`"'bcksrut'"`);
     expect(it3.callReturn).toBe("'bcksrutq'");
-    const variant = (text: string, value: string) => t.replace(`"'bcksrut'"`, JSON.stringify(text)).replace(`"'q'"`, JSON.stringify(value));
+    const variant = (text: string, value: string) =>
+      t.replace(`"'bcksrut'"`, JSON.stringify(text)).replace(`"'q'"`, JSON.stringify(value));
     const completions = [t, variant("'bcksru'", "'tq'"), variant("'a'", "'b'"), variant('undefined_name', "'q'")];
-    const { run } = importPredictions(corpus, { file: file(JSON.stringify({ id: it3.id, completions })), set: 'ci', label: 'states' });
+    const { run } = importPredictions(corpus, {
+      file: file(JSON.stringify({ id: it3.id, completions })),
+      set: 'ci',
+      label: 'states',
+    });
     expect(run.pending).toBe(4);
     await runPendingChecks(corpus, run.id);
     const got = preds(ci, run.id).map((p) => [p.em.locals, p.exec?.status, p.alt?.status, p.correct]);
@@ -122,7 +157,10 @@ describe('predicted states on CRUXEval sets', () => {
 describe('resumption', () => {
   it('a stopped check run stores what it did; the next one does the rest', async () => {
     const released = JSON.parse(readFileSync(`${data}/sample_scored_codellama-7b_temp0.2_output.json`, 'utf8'));
-    const gens = { sample_0: released.raw_generations.sample_0, sample_1: ['f((1, ), (1, ), (1, 2))', '{1: None, 2: None}'] };
+    const gens = {
+      sample_0: released.raw_generations.sample_0,
+      sample_1: ['f((1, ), (1, ), (1, 2))', '{1: None, 2: None}'],
+    };
     const { run } = importPredictions(corpus, { file: file(JSON.stringify(gens)), set: 'co', label: 'resume' });
     const stop = new AbortController();
     stop.abort();
@@ -154,7 +192,9 @@ describe('scores --seed-check', () => {
     expect(rows).toHaveLength(10);
     for (const l of rows) expect(l).toMatch(/exec\s+fail\s+pass\s*$/);
     expect(preds(ci, run.id).map((p) => p.exec!.status)).toEqual(before);
-    expect(cli(['scores', '--db', path, '--set', 'ci', '--model', 'gpt4', '--seed-check', 'x']).stderr).toMatch(/seed-check/);
+    expect(cli(['scores', '--db', path, '--set', 'ci', '--model', 'gpt4', '--seed-check', 'x']).stderr).toMatch(
+      /seed-check/,
+    );
   }, 300_000);
 });
 
@@ -173,7 +213,9 @@ describe('checks at their edges: skipped checks, incomplete tasks, horizon sets,
 
   beforeAll(async () => {
     const dir = tempDir('stepscope-pred-');
-    const crux = readTraces(cruxevalRecording()).filter((t) => ['sample_3', 'sample_146', 'sample_664'].includes(t.header.name));
+    const crux = readTraces(cruxevalRecording()).filter((t) =>
+      ['sample_3', 'sample_146', 'sample_664'].includes(t.header.name),
+    );
     const t146 = crux.find((t) => t.header.name === 'sample_146')!;
     const { input, output } = t146.header.meta as { input: string; output: string };
     const count = vectors().find((v) => v.name === 'count-forward-step-into')!;
@@ -194,7 +236,8 @@ describe('checks at their edges: skipped checks, incomplete tasks, horizon sets,
   // The file's afterAll removes the temporary folders.
   afterAll(() => corpus.close());
 
-  const item = (set: EvalSetRecord, key: string): StoredItem => [...corpus.iterateItems(set.id)].find((i) => i.key === key)!;
+  const item = (set: EvalSetRecord, key: string): StoredItem =>
+    [...corpus.iterateItems(set.id)].find((i) => i.key === key)!;
   const preds = (set: EvalSetRecord, runId: number) => [...corpus.iteratePredictions({ setId: set.id, runId })];
   /** Imports state predictions (item id, completion) as a new run. */
   function importStates(set: EvalSetRecord, label: string, lines: [number, string][]) {
@@ -206,7 +249,7 @@ describe('checks at their edges: skipped checks, incomplete tasks, horizon sets,
   const NOT_A_STATE = /^not run: the completion is not a state \(.+\)$/;
   const inputState = (locals: string) => `<|inv_call_sep|><|src_sep|>def f(single_digit):<|arg_sep|>${locals}`;
 
-  describe('checks not run, and why (stored as the verdict\'s detail)', () => {
+  describe("checks not run, and why (stored as the verdict's detail)", () => {
     it('predicted arguments: not a state, no arguments, a value that is not a repr, the elision marker', async () => {
       const id = item(ci, 'sample_146').id;
       const run = importStates(ci, 'reasons', [
@@ -216,10 +259,19 @@ describe('checks at their edges: skipped checks, incomplete tasks, horizon sets,
         [id, inputState('{"..": "..", "single_digit": "6"}')],
       ]);
       expect(await runPendingChecks(corpus, run.id)).toEqual({ checked: 8, ran: 0 });
-      const details = [NOT_A_STATE, 'not run: the predicted state has no arguments', 'not run: the argument "single_digit" is not a repr', 'not run: the argument ".." is not a repr'];
+      const details = [
+        NOT_A_STATE,
+        'not run: the predicted state has no arguments',
+        'not run: the argument "single_digit" is not a repr',
+        'not run: the argument ".." is not a repr',
+      ];
       const got = preds(ci, run.id);
       got.forEach((p, i) => {
-        for (const v of [p.exec, p.alt]) expect(v, p.completion).toMatchObject({ status: 'skipped', detail: typeof details[i] === 'string' ? details[i] : expect.stringMatching(details[i]) });
+        for (const v of [p.exec, p.alt])
+          expect(v, p.completion).toMatchObject({
+            status: 'skipped',
+            detail: typeof details[i] === 'string' ? details[i] : expect.stringMatching(details[i]),
+          });
         expect(p.exec!.rule).toBe(false);
         expect(p.alt!.got).toBeNull();
       });
@@ -243,11 +295,21 @@ describe('checks at their edges: skipped checks, incomplete tasks, horizon sets,
     it('a trace whose CRUXEval task has no input, or an output that is not text: nothing to run, for states and benchmark texts', async () => {
       const why = 'not run: the trace was not recorded from a CRUXEval task (record-cruxeval)';
       const keys = ['no_input', 'no_output'];
-      const states = importStates(co, 'incomplete', keys.map((k) => [item(co, k).id, item(co, k).target]));
-      const texts = importPredictions(corpus, { file: file(JSON.stringify({ no_input: ['[1, 2]'], no_output: ['[1, 2]'] })), set: 'co', label: 'incomplete-texts' }).run;
+      const states = importStates(
+        co,
+        'incomplete',
+        keys.map((k) => [item(co, k).id, item(co, k).target]),
+      );
+      const texts = importPredictions(corpus, {
+        file: file(JSON.stringify({ no_input: ['[1, 2]'], no_output: ['[1, 2]'] })),
+        set: 'co',
+        label: 'incomplete-texts',
+      }).run;
       for (const run of [states, texts]) {
         expect(await runPendingChecks(corpus, run.id)).toEqual({ checked: 2, ran: 0 });
-        expect(preds(co, run.id).map((p) => [p.itemKey, p.exec])).toEqual(keys.map((k) => [k, { status: 'skipped', detail: why, rule: false }]));
+        expect(preds(co, run.id).map((p) => [p.itemKey, p.exec])).toEqual(
+          keys.map((k) => [k, { status: 'skipped', detail: why, rule: false }]),
+        );
       }
     });
 
@@ -257,7 +319,10 @@ describe('checks at their edges: skipped checks, incomplete tasks, horizon sets,
       expect(await runPendingChecks(corpus, run.id, { pool: ONE })).toEqual({ checked: 2, ran: 2 });
       const [p] = preds(ci, run.id);
       // Dropped, the call was refused for the argument it lacked ("missing a required argument: 'single_digit'").
-      expect(p.exec).toMatchObject({ status: 'error', detail: expect.stringContaining("no parameter named '__proto__' (parameters: single_digit)") });
+      expect(p.exec).toMatchObject({
+        status: 'error',
+        detail: expect.stringContaining("no parameter named '__proto__' (parameters: single_digit)"),
+      });
     });
 
     it('an unknown run is named', async () => {
@@ -269,7 +334,9 @@ describe('checks at their edges: skipped checks, incomplete tasks, horizon sets,
   describe('the valid alternative on a horizon set (no execution check)', () => {
     it('the true arguments pass unrun; others run once whatever their order, storing what the call returned; verdicts stored every 200; no seed changes', async () => {
       const target = item(hz, `inverse/${countTrace}/0`);
-      expect(target.target).toBe('<|inv_call_sep|><|src_sep|>def count(s, t):<|arg_sep|>{"s": "\'berry\'", "t": "\'r\'"}');
+      expect(target.target).toBe(
+        '<|inv_call_sep|><|src_sep|>def count(s, t):<|arg_sep|>{"s": "\'berry\'", "t": "\'r\'"}',
+      );
       expect(target.callReturn).toBe('2');
       const args = (locals: string) => `<|inv_call_sep|><|src_sep|>def count(s, t):<|arg_sep|>${locals}`;
       const lines: [number, string][] = [
@@ -281,7 +348,10 @@ describe('checks at their edges: skipped checks, incomplete tasks, horizon sets,
       const run = importStates(hz, 'alt', lines);
       expect(run.pending).toBe(203);
       const seen: { progress: Progress; pending: number }[] = [];
-      const r = await runPendingChecks(corpus, run.id, { pool: ONE, onProgress: (progress) => seen.push({ progress, pending: corpus.getRunById(run.id)!.pending }) });
+      const r = await runPendingChecks(corpus, run.id, {
+        pool: ONE,
+        onProgress: (progress) => seen.push({ progress, pending: corpus.getRunById(run.id)!.pending }),
+      });
       expect(r).toEqual({ checked: 203, ran: 1 });
       // One run (the two orders share it), reported with its total; by then the first 200 verdicts were stored.
       expect(seen).toEqual([{ progress: expect.objectContaining({ done: 1, total: 1 }), pending: expect.any(Number) }]);
@@ -304,13 +374,27 @@ describe('checks at their edges: skipped checks, incomplete tasks, horizon sets,
     // '4 3 ' under PYTHONHASHSEED=0 (wrong) and '3 4 ' under 5 (right); a dict keeps its order.
     it('benchmark texts: the verdicts that change under another seed, by prediction, named by item and sample', async () => {
       const gens = ['f({"3", "4"})', 'f({"4", "3"})', 'f({"3", "4"})', 'f({"3": "3", "4": "5"})'];
-      const { run } = importPredictions(corpus, { file: file(JSON.stringify({ sample_664: gens })), set: 'ci', label: 'seeds' });
+      const { run } = importPredictions(corpus, {
+        file: file(JSON.stringify({ sample_664: gens })),
+        set: 'ci',
+        label: 'seeds',
+      });
       expect(await runPendingChecks(corpus, run.id, { pool: ONE })).toEqual({ checked: 4, ran: 3 });
       const ids = preds(ci, run.id).map((p) => p.id);
       expect(preds(ci, run.id).map((p) => p.exec!.status)).toEqual(['fail', 'fail', 'fail', 'pass']);
       expect(await seedCheck(corpus, run.id, 0, { pool: ONE })).toEqual({ checked: 4, changes: [] });
-      const change = (k: number) => ({ prediction: ids[k], item: 'sample_664', sample: k, check: 'exec', stored: 'fail', other: 'pass' });
-      expect(await seedCheck(corpus, run.id, 5, { pool: ONE })).toEqual({ checked: 4, changes: [change(0), change(1), change(2)] });
+      const change = (k: number) => ({
+        prediction: ids[k],
+        item: 'sample_664',
+        sample: k,
+        check: 'exec',
+        stored: 'fail',
+        other: 'pass',
+      });
+      expect(await seedCheck(corpus, run.id, 5, { pool: ONE })).toEqual({
+        checked: 4,
+        changes: [change(0), change(1), change(2)],
+      });
       // Nothing stored.
       expect(preds(ci, run.id).map((p) => p.exec!.status)).toEqual(['fail', 'fail', 'fail', 'pass']);
     }, 60_000);

@@ -35,7 +35,10 @@ export function fileWriter(dir: string, name: string, ext: string): (text: strin
   };
 }
 
-export async function corpusOf(traces: Trace[], prefix = 'stepscope-pred-'): Promise<{ corpus: Corpus; path: string; dir: string }> {
+export async function corpusOf(
+  traces: Trace[],
+  prefix = 'stepscope-pred-',
+): Promise<{ corpus: Corpus; path: string; dir: string }> {
   const dir = tempDir(prefix);
   const path = join(dir, 'c.db');
   const corpus = openCorpus(path, { create: true });

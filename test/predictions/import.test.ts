@@ -39,26 +39,71 @@ function refusal(f: () => unknown): [string, string | undefined] {
   throw new Error('no error');
 }
 /** Everything a failed import must leave as it was. */
-const state = () => JSON.stringify([corpus.listRuns(), corpus.countPredictions({ setId: ns.id }), corpus.countPredictions({ setId: co.id })]);
+const state = () =>
+  JSON.stringify([
+    corpus.listRuns(),
+    corpus.countPredictions({ setId: ns.id }),
+    corpus.countPredictions({ setId: co.id }),
+  ]);
 
 describe('formats', () => {
   it('JSON Lines with completion or completions, by item id or key; lines for the same item add samples', () => {
     const [a, b, c] = items;
-    const f = file(lines([{ id: a.id, completion: a.target }, { id: b.key, completions: [b.target, 'junk'] }, { id: c.id, completion: 'x', prompt: 'ignored' }, { id: c.id, completion: c.target }]));
+    const f = file(
+      lines([
+        { id: a.id, completion: a.target },
+        { id: b.key, completions: [b.target, 'junk'] },
+        { id: c.id, completion: 'x', prompt: 'ignored' },
+        { id: c.id, completion: c.target },
+      ]),
+    );
     const r = importPredictions(corpus, { file: f, set: 'ns', label: 'mix' });
     expect(r.outcome).toBe('stored');
-    expect(r.run).toMatchObject({ format: 'state', predictions: 5, items: 3, sourceHash: expect.stringMatching(/^[0-9a-f]{64}$/) });
-    const got = [...corpus.iteratePredictions({ setId: ns.id, runId: r.run.id })].map((p) => [p.itemId, p.sample, p.em.all, p.formatError]);
-    expect(got).toEqual([[a.id, 0, true, false], [b.id, 0, true, false], [b.id, 1, false, true], [c.id, 0, false, true], [c.id, 1, true, false]]);
+    expect(r.run).toMatchObject({
+      format: 'state',
+      predictions: 5,
+      items: 3,
+      sourceHash: expect.stringMatching(/^[0-9a-f]{64}$/),
+    });
+    const got = [...corpus.iteratePredictions({ setId: ns.id, runId: r.run.id })].map((p) => [
+      p.itemId,
+      p.sample,
+      p.em.all,
+      p.formatError,
+    ]);
+    expect(got).toEqual([
+      [a.id, 0, true, false],
+      [b.id, 0, true, false],
+      [b.id, 1, false, true],
+      [c.id, 0, false, true],
+      [c.id, 1, true, false],
+    ]);
   });
 
-  it('CRUXEval generations.json and scored files: the benchmark\'s texts, no field verdicts, execution due', () => {
-    const gens = file(JSON.stringify({ sample_0: ['[(4, 1), (4, 1), (4, 1), (4, 1), (2, 3), (2, 3)]', '[]'], sample_146: ['[1, 2]'] }, null, 2));
+  it("CRUXEval generations.json and scored files: the benchmark's texts, no field verdicts, execution due", () => {
+    const gens = file(
+      JSON.stringify(
+        { sample_0: ['[(4, 1), (4, 1), (4, 1), (4, 1), (2, 3), (2, 3)]', '[]'], sample_146: ['[1, 2]'] },
+        null,
+        2,
+      ),
+    );
     const r = importPredictions(corpus, { file: gens, set: 'co', label: 'g' });
     expect(r.run).toMatchObject({ format: 'cruxeval', predictions: 3, items: 2, pending: 3 });
     const p = [...corpus.iteratePredictions({ setId: co.id, runId: r.run.id })][0];
-    expect(p).toMatchObject({ formatError: null, parseError: null, em: { event: null, src: null, locals: null, arg: null, all: null }, exec: { status: 'pending' } });
-    const scored = file(JSON.stringify({ raw_generations: { sample_146: ['[1, 2, 3, 4, 6, 7, 8, 9, 10]'] }, raw_scored_generations: { sample_146: [false] }, pass_at_1: 0 }));
+    expect(p).toMatchObject({
+      formatError: null,
+      parseError: null,
+      em: { event: null, src: null, locals: null, arg: null, all: null },
+      exec: { status: 'pending' },
+    });
+    const scored = file(
+      JSON.stringify({
+        raw_generations: { sample_146: ['[1, 2, 3, 4, 6, 7, 8, 9, 10]'] },
+        raw_scored_generations: { sample_146: [false] },
+        pass_at_1: 0,
+      }),
+    );
     const s = importPredictions(corpus, { file: scored, set: 'co', label: 's' });
     expect(s.run).toMatchObject({ format: 'cruxeval', predictions: 1 });
   });
@@ -66,14 +111,42 @@ describe('formats', () => {
 
 describe('errors: FILE:LINE and what was expected; nothing stored', () => {
   const cases: [string, () => string, RegExp][] = [
-    ['bad JSON', () => lines([{ id: 1, completion: 'a' }, { id: 1, completion: 'b' }]) + '{"id": 1, "completion": \n', /:3: expected a JSON object like \{"id": 17, "completion": "…"\}/],
-    ['an unknown item', () => lines([{ id: items[0].id, completion: 'a' }, { id: 99999, completion: 'b' }]), /:2: unknown item 99999: expected an item id of this set/],
+    [
+      'bad JSON',
+      () =>
+        lines([
+          { id: 1, completion: 'a' },
+          { id: 1, completion: 'b' },
+        ]) + '{"id": 1, "completion": \n',
+      /:3: expected a JSON object like \{"id": 17, "completion": "…"\}/,
+    ],
+    [
+      'an unknown item',
+      () =>
+        lines([
+          { id: items[0].id, completion: 'a' },
+          { id: 99999, completion: 'b' },
+        ]),
+      /:2: unknown item 99999: expected an item id of this set/,
+    ],
     ['an unknown key', () => lines([{ id: 'sample_999', completion: 'b' }]), /:1: unknown item "sample_999"/],
-    ['no completion', () => lines([{ id: items[0].id, text: 'a' }]), /:1: expected exactly one of "completion" \(a string\) or "completions"/],
+    [
+      'no completion',
+      () => lines([{ id: items[0].id, text: 'a' }]),
+      /:1: expected exactly one of "completion" \(a string\) or "completions"/,
+    ],
     ['both', () => lines([{ id: items[0].id, completion: 'a', completions: ['a'] }]), /:1: expected exactly one of/],
     ['a number', () => lines([{ id: items[0].id, completion: 5 }]), /:1: expected "completion" to be a string, got 5/],
-    ['an empty list', () => lines([{ id: items[0].id, completions: [] }]), /:1: expected "completions" to be a non-empty list of strings/],
-    ['a list with a number', () => lines([{ id: items[0].id, completions: ['a', 3] }]), /:1: expected "completions"\[1\] to be a string, got 3/],
+    [
+      'an empty list',
+      () => lines([{ id: items[0].id, completions: [] }]),
+      /:1: expected "completions" to be a non-empty list of strings/,
+    ],
+    [
+      'a list with a number',
+      () => lines([{ id: items[0].id, completions: ['a', 3] }]),
+      /:1: expected "completions"\[1\] to be a string, got 3/,
+    ],
     ['no id', () => lines([{ completion: 'a' }]), /:1: expected an "id" key/],
     ['an array', () => '[1, 2]\n', /:1: expected a JSON object like/],
     ['an empty file', () => '\n', /: expected predictions: JSON Lines/],
@@ -95,14 +168,24 @@ describe('errors: FILE:LINE and what was expected; nothing stored', () => {
   it('generations files: unknown task and wrong shapes at their line; a CRUXEval file on another set', () => {
     const before = state();
     const unknown = file('{\n  "sample_0": ["1"],\n  "sample_9999": ["2"]\n}\n');
-    expect(() => importPredictions(corpus, { file: unknown, set: 'co', label: 'x' })).toThrow(`${unknown}:3: unknown task "sample_9999"`);
+    expect(() => importPredictions(corpus, { file: unknown, set: 'co', label: 'x' })).toThrow(
+      `${unknown}:3: unknown task "sample_9999"`,
+    );
     const shape = file('{\n  "sample_0": "1"\n}\n');
-    expect(() => importPredictions(corpus, { file: shape, set: 'co', label: 'x' })).toThrow(`${shape}:2: expected "sample_0" to be a list of generations`);
+    expect(() => importPredictions(corpus, { file: shape, set: 'co', label: 'x' })).toThrow(
+      `${shape}:2: expected "sample_0" to be a list of generations`,
+    );
     const broken = file('{\n  "sample_0": ["1"],\n  "sample_146": ["2"\n}\n');
-    expect(() => importPredictions(corpus, { file: broken, set: 'co', label: 'x' })).toThrow(new RegExp(`^${broken}:4: expected one JSON object`));
+    expect(() => importPredictions(corpus, { file: broken, set: 'co', label: 'x' })).toThrow(
+      new RegExp(`^${broken}:4: expected one JSON object`),
+    );
     const good = file(JSON.stringify({ sample_0: ['1'] }));
-    expect(() => importPredictions(corpus, { file: good, set: 'ns', label: 'x' })).toThrow(/a CRUXEval generations file fits a CRUXEval set .*"ns" is a next-state set/);
-    expect(() => importPredictions(corpus, { file: good, set: 'nope', label: 'x' })).toThrow(/has no evaluation set named "nope"; its sets: ns, co/);
+    expect(() => importPredictions(corpus, { file: good, set: 'ns', label: 'x' })).toThrow(
+      /a CRUXEval generations file fits a CRUXEval set .*"ns" is a next-state set/,
+    );
+    expect(() => importPredictions(corpus, { file: good, set: 'nope', label: 'x' })).toThrow(
+      /has no evaluation set named "nope"; its sets: ns, co/,
+    );
     expect(state()).toBe(before);
   });
 
@@ -125,7 +208,9 @@ describe('idempotency, --replace, deleting a run', () => {
 
     const other = file(lines(items.map((it) => ({ id: it.id, completion: 'nope' }))));
     const before = state();
-    expect(() => importPredictions(corpus, { file: other, set: 'ns', label: 'oracle' })).toThrow(/already has a run labelled "oracle", imported from another file .*--replace/);
+    expect(() => importPredictions(corpus, { file: other, set: 'ns', label: 'oracle' })).toThrow(
+      /already has a run labelled "oracle", imported from another file .*--replace/,
+    );
     expect(state()).toBe(before);
 
     const replaced = importPredictions(corpus, { file: other, set: 'ns', label: 'oracle', replace: true });
@@ -157,7 +242,10 @@ describe('idempotency, --replace, deleting a run', () => {
     const f = file(JSON.stringify({ [key]: ['f(1)'] }));
     importPredictions(corpus, { file: f, set: 'tmp', label: 'x' });
     const traces = corpus.traceIds();
-    const others = JSON.stringify([corpus.listRuns().filter((r) => r.setId !== tmp.id), corpus.countPredictions({ setId: ns.id })]);
+    const others = JSON.stringify([
+      corpus.listRuns().filter((r) => r.setId !== tmp.id),
+      corpus.countPredictions({ setId: ns.id }),
+    ]);
     corpus.deleteEvalSet(tmp.id);
     expect(corpus.getEvalSet('tmp')).toBeUndefined();
     expect(corpus.countItems(tmp.id)).toBe(0);
@@ -168,7 +256,18 @@ describe('idempotency, --replace, deleting a run', () => {
   });
 
   it('a label a predict run holds is refused, naming where that run came from', () => {
-    corpus.saveRun({ setId: co.id, label: 'm', format: 'cruxeval', params: {}, source: 'http://localhost:8000/v1', sourceHash: null, hashseed: 0 }, []);
+    corpus.saveRun(
+      {
+        setId: co.id,
+        label: 'm',
+        format: 'cruxeval',
+        params: {},
+        source: 'http://localhost:8000/v1',
+        sourceHash: null,
+        hashseed: 0,
+      },
+      [],
+    );
     const f = file(JSON.stringify({ sample_0: ['1'] }));
     expect(refusal(() => importPredictions(corpus, { file: f, set: 'co', label: 'm' }))).toEqual([
       'co already has a run labelled "m", made by stepscope predict (http://localhost:8000/v1); give another --model label, or --replace to replace it',

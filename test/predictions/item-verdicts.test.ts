@@ -25,15 +25,30 @@ beforeAll(async () => {
   ({ corpus, dir } = await corpusOf(vectorTraces().traces, 'stepscope-itemv-'));
   const rng = mulberry32(2026);
   const pick = <T>(xs: readonly T[]) => xs[Math.floor(rng() * xs.length)];
-  for (const [name, task] of [['ns', 'next-state'], ['hz', 'horizon']] as const) {
+  for (const [name, task] of [
+    ['ns', 'next-state'],
+    ['hz', 'horizon'],
+  ] as const) {
     const { set } = createEvalSet(corpus, { name, task, perAction: 10, seed: 3 });
     for (const label of ['A', 'B']) {
       const lines: string[] = [];
       for (const it of corpus.iterateItems(set.id)) {
         if (rng() < 0.1) continue; // unanswered
         const t = it.target;
-        const variants = [t, t, t.replace(/"([^"]*)"\}/, '"$1 "}'), t.replace(/^<\|[a-z_]+\|>/, '<|line_sep|>'), t.slice(0, t.length >> 1), 'nope'];
-        lines.push(JSON.stringify({ id: it.id, completions: Array.from({ length: 1 + Math.floor(rng() * 4) }, () => pick(variants)) }));
+        const variants = [
+          t,
+          t,
+          t.replace(/"([^"]*)"\}/, '"$1 "}'),
+          t.replace(/^<\|[a-z_]+\|>/, '<|line_sep|>'),
+          t.slice(0, t.length >> 1),
+          'nope',
+        ];
+        lines.push(
+          JSON.stringify({
+            id: it.id,
+            completions: Array.from({ length: 1 + Math.floor(rng() * 4) }, () => pick(variants)),
+          }),
+        );
       }
       const file = join(dir, `${name}-${label}.jsonl`);
       writeFileSync(file, lines.join('\n') + '\n');
@@ -45,9 +60,13 @@ beforeAll(async () => {
       const preds = [...corpus.iteratePredictions({ setId: set.id, runId: run.id })];
       corpus.setVerdicts(
         preds.flatMap((p) => {
-          const alt = p.alt?.status === 'pending' && rng() < 0.8 ? { status: pick(STATUSES), detail: null, got: null } : undefined;
+          const alt =
+            p.alt?.status === 'pending' && rng() < 0.8
+              ? { status: pick(STATUSES), detail: null, got: null }
+              : undefined;
           // An execution check left pending (as an interrupted import leaves it) makes `correct` null.
-          const exec = rng() < 0.3 ? { status: pick([...STATUSES, 'pending' as 'pass']), detail: null, rule: false } : undefined;
+          const exec =
+            rng() < 0.3 ? { status: pick([...STATUSES, 'pending' as 'pass']), detail: null, rule: false } : undefined;
           return alt || exec ? [{ id: p.id, alt, exec }] : [];
         }),
       );

@@ -40,7 +40,8 @@ afterAll(() => {
   cleanTempDirs();
 });
 
-const entryOf = (v: Vector) => corpus.getEvents(traceOf(v)).find((e) => e.event === 'call' && e.func === v.entry_function)!.seq;
+const entryOf = (v: Vector) =>
+  corpus.getEvents(traceOf(v)).find((e) => e.event === 'call' && e.func === v.entry_function)!.seq;
 
 describe('an item is a prompt and a target cut from a trajectory', () => {
   it('equals the slice of the reference trajectory text at every action of every vector', () => {
@@ -61,14 +62,31 @@ describe('an item is a prompt and a target cut from a trajectory', () => {
     expect(short).toEqual([]);
     const items = [...corpus.iterateItems(set.id)];
     expect(items).toHaveLength(48);
-    const kinds = ['step_into', 'step_over', 'step_return', 'breakpoint', 'continue', 'inv_step_into', 'inv_step_over', 'inv_step_call'];
-    for (const kind of kinds) expect(items.filter((i) => i.action === kind), kind).toHaveLength(6);
+    const kinds = [
+      'step_into',
+      'step_over',
+      'step_return',
+      'breakpoint',
+      'continue',
+      'inv_step_into',
+      'inv_step_over',
+      'inv_step_call',
+    ];
+    for (const kind of kinds)
+      expect(
+        items.filter((i) => i.action === kind),
+        kind,
+      ).toHaveLength(6);
     const loaded = new Traces(corpus);
     for (const it of items) {
       expect(it.actions[it.actions.length - 1].action).toBe(it.action);
       expect(it.key.startsWith(`${it.action}/`)).toBe(true);
       const tr = loaded.get(it.traceId);
-      const full = serialize(tr.index, walk(new Scope(tr.index, it.entry), it.direction, it.actions), contextFor(it.direction, tr.record));
+      const full = serialize(
+        tr.index,
+        walk(new Scope(tr.index, it.entry), it.direction, it.actions),
+        contextFor(it.direction, tr.record),
+      );
       expect({ prompt: it.prompt, target: it.target }).toEqual(slice(full, it.actions.length - 1));
       // `continue` always leaves the scope: its target is an exit token.
       if (it.action === 'continue') expect(it.target).toMatch(/^<\|exit_(normal|error|never)\|>$/);
@@ -96,16 +114,22 @@ describe('an item is a prompt and a target cut from a trajectory', () => {
   it('refuses a name already used, and nothing is stored', () => {
     createEvalSet(corpus, { name: 'dup', task: 'horizon' });
     const before = corpus.listEvalSets().length;
-    expect(() => createEvalSet(corpus, { name: 'dup', task: 'horizon' })).toThrow(/already has an evaluation set named "dup"/);
+    expect(() => createEvalSet(corpus, { name: 'dup', task: 'horizon' })).toThrow(
+      /already has an evaluation set named "dup"/,
+    );
     expect(corpus.listEvalSets()).toHaveLength(before);
   });
 });
 
-describe('CRUXEval sets: the paper\'s prompts, one item per task keyed by its id', () => {
+describe("CRUXEval sets: the paper's prompts, one item per task keyed by its id", () => {
   // The prompts and targets of f(5) (sample_146) as the paper's protocol writes them.
   const tail = '<|call_sep|><|src_sep|>def f(single_digit):<|arg_sep|>{"single_digit": "5"}<|action_sep|>';
   const cases: [EvalTask, string, string][] = [
-    ['cruxeval-output', `${tail}<|step_return|><|frame_sep|>`, '<|return_sep|><|src_sep|>    return result<|arg_sep|>"[1, 2, 3, 4, 6, 7, 8, 9, 10]"'],
+    [
+      'cruxeval-output',
+      `${tail}<|step_return|><|frame_sep|>`,
+      '<|return_sep|><|src_sep|>    return result<|arg_sep|>"[1, 2, 3, 4, 6, 7, 8, 9, 10]"',
+    ],
     [
       'cruxeval-output-breakpoint',
       `${tail}<|breakpoint|>    return result<|frame_sep|>`,
@@ -144,7 +168,9 @@ describe('horizon sets', () => {
     for (const dir of ['forward', 'inverse'] as const) {
       const mine = items.filter((i) => i.direction === dir);
       expect(mine.map((i) => i.horizon)).toEqual(fractions);
-      const steps = mine.map((i) => i.actions.filter((a: Action) => a.action === (dir === 'forward' ? 'step_over' : 'inv_step_over')).length);
+      const steps = mine.map(
+        (i) => i.actions.filter((a: Action) => a.action === (dir === 'forward' ? 'step_over' : 'inv_step_over')).length,
+      );
       expect(steps).toEqual([0, 3, 7, 10, 13]);
       for (const it of mine) {
         expect(it.target).toBe(

@@ -38,7 +38,12 @@ afterAll(() => {
 });
 
 const options = (url: string, label: string, more: Partial<PredictOptions> = {}): PredictOptions => ({
-  set: 'ns', label, settings: { endpoint: url, model: 'fake-model', timeoutMs: 2000, retries: 4 }, backoff: quick, concurrency: 4, ...more,
+  set: 'ns',
+  label,
+  settings: { endpoint: url, model: 'fake-model', timeoutMs: 2000, retries: 4 },
+  backoff: quick,
+  concurrency: 4,
+  ...more,
 });
 
 /** The run's predictions: each item once, with its verdict. */
@@ -61,14 +66,24 @@ describe('predict', () => {
         { fault: 'reset', times: 1 },
       ],
     });
-    const r = await predict(corpus, options(fake.url, 'faulty', { settings: { endpoint: fake.url, model: 'fake-model', timeoutMs: 300, retries: 6 } }));
+    const r = await predict(
+      corpus,
+      options(fake.url, 'faulty', {
+        settings: { endpoint: fake.url, model: 'fake-model', timeoutMs: 300, retries: 6 },
+      }),
+    );
     expect(r.summary).toMatchObject({ outcome: 'complete', answered: items.length, failed: 0, unanswered: 0 });
     expect(r.summary.retries).toBeGreaterThanOrEqual(9);
     const s = stored('faulty');
     expect(s.preds).toHaveLength(items.length);
     expect(s.items.size).toBe(items.length);
     expect(s.preds.every((p) => p.em.all === true && p.finish === 'stop')).toBe(true);
-    expect(s.run).toMatchObject({ format: 'state', source: fake.url, sourceHash: null, params: { model: 'fake-model', temperature: 0, samples: 1 } });
+    expect(s.run).toMatchObject({
+      format: 'state',
+      source: fake.url,
+      sourceHash: null,
+      params: { model: 'fake-model', temperature: 0, samples: 1 },
+    });
     // The raw prompt went out, with the stop strings.
     expect(fake.requests[0].body).toMatchObject({ stop: ['<|action_sep|>', '<|trace_end|>'] });
     expect(Object.hasOwn(truth, fake.requests[0].body.prompt)).toBe(true);
@@ -88,7 +103,14 @@ describe('predict', () => {
     const stop = new AbortController();
     const first = await serve({ answers: truth });
     const half = Math.floor(items.length / 2);
-    const r = await predict(corpus, options(first.url, 'resume', { concurrency: 1, signal: stop.signal, onProgress: (p) => p.answered >= half && stop.abort() }));
+    const r = await predict(
+      corpus,
+      options(first.url, 'resume', {
+        concurrency: 1,
+        signal: stop.signal,
+        onProgress: (p) => p.answered >= half && stop.abort(),
+      }),
+    );
     expect(r.summary.outcome).toBe('aborted');
     const kept = stored('resume').items;
     expect(kept.size).toBeGreaterThanOrEqual(half);
@@ -108,7 +130,10 @@ describe('predict', () => {
   it('items that fail for good stay unanswered; the next run asks for them only', async () => {
     const bad = items[2].prompt;
     const fake = await serve({ answers: truth, faults: [{ fault: 'status', status: 500, match: bad, times: 100 }] });
-    const r = await predict(corpus, options(fake.url, 'fail', { settings: { endpoint: fake.url, model: 'fake-model', retries: 1 } }));
+    const r = await predict(
+      corpus,
+      options(fake.url, 'fail', { settings: { endpoint: fake.url, model: 'fake-model', retries: 1 } }),
+    );
     expect(r.summary).toMatchObject({ outcome: 'complete', failed: 1, unanswered: 1 });
     expect(stored('fail').items.has(items[2].id)).toBe(false);
     const healthy = await serve({ answers: truth });
@@ -119,16 +144,23 @@ describe('predict', () => {
 
   it('refuses to resume a run with other settings, and an imported label', async () => {
     const fake = await serve({ answers: truth });
-    await expect(predict(corpus, options(fake.url, 'resume', { settings: { endpoint: fake.url, model: 'fake-model', temperature: 0.6 } }))).rejects.toThrow(
-      /already has a run labelled "resume" made with other settings .*--replace/,
-    );
+    await expect(
+      predict(
+        corpus,
+        options(fake.url, 'resume', { settings: { endpoint: fake.url, model: 'fake-model', temperature: 0.6 } }),
+      ),
+    ).rejects.toThrow(/already has a run labelled "resume" made with other settings .*--replace/);
     expect(fake.requests).toHaveLength(0);
   });
 });
 
 describe('stepscope predict (the command)', () => {
   const run = (args: string[], env = process.env) =>
-    spawn(process.execPath, [join(repoRoot, 'bin/stepscope.js'), 'predict', '--db', path, '--set', 'ns', '--model', 'fake-model', ...args], { cwd: repoRoot, env });
+    spawn(
+      process.execPath,
+      [join(repoRoot, 'bin/stepscope.js'), 'predict', '--db', path, '--set', 'ns', '--model', 'fake-model', ...args],
+      { cwd: repoRoot, env },
+    );
   /** The command to its end; asynchronously, as the fake server runs in this process. */
   const cli = async (args: string[], env = process.env) => {
     const p = run(args, env);
@@ -150,7 +182,8 @@ describe('stepscope predict (the command)', () => {
   const until = async (f: () => boolean) => {
     while (!f()) await new Promise((r) => setTimeout(r, 50));
   };
-  const exited = (p: ReturnType<typeof spawn>) => new Promise<number | null>((r) => p.on('exit', (code, signal) => r(code ?? (signal ? -1 : null))));
+  const exited = (p: ReturnType<typeof spawn>) =>
+    new Promise<number | null>((r) => p.on('exit', (code, signal) => r(code ?? (signal ? -1 : null))));
 
   it('killed mid-run, then run again: nothing lost, nothing asked twice', async () => {
     ensureBuilt();
@@ -194,7 +227,10 @@ describe('stepscope predict (the command)', () => {
     expect(missing.stderr).toMatch(/MY_KEY is not set/);
     expect(fake.requests).toHaveLength(0);
     expect(count('key')).toBe(0);
-    const ok = await cli(['--endpoint', fake.url, '--label', 'key', '--api-key-env', 'MY_KEY'], { ...process.env, MY_KEY: 'sekrit' });
+    const ok = await cli(['--endpoint', fake.url, '--label', 'key', '--api-key-env', 'MY_KEY'], {
+      ...process.env,
+      MY_KEY: 'sekrit',
+    });
     expect(ok.status, ok.stderr).toBe(0);
     expect(fake.requests.at(-1)!.authorization).toBe('Bearer sekrit');
     expect(count('key')).toBe(items.length);
@@ -227,14 +263,27 @@ describe('predict at its edges: stored settings, refusals, a set of many pages, 
   // The file's afterAll removes the temporary folders.
   afterAll(() => corpus.close());
 
-  const options = (url: string, set: EvalSetRecord, label: string, more: Partial<PredictOptions> = {}): PredictOptions => ({
-    set: set.name, label, settings: { endpoint: url, model: 'fake-model', timeoutMs: 5000, retries: 2 }, backoff: quick, concurrency: 8, ...more,
+  const options = (
+    url: string,
+    set: EvalSetRecord,
+    label: string,
+    more: Partial<PredictOptions> = {},
+  ): PredictOptions => ({
+    set: set.name,
+    label,
+    settings: { endpoint: url, model: 'fake-model', timeoutMs: 5000, retries: 2 },
+    backoff: quick,
+    concurrency: 8,
+    ...more,
   });
   const items = (set: EvalSetRecord): StoredItem[] => [...corpus.iterateItems(set.id)];
 
   /** The rejection of `p`: a UserError. */
   async function refusal(p: Promise<unknown>): Promise<UserError> {
-    const e = await p.then(() => null, (x: unknown) => x);
+    const e = await p.then(
+      () => null,
+      (x: unknown) => x,
+    );
     expect(e).toBeInstanceOf(UserError);
     return e as UserError;
   }
@@ -244,19 +293,36 @@ describe('predict at its edges: stored settings, refusals, a set of many pages, 
       const fake = await serve({ answers: truth });
       const plain = await predict(corpus, options(fake.url, small, 'defaults'));
       expect(plain.run.params).toEqual({ model: 'fake-model', temperature: 0, top_p: 1, max_tokens: 512, samples: 1 });
-      const given = await predict(corpus, options(fake.url, small, 'given', {
-        samples: 2, settings: { endpoint: fake.url, model: 'fake-model', temperature: 0.5, topP: 0.9, maxTokens: 64, seed: 7 },
-      }));
-      expect(given.run.params).toEqual({ model: 'fake-model', temperature: 0.5, top_p: 0.9, max_tokens: 64, samples: 2, seed: 7 });
+      const given = await predict(
+        corpus,
+        options(fake.url, small, 'given', {
+          samples: 2,
+          settings: { endpoint: fake.url, model: 'fake-model', temperature: 0.5, topP: 0.9, maxTokens: 64, seed: 7 },
+        }),
+      );
+      expect(given.run.params).toEqual({
+        model: 'fake-model',
+        temperature: 0.5,
+        top_p: 0.9,
+        max_tokens: 64,
+        samples: 2,
+        seed: 7,
+      });
     });
   });
 
   describe('predict: refusals before anything is stored or sent', () => {
     it('an API key variable that is not set', async () => {
       const fake = await serve({ answers: truth });
-      const e = await refusal(predict(corpus, options(fake.url, small, 'nokey', {
-        env: {}, settings: { endpoint: fake.url, model: 'fake-model', apiKeyEnv: 'STEPSCOPE_UNSET_KEY' },
-      })));
+      const e = await refusal(
+        predict(
+          corpus,
+          options(fake.url, small, 'nokey', {
+            env: {},
+            settings: { endpoint: fake.url, model: 'fake-model', apiKeyEnv: 'STEPSCOPE_UNSET_KEY' },
+          }),
+        ),
+      );
       expect(e.code).toBe('bad-input');
       expect(e.message).toMatch(/STEPSCOPE_UNSET_KEY is not set/);
       expect(corpus.getRun(small.id, 'nokey')).toBeUndefined();
@@ -271,7 +337,9 @@ describe('predict at its edges: stored settings, refusals, a set of many pages, 
       const fake = await serve({ answers: truth });
       const e = await refusal(predict(corpus, options(fake.url, small, 'imported')));
       expect(e.code).toBe('bad-input');
-      expect(e.message).toBe(`small already has a run labelled "imported", imported from ${f}; give another --label, or --replace to replace it`);
+      expect(e.message).toBe(
+        `small already has a run labelled "imported", imported from ${f}; give another --label, or --replace to replace it`,
+      );
       expect(fake.requests).toHaveLength(0);
       expect(corpus.getRun(small.id, 'imported')).toEqual(before);
     });
@@ -282,10 +350,16 @@ describe('predict at its edges: stored settings, refusals, a set of many pages, 
       const all = items(big);
       expect(all.length).toBeGreaterThan(256);
       // An item of the second page whose prompt no other prompt contains (the fault matches by substring).
-      const bad = all.slice(256).map((i) => i.prompt).find((p) => all.filter((o) => o.prompt.includes(p)).length === 1)!;
+      const bad = all
+        .slice(256)
+        .map((i) => i.prompt)
+        .find((p) => all.filter((o) => o.prompt.includes(p)).length === 1)!;
       expect(bad).toBeDefined();
       const first = await serve({ answers: truth, faults: [{ fault: 'status', status: 500, match: bad, times: 100 }] });
-      const r = await predict(corpus, options(first.url, big, 'pages', { settings: { endpoint: first.url, model: 'fake-model', retries: 0 } }));
+      const r = await predict(
+        corpus,
+        options(first.url, big, 'pages', { settings: { endpoint: first.url, model: 'fake-model', retries: 0 } }),
+      );
       expect(r.summary).toMatchObject({ answered: all.length - 1, failed: 1 });
       const asked = first.requests.map((q) => q.body.prompt as string);
       expect(new Set(asked)).toEqual(new Set(all.map((i) => i.prompt)));
@@ -293,7 +367,10 @@ describe('predict at its edges: stored settings, refusals, a set of many pages, 
 
       const second = await serve({ answers: truth });
       const starts: [number, number][] = [];
-      const again = await predict(corpus, options(second.url, big, 'pages', { onStart: (todo, answered) => starts.push([todo, answered]) }));
+      const again = await predict(
+        corpus,
+        options(second.url, big, 'pages', { onStart: (todo, answered) => starts.push([todo, answered]) }),
+      );
       expect(starts).toEqual([[1, all.length - 1]]);
       expect(again.resumed).toBe(all.length - 1);
       expect(second.requests.map((q) => q.body.prompt)).toEqual([bad]);

@@ -11,7 +11,12 @@ import { fileWriter, tempDir } from './helpers.js';
 afterAll(() => cleanTempDirs());
 
 /** Item ids 1 and 2; keys sample_0 → 1, sample_146 → 2. */
-const resolve = (id: number | string) => (typeof id === 'number' ? ([1, 2].includes(id) ? id : undefined) : ({ sample_0: 1, sample_146: 2 } as Record<string, number>)[id]);
+const resolve = (id: number | string) =>
+  typeof id === 'number'
+    ? [1, 2].includes(id)
+      ? id
+      : undefined
+    : ({ sample_0: 1, sample_146: 2 } as Record<string, number>)[id];
 const dir = tempDir('stepscope-readfile-');
 const file = fileWriter(dir, 'p', 'json');
 const read = (text: string, refused: string | null = null) => readPredictionsFile(file(text), resolve, refused);
@@ -31,33 +36,48 @@ function refusal(text: string): string {
 
 describe('JSON Lines', () => {
   it('an id that is neither an integer nor a string is named as such, not as an unknown item', () => {
-    expect(refusal('{"id": 1.5, "completion": "a"}\n')).toBe('FILE:1: expected "id" to be an item id (an integer) or an item key (a string), got 1.5');
-    expect(refusal('{"id": 1, "completion": "a"}\n{"id": null, "completion": "a"}\n')).toBe('FILE:2: expected "id" to be an item id (an integer) or an item key (a string), got null');
+    expect(refusal('{"id": 1.5, "completion": "a"}\n')).toBe(
+      'FILE:1: expected "id" to be an item id (an integer) or an item key (a string), got 1.5',
+    );
+    expect(refusal('{"id": 1, "completion": "a"}\n{"id": null, "completion": "a"}\n')).toBe(
+      'FILE:2: expected "id" to be an item id (an integer) or an item key (a string), got null',
+    );
     expect(refusal('{"id": true, "completion": "a"}\n')).toMatch(/^FILE:1: expected "id" to be an item id .*got true$/);
   });
 
   it('a line that is JSON but not an object is refused at its line', () => {
-    expect(refusal('{"id": 1, "completion": "a"}\n5\n')).toBe('FILE:2: expected a JSON object like {"id": 17, "completion": "…"}');
+    expect(refusal('{"id": 1, "completion": "a"}\n5\n')).toBe(
+      'FILE:2: expected a JSON object like {"id": 17, "completion": "…"}',
+    );
     expect(refusal('null\n')).toBe('FILE:1: expected a JSON object like {"id": 17, "completion": "…"}');
     expect(refusal('"text"\n')).toBe('FILE:1: expected a JSON object like {"id": 17, "completion": "…"}');
   });
 
-  it('a line that is not JSON: the message ends with the parser\'s reason', () => {
-    expect(refusal('{"id": 1, "completion": "a"}\n{"id": 2, "completion": \n')).toMatch(/^FILE:2: expected a JSON object like \{"id": 17, "completion": "…"\} \(.*JSON.*\)$/);
+  it("a line that is not JSON: the message ends with the parser's reason", () => {
+    expect(refusal('{"id": 1, "completion": "a"}\n{"id": 2, "completion": \n')).toMatch(
+      /^FILE:2: expected a JSON object like \{"id": 17, "completion": "…"\} \(.*JSON.*\)$/,
+    );
   });
 
   it('a non-string first completion of a list is refused (index 0)', () => {
-    expect(refusal('{"id": 1, "completions": [3, "a"]}\n')).toBe('FILE:1: expected "completions"[0] to be a string, got 3');
+    expect(refusal('{"id": 1, "completions": [3, "a"]}\n')).toBe(
+      'FILE:1: expected "completions"[0] to be a string, got 3',
+    );
   });
 
   it('an object with "completions" but no id on one line is a JSON Lines record missing its id', () => {
     expect(refusal('{"completions": ["a"]}\n')).toBe('FILE:1: expected an "id" key (the item id from evalset export)');
   });
 
-  it('blank lines (also of spaces, or a CRLF file\'s lone \\r) are skipped, even before the first record', () => {
-    const r = read('\n   \n{"id": 1, "completion": "a"}\r\n\r\n{"id": "sample_146", "completions": ["b", "c"]}\r\n  \r\n');
+  it("blank lines (also of spaces, or a CRLF file's lone \\r) are skipped, even before the first record", () => {
+    const r = read(
+      '\n   \n{"id": 1, "completion": "a"}\r\n\r\n{"id": "sample_146", "completions": ["b", "c"]}\r\n  \r\n',
+    );
     expect(r.format).toBe('state');
-    expect([...r.byItem]).toEqual([[1, ['a']], [2, ['b', 'c']]]);
+    expect([...r.byItem]).toEqual([
+      [1, ['a']],
+      [2, ['b', 'c']],
+    ]);
   });
 });
 
@@ -65,7 +85,10 @@ describe('CRUXEval files', () => {
   it('a generations file after blank lines is still a generations file', () => {
     const r = read('\n\n  {"sample_0": ["1"], "sample_146": ["2", "3"]}\n');
     expect(r.format).toBe('generations');
-    expect([...r.byItem]).toEqual([[1, ['1']], [2, ['2', '3']]]);
+    expect([...r.byItem]).toEqual([
+      [1, ['1']],
+      [2, ['2', '3']],
+    ]);
   });
 
   it('a scored file is read as scored', () => {
@@ -74,7 +97,9 @@ describe('CRUXEval files', () => {
 
   it('raw_generations that is not an object is refused at its line', () => {
     for (const v of ['[["1"]]', 'null', '"sample_0"', '3']) {
-      expect(refusal(`{\n  "pass_at_1": 0,\n  "raw_generations": ${v}\n}\n`), v).toBe('FILE:3: expected raw_generations to be an object of task id → list of generations');
+      expect(refusal(`{\n  "pass_at_1": 0,\n  "raw_generations": ${v}\n}\n`), v).toBe(
+        'FILE:3: expected raw_generations to be an object of task id → list of generations',
+      );
     }
   });
 
@@ -86,13 +111,18 @@ describe('CRUXEval files', () => {
   });
 
   it('a generation that is not a string is refused with its index, the first one too', () => {
-    expect(refusal('{\n  "sample_0": ["1"],\n  "sample_146": ["a", 3]\n}\n')).toBe('FILE:3: expected "sample_146"[1] to be a string, got 3');
-    expect(refusal('{\n  "sample_0": [null, "1"]\n}\n')).toBe('FILE:2: expected "sample_0"[0] to be a string, got null');
+    expect(refusal('{\n  "sample_0": ["1"],\n  "sample_146": ["a", 3]\n}\n')).toBe(
+      'FILE:3: expected "sample_146"[1] to be a string, got 3',
+    );
+    expect(refusal('{\n  "sample_0": [null, "1"]\n}\n')).toBe(
+      'FILE:2: expected "sample_0"[0] to be a string, got null',
+    );
   });
 
   it('errors inside raw_generations point into it, not at the same task under the scored verdicts before it', () => {
     // The scored verdicts come first here and name the same task: the line must be raw_generations'.
-    const spaced = '{\n  "raw_scored_generations": {\n    "sample_9": [false]\n  },\n  "raw_generations" : {\n    "sample_9": ["x"]\n  }\n}\n';
+    const spaced =
+      '{\n  "raw_scored_generations": {\n    "sample_9": [false]\n  },\n  "raw_generations" : {\n    "sample_9": ["x"]\n  }\n}\n';
     expect(refusal(spaced)).toMatch(/^FILE:6: unknown task "sample_9"/);
     const tight = '{\n"raw_scored_generations":{\n"sample_9":[false]},\n"raw_generations":{\n"sample_9":["x"]}}\n';
     expect(refusal(tight)).toMatch(/^FILE:5: unknown task "sample_9"/);
@@ -103,7 +133,9 @@ describe('CRUXEval files', () => {
   });
 
   it('an unknown task written with JSON escapes is still refused by name (at line 1 when its text is not found)', () => {
-    expect(refusal('{\n  "sample_0": ["1"],\n  "s\\u0041": ["2"]\n}\n')).toBe('FILE:1: unknown task "sA": expected a task id of this set (sample_0 …)');
+    expect(refusal('{\n  "sample_0": ["1"],\n  "s\\u0041": ["2"]\n}\n')).toBe(
+      'FILE:1: unknown task "sA": expected a task id of this set (sample_0 …)',
+    );
   });
 
   it('a parser message that quotes the file is not read for a line number ("line 12" in the file is none)', () => {
@@ -115,7 +147,9 @@ describe('CRUXEval files', () => {
 
   it('a file that is not JSON: the line where the parser stopped, none when it names no position', () => {
     expect(refusal('{\n  "sample_0": ["1"],\n  "sample_146": ["2"\n}\n')).toMatch(/^FILE:4: expected one JSON object/);
-    expect(refusal('{\n"sample_0": [')).toBe('FILE: expected one JSON object (a CRUXEval generations file) or JSON Lines (Unexpected end of JSON input)');
+    expect(refusal('{\n"sample_0": [')).toBe(
+      'FILE: expected one JSON object (a CRUXEval generations file) or JSON Lines (Unexpected end of JSON input)',
+    );
   });
 });
 

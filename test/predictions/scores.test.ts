@@ -30,17 +30,38 @@ function formula(n: number, c: number, k: number): number {
 
 function row(itemId: number, ok: boolean, extra: Partial<VerdictRow> = {}): VerdictRow {
   return {
-    itemId, action: 'step_into', direction: 'forward', horizon: null, traceEvents: 10, depth: 0, formatError: false,
-    em: { event: true, src: true, locals: ok, arg: null, all: ok }, exec: null, alt: null, correct: ok, pending: false, ...extra,
+    itemId,
+    action: 'step_into',
+    direction: 'forward',
+    horizon: null,
+    traceEvents: 10,
+    depth: 0,
+    formatError: false,
+    em: { event: true, src: true, locals: ok, arg: null, all: ok },
+    exec: null,
+    alt: null,
+    correct: ok,
+    pending: false,
+    ...extra,
   };
 }
 
 /** An item with n samples of which the first c are correct. */
-const item = (id: number, n: number, c: number, extra: Partial<VerdictRow> = {}) => Array.from({ length: n }, (_, j) => row(id, j < c, extra));
+const item = (id: number, n: number, c: number, extra: Partial<VerdictRow> = {}) =>
+  Array.from({ length: n }, (_, j) => row(id, j < c, extra));
 
 describe('pass@k', () => {
   it('is the unbiased estimator averaged over items', () => {
-    const shapes: [number, number][] = [[10, 0], [10, 1], [10, 3], [10, 7], [10, 10], [12, 5], [20, 2], [15, 14]];
+    const shapes: [number, number][] = [
+      [10, 0],
+      [10, 1],
+      [10, 3],
+      [10, 7],
+      [10, 10],
+      [12, 5],
+      [20, 2],
+      [15, 14],
+    ];
     const rows = shapes.flatMap(([n, c], i) => item(i + 1, n, c));
     const [all] = score(rows);
     for (const k of [1, 5, 10]) {
@@ -78,7 +99,12 @@ describe('shares and groups', () => {
     row(2, false, { formatError: true, em: { event: false, src: false, locals: false, arg: null, all: false } }),
     row(3, true, { action: 'step_return', em: { event: true, src: true, locals: null, arg: true, all: true } }),
     row(4, false, { action: 'step_return', em: { event: true, src: true, locals: null, arg: false, all: false } }),
-    row(5, false, { action: 'inv_step_call', direction: 'inverse', em: { event: true, src: true, locals: false, arg: null, all: false }, alt: true }),
+    row(5, false, {
+      action: 'inv_step_call',
+      direction: 'inverse',
+      em: { event: true, src: true, locals: false, arg: null, all: false },
+      alt: true,
+    }),
   ];
 
   it('whole set: shares over the samples whose target has the field; format errors counted', () => {
@@ -89,25 +115,57 @@ describe('shares and groups', () => {
     expect(all.em_arg).toBe(50);
     expect(all.em_all).toBe(40);
     expect(all.exec_pass).toBe(100); // the valid-alternative check of the one inverse call
-    expect(Object.keys(all)).toEqual(['set', 'model', 'by', 'group', 'items', 'samples', 'format_errors', 'em_event', 'em_src', 'em_locals', 'em_arg', 'em_all', 'exec_pass', 'pass@1', 'pass@5', 'pass@10']);
+    expect(Object.keys(all)).toEqual([
+      'set',
+      'model',
+      'by',
+      'group',
+      'items',
+      'samples',
+      'format_errors',
+      'em_event',
+      'em_src',
+      'em_locals',
+      'em_arg',
+      'em_all',
+      'exec_pass',
+      'pass@1',
+      'pass@5',
+      'pass@10',
+    ]);
   });
 
   it('--by action and --by direction: the whole set first, then a line per group', () => {
     const by = score(rows, 'action');
-    expect(by.map((l) => [l.group, l.items, l.em_all])).toEqual([[null, 5, 40], ['step_into', 2, 50], ['step_return', 2, 50], ['inv_step_call', 1, 0]]);
+    expect(by.map((l) => [l.group, l.items, l.em_all])).toEqual([
+      [null, 5, 40],
+      ['step_into', 2, 50],
+      ['step_return', 2, 50],
+      ['inv_step_call', 1, 0],
+    ]);
     expect(by.every((l) => l.by === 'action')).toBe(true);
-    expect(score(rows, 'direction').map((l) => [l.group, l.samples])).toEqual([[null, 5], ['forward', 4], ['inverse', 1]]);
+    expect(score(rows, 'direction').map((l) => [l.group, l.samples])).toEqual([
+      [null, 5],
+      ['forward', 4],
+      ['inverse', 1],
+    ]);
   });
 
   it('--by field: a line per field, pass@k on that field', () => {
     const by = score(rows, 'field');
     expect(by.map((l) => l.group)).toEqual([null, 'event', 'src', 'locals', 'arg', 'all']);
     const locals = by.find((l) => l.group === 'locals')!;
-    expect(locals).toMatchObject({ samples: 3, em_locals: (1 / 3) * 100, em_event: null, em_all: null, exec_pass: null });
+    expect(locals).toMatchObject({
+      samples: 3,
+      em_locals: (1 / 3) * 100,
+      em_event: null,
+      em_all: null,
+      exec_pass: null,
+    });
     expect(locals['pass@1']).toBeCloseTo((1 / 3) * 100, 9);
   });
 
-  it('--by horizon: fractions go to the nearest point of the set\'s grid, in order', () => {
+  it("--by horizon: fractions go to the nearest point of the set's grid, in order", () => {
     const h = [1, 10 / 13, 0.5, 3 / 13, 0].map((x, i) => row(i + 1, i % 2 === 0, { horizon: x }));
     expect(score(h, 'horizon').map((l) => l.group)).toEqual([null, 0, 0.25, 0.5, 0.75, 1]);
   });
@@ -127,7 +185,9 @@ describe('the 95% bootstrap interval of pass@1', () => {
   });
 
   it('is a point when every item scores the same', () => {
-    expect(pass1Interval(itemVerdictsOf(Array.from({ length: 10 }, (_, i) => row(i + 1, true))), ['x'])).toEqual([100, 100]);
+    expect(pass1Interval(itemVerdictsOf(Array.from({ length: 10 }, (_, i) => row(i + 1, true))), ['x'])).toEqual([
+      100, 100,
+    ]);
   });
 });
 
@@ -140,18 +200,34 @@ describe('pending items, groups and their order, the interval drawn', () => {
   });
 
   it('--by field: no line for a field no target has', () => {
-    expect(score([verdictRow(1, true), verdictRow(2, false)], 'field').map((l) => l.group)).toEqual([null, 'event', 'src', 'all']);
+    expect(score([verdictRow(1, true), verdictRow(2, false)], 'field').map((l) => l.group)).toEqual([
+      null,
+      'event',
+      'src',
+      'all',
+    ]);
   });
 
   it('--by action: groups in the order their items come; --by depth: numbers in order, exits last', () => {
-    const rows = [verdictRow(1, true, { action: 'step_over' }), verdictRow(2, true, { action: 'continue' }), verdictRow(3, true, { action: 'breakpoint' }), verdictRow(4, false, { action: 'continue' })];
+    const rows = [
+      verdictRow(1, true, { action: 'step_over' }),
+      verdictRow(2, true, { action: 'continue' }),
+      verdictRow(3, true, { action: 'breakpoint' }),
+      verdictRow(4, false, { action: 'continue' }),
+    ];
     expect(score(rows, 'action').map((l) => l.group)).toEqual([null, 'step_over', 'continue', 'breakpoint']);
-    const depths = [verdictRow(1, true, { depth: 3 }), verdictRow(2, true, { depth: null }), verdictRow(3, true, { depth: 1 }), verdictRow(4, true, { depth: 2 })];
+    const depths = [
+      verdictRow(1, true, { depth: 3 }),
+      verdictRow(2, true, { depth: null }),
+      verdictRow(3, true, { depth: 1 }),
+      verdictRow(4, true, { depth: 2 }),
+    ];
     expect(score(depths, 'depth').map((l) => l.group)).toEqual([null, 1, 2, 3, 'exit']);
   });
 
   it('--by horizon: an item without a horizon is its own group; grids of 1 and 2 points', () => {
-    const grid = (points: number) => groupOf('horizon', { options: { per_action: points } } as unknown as EvalSetRecord);
+    const grid = (points: number) =>
+      groupOf('horizon', { options: { per_action: points } } as unknown as EvalSetRecord);
     const keys = { action: 'step_into', direction: 'forward', traceEvents: 1, depth: 0 } as const;
     expect(grid(5)({ ...keys, horizon: null })).toBeNull();
     expect(grid(1)({ ...keys, horizon: 1 })).toBe(1);
@@ -161,7 +237,9 @@ describe('pending items, groups and their order, the interval drawn', () => {
 
   it('the interval: the 2.5th and 97.5th percentiles of 2,000 means of items drawn with replacement, seeded by set, run and group', () => {
     // Items with many different pass rates, so that neighbouring percentiles differ.
-    const rows = Array.from({ length: 30 }, (_, i) => Array.from({ length: i + 2 }, (_, j) => verdictRow(i + 1, j < (i * 7) % (i + 2)))).flat();
+    const rows = Array.from({ length: 30 }, (_, i) =>
+      Array.from({ length: i + 2 }, (_, j) => verdictRow(i + 1, j < (i * 7) % (i + 2))),
+    ).flat();
     const values = itemVerdictsOf(rows).map((it) => it.correct.ok / it.correct.n);
     const rng = mulberry32(seedFrom('pass@1 bootstrap', 'ns', 'm', 'null'));
     const means = Array.from({ length: 2000 }, () => {

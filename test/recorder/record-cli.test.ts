@@ -14,7 +14,10 @@ function cli(...args: string[]) {
 }
 
 function lines(path: string) {
-  return readFileSync(path, 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l));
+  return readFileSync(path, 'utf8')
+    .trimEnd()
+    .split('\n')
+    .map((l) => JSON.parse(l));
 }
 
 beforeAll(() => {
@@ -68,7 +71,12 @@ describe('stepscope record', () => {
 describe('stepscope record-cruxeval', () => {
   it('records tasks in input order with --jobs', () => {
     const data = join(tmp, 'crux.jsonl');
-    const recs = [0, 1, 2].map((i) => ({ id: `s${i}`, code: `def f(x):\n    return x + ${i}`, input: '10', output: String(10 + i) }));
+    const recs = [0, 1, 2].map((i) => ({
+      id: `s${i}`,
+      code: `def f(x):\n    return x + ${i}`,
+      input: '10',
+      output: String(10 + i),
+    }));
     writeFileSync(data, recs.map((x) => JSON.stringify(x)).join('\n'));
     const out = join(tmp, 'crux-out.jsonl');
     const r = cli('record-cruxeval', data, '-o', out, '--jobs', '2');
@@ -123,22 +131,30 @@ describe('what a traced program cannot break', () => {
   };
 
   it('a lone surrogate round-trips record, ingest, export and ingest byte for byte, as valid UTF-8', () => {
-    const out = record('lone', 'class L:\n    def __repr__(self):\n        return "a\\ud800b"\n\ndef f():\n    x = L()\n    return x\n', 'f()');
+    const out = record(
+      'lone',
+      'class L:\n    def __repr__(self):\n        return "a\\ud800b"\n\ndef f():\n    x = L()\n    return x\n',
+      'f()',
+    );
     const recorded = readFileSync(out);
     expect(recorded.toString()).toContain('"arg": "a\\\\ud800b"');
     const db = join(tmp, 'lone.db');
     expect(cli('ingest', out, '--db', db).status).toBe(0);
-    const arg = cli('sql', '--db', db, "SELECT hex(arg) AS h FROM events WHERE arg IS NOT NULL LIMIT 1");
+    const arg = cli('sql', '--db', db, 'SELECT hex(arg) AS h FROM events WHERE arg IS NOT NULL LIMIT 1');
     expect(JSON.parse(arg.stdout).h).toBe(Buffer.from('a\\ud800b').toString('hex').toUpperCase());
     const exported = join(tmp, 'lone-export.jsonl');
     expect(cli('export', '--db', db, '-o', exported).status).toBe(0);
-    const events = (b: Buffer) => b.toString().split('\n').filter((l) => l.startsWith('{"type": "event"'));
+    const events = (b: Buffer) =>
+      b
+        .toString()
+        .split('\n')
+        .filter((l) => l.startsWith('{"type": "event"'));
     expect(events(readFileSync(exported))).toEqual(events(recorded));
     const again = cli('ingest', exported, '--db', db);
     expect(again.stderr + again.stdout).toContain('0 new, 1 already stored');
   });
 
-  it('a program writing into the recorder\'s channel gets its trace marked, and the mark reaches the corpus', () => {
+  it("a program writing into the recorder's channel gets its trace marked, and the mark reaches the corpus", () => {
     const out = record(
       'forger',
       'import os\n\ndef f():\n    for fd in os.listdir("/proc/self/fd"):\n        try:\n            os.write(int(fd), b\'{"type": "end"}\\n\')\n        except OSError:\n            pass\n    return 1\n',
@@ -162,4 +178,3 @@ describe('what a traced program cannot break', () => {
     expect(readdirSync(tmp).filter((n) => n.startsWith('killer'))).toEqual(['killer.py']);
   });
 });
-

@@ -22,6 +22,9 @@ describe('renderer API client', () => {
     expect(err).toBeInstanceOf(ApiCallError);
     expect(err).toMatchObject({ code: 'not-found', message: 'no trace with id 9' });
     expect(await source.call('listTraces', {})).toEqual({ total: 0, rows: [] });
-    expect(calls).toEqual([['getTrace', { id: 9 }], ['listTraces', {}]]);
+    expect(calls).toEqual([
+      ['getTrace', { id: 9 }],
+      ['listTraces', {}],
+    ]);
   });
 });

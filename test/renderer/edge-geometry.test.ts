@@ -5,7 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { chipWidth, edgeGeometry, separateLabels, type Point } from '../../renderer/src/views/tree/edge-geometry.js';
 
 type Chip = { lx: number; ly: number; w: number; h: number };
-const overlaps = (a: Chip, b: Chip) => Math.abs(a.lx - b.lx) < (a.w + b.w) / 2 && Math.abs(a.ly - b.ly) < (a.h + b.h) / 2;
+const overlaps = (a: Chip, b: Chip) =>
+  Math.abs(a.lx - b.lx) < (a.w + b.w) / 2 && Math.abs(a.ly - b.ly) < (a.h + b.h) / 2;
 const moved = (chips: Chip[], at: Point[]) => chips.map((c, i) => ({ ...c, lx: at[i].x, ly: at[i].y }));
 const pairs = (cs: Chip[]) => cs.flatMap((a, i) => cs.slice(i + 1).map((b) => [a, b] as const));
 const opts = { size: 1, marker: false, labelMinX: -Infinity, labelMinY: -Infinity };
@@ -36,7 +37,11 @@ describe('action edge labels', () => {
     expect(up.map((p) => p.y)).toEqual([150, 150 - 18, 150 - 36]);
     const top = separateLabels([chip(150), chip(152), chip(151)], origin, 1, 140);
     const w = chipWidth('step over') + 1;
-    expect(top).toEqual([{ x: 100, y: 150 }, { x: 100 + w + 2, y: 152 }, { x: 100 + 2 * (w + 2), y: 151 }]);
+    expect(top).toEqual([
+      { x: 100, y: 150 },
+      { x: 100 + w + 2, y: 152 },
+      { x: 100 + 2 * (w + 2), y: 151 },
+    ]);
   });
 
   it('many chips near one another: none overlaps another, whatever their order', () => {
@@ -44,7 +49,13 @@ describe('action edge labels', () => {
     for (const size of [1, 0.6]) {
       const from = { x: 300, y: 300 };
       const labels = ['step into', 'step over', 'step out', 'continue', 'step_return', 'inv_step_into'];
-      const chips = labels.map((label, i) => edgeGeometry(from, { x: 300 + (i % 2) * 10, y: 320 + i * 6 }, { ...opts, size, label, bend: (i % 2 ? 1 : -1) * (30 + i * 5) }));
+      const chips = labels.map((label, i) =>
+        edgeGeometry(
+          from,
+          { x: 300 + (i % 2) * 10, y: 320 + i * 6 },
+          { ...opts, size, label, bend: (i % 2 ? 1 : -1) * (30 + i * 5) },
+        ),
+      );
       for (const order of [chips, [...chips].reverse()]) {
         const placed = moved(order, separateLabels(order, from, size));
         for (const [a, b] of pairs(placed)) expect(overlaps(a, b)).toBe(false);
@@ -54,7 +65,10 @@ describe('action edge labels', () => {
 
   it('chips that do not touch keep their places', () => {
     const from = { x: 0, y: 0 };
-    const chips = [edgeGeometry(from, { x: 0, y: 100 }, { ...opts, label: 'step into', bend: -30 }), edgeGeometry(from, { x: 0, y: 300 }, { ...opts, label: 'step over', bend: 30 })];
+    const chips = [
+      edgeGeometry(from, { x: 0, y: 100 }, { ...opts, label: 'step into', bend: -30 }),
+      edgeGeometry(from, { x: 0, y: 300 }, { ...opts, label: 'step over', bend: 30 }),
+    ];
     expect(separateLabels(chips, from)).toEqual(chips.map((c) => ({ x: c.lx, y: c.ly })));
   });
 });

@@ -31,7 +31,13 @@ function fakeNodeGyp(dir: string, body: string): { script: string; log: string }
   );
   return { script, log };
 }
-const calls = (log: string) => (existsSync(log) ? readFileSync(log, 'utf8').trim().split('\n').map((l) => JSON.parse(l)) : []);
+const calls = (log: string) =>
+  existsSync(log)
+    ? readFileSync(log, 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l))
+    : [];
 
 // What node-gyp printed here, where electronjs.org is unreachable (trimmed).
 const NETWORK_FAILURE = [
@@ -55,25 +61,48 @@ describe('ensureElectronSqlite', () => {
         `process.stderr.write(${JSON.stringify(NETWORK_FAILURE)}); process.exit(1);\n`,
     );
     const notices: string[] = [];
-    const r = ensureElectronSqlite({ root, electronVersion: '99.0.0-test', nodeGyp: gyp.script, cacheDir, onBuild: (v: string) => notices.push(v) });
-    expect(r).toEqual({ error: "could not download Electron's headers from https://electronjs.org/headers (no network access?)", electronVersion: '99.0.0-test' });
+    const r = ensureElectronSqlite({
+      root,
+      electronVersion: '99.0.0-test',
+      nodeGyp: gyp.script,
+      cacheDir,
+      onBuild: (v: string) => notices.push(v),
+    });
+    expect(r).toEqual({
+      error: "could not download Electron's headers from https://electronjs.org/headers (no network access?)",
+      electronVersion: '99.0.0-test',
+    });
     expect(notices).toEqual(['99.0.0-test']);
     const [call] = calls(gyp.log);
-    expect(call.argv).toEqual(['rebuild', '--release', '--runtime=electron', '--target=99.0.0-test', '--dist-url=https://electronjs.org/headers']);
+    expect(call.argv).toEqual([
+      'rebuild',
+      '--release',
+      '--runtime=electron',
+      '--target=99.0.0-test',
+      '--dist-url=https://electronjs.org/headers',
+    ]);
     expect(call).toMatchObject({ hadBuild: false, hasGyp: true }); // a clean copy, without the Node build
     expect(existsSync(call.cwd)).toBe(false);
-    expect(existsSync(cacheDir) ? readdirSync(cacheDir, { recursive: true }).filter((f) => String(f).includes('.node')) : []).toEqual([]);
+    expect(
+      existsSync(cacheDir) ? readdirSync(cacheDir, { recursive: true }).filter((f) => String(f).includes('.node')) : [],
+    ).toEqual([]);
   });
 
   it('a successful build lands at <cache>/<version>/better_sqlite3.node, and is reused afterwards', () => {
     const dir = temp();
     const cacheDir = join(dir, 'cache');
-    const gyp = fakeNodeGyp(dir, `mkdirSync('build/Release', { recursive: true }); copyFileSync(${JSON.stringify(nodeBuild)}, 'build/Release/better_sqlite3.node');\n`);
+    const gyp = fakeNodeGyp(
+      dir,
+      `mkdirSync('build/Release', { recursive: true }); copyFileSync(${JSON.stringify(nodeBuild)}, 'build/Release/better_sqlite3.node');\n`,
+    );
     const opts = { root, electronVersion: '99.0.0-test', nodeGyp: gyp.script, cacheDir };
     const target = join(cacheDir, '99.0.0-test', 'better_sqlite3.node');
     expect(ensureElectronSqlite(opts)).toEqual({ path: target, electronVersion: '99.0.0-test' });
     expect(readFileSync(target).equals(readFileSync(nodeBuild))).toBe(true);
-    expect(readdirSync(join(cacheDir, '99.0.0-test')).sort()).toEqual(['better-sqlite3.version', 'better_sqlite3.node']);
+    expect(readdirSync(join(cacheDir, '99.0.0-test')).sort()).toEqual([
+      'better-sqlite3.version',
+      'better_sqlite3.node',
+    ]);
     expect(ensureElectronSqlite(opts)).toEqual({ path: target, electronVersion: '99.0.0-test' });
     expect(calls(gyp.log)).toHaveLength(1);
     expect(existsSync(calls(gyp.log)[0].cwd)).toBe(false);
@@ -85,7 +114,12 @@ describe('ensureElectronSqlite', () => {
 
   it('without node-gyp it says so', () => {
     const dir = temp();
-    const r = ensureElectronSqlite({ root, electronVersion: '99.0.0-test', nodeGyp: join(dir, 'missing.js'), cacheDir: join(dir, 'cache') });
+    const r = ensureElectronSqlite({
+      root,
+      electronVersion: '99.0.0-test',
+      nodeGyp: join(dir, 'missing.js'),
+      cacheDir: join(dir, 'cache'),
+    });
     expect(r.error).toBe('node-gyp not found (it ships with npm; is npm installed?)');
   });
 
@@ -100,10 +134,18 @@ describe('ensureElectronSqlite', () => {
 describe('failureReason', () => {
   it('keeps the first line that says what went wrong', () => {
     expect(failureReason(NETWORK_FAILURE, 1)).toMatch(/^could not download Electron's headers/);
-    expect(failureReason('gyp info ok\ngyp ERR! stack Error: `make` failed with exit code: 2\ngyp ERR! stack at ChildProcess.<anonymous> (x.js:1:1)\n', 1)).toBe('`make` failed with exit code: 2');
-    expect(failureReason("../src/better_sqlite3.cpp:4:10: fatal error: node.h: No such file or directory\ngyp ERR! stack Error: `make` failed with exit code: 2\n", 1)).toBe(
-      '../src/better_sqlite3.cpp:4:10: fatal error: node.h: No such file or directory',
-    );
+    expect(
+      failureReason(
+        'gyp info ok\ngyp ERR! stack Error: `make` failed with exit code: 2\ngyp ERR! stack at ChildProcess.<anonymous> (x.js:1:1)\n',
+        1,
+      ),
+    ).toBe('`make` failed with exit code: 2');
+    expect(
+      failureReason(
+        '../src/better_sqlite3.cpp:4:10: fatal error: node.h: No such file or directory\ngyp ERR! stack Error: `make` failed with exit code: 2\n',
+        1,
+      ),
+    ).toBe('../src/better_sqlite3.cpp:4:10: fatal error: node.h: No such file or directory');
     expect(failureReason('', 'SIGKILL')).toBe('node-gyp exited with SIGKILL');
     expect(failureReason(`gyp ERR! stack Error: ${'x'.repeat(300)}`, 1)).toHaveLength(160);
   });

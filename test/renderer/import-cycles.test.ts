@@ -70,7 +70,7 @@ describe('renderer imports', () => {
       'renderer/src/a.ts': "import type { B } from './lib/b.js';\nexport type A = B;",
       'renderer/src/lib/b.ts': "import { c } from '@core/c.js';\nexport type B = number;",
       'src/c.ts': "export { a } from '../renderer/src/a.js';",
-      'renderer/src/d.svelte': "<script lang=\"ts\">\n  import { a } from './a.js';\n</script>",
+      'renderer/src/d.svelte': '<script lang="ts">\n  import { a } from \'./a.js\';\n</script>',
     };
     const read = (f: string) => files[f] ?? null;
     const cycle = ['renderer/src/a.ts', 'renderer/src/lib/b.ts', 'src/c.ts', 'renderer/src/a.ts'];

@@ -26,7 +26,10 @@ print(json.dumps(out))
 `;
 
 describe('parseRepr', () => {
-  const cases = JSON.parse(execFileSync('python3', ['-c', PY]).toString()) as { repr: string; items: [string | null, string][] | null }[];
+  const cases = JSON.parse(execFileSync('python3', ['-c', PY]).toString()) as {
+    repr: string;
+    items: [string | null, string][] | null;
+  }[];
 
   it('opens containers, dataclasses and namedtuples into the items Python has', () => {
     for (const c of cases) {
@@ -38,9 +41,10 @@ describe('parseRepr', () => {
       expect(expandable(n), c.repr).toBe(true);
       const got = n!.items!.map((i) => [i.key ?? null, i.value.text]);
       // deque([…]) and frozenset({…}) wrap one container: Python's items are that container's.
-      const flat = got.length === 1 && !n!.items![0].key && expandable(n!.items![0].value) && /^(deque|frozenset)\(/.test(c.repr)
-        ? n!.items![0].value.items!.map((i) => [i.key ?? null, i.value.text])
-        : got;
+      const flat =
+        got.length === 1 && !n!.items![0].key && expandable(n!.items![0].value) && /^(deque|frozenset)\(/.test(c.repr)
+          ? n!.items![0].value.items!.map((i) => [i.key ?? null, i.value.text])
+          : got;
       expect(flat, c.repr).toEqual(c.items);
     }
   });
@@ -49,7 +53,7 @@ describe('parseRepr', () => {
     const n = parseRepr("[1, {'a': (2, 3)}]")!;
     expect(n.text).toBe("[1, {'a': (2, 3)}]");
     expect(n.items![1].value.items![0]).toMatchObject({ key: "'a'", value: { kind: 'tuple', text: '(2, 3)' } });
-    expect(parseRepr("[1, 2")).toBeNull();
-    expect(parseRepr("[1, 2] trailing")).toBeNull();
+    expect(parseRepr('[1, 2')).toBeNull();
+    expect(parseRepr('[1, 2] trailing')).toBeNull();
   });
 });

@@ -22,8 +22,17 @@ export function skeletonOf(events: readonly TraceEvent[]): Skeleton {
 export function randomSkeleton(seed: number, target: number): Skeleton {
   let x = seed;
   const rand = (k: number) => ((x = (Math.imul(x, 1103515245) + 12345) >>> 0), x % k);
-  const kind: number[] = [], parent: number[] = [], frame: number[] = [], line: number[] = [];
-  const ev = (k: number, p: number, f: number, l: number) => (kind.push(k), parent.push(p), frame.push(f), line.push(l), kind.length - 1);
+  const kind: number[] = [],
+    parent: number[] = [],
+    frame: number[] = [],
+    line: number[] = [];
+  const ev = (k: number, p: number, f: number, l: number) => (
+    kind.push(k),
+    parent.push(p),
+    frame.push(f),
+    line.push(l),
+    kind.length - 1
+  );
   let frames = 0;
   const call = (p: number, depth: number) => {
     const f = frames++;

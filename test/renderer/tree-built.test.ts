@@ -20,11 +20,16 @@ describe('building the trees of a trace', () => {
         let d = 0;
         for (let p = sk.parent[s]; p >= 0; p = sk.parent[p]) d++;
         let end = s + 1;
-        const below = (x: number) => { for (let p = sk.parent[x]; p >= 0; p = sk.parent[p]) if (p === s) return true; return false; };
+        const below = (x: number) => {
+          for (let p = sk.parent[x]; p >= 0; p = sk.parent[p]) if (p === s) return true;
+          return false;
+        };
         while (end < n && below(end)) end++;
         if (fwd.seq[s] !== s || fwd.plainOf[s] !== s || fwd.lineCallOf[s] !== -1) bad.push(`seq ${s}: not node ${s}`);
-        if (fwd.parent[s] !== sk.parent[s] || fwd.kind[s] !== sk.kind[s]) bad.push(`seq ${s}: parent ${fwd.parent[s]} kind ${fwd.kind[s]}`);
-        if (fwd.depth[s] !== d || fwd.end[s] !== end) bad.push(`seq ${s}: depth ${fwd.depth[s]} (${d}), end ${fwd.end[s]} (${end})`);
+        if (fwd.parent[s] !== sk.parent[s] || fwd.kind[s] !== sk.kind[s])
+          bad.push(`seq ${s}: parent ${fwd.parent[s]} kind ${fwd.kind[s]}`);
+        if (fwd.depth[s] !== d || fwd.end[s] !== end)
+          bad.push(`seq ${s}: depth ${fwd.depth[s]} (${d}), end ${fwd.end[s]} (${end})`);
       }
       expect(bad).toEqual([]);
     });

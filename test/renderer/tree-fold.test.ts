@@ -2,7 +2,17 @@
 // many iterations, folded to its first and last iterations and one fold row, in both trees.
 import { describe, expect, it } from 'vitest';
 import { forwardTree, inverseTree, treeIndex, type Tree } from '../../renderer/src/lib/tree/build.js';
-import { FOLD_HEAD, FOLD_MIN, FOLD_TAIL, foldAt, foldLabel, foldPlan, seqSpan, visibleRows, type Layout } from '../../renderer/src/lib/tree/fold.js';
+import {
+  FOLD_HEAD,
+  FOLD_MIN,
+  FOLD_TAIL,
+  foldAt,
+  foldLabel,
+  foldPlan,
+  seqSpan,
+  visibleRows,
+  type Layout,
+} from '../../renderer/src/lib/tree/fold.js';
 import type { Skeleton } from '../../src/contract/index.js';
 import { randomSkeleton } from './skeleton.js';
 
@@ -10,12 +20,27 @@ import { randomSkeleton } from './skeleton.js';
 //  1 def g(x):          4 def run(n):         6     for i in range(n):
 //  2     return x       5     total = 0       7         total += g(i)  (or total += i)
 //                                             8     return total
-const DEF_G = 1, RET_G = 2, DEF_RUN = 4, INIT = 5, FOR = 6, BODY = 7, RET = 8;
+const DEF_G = 1,
+  RET_G = 2,
+  DEF_RUN = 4,
+  INIT = 5,
+  FOR = 6,
+  BODY = 7,
+  RET = 8;
 
 /** Skeleton of run(n): one frame at the top level; with `calls` each body line calls g. */
 function loopSkeleton(n: number, calls = false): Skeleton {
-  const kind: number[] = [], parent: number[] = [], frame: number[] = [], line: number[] = [];
-  const ev = (k: number, p: number, f: number, l: number) => (kind.push(k), parent.push(p), frame.push(f), line.push(l), kind.length - 1);
+  const kind: number[] = [],
+    parent: number[] = [],
+    frame: number[] = [],
+    line: number[] = [];
+  const ev = (k: number, p: number, f: number, l: number) => (
+    kind.push(k),
+    parent.push(p),
+    frame.push(f),
+    line.push(l),
+    kind.length - 1
+  );
   ev(0, -1, 0, DEF_RUN);
   ev(1, -1, 0, INIT);
   let fr = 1;
@@ -53,7 +78,8 @@ function checkLayout(t: Tree, l: Layout, collapsed: ReadonlySet<number> = new Se
       if (f.row !== r) bad.push(`fold on row ${r} says row ${f.row}`);
       if (f.open) continue;
       if (f.first !== last + 1) bad.push(`fold on row ${r} starts at ${f.first}, after ${last}`);
-      for (let j = f.first; j < f.end; j++) if (l.rowOf[j] !== r) bad.push(`node ${j} hidden by the fold on row ${r} maps to ${l.rowOf[j]}`);
+      for (let j = f.first; j < f.end; j++)
+        if (l.rowOf[j] !== r) bad.push(`node ${j} hidden by the fold on row ${r} maps to ${l.rowOf[j]}`);
       last = f.end - 1;
     } else {
       const i = l.rows[r];
@@ -91,7 +117,9 @@ describe('folding long loops', () => {
     expect(l.rows.length).toBe(fwd.size - f.nodes + 1);
     expect(l.rows.length).toBeLessThan(40);
     expect(checkLayout(fwd, l)).toBe(fwd.size - f.nodes);
-    expect(foldLabel(f)).toBe(`⋯ ${f.iterations.toLocaleString('en-US')} iterations folded (#${f.fromSeq.toLocaleString('en-US')}–#${f.toSeq.toLocaleString('en-US')}) — click to expand`);
+    expect(foldLabel(f)).toBe(
+      `⋯ ${f.iterations.toLocaleString('en-US')} iterations folded (#${f.fromSeq.toLocaleString('en-US')}–#${f.toSeq.toLocaleString('en-US')}) — click to expand`,
+    );
     expect(f.iterations).toBeGreaterThan(N - 20);
   });
 
@@ -110,7 +138,9 @@ describe('folding long loops', () => {
     expect(around).toContain(cur);
     checkLayout(fwd, l);
     // Pins outside any fold change nothing.
-    expect(visibleRows(fwd, new Set(), { plan: fplan, pins: [3, -1] }).rows).toEqual(visibleRows(fwd, new Set(), { plan: fplan }).rows);
+    expect(visibleRows(fwd, new Set(), { plan: fplan, pins: [3, -1] }).rows).toEqual(
+      visibleRows(fwd, new Set(), { plan: fplan }).rows,
+    );
   });
 
   it('expanding restores every row, behind one "fold again" row; the key survives moving the current node', () => {
@@ -223,7 +253,14 @@ describe('what a fold row says it stands for', () => {
         const plan = foldPlan(t, sk.line, 8);
         for (const run of plan.runs) {
           const k = run.kids.length;
-          const cuts: [number, number][] = [[run.head, run.tail], [0, k], [0, 1], [k - 1, k], [1, k - 1], [Math.floor(k / 3), Math.floor((2 * k) / 3) + 1]];
+          const cuts: [number, number][] = [
+            [run.head, run.tail],
+            [0, k],
+            [0, 1],
+            [k - 1, k],
+            [1, k - 1],
+            [Math.floor(k / 3), Math.floor((2 * k) / 3) + 1],
+          ];
           for (const [a, b] of cuts) {
             if (b <= a) continue;
             const first = run.kids[a];
@@ -236,7 +273,10 @@ describe('what a fold row says it stands for', () => {
             }
             const got = seqSpan(t, run, a, b);
             pieces++;
-            if (got[0] !== lo || got[1] !== hi) bad.push(`seed ${seed} ${t.inverse ? 'inverse' : 'forward'} run ${run.key} [${a}, ${b}): ${got} instead of ${lo},${hi}`);
+            if (got[0] !== lo || got[1] !== hi)
+              bad.push(
+                `seed ${seed} ${t.inverse ? 'inverse' : 'forward'} run ${run.key} [${a}, ${b}): ${got} instead of ${lo},${hi}`,
+              );
           }
         }
       }
@@ -247,7 +287,15 @@ describe('what a fold row says it stands for', () => {
 
   it('the loop line is the most repeated line among the siblings, the smaller on a tie', () => {
     // 40 siblings (a run long enough to fold), their lines repeated by `pattern`.
-    const sk = (lines: number[]): Skeleton => ({ count: lines.length, kind: lines.map(() => 1), parent: lines.map(() => -1), frame: lines.map(() => 0), line: lines, func: lines.map(() => 0), funcs: ['f'] });
+    const sk = (lines: number[]): Skeleton => ({
+      count: lines.length,
+      kind: lines.map(() => 1),
+      parent: lines.map(() => -1),
+      frame: lines.map(() => 0),
+      line: lines,
+      func: lines.map(() => 0),
+      funcs: ['f'],
+    });
     const lineOf = (pattern: (i: number) => number) => {
       const lines = Array.from({ length: 40 }, (_, i) => pattern(i));
       return foldPlan(trees(sk(lines)).fwd, lines, 2).runs[0].line;

@@ -58,7 +58,15 @@ describe('graph placement', () => {
 
   it('picks the rows inside a view, every stride-th when too many', () => {
     const n = 1000;
-    const sk: Skeleton = { count: n, kind: Array(n).fill(1), parent: Array(n).fill(-1), frame: Array(n).fill(0), line: Array(n).fill(1), func: Array(n).fill(0), funcs: ['f'] };
+    const sk: Skeleton = {
+      count: n,
+      kind: Array(n).fill(1),
+      parent: Array(n).fill(-1),
+      frame: Array(n).fill(0),
+      line: Array(n).fill(1),
+      func: Array(n).fill(0),
+      funcs: ['f'],
+    };
     const t = forwardTree(treeIndex(sk));
     const g = graphPlace(t, visibleRows(t, new Set()));
     const inView = graphRowsIn(g, { x0: 10 * SLOT_W, x1: 19 * SLOT_W, y0: -1, y1: LEVEL_H }, 400);

@@ -7,10 +7,31 @@ import { itemMark, sampleVerdict, worst } from '../../renderer/src/lib/overlay/v
 import { verdictMarker } from '../../renderer/src/views/tree/marks.js';
 
 const em = (all: boolean | null, locals: boolean | null = all) => ({ event: all, src: all, locals, arg: null, all });
-const v = (o: Partial<VerdictInfo>): VerdictInfo => ({ prediction: 1, run: 'r', sample: 0, formatError: false, em: em(true), exec: null, alt: null, correct: true, ...o });
+const v = (o: Partial<VerdictInfo>): VerdictInfo => ({
+  prediction: 1,
+  run: 'r',
+  sample: 0,
+  formatError: false,
+  em: em(true),
+  exec: null,
+  alt: null,
+  correct: true,
+  ...o,
+});
 const item = (id: number, verdicts: VerdictInfo[]): ItemRow => ({
-  id, key: `k${id}`, traceId: 1, name: 't', direction: 'inverse', entry: 0, actions: ['inv_step_call'], action: 'inv_step_call',
-  horizon: null, targetNode: 2, targetSeq: 1, targetKind: 'inv_call', verdicts,
+  id,
+  key: `k${id}`,
+  traceId: 1,
+  name: 't',
+  direction: 'inverse',
+  entry: 0,
+  actions: ['inv_step_call'],
+  action: 'inv_step_call',
+  horizon: null,
+  targetNode: 2,
+  targetSeq: 1,
+  targetKind: 'inv_call',
+  verdicts,
 });
 
 describe('verdict of a prediction', () => {
@@ -21,7 +42,16 @@ describe('verdict of a prediction', () => {
     // Wrong by exact match, but the predicted arguments give the true call's value.
     expect(sampleVerdict(v({ correct: false, em: em(false), alt: 'pass' }))).toBe('alternative');
     // A check not run yet: no mark.
-    expect(sampleVerdict(v({ correct: null, em: { event: null, src: null, locals: null, arg: null, all: null }, formatError: null, exec: 'pending' }))).toBeNull();
+    expect(
+      sampleVerdict(
+        v({
+          correct: null,
+          em: { event: null, src: null, locals: null, arg: null, all: null },
+          formatError: null,
+          exec: 'pending',
+        }),
+      ),
+    ).toBeNull();
   });
 });
 
@@ -45,9 +75,15 @@ describe('mark of an item', () => {
     const fail = itemMark(item(2, [v({ correct: false, em: em(false) })]), 'r')!;
     expect(worst(pass, fail).item.id).toBe(2);
     expect(worst(fail, pass).item.id).toBe(2);
-    const marks = new Map([[5, pass], [6, fail]]);
+    const marks = new Map([
+      [5, pass],
+      [6, fail],
+    ]);
     const all = verdictMarker(marks, new Map([[5, fail]]), false);
-    expect(all(5)).toEqual({ classes: ['verdict', 'v-pass'], data: { verdict: 'pass', item: '1', samples: '1/1', verdict2: 'fail' } });
+    expect(all(5)).toEqual({
+      classes: ['verdict', 'v-pass'],
+      data: { verdict: 'pass', item: '1', samples: '1/1', verdict2: 'fail' },
+    });
     expect(all(7)).toBeNull();
     const failing = verdictMarker(marks, new Map(), true);
     expect(failing(5)).toBeNull();

@@ -44,6 +44,8 @@ describe('GPT-4 (0613) temperature 0.2, CRUXEval-input', () => {
     expect(agreement.compared).toBe(8000);
     expect(agreement.agree).toBe(7990);
     expect(agreement.unmatched).toEqual([]);
-    expect(agreement.differ.map((d) => [d.task, d.index, d.ours])).toEqual(Array.from({ length: 10 }, (_, i) => ['sample_664', i, false]));
+    expect(agreement.differ.map((d) => [d.task, d.index, d.ours])).toEqual(
+      Array.from({ length: 10 }, (_, i) => ['sample_664', i, false]),
+    );
   }, 1_800_000);
 });

@@ -15,7 +15,8 @@ import { alive } from './helpers.js';
 afterAll(cleanTempDirs);
 
 const dir = tempDir('stepscope-scoring-faults-');
-const HELLO = 'json.dumps({"worker": "stepscope-execute", "hashseed": os.environ.get("PYTHONHASHSEED"), "pid": os.getpid()})';
+const HELLO =
+  'json.dumps({"worker": "stepscope-execute", "hashseed": os.environ.get("PYTHONHASHSEED"), "pid": os.getpid()})';
 /** An executable stand-in for `python3 -m stepscope_recorder.execute` (it ignores its arguments). */
 function fakeWorker(name: string, body: string): string {
   const p = join(dir, name);
@@ -49,44 +50,69 @@ function descendants(root: number): number[] {
     }
   }
   const out: number[] = [];
-  for (let grew = true; grew; ) {
+  for (let grew = true; grew;) {
     grew = false;
-    for (const [pid, ppid] of parent) if ((ppid === root || out.includes(ppid)) && !out.includes(pid)) {
-      out.push(pid);
-      grew = true;
-    }
+    for (const [pid, ppid] of parent)
+      if ((ppid === root || out.includes(ppid)) && !out.includes(pid)) {
+        out.push(pid);
+        grew = true;
+      }
   }
   return out;
 }
 
 const code = 'def f(x):\n    return x * 2';
-const job = (i: number, extra = 'None'): CruxevalJob => ({ id: `j${i}`, kind: 'cruxeval-input', code, output: String(2 * i), generation: `(${extra}, f(${i}))[1]` });
+const job = (i: number, extra = 'None'): CruxevalJob => ({
+  id: `j${i}`,
+  kind: 'cruxeval-input',
+  code,
+  output: String(2 * i),
+  generation: `(${extra}, f(${i}))[1]`,
+});
 
 describe('a worker that fails', () => {
   it('before its hello: the error names the interpreter and ends with the last of its stderr', async () => {
     const quiet = fakeWorker('quiet', 'sys.exit(1)');
     const pool = new ExecPool({ workers: 1, python: quiet });
-    await expect(pool.submit(job(1))).rejects.toThrow(new Error(`the execution worker (${quiet} -m stepscope_recorder.execute) stopped before it was ready: exit status 1`));
+    await expect(pool.submit(job(1))).rejects.toThrow(
+      new Error(
+        `the execution worker (${quiet} -m stepscope_recorder.execute) stopped before it was ready: exit status 1`,
+      ),
+    );
     await pool.destroy();
     const loud = fakeWorker('loud', 'sys.stderr.write("fake: no module named stepscope_recorder\\n")\nsys.exit(1)');
     const pool2 = new ExecPool({ workers: 1, python: loud });
-    await expect(pool2.submit(job(1))).rejects.toThrow(new Error(`the execution worker (${loud} -m stepscope_recorder.execute) stopped before it was ready: exit status 1\nfake: no module named stepscope_recorder`));
+    await expect(pool2.submit(job(1))).rejects.toThrow(
+      new Error(
+        `the execution worker (${loud} -m stepscope_recorder.execute) stopped before it was ready: exit status 1\nfake: no module named stepscope_recorder`,
+      ),
+    );
     await pool2.destroy();
   });
 
   it('keeps only the tail of a long stderr', async () => {
     const long = fakeWorker('long', 'sys.stderr.write("A" * 5000 + "\\nthe last line\\n")\nsys.exit(2)');
     const pool = new ExecPool({ workers: 1, python: long });
-    const e: Error = await pool.submit(job(1)).then(() => { throw new Error('resolved'); }, (x: Error) => x);
+    const e: Error = await pool.submit(job(1)).then(
+      () => {
+        throw new Error('resolved');
+      },
+      (x: Error) => x,
+    );
     expect(e.message).toMatch(/exit status 2\nA+\nthe last line$/);
     expect(e.message).not.toContain('A'.repeat(4096));
     await pool.destroy();
   });
 
   it('greeting under another hash seed: refused, with both seeds named, and killed', async () => {
-    const wrong = fakeWorker('wrong-seed', 'print(json.dumps({"worker": "stepscope-execute", "hashseed": "99"}), flush=True)\nsys.stdin.read()');
+    const wrong = fakeWorker(
+      'wrong-seed',
+      'print(json.dumps({"worker": "stepscope-execute", "hashseed": "99"}), flush=True)\nsys.stdin.read()',
+    );
     const pool = new ExecPool({ workers: 1, python: wrong });
-    await expect(pool.submit(job(1))).rejects.toThrow('the execution worker did not start as expected (hash seed 99, wanted 0): {"worker": "stepscope-execute", "hashseed": "99"}');
+    await expect(pool.submit(job(1))).rejects.toThrow(
+      'the execution worker did not start as expected (hash seed 99, wanted 0): {"worker": "stepscope-execute", "hashseed": "99"}',
+    );
     await vi.waitFor(() => expect(pool.workerPids()).toEqual([]), { timeout: 10_000 });
     await pool.destroy();
   });
@@ -94,15 +120,26 @@ describe('a worker that fails', () => {
   it('answering with a line that is not JSON: the job is an error, the worker killed and replaced', async () => {
     const garbage = fakeWorker('garbage', `${hello}\nfor line in sys.stdin:\n    print("not json", flush=True)`);
     const pool = new ExecPool({ workers: 1, python: garbage });
-    expect(await pool.submit(job(1))).toEqual({ id: 'j1', status: 'error', error: 'the execution worker died while running this job (killed by SIGKILL)', seconds: 0 });
+    expect(await pool.submit(job(1))).toEqual({
+      id: 'j1',
+      status: 'error',
+      error: 'the execution worker died while running this job (killed by SIGKILL)',
+      seconds: 0,
+    });
     expect(pool.restarts).toBe(1);
     await pool.destroy();
   });
 
   it('dying on a job: the job is an error that ends with the last line of its stderr', async () => {
-    const dies = fakeWorker('dies', `${hello}\nsys.stdin.readline()\nsys.stderr.write("Fatal: out of luck\\n")\nsys.exit(3)`);
+    const dies = fakeWorker(
+      'dies',
+      `${hello}\nsys.stdin.readline()\nsys.stderr.write("Fatal: out of luck\\n")\nsys.exit(3)`,
+    );
     const pool = new ExecPool({ workers: 1, python: dies });
-    expect(await pool.submit(job(1))).toMatchObject({ status: 'error', error: 'the execution worker died while running this job (exit status 3: Fatal: out of luck)' });
+    expect(await pool.submit(job(1))).toMatchObject({
+      status: 'error',
+      error: 'the execution worker died while running this job (exit status 3: Fatal: out of luck)',
+    });
     await pool.destroy();
   });
 
@@ -120,7 +157,10 @@ describe('a worker that fails', () => {
   });
 
   it('ignoring SIGTERM: destroy kills it anyway', async () => {
-    const stubborn = fakeWorker('stubborn', `signal.signal(signal.SIGTERM, signal.SIG_IGN)\n${hello}\nsys.stdin.read()\ntime.sleep(60)`);
+    const stubborn = fakeWorker(
+      'stubborn',
+      `signal.signal(signal.SIGTERM, signal.SIG_IGN)\n${hello}\nsys.stdin.read()\ntime.sleep(60)`,
+    );
     const pool = new ExecPool({ workers: 1, python: stubborn });
     await pool.start();
     const pids = pool.workerPids();
@@ -128,34 +168,46 @@ describe('a worker that fails', () => {
     await pool.destroy(); // SIGTERM, then SIGKILL after the 2 s grace
     expect(pids.filter(alive)).toEqual([]);
   });
-  it.skipIf(process.platform !== 'linux')('destroy ends the running job with every process it forked (the worker is asked first)', async () => {
-    const pool = new ExecPool({ workers: 1 });
-    await pool.start();
-    const [worker] = pool.workerPids();
-    // f forks a sleeper that outlives its parent's death (no parent-death signal past the first child).
-    const forks: CruxevalJob = { id: 'forks', kind: 'cruxeval-input', code: 'import os, time\ndef f(x):\n    if os.fork() == 0:\n        time.sleep(60)\n        os._exit(0)\n    time.sleep(60)\n    return x', output: '1', generation: 'f(1)', timeout: 100 };
-    const verdict = pool.submit(forks);
-    verdict.catch(() => {});
-    let tree: number[] = [];
-    await vi.waitFor(() => expect((tree = descendants(worker))).toHaveLength(2), { timeout: 20_000 });
-    try {
-      await pool.destroy();
-      await expect(verdict).rejects.toThrow(/destroyed/);
-      await vi.waitFor(() => expect(tree.filter(running)).toEqual([]), { timeout: 5_000 });
-    } finally {
-      for (const p of tree.filter(running)) process.kill(p, 'SIGKILL');
-    }
-  });
+  it.skipIf(process.platform !== 'linux')(
+    'destroy ends the running job with every process it forked (the worker is asked first)',
+    async () => {
+      const pool = new ExecPool({ workers: 1 });
+      await pool.start();
+      const [worker] = pool.workerPids();
+      // f forks a sleeper that outlives its parent's death (no parent-death signal past the first child).
+      const forks: CruxevalJob = {
+        id: 'forks',
+        kind: 'cruxeval-input',
+        code: 'import os, time\ndef f(x):\n    if os.fork() == 0:\n        time.sleep(60)\n        os._exit(0)\n    time.sleep(60)\n    return x',
+        output: '1',
+        generation: 'f(1)',
+        timeout: 100,
+      };
+      const verdict = pool.submit(forks);
+      verdict.catch(() => {});
+      let tree: number[] = [];
+      await vi.waitFor(() => expect((tree = descendants(worker))).toHaveLength(2), { timeout: 20_000 });
+      try {
+        await pool.destroy();
+        await expect(verdict).rejects.toThrow(/destroyed/);
+        await vi.waitFor(() => expect(tree.filter(running)).toEqual([]), { timeout: 5_000 });
+      } finally {
+        for (const p of tree.filter(running)) process.kill(p, 'SIGKILL');
+      }
+    },
+  );
 });
 
 describe('the pool, from the caller', () => {
   it('withExecPool passes on an error thrown by its function and leaves no worker', async () => {
     let pids: number[] = [];
-    await expect(withExecPool({ workers: 1 }, async (pool) => {
-      await pool.start();
-      pids = pool.workerPids();
-      throw new Error('the caller failed');
-    })).rejects.toThrow('the caller failed');
+    await expect(
+      withExecPool({ workers: 1 }, async (pool) => {
+        await pool.start();
+        pids = pool.workerPids();
+        throw new Error('the caller failed');
+      }),
+    ).rejects.toThrow('the caller failed');
     expect(pids).toHaveLength(1);
     expect(pids.filter(alive)).toEqual([]);
   });
@@ -164,12 +216,22 @@ describe('the pool, from the caller', () => {
     const pool = new ExecPool({ workers: 1, depth: 1 });
     const verdicts = [1, 2, 3, 4].map((i) => pool.submit(job(i)));
     await pool.close();
-    expect((await Promise.all(verdicts)).map((v) => `${v.id}:${v.status}`)).toEqual(['j1:pass', 'j2:pass', 'j3:pass', 'j4:pass']);
+    expect((await Promise.all(verdicts)).map((v) => `${v.id}:${v.status}`)).toEqual([
+      'j1:pass',
+      'j2:pass',
+      'j3:pass',
+      'j4:pass',
+    ]);
   });
 
   it('a cancelled job is not run: skipped, whether cancelled before submit or while queued', async () => {
     await withExecPool({ workers: 1, depth: 1 }, async (pool) => {
-      expect(await pool.submit(job(1), { signal: AbortSignal.abort() })).toEqual({ id: 'j1', status: 'skipped', reason: 'cancelled', seconds: 0 });
+      expect(await pool.submit(job(1), { signal: AbortSignal.abort() })).toEqual({
+        id: 'j1',
+        status: 'skipped',
+        reason: 'cancelled',
+        seconds: 0,
+      });
       const first = pool.submit(job(2, "__import__('time').sleep(0.3)"));
       const cancel = new AbortController();
       const queued = pool.submit(job(3), { signal: cancel.signal });
@@ -183,9 +245,11 @@ describe('the pool, from the caller', () => {
     await withExecPool({ workers: 1 }, async (pool) => {
       const bad = { id: 'bad', kind: 'cruxeval-output', code, output: '2' } as unknown as Job;
       const seen: string[] = [];
-      await expect((async () => {
-        for await (const v of pool.run([job(1), bad, job(3)])) seen.push(v.id);
-      })()).rejects.toThrow(/bad execution job "bad": cruxeval-output job needs 'generation'/);
+      await expect(
+        (async () => {
+          for await (const v of pool.run([job(1), bad, job(3)])) seen.push(v.id);
+        })(),
+      ).rejects.toThrow(/bad execution job "bad": cruxeval-output job needs 'generation'/);
     });
   });
 

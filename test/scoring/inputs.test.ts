@@ -37,7 +37,9 @@ describe('counts that cannot be', () => {
 
   it('a pool refuses a hash seed out of range and non-positive limits before starting anything', () => {
     expect(() => new ExecPool({ hashseed: -1 })).toThrow('hash seed must be an integer 0..4294967295, got -1');
-    expect(() => new ExecPool({ hashseed: 2 ** 32 })).toThrow('hash seed must be an integer 0..4294967295, got 4294967296');
+    expect(() => new ExecPool({ hashseed: 2 ** 32 })).toThrow(
+      'hash seed must be an integer 0..4294967295, got 4294967296',
+    );
     expect(() => new ExecPool({ timeout: 0 })).toThrow('timeout and memoryMb must be positive');
     expect(() => new ExecPool({ memoryMb: -5 })).toThrow('timeout and memoryMb must be positive');
   });
@@ -46,7 +48,15 @@ describe('counts that cannot be', () => {
 describe("McNemar's asymptotic p-value", () => {
   it('matches P(χ²₁ > x) = erfc(√(x/2)) to 1e-6 relative, from small to large statistics', () => {
     // (b, c) → x = (|b − c| − 1)² / (b + c): 0.1 to 12 (the series loses digits past z = 3).
-    for (const [b, c] of [[4, 6], [3, 7], [1, 7], [2, 12], [10, 30], [5, 25], [100, 141]]) {
+    for (const [b, c] of [
+      [4, 6],
+      [3, 7],
+      [1, 7],
+      [2, 12],
+      [10, 30],
+      [5, 25],
+      [100, 141],
+    ]) {
       const r = mcnemar(b, c);
       const want = erfcSeries(Math.sqrt(r.chi2! / 2));
       expect(Math.abs(r.chi2P! - want) / want, `b=${b} c=${c}`).toBeLessThan(1e-6);
@@ -55,7 +65,15 @@ describe("McNemar's asymptotic p-value", () => {
 });
 
 describe('comparing seeds', () => {
-  const v = (sample: number): GenerationVerdict => ({ id: `sample_1#${sample}`, task: 'sample_1', sample, generation: `g${sample}`, status: 'pass', seconds: 0, rule: false });
+  const v = (sample: number): GenerationVerdict => ({
+    id: `sample_1#${sample}`,
+    task: 'sample_1',
+    sample,
+    generation: `g${sample}`,
+    status: 'pass',
+    seconds: 0,
+    rule: false,
+  });
   it('names a generation scored under one seed only', () => {
     const a = summarise('output', 0, 'false', [scoreTask('sample_1', [v(0), v(1)], 'false')]);
     const b = summarise('output', 5, 'false', [scoreTask('sample_1', [v(0)], 'false')]);
@@ -87,6 +105,8 @@ describe('reading the benchmark files: the messages', () => {
 
   it('a released verdict that is not a boolean is named', () => {
     const p = file('verdicts.json', JSON.stringify({ raw_scored_generations: { sample_0: [true, 1] } }));
-    expect(() => readReleasedVerdicts(p)).toThrow(`${p}: raw_scored_generations "sample_0"[1] must be a boolean, got 1`);
+    expect(() => readReleasedVerdicts(p)).toThrow(
+      `${p}: raw_scored_generations "sample_0"[1] must be a boolean, got 1`,
+    );
   });
 });

@@ -18,9 +18,11 @@ function byDefinition(n: number, c: number, k: number): number {
 describe('pass@k, the unbiased estimator', () => {
   it('equals 1 - C(n-c,k)/C(n,k) on every count up to n = 20 and on large n', () => {
     const cases: [number, number, number][] = [];
-    for (let n = 1; n <= 20; n++) for (let c = 0; c <= n; c++) for (const k of [1, 2, 5, 10]) if (k <= n) cases.push([n, c, k]);
+    for (let n = 1; n <= 20; n++)
+      for (let c = 0; c <= n; c++) for (const k of [1, 2, 5, 10]) if (k <= n) cases.push([n, c, k]);
     cases.push([200, 3, 100], [1000, 1, 10], [1000, 999, 10], [150, 75, 50]);
-    for (const [n, c, k] of cases) expect(passAtK(n, c, k), `n=${n} c=${c} k=${k}`).toBeCloseTo(byDefinition(n, c, k), 12);
+    for (const [n, c, k] of cases)
+      expect(passAtK(n, c, k), `n=${n} c=${c} k=${k}`).toBeCloseTo(byDefinition(n, c, k), 12);
   });
 
   it('gives the textbook values: pass@1 = c/n, all correct = 1, none correct = 0', () => {
@@ -43,8 +45,24 @@ describe('pass@k, the unbiased estimator', () => {
   });
 
   it('averages over items as a percentage, null when any item is too small', () => {
-    expect(meanPassAtK([{ n: 10, c: 5 }, { n: 10, c: 0 }], 1)).toBeCloseTo(25, 12);
-    expect(meanPassAtK([{ n: 10, c: 5 }, { n: 3, c: 3 }], 5)).toBeNull();
+    expect(
+      meanPassAtK(
+        [
+          { n: 10, c: 5 },
+          { n: 10, c: 0 },
+        ],
+        1,
+      ),
+    ).toBeCloseTo(25, 12);
+    expect(
+      meanPassAtK(
+        [
+          { n: 10, c: 5 },
+          { n: 3, c: 3 },
+        ],
+        5,
+      ),
+    ).toBeNull();
     expect(meanPassAtK([], 1)).toBeNull();
   });
 });

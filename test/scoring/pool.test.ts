@@ -8,7 +8,11 @@ import { alive } from './helpers.js';
 const code = 'def f(x):\n    return x * 2';
 /** An input-prediction job that passes, or fails with `wrong`; `extra` is evaluated first. */
 const job = (i: number, extra = 'None', wrong = false): CruxevalJob => ({
-  id: `j${i}`, kind: 'cruxeval-input', code, output: String(2 * i), generation: `(${extra}, f(${wrong ? i + 1 : i}))[1]`,
+  id: `j${i}`,
+  kind: 'cruxeval-input',
+  code,
+  output: String(2 * i),
+  generation: `(${extra}, f(${wrong ? i + 1 : i}))[1]`,
 });
 const slow = "__import__('time').sleep(0.5)";
 const forever = "__import__('time').sleep(30)";
@@ -20,7 +24,17 @@ describe('ExecPool', () => {
       const jobs = [job(1, slow), ...Array.from({ length: 7 }, (_, i) => job(i + 2)), job(9, 'None', true)];
       const ordered: string[] = [];
       for await (const v of pool.run(jobs)) ordered.push(`${v.id}:${v.status}`);
-      expect(ordered).toEqual(['j1:pass', 'j2:pass', 'j3:pass', 'j4:pass', 'j5:pass', 'j6:pass', 'j7:pass', 'j8:pass', 'j9:fail']);
+      expect(ordered).toEqual([
+        'j1:pass',
+        'j2:pass',
+        'j3:pass',
+        'j4:pass',
+        'j5:pass',
+        'j6:pass',
+        'j7:pass',
+        'j8:pass',
+        'j9:fail',
+      ]);
       const unordered: string[] = [];
       for await (const v of pool.run(jobs, { ordered: false })) unordered.push(`${v.id}:${v.status}`);
       expect(unordered.sort()).toEqual([...ordered].sort());
@@ -55,7 +69,11 @@ describe('ExecPool', () => {
     const running = pool.submit(job(1, forever));
     const queued = [pool.submit(job(2)), pool.submit(job(3))];
     process.kill(pid, 'SIGKILL');
-    expect(await running).toMatchObject({ id: 'j1', status: 'error', error: expect.stringMatching(/execution worker died while running this job \(killed by SIGKILL/) });
+    expect(await running).toMatchObject({
+      id: 'j1',
+      status: 'error',
+      error: expect.stringMatching(/execution worker died while running this job \(killed by SIGKILL/),
+    });
     expect((await Promise.all(queued)).map((v) => v.status)).toEqual(['pass', 'pass']);
     expect(pool.restarts).toBe(1);
     expect(pool.workerPids()).not.toContain(pid);
@@ -99,7 +117,9 @@ describe('ExecPool', () => {
 
   it('rejects a malformed job with what is wrong, and keeps working', async () => {
     await withExecPool({ workers: 1 }, async (pool) => {
-      await expect(pool.submit({ id: 'x', kind: 'cruxeval-output', code: 'def f(): pass', output: '1' } as unknown as Job)).rejects.toThrow(/bad execution job "x": cruxeval-output job needs 'generation'/);
+      await expect(
+        pool.submit({ id: 'x', kind: 'cruxeval-output', code: 'def f(): pass', output: '1' } as unknown as Job),
+      ).rejects.toThrow(/bad execution job "x": cruxeval-output job needs 'generation'/);
       await expect(pool.submit({ id: 'y', kind: 'nope' } as unknown as Job)).rejects.toThrow(/kind must be one of/);
       expect((await pool.submit(job(1))).status).toBe('pass');
     });

@@ -5,7 +5,14 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { compareWithReleased, seedFlips } from '../../src/scoring/compare.js';
-import { benchmarkResults, scoreTask, skipReason, summarise, type CruxevalTask, type GenerationVerdict } from '../../src/scoring/cruxeval.js';
+import {
+  benchmarkResults,
+  scoreTask,
+  skipReason,
+  summarise,
+  type CruxevalTask,
+  type GenerationVerdict,
+} from '../../src/scoring/cruxeval.js';
 import { readCruxevalTasks, readGenerations, readReleasedVerdicts } from '../../src/scoring/files.js';
 import type { Status } from '../../src/scoring/types.js';
 import { cleanTempDirs, tempDir } from '../store/fixtures.js';
@@ -13,7 +20,12 @@ import { cleanTempDirs, tempDir } from '../store/fixtures.js';
 afterAll(cleanTempDirs);
 
 // sample_518 of the benchmark, with a text CodeLlama-7B (temperature 0.8) really produced.
-const task: CruxevalTask = { id: 'sample_518', code: 'def f(text):\n    return not text.isdecimal()', input: "'the speed is -36 miles per hour'", output: 'True' };
+const task: CruxevalTask = {
+  id: 'sample_518',
+  code: 'def f(text):\n    return not text.isdecimal()',
+  input: "'the speed is -36 miles per hour'",
+  output: 'True',
+};
 
 function v(status: Status, rule = false, sample = 0, task = 'sample_1'): GenerationVerdict {
   return { id: `${task}#${sample}`, task, sample, generation: `g${sample}`, status, seconds: 0, rule };
@@ -21,7 +33,9 @@ function v(status: Status, rule = false, sample = 0, task = 'sample_1'): Generat
 
 describe('skip rule', () => {
   it('skips an output prediction that contains the call f(<input>) itself', () => {
-    expect(skipReason('output', task, "assert f('the speed is -36 miles per hour')")).toMatch(/contains the call f\('the speed/);
+    expect(skipReason('output', task, "assert f('the speed is -36 miles per hour')")).toMatch(
+      /contains the call f\('the speed/,
+    );
     expect(skipReason('output', task, 'True')).toBeNull();
     expect(skipReason('output', task, "f('other text')")).toBeNull(); // another call is run
   });
@@ -58,7 +72,10 @@ describe('the boolean list per task', () => {
   });
 
   it('summarises over tasks as percentages and counts every verdict', () => {
-    const s = summarise('output', 0, 'false', [scoreTask('a', mixed, 'false'), scoreTask('b', [v('pass'), v('pass')], 'false')]);
+    const s = summarise('output', 0, 'false', [
+      scoreTask('a', mixed, 'false'),
+      scoreTask('b', [v('pass'), v('pass')], 'false'),
+    ]);
     expect(s.pass1).toBeCloseTo(60, 12); // (0.2 + 1) / 2
     expect(s.pass5).toBeNull(); // task b has 2 samples
     expect(s.generations).toBe(7);
@@ -74,7 +91,12 @@ describe('comparisons', () => {
 
   it('with released verdicts: agreement by position, unmatched tasks listed', () => {
     const c = compareWithReleased(ours, { sample_1: [true, true], sample_2: [true, false], sample_3: [false] });
-    expect(c).toEqual({ compared: 2, agree: 1, differ: [{ task: 'sample_1', index: 1, ours: false, released: true }], unmatched: ['sample_2', 'sample_3'] });
+    expect(c).toEqual({
+      compared: 2,
+      agree: 1,
+      differ: [{ task: 'sample_1', index: 1, ours: false, released: true }],
+      unmatched: ['sample_2', 'sample_3'],
+    });
   });
 
   it('across hash seeds: the generations whose pass flips', () => {
@@ -82,7 +104,9 @@ describe('comparisons', () => {
       scoreTask('sample_1', [v('fail', false, 0), v('error', false, 1)], 'false'),
       scoreTask('sample_2', [v('pass', false, 0, 'sample_2')], 'false'),
     ]);
-    expect(seedFlips(ours, other)).toEqual([{ task: 'sample_1', sample: 0, generation: 'g0', status: { 0: 'pass', 5: 'fail' } }]);
+    expect(seedFlips(ours, other)).toEqual([
+      { task: 'sample_1', sample: 0, generation: 'g0', status: { 0: 'pass', 5: 'fail' } },
+    ]);
     expect(() => seedFlips(ours, ours)).toThrow(/both scores were computed under hash seed 0/);
   });
 });
@@ -107,7 +131,14 @@ describe('reading the benchmark files', () => {
   it('reads generations.json and the raw_generations of a scored file, never its verdicts', () => {
     const plain = file('generations.json', JSON.stringify({ sample_0: ['1', '2'] }));
     expect(readGenerations(plain)).toEqual({ format: 'generations', generations: { sample_0: ['1', '2'] } });
-    const scored = file('scored.json', JSON.stringify({ raw_generations: { sample_0: ['3'] }, raw_scored_generations: { sample_0: [true] }, pass_at_1: 100 }));
+    const scored = file(
+      'scored.json',
+      JSON.stringify({
+        raw_generations: { sample_0: ['3'] },
+        raw_scored_generations: { sample_0: [true] },
+        pass_at_1: 100,
+      }),
+    );
     expect(readGenerations(scored)).toEqual({ format: 'scored', generations: { sample_0: ['3'] } });
     expect(readReleasedVerdicts(scored)).toEqual({ sample_0: [true] });
   });
@@ -116,7 +147,9 @@ describe('reading the benchmark files', () => {
     const notList = file('a.json', JSON.stringify({ sample_0: '1' }));
     expect(() => readGenerations(notList)).toThrow(`${notList}: "sample_0" must be a list of strings`);
     const notString = file('b.json', JSON.stringify({ raw_generations: { sample_4: ['1', 2] } }));
-    expect(() => readGenerations(notString)).toThrow(`${notString}: raw_generations "sample_4"[1] must be a string, got 2`);
+    expect(() => readGenerations(notString)).toThrow(
+      `${notString}: raw_generations "sample_4"[1] must be a string, got 2`,
+    );
     const notJson = file('c.json', '{"sample_0": [');
     expect(() => readGenerations(notJson)).toThrow(new RegExp(`^${notJson}: expected one JSON object`));
     expect(() => readGenerations(join(dir, 'missing.json'))).toThrow(/missing\.json: cannot read/);

@@ -20,11 +20,26 @@ afterAll(async () => {
 });
 
 const code = 'def f(x):\n    return x + 1';
-const output = (generation: string, extra: Partial<CruxevalJob> = {}): CruxevalJob => ({ id: generation, kind: 'cruxeval-output', code, output: '2', generation, ...extra });
+const output = (generation: string, extra: Partial<CruxevalJob> = {}): CruxevalJob => ({
+  id: generation,
+  kind: 'cruxeval-output',
+  code,
+  output: '2',
+  generation,
+  ...extra,
+});
 /** Runs `body` as the function `run()` of a program with `import os, time`; the verdict's `got` is its result. */
 const call = (body: string, extra: Partial<CallArgsJob> = {}): CallArgsJob => ({
-  id: body, kind: 'call-args', source: `import os, sys, time\ndef run():\n${body.split('\n').map((l) => '    ' + l).join('\n')}\n`,
-  function: 'run', args: {}, expected_repr: 'None', ...extra,
+  id: body,
+  kind: 'call-args',
+  source: `import os, sys, time\ndef run():\n${body
+    .split('\n')
+    .map((l) => '    ' + l)
+    .join('\n')}\n`,
+  function: 'run',
+  args: {},
+  expected_repr: 'None',
+  ...extra,
 });
 
 describe('the sandbox', () => {
@@ -33,20 +48,30 @@ describe('the sandbox', () => {
     expect(v).toMatchObject({ status: 'timeout', reason: 'time limit 1s' });
     expect(v.seconds).toBeGreaterThanOrEqual(1);
     // Blocked in C with signals masked: only the kill from outside ends it.
-    const stuck = await pool.submit(call("import signal\nsignal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGALRM, signal.SIGTERM})\ntime.sleep(100)", { timeout: 1 }));
+    const stuck = await pool.submit(
+      call(
+        'import signal\nsignal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGALRM, signal.SIGTERM})\ntime.sleep(100)',
+        { timeout: 1 },
+      ),
+    );
     expect(stuck.status).toBe('timeout');
   });
 
   it('leaves no process behind: a fork that sleeps, and one that left the process group', async () => {
-    const forked = await pool.submit(call('pid = os.fork()\nif pid == 0:\n    time.sleep(60)\n    os._exit(0)\nreturn pid'));
+    const forked = await pool.submit(
+      call('pid = os.fork()\nif pid == 0:\n    time.sleep(60)\n    os._exit(0)\nreturn pid'),
+    );
     expect(forked.status).toBe('fail');
     const pid = Number(forked.got);
     expect(pid).toBeGreaterThan(0);
     expect(alive(pid)).toBe(false);
     // A daemon: fork, setsid, fork again, the middle process exits; the grandchild is an orphan.
-    const escaped = await pool.submit(call(
-      'r, w = os.pipe()\npid = os.fork()\nif pid == 0:\n    os.setsid()\n    grandchild = os.fork()\n    if grandchild == 0:\n        time.sleep(60)\n        os._exit(0)\n' +
-      '    os.write(w, str(grandchild).encode())\n    os._exit(0)\nos.waitpid(pid, 0)\nreturn int(os.read(r, 100))'));
+    const escaped = await pool.submit(
+      call(
+        'r, w = os.pipe()\npid = os.fork()\nif pid == 0:\n    os.setsid()\n    grandchild = os.fork()\n    if grandchild == 0:\n        time.sleep(60)\n        os._exit(0)\n' +
+          '    os.write(w, str(grandchild).encode())\n    os._exit(0)\nos.waitpid(pid, 0)\nreturn int(os.read(r, 100))',
+      ),
+    );
     const orphan = Number(escaped.got);
     expect(orphan).toBeGreaterThan(0);
     expect(alive(orphan)).toBe(false);
@@ -69,7 +94,11 @@ describe('the sandbox', () => {
   });
 
   it('removes every file a run writes, and refuses writes elsewhere', async () => {
-    const v = await pool.submit(call("open('out.txt', 'w').write('x')\nos.mkdir('locked')\nopen('locked/in.txt', 'w').write('y')\nos.chmod('locked', 0o500)\nimport tempfile\ntempfile.mkstemp()\nreturn os.getcwd()"));
+    const v = await pool.submit(
+      call(
+        "open('out.txt', 'w').write('x')\nos.mkdir('locked')\nopen('locked/in.txt', 'w').write('y')\nos.chmod('locked', 0o500)\nimport tempfile\ntempfile.mkstemp()\nreturn os.getcwd()",
+      ),
+    );
     expect(v.status).toBe('fail');
     const cwd = JSON.parse(v.got!.replace(/^'|'$/g, '"')) as string;
     expect(cwd).toMatch(/stepscope-exec-/);
@@ -81,7 +110,11 @@ describe('the sandbox', () => {
   });
 
   it('refuses network use', async () => {
-    for (const body of ["import socket\nsocket.socket()", "import socket\nsocket.getaddrinfo('localhost', 80)", "import urllib.request\nurllib.request.urlopen('http://127.0.0.1:9/')"]) {
+    for (const body of [
+      'import socket\nsocket.socket()',
+      "import socket\nsocket.getaddrinfo('localhost', 80)",
+      "import urllib.request\nurllib.request.urlopen('http://127.0.0.1:9/')",
+    ]) {
       const v = await pool.submit(call(body));
       expect(v.status, body).toBe('error');
       expect(v.error, body).toMatch(/not allowed in the sandbox: network use/);
@@ -96,12 +129,17 @@ describe('the sandbox', () => {
 
   it('gives stdin at end of file and discards output', async () => {
     expect((await pool.submit(call('input()'))).error).toMatch(/EOFError/);
-    const loud = await pool.submit(call("print('x' * 10 ** 7)\nsys.stderr.write('y' * 10 ** 6)\nreturn 1", { expected_repr: '1' }));
+    const loud = await pool.submit(
+      call("print('x' * 10 ** 7)\nsys.stderr.write('y' * 10 ** 6)\nreturn 1", { expected_repr: '1' }),
+    );
     expect(loud.status).toBe('pass');
   });
 
   it('runs under the pool hash seed (0), as a fresh interpreter with that seed hashes', async () => {
-    const py = spawnSync('python3', ['-c', "print(hash('stepscope'))"], { env: { ...process.env, PYTHONHASHSEED: '0' }, encoding: 'utf8' });
+    const py = spawnSync('python3', ['-c', "print(hash('stepscope'))"], {
+      env: { ...process.env, PYTHONHASHSEED: '0' },
+      encoding: 'utf8',
+    });
     const v = await pool.submit(call("return hash('stepscope')"));
     expect(v.got).toBe(py.stdout.trim());
   });

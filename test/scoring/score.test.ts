@@ -20,7 +20,12 @@ describe('scoreCruxeval', () => {
   it('output prediction: runs each distinct text once, not the ones the skip rule drops, and reports the rule', async () => {
     const seen: Progress[] = [];
     // '2' right, '3' wrong, 'f(1)' contains the call itself (skip rule: would pass if run), '2' again.
-    const score = await scoreCruxeval(pool, [task], { sample_9: ['2', '3', 'f(1)', '2'] }, { mode: 'output', onProgress: (p) => seen.push(p) });
+    const score = await scoreCruxeval(
+      pool,
+      [task],
+      { sample_9: ['2', '3', 'f(1)', '2'] },
+      { mode: 'output', onProgress: (p) => seen.push(p) },
+    );
     expect(score.rule).toBe('false');
     const [t] = score.tasks;
     expect(t.verdicts.map((v) => [v.id, v.sample, v.status, v.rule])).toEqual([
@@ -34,7 +39,10 @@ describe('scoreCruxeval', () => {
     expect(score.pass1).toBeCloseTo(50, 12);
     expect(score.counts).toEqual({ pass: 2, fail: 1, error: 0, timeout: 0, skipped: 1 });
     // Two runs: '2' (shared by samples 0 and 3) and '3'.
-    expect(seen.map((p) => [p.done, p.total])).toEqual([[1, 2], [2, 2]]);
+    expect(seen.map((p) => [p.done, p.total])).toEqual([
+      [1, 2],
+      [2, 2],
+    ]);
   });
 
   it("rule 'drop' leaves the skipped generation out of the list", async () => {
@@ -49,6 +57,8 @@ describe('scoreCruxeval', () => {
   });
 
   it('refuses generations for a task it does not have, before running anything', async () => {
-    await expect(scoreCruxeval(pool, [task], { sample_9: ['2'], sample_404: ['1'] }, { mode: 'output' })).rejects.toThrow('generations for an unknown CRUXEval task: sample_404');
+    await expect(
+      scoreCruxeval(pool, [task], { sample_9: ['2'], sample_404: ['1'] }, { mode: 'output' }),
+    ).rejects.toThrow('generations for an unknown CRUXEval task: sample_404');
   });
 });

@@ -14,7 +14,11 @@ describe('hash-seed flips', () => {
     const tasks = readCruxevalTasks(cruxevalPath);
     const all = readGenerations(`${data}/leaderboard/gpt-4-0613_temp0.2_input.json`).generations;
     const generations = { sample_664: all.sample_664, sample_0: all.sample_0 };
-    const { scores, flips } = await scoreUnderTwoSeeds(tasks, generations, { mode: 'input', seeds: [0, 5], pool: { workers: 2 } });
+    const { scores, flips } = await scoreUnderTwoSeeds(tasks, generations, {
+      mode: 'input',
+      seeds: [0, 5],
+      pool: { workers: 2 },
+    });
     expect(scores.map((s) => s.hashseed)).toEqual([0, 5]);
     expect(scores[0].tasks.find((t) => t.id === 'sample_664')!.c).toBe(0);
     expect(scores[1].tasks.find((t) => t.id === 'sample_664')!.c).toBe(10);
@@ -24,6 +28,8 @@ describe('hash-seed flips', () => {
       expect(flip.generation).toMatch(/^f\(\{"3", "4"\}\)|^f\(\{'3', '4'\}\)/);
     }
     // sample_0 does not depend on the seed: same verdicts, no flips listed.
-    expect(scores[0].tasks.find((t) => t.id === 'sample_0')!.results).toEqual(scores[1].tasks.find((t) => t.id === 'sample_0')!.results);
+    expect(scores[0].tasks.find((t) => t.id === 'sample_0')!.results).toEqual(
+      scores[1].tasks.find((t) => t.id === 'sample_0')!.results,
+    );
   }, 300_000);
 });

@@ -4,7 +4,13 @@
  * refusals, blank lists, and where `breakpoint=` may stand in a list item.
  */
 import { describe, expect, it } from 'vitest';
-import { formatAction, formatActionList, parseAction, parseActionList, type Action } from '../../src/semantics/index.js';
+import {
+  formatAction,
+  formatActionList,
+  parseAction,
+  parseActionList,
+  type Action,
+} from '../../src/semantics/index.js';
 import { refusal } from './helpers.js';
 
 const NAMES = 'step_into, step_over, step_return, continue, inv_step_into, inv_step_over, inv_step_call';
@@ -21,7 +27,10 @@ describe('one action', () => {
     expect(formatAction({ action: 'breakpoint', src: '    return n' })).toBe('breakpoint     return n');
     expect(formatAction({ action: 'breakpoint', src: '' })).toBe('breakpoint ');
     expect(formatAction({ action: 'inv_step_call' })).toBe('inv_step_call');
-    expect(parseAction(formatAction({ action: 'breakpoint', src: '  x = 1' }))).toEqual({ action: 'breakpoint', src: '  x = 1' });
+    expect(parseAction(formatAction({ action: 'breakpoint', src: '  x = 1' }))).toEqual({
+      action: 'breakpoint',
+      src: '  x = 1',
+    });
   });
 
   it('an unknown one is refused as bad input naming every action but the bare breakpoint', () => {
@@ -38,7 +47,10 @@ describe('an action list', () => {
       { action: 'step_over' },
       { action: 'breakpoint', src: '    return n' },
     ]);
-    expect(parseActionList('breakpoint=    print(a\\, b),continue')).toEqual([{ action: 'breakpoint', src: '    print(a, b)' }, { action: 'continue' }]);
+    expect(parseActionList('breakpoint=    print(a\\, b),continue')).toEqual([
+      { action: 'breakpoint', src: '    print(a, b)' },
+      { action: 'continue' },
+    ]);
     const tricky: Action[] = [
       { action: 'breakpoint', src: '    s = "a,b\\\\,c\\n" + x\\' },
       { action: 'breakpoint', src: '' },

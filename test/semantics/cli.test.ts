@@ -18,7 +18,9 @@ import { seedOldCorpusFrom } from '../store/fixtures.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'stepscope-sem-cli-'));
 const db = join(tmp, 'c.db');
-const vectors: { name: string; source: string; call: string; actions: Action[]; text: string }[] = JSON.parse(readFileSync(vectorsPath, 'utf8'));
+const vectors: { name: string; source: string; call: string; actions: Action[]; text: string }[] = JSON.parse(
+  readFileSync(vectorsPath, 'utf8'),
+);
 
 function cli(...args: string[]) {
   return spawnSync('node', [join(repoRoot, 'bin/stepscope.js'), ...args], { cwd: repoRoot, encoding: 'utf8' });
@@ -27,15 +29,30 @@ function cli(...args: string[]) {
 function recordTo(out: string, source: string, call: string, extra: string[] = []) {
   const prog = join(tmp, `p${Math.random().toString(36).slice(2)}.py`);
   writeFileSync(prog, source);
-  execFileSync('python3', ['-m', 'stepscope_recorder', 'record', prog, '-o', out, '--call', call, '--name', call, ...extra], {
-    cwd: repoRoot,
-    env: { ...process.env, PYTHONPATH: join(repoRoot, 'python') },
-    stdio: 'ignore',
-  });
+  execFileSync(
+    'python3',
+    ['-m', 'stepscope_recorder', 'record', prog, '-o', out, '--call', call, '--name', call, ...extra],
+    {
+      cwd: repoRoot,
+      env: { ...process.env, PYTHONPATH: join(repoRoot, 'python') },
+      stdio: 'ignore',
+    },
+  );
 }
 
 beforeAll(async () => {
-  const mine = ['cli/main', 'cli/commands/sample', 'cli/commands/trajectories', 'cli/commands/replay', 'store/queries/trajectories', 'trajectories/sample-corpus', 'semantics/index', 'semantics/scope', 'semantics/sample', 'store/migrations/index'];
+  const mine = [
+    'cli/main',
+    'cli/commands/sample',
+    'cli/commands/trajectories',
+    'cli/commands/replay',
+    'store/queries/trajectories',
+    'trajectories/sample-corpus',
+    'semantics/index',
+    'semantics/scope',
+    'semantics/sample',
+    'store/migrations/index',
+  ];
   const stale = mine.some((m) => {
     const out = join(repoRoot, 'dist', `${m}.js`);
     return !existsSync(out) || statSync(out).mtimeMs < statSync(join(repoRoot, 'src', `${m}.ts`)).mtimeMs;
@@ -43,7 +60,10 @@ beforeAll(async () => {
   if (stale) execFileSync('npm', ['run', '--silent', 'build:core'], { cwd: repoRoot, stdio: 'inherit' });
   const count = vectors[0];
   recordTo(join(tmp, 'a.jsonl'), count.source, count.call);
-  recordTo(join(tmp, 'b.jsonl'), 'def spin(k):\n    n = 0\n    while True:\n        n += k\n', 'spin(1)', ['--max-events', '30']);
+  recordTo(join(tmp, 'b.jsonl'), 'def spin(k):\n    n = 0\n    while True:\n        n += k\n', 'spin(1)', [
+    '--max-events',
+    '30',
+  ]);
   const c = openCorpus(db, { create: true });
   await c.ingest(join(tmp, 'a.jsonl'));
   await c.ingest(join(tmp, 'b.jsonl'));
@@ -62,7 +82,20 @@ describe('stepscope replay', () => {
 
   it('walks the inverse tree from a non-root entry', () => {
     const v = vectors.find((x) => x.name === 'count-inverse-step-into')!;
-    const r = cli('replay', '--db', db, '--trace', '1', '--direction', 'inverse', '--entry', '2', '--actions', formatActionList(v.actions), '--json');
+    const r = cli(
+      'replay',
+      '--db',
+      db,
+      '--trace',
+      '1',
+      '--direction',
+      'inverse',
+      '--entry',
+      '2',
+      '--actions',
+      formatActionList(v.actions),
+      '--json',
+    );
     expect(r.status, r.stderr).toBe(0);
     const j = JSON.parse(r.stdout);
     expect(j.text).toBe(v.text);
@@ -72,11 +105,27 @@ describe('stepscope replay', () => {
 
   it('reports bad input clearly with a non-zero exit', () => {
     const bad = [
-      [['--trace', '1', '--direction', 'sideways', '--actions', 'step_into'], /--direction expects forward or inverse/, 2],
+      [
+        ['--trace', '1', '--direction', 'sideways', '--actions', 'step_into'],
+        /--direction expects forward or inverse/,
+        2,
+      ],
       [['--trace', '1', '--direction', 'forward', '--actions', 'step_into,hop'], /action 2: expected an action/, 2],
-      [['--trace', '1', '--direction', 'forward', '--actions', 'inv_step_into'], /action 1 \(inv_step_into\) is not a forward action/, 1],
-      [['--trace', '1', '--direction', 'forward', '--actions', 'continue,step_into'], /after the trajectory exited with exit_normal/, 1],
-      [['--trace', '1', '--direction', 'forward', '--entry', '1', '--actions', 'step_into'], /entry 1: expected the seq of a call event/, 1],
+      [
+        ['--trace', '1', '--direction', 'forward', '--actions', 'inv_step_into'],
+        /action 1 \(inv_step_into\) is not a forward action/,
+        1,
+      ],
+      [
+        ['--trace', '1', '--direction', 'forward', '--actions', 'continue,step_into'],
+        /after the trajectory exited with exit_normal/,
+        1,
+      ],
+      [
+        ['--trace', '1', '--direction', 'forward', '--entry', '1', '--actions', 'step_into'],
+        /entry 1: expected the seq of a call event/,
+        1,
+      ],
       [['--trace', '77', '--direction', 'forward', '--actions', 'step_into'], /has no trace with id 77/, 1],
     ] as const;
     for (const [args, msg, code] of bad) {
@@ -90,28 +139,76 @@ describe('stepscope replay', () => {
 
 describe('stepscope sample and trajectories', () => {
   it('stores reproducible trajectories once; listing gives what replay reproduces', () => {
-    const r = cli('sample', '--db', db, '--per-trace', '3', '--seed', '11', '--direction', 'both', '--entry', 'calls', '--max-steps', '12');
+    const r = cli(
+      'sample',
+      '--db',
+      db,
+      '--per-trace',
+      '3',
+      '--seed',
+      '11',
+      '--direction',
+      'both',
+      '--entry',
+      'calls',
+      '--max-steps',
+      '12',
+    );
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/stored 24, already stored 0/); // 4 call events x 2 directions x 3
-    const again = cli('sample', '--db', db, '--per-trace', '3', '--seed', '11', '--direction', 'both', '--entry', 'calls', '--max-steps', '12');
+    const again = cli(
+      'sample',
+      '--db',
+      db,
+      '--per-trace',
+      '3',
+      '--seed',
+      '11',
+      '--direction',
+      'both',
+      '--entry',
+      'calls',
+      '--max-steps',
+      '12',
+    );
     expect(again.stdout).toMatch(/stored 0, already stored 24/);
 
     const list = cli('trajectories', '--db', db, '--json');
     expect(list.status, list.stderr).toBe(0);
-    const rows = list.stdout.trimEnd().split('\n').map((l) => JSON.parse(l));
+    const rows = list.stdout
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(rows.length).toBe(24);
     for (const t of rows) {
-      expect(Object.keys(t)).toEqual(expect.arrayContaining(['id', 'trace', 'name', 'direction', 'entry', 'actions', 'states', 'exit', 'text']));
+      expect(Object.keys(t)).toEqual(
+        expect.arrayContaining(['id', 'trace', 'name', 'direction', 'entry', 'actions', 'states', 'exit', 'text']),
+      );
       expect(t.actions.length).toBeLessThanOrEqual(12);
       expect(t.actions.length).toBe(t.exit === null ? t.states.length - 1 : t.states.length);
       const p = parseTrajectory(t.text);
       expect(p.ok).toBe(true);
-      const rep = cli('replay', '--db', db, '--trace', String(t.trace), '--direction', t.direction, '--entry', String(t.entry), '--actions', formatActionList(t.actions), '--json');
+      const rep = cli(
+        'replay',
+        '--db',
+        db,
+        '--trace',
+        String(t.trace),
+        '--direction',
+        t.direction,
+        '--entry',
+        String(t.entry),
+        '--actions',
+        formatActionList(t.actions),
+        '--json',
+      );
       expect(rep.status, rep.stderr).toBe(0);
       const j = JSON.parse(rep.stdout);
       expect(j.text).toBe(t.text);
       expect(j.states.map((s: { seq: number }) => s.seq)).toEqual(t.states);
-      expect(j.states.flatMap((s: { event: string }, k: number) => (s.event === 'inv_line_call' ? [k] : []))).toEqual(t.line_calls);
+      expect(j.states.flatMap((s: { event: string }, k: number) => (s.event === 'inv_line_call' ? [k] : []))).toEqual(
+        t.line_calls,
+      );
       expect(j.exit).toBe(t.exit);
     }
     // The cut trace: forward trajectories that leave the entry end with exit_never.
@@ -120,15 +217,29 @@ describe('stepscope sample and trajectories', () => {
     expect(spin.every((t) => t.exit === 'exit_never')).toBe(true);
 
     const one = cli('trajectories', '--db', db, '--trace', '2');
-    expect(one.stdout.trimEnd().split('\n').every((l) => l.split('\t')[1] === '2')).toBe(true);
+    expect(
+      one.stdout
+        .trimEnd()
+        .split('\n')
+        .every((l) => l.split('\t')[1] === '2'),
+    ).toBe(true);
   });
 
   it('writes one step row per action with its target', () => {
     const conn = new Database(db, { readonly: true });
-    const trajs = conn.prepare('SELECT id, actions, states, exit FROM trajectories').all() as { id: number; actions: string; states: string; exit: string | null }[];
+    const trajs = conn.prepare('SELECT id, actions, states, exit FROM trajectories').all() as {
+      id: number;
+      actions: string;
+      states: string;
+      exit: string | null;
+    }[];
     expect(trajs.length).toBe(24);
     for (const t of trajs) {
-      const steps = conn.prepare('SELECT step, action, src, target_seq, target_kind FROM trajectory_steps WHERE trajectory_id = ? ORDER BY step').all(t.id) as {
+      const steps = conn
+        .prepare(
+          'SELECT step, action, src, target_seq, target_kind FROM trajectory_steps WHERE trajectory_id = ? ORDER BY step',
+        )
+        .all(t.id) as {
         step: number;
         action: string;
         src: string | null;
@@ -150,7 +261,9 @@ describe('stepscope sample and trajectories', () => {
   });
 
   it('rejects bad options and has --help', () => {
-    expect(cli('sample', '--db', db, '--direction', 'up').stderr).toMatch(/--direction expects forward, inverse or both/);
+    expect(cli('sample', '--db', db, '--direction', 'up').stderr).toMatch(
+      /--direction expects forward, inverse or both/,
+    );
     expect(cli('sample', '--db', db, '--entry', 'middle').status).toBe(2);
     const pol = join(tmp, 'pol.json');
     writeFileSync(pol, '{"forward": {"mix": 2}}');
@@ -173,7 +286,21 @@ describe('migration 002 (trajectories)', () => {
     expect(connectionOf(c).pragma('user_version', { simple: true })).toBeGreaterThanOrEqual(2);
     expect(c.counts().traces).toBe(1);
     const cols = connectionOf(c).prepare("SELECT name FROM pragma_table_info('trajectories')").pluck().all();
-    expect(cols).toEqual(expect.arrayContaining(['trace_id', 'direction', 'entry', 'actions', 'states', 'line_calls', 'exit', 'text', 'seed', 'sampler', 'created']));
+    expect(cols).toEqual(
+      expect.arrayContaining([
+        'trace_id',
+        'direction',
+        'entry',
+        'actions',
+        'states',
+        'line_calls',
+        'exit',
+        'text',
+        'seed',
+        'sampler',
+        'created',
+      ]),
+    );
     c.close();
     const r = cli('sample', '--db', path, '--seed', '1');
     expect(r.stdout).toMatch(/stored 1,/);

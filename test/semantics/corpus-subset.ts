@@ -14,14 +14,22 @@ export const SUBSET = process.env.STEPSCOPE_CORPUS_SUBSET === '1';
 export function shapesOf(t: Trace): Set<string> {
   const calls = t.events.filter((e) => e.event === 'call').length;
   const depth = Math.max(...t.events.map((e) => e.frame));
-  return new Set([...t.events.map((e) => `event:${e.event}`), `exit:${t.end.exit}`, `calls:${Math.min(calls, 4)}`, `depth:${Math.min(depth, 3)}`]);
+  return new Set([
+    ...t.events.map((e) => `event:${e.event}`),
+    `exit:${t.end.exit}`,
+    `calls:${Math.min(calls, 4)}`,
+    `depth:${Math.min(depth, 3)}`,
+  ]);
 }
 
 /** Indexes into `traces` of the subset, in order. */
 export function subsetIndexes(traces: readonly Trace[]): number[] {
   const pick = new Set<number>();
   traces.forEach((_, i) => i % 10 === 0 && pick.add(i));
-  [...traces.keys()].sort((a, b) => traces[b].events.length - traces[a].events.length || a - b).slice(0, 3).forEach((i) => pick.add(i));
+  [...traces.keys()]
+    .sort((a, b) => traces[b].events.length - traces[a].events.length || a - b)
+    .slice(0, 3)
+    .forEach((i) => pick.add(i));
   const covered = new Set([...pick].flatMap((i) => [...shapesOf(traces[i])]));
   traces.forEach((t, i) => {
     const shapes = shapesOf(t);
@@ -34,4 +42,5 @@ export function subsetIndexes(traces: readonly Trace[]): number[] {
 }
 
 /** The traces corpus.test.ts checks: all of them, or the subset in a mutation run. */
-export const checkedTraces = (traces: Trace[]): Trace[] => (SUBSET ? subsetIndexes(traces).map((i) => traces[i]) : traces);
+export const checkedTraces = (traces: Trace[]): Trace[] =>
+  SUBSET ? subsetIndexes(traces).map((i) => traces[i]) : traces;

@@ -60,7 +60,11 @@ describe('CRUXEval corpus', () => {
   it('step_into alone visits every event in time order and exits as the trace did', () => {
     for (let i = 0; i < traces.length; i++) {
       const n = traces[i].events.length;
-      const t = walk(new Scope(indexes[i], 0), 'forward', Array.from({ length: n }, () => ({ action: 'step_into' }) as Action));
+      const t = walk(
+        new Scope(indexes[i], 0),
+        'forward',
+        Array.from({ length: n }, () => ({ action: 'step_into' }) as Action),
+      );
       expect(t.states).toEqual(Array.from({ length: n }, (_, k) => k));
       expect(t.exit).toBe(`exit_${traces[i].end.exit}`);
     }
@@ -75,7 +79,10 @@ describe('CRUXEval corpus', () => {
         const o = new Oracle(tr.events, entry, tr.end.exit);
         const where = `${tr.header.name} entry ${entry}`;
         // Trees: pre-orders, top levels, children.
-        expect(Array.from({ length: scope.hi - scope.lo + 1 }, (_, k) => scope.lo + k), where).toEqual(o.pre);
+        expect(
+          Array.from({ length: scope.hi - scope.lo + 1 }, (_, k) => scope.lo + k),
+          where,
+        ).toEqual(o.pre);
         expect(Array.from(inversePreorder(scope)), where).toEqual(o.inv);
         expect(forwardRoots(scope), where).toEqual(o.top);
         expect(inverseRoots(scope), where).toEqual(o.invLevelOf(o.top));
@@ -91,7 +98,8 @@ describe('CRUXEval corpus', () => {
           expect(scope.stepOver(s), `${where} step_over ${s}`).toEqual(o.stepOver(s));
           expect(scope.stepReturn(s), `${where} step_return ${s}`).toEqual(o.stepReturn(s));
           expect(scope.apply('forward', s, { action: 'continue' })).toEqual({ exit: o.exitKind });
-          for (const src of srcs.slice(0, 6)) expect(scope.breakpoint(s, src), `${where} breakpoint ${s}`).toEqual(o.breakpoint(s, src));
+          for (const src of srcs.slice(0, 6))
+            expect(scope.breakpoint(s, src), `${where} breakpoint ${s}`).toEqual(o.breakpoint(s, src));
           checked += 4;
         }
         for (const id of o.inv) {
@@ -110,7 +118,14 @@ describe('CRUXEval corpus', () => {
     let n = 0;
     let elided = 0;
     for (let i = 0; i < traces.length; i++) {
-      const ts = sampleTrace(indexes[i], { seed: 7, traceKey: i, perTrace: 2, entry: 'calls', direction: 'both', maxSteps: 40 });
+      const ts = sampleTrace(indexes[i], {
+        seed: 7,
+        traceKey: i,
+        perTrace: 2,
+        entry: 'calls',
+        direction: 'both',
+        maxSteps: 40,
+      });
       for (const t of ts) {
         const where = `${traces[i].header.name} ${t.direction} entry ${t.entry}`;
         const ctx = contextFor(t.direction, traces[i].header);
@@ -144,7 +159,11 @@ describe('CRUXEval corpus', () => {
 
   it('sampling with a seed is reproducible and the seed matters', () => {
     const run = (seed: number) =>
-      traces.slice(0, 100).flatMap((tr, i) => sampleTrace(indexes[i], { seed, traceKey: tr.header.name, perTrace: 3, entry: 'random', direction: 'both' }));
+      traces
+        .slice(0, 100)
+        .flatMap((tr, i) =>
+          sampleTrace(indexes[i], { seed, traceKey: tr.header.name, perTrace: 3, entry: 'random', direction: 'both' }),
+        );
     const a = run(42);
     expect(run(42)).toEqual(a);
     const b = run(43);

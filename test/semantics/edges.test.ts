@@ -19,7 +19,8 @@ import { A, record, type Trace } from './helpers.js';
 import { Oracle } from './oracle.js';
 import { beforeAllOrFail } from '../helpers/before-all-or-fail.js';
 
-const seqOfLine = (t: Trace, src: string, nth = 0, kind = 'line') => t.events.filter((e) => e.event === kind && e.src === src)[nth].seq;
+const seqOfLine = (t: Trace, src: string, nth = 0, kind = 'line') =>
+  t.events.filter((e) => e.event === kind && e.src === src)[nth].seq;
 
 function agreesWithOracle(tr: Trace, index: TreeIndex) {
   for (const e of tr.events.filter((x) => x.event === 'call')) {
@@ -103,7 +104,7 @@ describe('generators: one segment per resume', () => {
     agreesWithOracle(t, idx.gen);
   });
 
-  it('step_return inside a resume stops at that resume\'s yield; inv_step_call at that resume\'s call', () => {
+  it("step_return inside a resume stops at that resume's yield; inv_step_call at that resume's call", () => {
     const t = traces.gen;
     const resumes = t.events.filter((e) => e.event === 'call' && e.func === 'gen');
     expect(resumes.length).toBe(4); // three yields and the final StopIteration return
@@ -147,7 +148,15 @@ describe('recursion', () => {
   });
 
   it('a recursive call shows all locals again (another frame instance)', () => {
-    const text = serialize(idx.rec, walk(new Scope(idx.rec, 0), 'forward', A('step_into', 'step_into', 'step_into', 'step_into', 'step_into', 'step_into')), traces.rec.header.context_forward);
+    const text = serialize(
+      idx.rec,
+      walk(
+        new Scope(idx.rec, 0),
+        'forward',
+        A('step_into', 'step_into', 'step_into', 'step_into', 'step_into', 'step_into'),
+      ),
+      traces.rec.header.context_forward,
+    );
     expect(text).toContain('<|call_sep|><|src_sep|>def fact(n):<|arg_sep|>{"n": "3"}');
   });
 });
@@ -173,7 +182,11 @@ describe('a trace cut by the event limit', () => {
     expect(t.end.exit).toBe('never');
     const root = new Scope(idx.loop, 0);
     const n = t.events.length;
-    const all = walk(root, 'forward', Array.from({ length: n }, () => ({ action: 'step_into' }) as Action));
+    const all = walk(
+      root,
+      'forward',
+      Array.from({ length: n }, () => ({ action: 'step_into' }) as Action),
+    );
     expect(all.exit).toBe('exit_never');
     expect(walk(root, 'forward', A('step_over', 'step_over')).exit).toBe('exit_never');
     expect(walk(root, 'forward', A('continue')).exit).toBe('exit_never');
@@ -184,7 +197,7 @@ describe('a trace cut by the event limit', () => {
     agreesWithOracle(t, idx.loop);
   });
 
-  it('an inverse trajectory starts at the last recorded event and ends at the entry\'s call', () => {
+  it("an inverse trajectory starts at the last recorded event and ends at the entry's call", () => {
     const t = traces.loop;
     const spin = t.events.find((e) => e.func === 'spin' && e.event === 'call')!.seq;
     const scope = new Scope(idx.loop, spin);
@@ -206,8 +219,12 @@ describe('exceptions', () => {
     expect(fwd.exit).toBe('exit_error');
     const inv = walk(new Scope(idx.err, f), 'inverse', A('inv_step_into'));
     const text = serialize(idx.err, inv, t.header.context_inverse);
-    expect(text).toContain('<|frame_sep|><|inv_return_sep|><|src_sep|>    y = g(x)<|arg_sep|>null<|action_sep|><|inv_step_into|>');
-    expect(text).toContain('<|inv_exception_sep|><|src_sep|>    y = g(x)<|arg_sep|>"ZeroDivisionError(\'integer division or modulo by zero\')"');
+    expect(text).toContain(
+      '<|frame_sep|><|inv_return_sep|><|src_sep|>    y = g(x)<|arg_sep|>null<|action_sep|><|inv_step_into|>',
+    );
+    expect(text).toContain(
+      '<|inv_exception_sep|><|src_sep|>    y = g(x)<|arg_sep|>"ZeroDivisionError(\'integer division or modulo by zero\')"',
+    );
     agreesWithOracle(t, idx.err);
   });
 });
@@ -225,7 +242,11 @@ describe('breakpoints', () => {
     const tr = walk(root, 'forward', A('step_into', 'step_into', 'bp:    if n <= 1:', 'bp:    if n <= 1:'));
     expect(tr.states.slice(-1)[0]).toBeGreaterThan(last);
     const text = serialize(idx.rec, tr, t.header.context_forward);
-    expect(text.endsWith('<|breakpoint|>    if n <= 1:<|frame_sep|><|line_sep|><|arg_sep|>{"n": "3"}<|src_sep|>    if n <= 1:<|trace_end|><|end_of_text|>')).toBe(true);
+    expect(
+      text.endsWith(
+        '<|breakpoint|>    if n <= 1:<|frame_sep|><|line_sep|><|arg_sep|>{"n": "3"}<|src_sep|>    if n <= 1:<|trace_end|><|end_of_text|>',
+      ),
+    ).toBe(true);
     // Breakpoints stop only at `line` events: the src of a `call` never matches.
     expect(root.breakpoint(0, 'def fact(n):')).toEqual({ exit: 'exit_normal' });
   });

@@ -28,7 +28,9 @@ describe('--select: each key and what it selects', () => {
   });
 
   it('list keys: comma-separated, blanks trimmed, empty items dropped', () => {
-    expect(parseSelect(['labels-any= data.wrong_value , ,control.wrong_branch,'])).toEqual({ labelsAny: ['data.wrong_value', 'control.wrong_branch'] });
+    expect(parseSelect(['labels-any= data.wrong_value , ,control.wrong_branch,'])).toEqual({
+      labelsAny: ['data.wrong_value', 'control.wrong_branch'],
+    });
     expect(parseSelect(['labels-all=a,b'])).toEqual({ labelsAll: ['a', 'b'] });
     expect(parseSelect(['labels-none=a'])).toEqual({ labelsNone: ['a'] });
     expect(parseSelect(['run=r1,r2'])).toEqual({ run: ['r1', 'r2'] });
@@ -66,55 +68,120 @@ describe('--select: each key and what it selects', () => {
   });
 
   it('verdicts: right/1/pass and wrong/0/fail, one key per field, merged', () => {
-    for (const v of ['right', '1', 'pass', ' right ']) expect(parseSelect([`verdict.all=${v}`]), v).toEqual({ verdicts: { all: 1 } });
-    for (const v of ['wrong', '0', 'fail']) expect(parseSelect([`verdict.correct=${v}`]), v).toEqual({ verdicts: { correct: 0 } });
-    expect(parseSelect(['verdict.event=right', 'verdict.src=wrong', 'verdict.locals=1', 'verdict.arg=0', 'verdict.exec=pass', 'verdict.alt=fail'])).toEqual({
+    for (const v of ['right', '1', 'pass', ' right '])
+      expect(parseSelect([`verdict.all=${v}`]), v).toEqual({ verdicts: { all: 1 } });
+    for (const v of ['wrong', '0', 'fail'])
+      expect(parseSelect([`verdict.correct=${v}`]), v).toEqual({ verdicts: { correct: 0 } });
+    expect(
+      parseSelect([
+        'verdict.event=right',
+        'verdict.src=wrong',
+        'verdict.locals=1',
+        'verdict.arg=0',
+        'verdict.exec=pass',
+        'verdict.alt=fail',
+      ]),
+    ).toEqual({
       verdicts: { event: 1, src: 0, locals: 1, arg: 0, exec: 1, alt: 0 },
     });
   });
 
   it('every clause holds: one filter of all the keys', () => {
     expect(
-      parseSelect(['labels-any=a', 'labels-all=b', 'labels-none=c', 'annotator=ada', 'run=r', 'set=s', 'action=continue', 'direction=forward', 'exit=normal', 'name=x*', 'length=..4', 'verdict.all=1', 'source=items', 'sql=1']),
+      parseSelect([
+        'labels-any=a',
+        'labels-all=b',
+        'labels-none=c',
+        'annotator=ada',
+        'run=r',
+        'set=s',
+        'action=continue',
+        'direction=forward',
+        'exit=normal',
+        'name=x*',
+        'length=..4',
+        'verdict.all=1',
+        'source=items',
+        'sql=1',
+      ]),
     ).toEqual({
-      labelsAny: ['a'], labelsAll: ['b'], labelsNone: ['c'], annotator: 'ada', run: ['r'], set: ['s'], action: ['continue'], direction: 'forward',
-      exit: ['normal'], name: 'x*', minLength: undefined, maxLength: 4, verdicts: { all: 1 }, source: 'items', sql: '1',
+      labelsAny: ['a'],
+      labelsAll: ['b'],
+      labelsNone: ['c'],
+      annotator: 'ada',
+      run: ['r'],
+      set: ['s'],
+      action: ['continue'],
+      direction: 'forward',
+      exit: ['normal'],
+      name: 'x*',
+      minLength: undefined,
+      maxLength: 4,
+      verdicts: { all: 1 },
+      source: 'items',
+      sql: '1',
     });
   });
 });
 
 describe('--select: the refusals, whole', () => {
   it('an unknown key, or no key, names the keys', () => {
-    expect(selectRefusal('colour=red')).toBe(`UserError bad-input: --select "colour=red": expected KEY=VALUE with KEY one of ${KEYS}`);
-    expect(selectRefusal('=red')).toBe(`UserError bad-input: --select "=red": expected KEY=VALUE with KEY one of ${KEYS}`);
-    expect(selectRefusal('verdict.money=right')).toBe(`UserError bad-input: --select "verdict.money=right": expected KEY=VALUE with KEY one of ${KEYS}`);
+    expect(selectRefusal('colour=red')).toBe(
+      `UserError bad-input: --select "colour=red": expected KEY=VALUE with KEY one of ${KEYS}`,
+    );
+    expect(selectRefusal('=red')).toBe(
+      `UserError bad-input: --select "=red": expected KEY=VALUE with KEY one of ${KEYS}`,
+    );
+    expect(selectRefusal('verdict.money=right')).toBe(
+      `UserError bad-input: --select "verdict.money=right": expected KEY=VALUE with KEY one of ${KEYS}`,
+    );
   });
 
   it('a key without a value', () => {
     expect(selectRefusal('exit')).toBe('UserError bad-input: --select "exit": expected a value after exit=');
     expect(selectRefusal('exit=')).toBe('UserError bad-input: --select "exit=": expected a value after exit=');
-    expect(selectRefusal('annotator=   ')).toBe('UserError bad-input: --select "annotator=   ": expected a value after annotator=');
+    expect(selectRefusal('annotator=   ')).toBe(
+      'UserError bad-input: --select "annotator=   ": expected a value after annotator=',
+    );
   });
 
   it('a list of nothing but commas', () => {
-    expect(selectRefusal('labels-any=, ,')).toBe('UserError bad-input: --select "labels-any=, ,": expected at least one value after =');
+    expect(selectRefusal('labels-any=, ,')).toBe(
+      'UserError bad-input: --select "labels-any=, ,": expected at least one value after =',
+    );
   });
 
   it('a key given twice, even the same clause', () => {
-    expect(selectRefusal('exit=normal', 'exit=error')).toBe('UserError bad-input: --select "exit=error": expected exit once (give several values comma-separated)');
-    expect(selectRefusal('verdict.all=1', 'verdict.all=1')).toBe('UserError bad-input: --select "verdict.all=1": expected verdict.all once (give several values comma-separated)');
+    expect(selectRefusal('exit=normal', 'exit=error')).toBe(
+      'UserError bad-input: --select "exit=error": expected exit once (give several values comma-separated)',
+    );
+    expect(selectRefusal('verdict.all=1', 'verdict.all=1')).toBe(
+      'UserError bad-input: --select "verdict.all=1": expected verdict.all once (give several values comma-separated)',
+    );
   });
 
   it('a value outside the vocabulary names the allowed ones and the culprit', () => {
-    expect(selectRefusal('action=step_into,jump')).toBe(`UserError bad-input: --select "action=step_into,jump": expected values among ${ACTIONS} (got "jump")`);
-    expect(selectRefusal('exit=normal,crashed')).toBe('UserError bad-input: --select "exit=normal,crashed": expected values among normal, error, never (got "crashed")');
-    expect(selectRefusal('direction=backward')).toBe('UserError bad-input: --select "direction=backward": expected values among forward, inverse (got "backward")');
-    expect(selectRefusal('source=runs')).toBe('UserError bad-input: --select "source=runs": expected values among items, trajectories (got "runs")');
+    expect(selectRefusal('action=step_into,jump')).toBe(
+      `UserError bad-input: --select "action=step_into,jump": expected values among ${ACTIONS} (got "jump")`,
+    );
+    expect(selectRefusal('exit=normal,crashed')).toBe(
+      'UserError bad-input: --select "exit=normal,crashed": expected values among normal, error, never (got "crashed")',
+    );
+    expect(selectRefusal('direction=backward')).toBe(
+      'UserError bad-input: --select "direction=backward": expected values among forward, inverse (got "backward")',
+    );
+    expect(selectRefusal('source=runs')).toBe(
+      'UserError bad-input: --select "source=runs": expected values among items, trajectories (got "runs")',
+    );
   });
 
   it('direction and source take one value', () => {
-    expect(selectRefusal('direction=forward,inverse')).toBe('UserError bad-input: --select "direction=forward,inverse": expected one value');
-    expect(selectRefusal('source=items,trajectories')).toBe('UserError bad-input: --select "source=items,trajectories": expected one value');
+    expect(selectRefusal('direction=forward,inverse')).toBe(
+      'UserError bad-input: --select "direction=forward,inverse": expected one value',
+    );
+    expect(selectRefusal('source=items,trajectories')).toBe(
+      'UserError bad-input: --select "source=items,trajectories": expected one value',
+    );
   });
 
   it('a length that is not N, N..M, N.. or ..M, or a range backwards', () => {
@@ -122,13 +189,21 @@ describe('--select: the refusals, whole', () => {
     for (const v of ['..', 'x', 'x5', '5x', '3-7', '3...7', '-1', '1.5', '3 ..7']) {
       expect(selectRefusal(`length=${v}`), v).toBe(`UserError bad-input: --select "length=${v}": ${shape}`);
     }
-    expect(selectRefusal('length=7..3')).toBe('UserError bad-input: --select "length=7..3": expected a range whose start is not after its end');
-    expect(selectRefusal('length=4..3')).toBe('UserError bad-input: --select "length=4..3": expected a range whose start is not after its end');
+    expect(selectRefusal('length=7..3')).toBe(
+      'UserError bad-input: --select "length=7..3": expected a range whose start is not after its end',
+    );
+    expect(selectRefusal('length=4..3')).toBe(
+      'UserError bad-input: --select "length=4..3": expected a range whose start is not after its end',
+    );
   });
 
   it('a verdict that is neither right nor wrong', () => {
-    expect(selectRefusal('verdict.all=maybe')).toBe('UserError bad-input: --select "verdict.all=maybe": expected right or wrong (1 or 0)');
-    expect(selectRefusal('verdict.src=right,wrong')).toBe('UserError bad-input: --select "verdict.src=right,wrong": expected right or wrong (1 or 0)');
+    expect(selectRefusal('verdict.all=maybe')).toBe(
+      'UserError bad-input: --select "verdict.all=maybe": expected right or wrong (1 or 0)',
+    );
+    expect(selectRefusal('verdict.src=right,wrong')).toBe(
+      'UserError bad-input: --select "verdict.src=right,wrong": expected right or wrong (1 or 0)',
+    );
   });
 });
 
@@ -172,11 +247,14 @@ describe('--split', () => {
   });
 
   it('a split name twice', () => {
-    expect(splitRefusal('train=0.5,train=0.5')).toBe('UserError bad-input: --split "train=0.5,train=0.5": each split name once');
+    expect(splitRefusal('train=0.5,train=0.5')).toBe(
+      'UserError bad-input: --split "train=0.5,train=0.5": each split name once',
+    );
   });
 
   it('fractions that do not add up to 1, or a split of nothing, with the sum', () => {
-    const sum = (text: string, s: string) => `UserError bad-input: --split ${JSON.stringify(text)}: expected positive fractions adding up to 1 (they add up to ${s})`;
+    const sum = (text: string, s: string) =>
+      `UserError bad-input: --split ${JSON.stringify(text)}: expected positive fractions adding up to 1 (they add up to ${s})`;
     expect(splitRefusal('train=0.9')).toBe(sum('train=0.9', '0.9'));
     expect(splitRefusal('train=10')).toBe(sum('train=10', '10'));
     expect(splitRefusal('train=0.9,validation=0.2')).toBe(sum('train=0.9,validation=0.2', String(0.9 + 0.2)));
@@ -185,16 +263,25 @@ describe('--split', () => {
   });
 
   it('the sum is written as a person would add it, without floating-point noise', () => {
-    const sum = (text: string, s: string) => `UserError bad-input: --split ${JSON.stringify(text)}: expected positive fractions adding up to 1 (they add up to ${s})`;
+    const sum = (text: string, s: string) =>
+      `UserError bad-input: --split ${JSON.stringify(text)}: expected positive fractions adding up to 1 (they add up to ${s})`;
     expect(splitRefusal('train=0.1,validation=0.2')).toBe(sum('train=0.1,validation=0.2', '0.3'));
     expect(splitRefusal('a=0.7,b=0.1,c=0.1')).toBe(sum('a=0.7,b=0.1,c=0.1', '0.9'));
-    expect(splitRefusal('a=0.333333333333333,b=0.333333333333333')).toBe(sum('a=0.333333333333333,b=0.333333333333333', '0.666666666667'));
+    expect(splitRefusal('a=0.333333333333333,b=0.333333333333333')).toBe(
+      sum('a=0.333333333333333,b=0.333333333333333', '0.666666666667'),
+    );
   });
 });
 
 describe('training splits (the leakage guard)', () => {
   it('are the splits whose name starts with train, in any case', () => {
-    expect(['train', 'train-2', 'training', 'TRAIN', 'Train_small'].filter(isTrainingSplit)).toEqual(['train', 'train-2', 'training', 'TRAIN', 'Train_small']);
+    expect(['train', 'train-2', 'training', 'TRAIN', 'Train_small'].filter(isTrainingSplit)).toEqual([
+      'train',
+      'train-2',
+      'training',
+      'TRAIN',
+      'Train_small',
+    ]);
     expect(['validation', 'test', 'pretrain', 'my-train', 'tra'].filter(isTrainingSplit)).toEqual([]);
   });
 });

@@ -4,7 +4,17 @@
  */
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { UserError } from '../../src/common/errors.js';
@@ -79,7 +89,10 @@ function recorderSources(): Buffer {
   if (!sources) {
     const h = createHash('sha256');
     const pkg = join(repoRoot, 'python/stepscope_recorder');
-    for (const f of readdirSync(pkg).filter((f) => f.endsWith('.py')).sort()) h.update(f).update(readFileSync(join(pkg, f)));
+    for (const f of readdirSync(pkg)
+      .filter((f) => f.endsWith('.py'))
+      .sort())
+      h.update(f).update(readFileSync(join(pkg, f)));
     sources = h.digest();
   }
   return sources;
@@ -136,7 +149,9 @@ export function record(source: string, call: string | null, extra: string[] = []
 export function cruxevalRecording(): string {
   const given = process.env.STEPSCOPE_TEST_CRUXEVAL;
   if (given && existsSync(given)) return given;
-  return cachedRecording('cruxeval', [readFileSync(cruxevalPath)], (out) => recorder(['record-cruxeval', cruxevalPath, '-o', out, '--jobs', '2']));
+  return cachedRecording('cruxeval', [readFileSync(cruxevalPath)], (out) =>
+    recorder(['record-cruxeval', cruxevalPath, '-o', out, '--jobs', '2']),
+  );
 }
 
 /** All 800 CRUXEval tasks recorded by the recorder (see cruxevalRecording). */
@@ -169,7 +184,8 @@ def f(x):
 `;
 
 /** Actions by name; `bp:SRC` is a breakpoint on the line whose text is SRC. */
-export const A = (...names: string[]): Action[] => names.map((n) => (n.startsWith('bp:') ? { action: 'breakpoint', src: n.slice(3) } : { action: n }) as Action);
+export const A = (...names: string[]): Action[] =>
+  names.map((n) => (n.startsWith('bp:') ? { action: 'breakpoint', src: n.slice(3) } : { action: n }) as Action);
 
 /** The UserError a call throws (fails the test when it does not throw one). */
 export function refusal(f: () => unknown): UserError {

@@ -7,7 +7,15 @@ import { readJson } from '../../src/semantics/json-parse.js';
 
 describe('readJson strings', () => {
   it('reads every escape as JSON.parse does, in a string and as a key', () => {
-    const texts = ['"\\u00e9t\\u00C9"', '"a\\"b\\\\c\\/d"', '"\\b\\f\\n\\r\\t"', '"\\ud83d\\ude00 ok"', '"\\u0000"', '{"k\\u0041": "\\u2713"}', '["x", "\\u007f\\u0080"]'];
+    const texts = [
+      '"\\u00e9t\\u00C9"',
+      '"a\\"b\\\\c\\/d"',
+      '"\\b\\f\\n\\r\\t"',
+      '"\\ud83d\\ude00 ok"',
+      '"\\u0000"',
+      '{"k\\u0041": "\\u2713"}',
+      '["x", "\\u007f\\u0080"]',
+    ];
     for (const t of texts) {
       const r = readJson(t, 0);
       expect(r, t).toEqual({ ok: true, value: JSON.parse(t), end: t.length });

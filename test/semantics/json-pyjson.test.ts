@@ -23,8 +23,14 @@ const cases: [unknown, string][] = [
   [{}, '{}'],
   [[1, 'a', null, [true, []], {}], '[1, "a", null, [true, []], {}]'],
   [{ a: 1 }, '{"a": 1}'],
-  [{ locals: { '..': '..', n: '0' }, arg: null, cut: ['s', 'é'] }, String.raw`{"locals": {"..": "..", "n": "0"}, "arg": null, "cut": ["s", "\u00e9"]}`],
-  [{ 'key "é"\n': { '': [null, false, { deep: -0.25 }] }, z: 'last', a: 'after z' }, String.raw`{"key \"\u00e9\"\n": {"": [null, false, {"deep": -0.25}]}, "z": "last", "a": "after z"}`],
+  [
+    { locals: { '..': '..', n: '0' }, arg: null, cut: ['s', 'é'] },
+    String.raw`{"locals": {"..": "..", "n": "0"}, "arg": null, "cut": ["s", "\u00e9"]}`,
+  ],
+  [
+    { 'key "é"\n': { '': [null, false, { deep: -0.25 }] }, z: 'last', a: 'after z' },
+    String.raw`{"key \"\u00e9\"\n": {"": [null, false, {"deep": -0.25}]}, "z": "last", "a": "after z"}`,
+  ],
 ];
 
 describe('pyJson like Python json.dumps', () => {
@@ -33,7 +39,7 @@ describe('pyJson like Python json.dumps', () => {
   });
 
   it('what an event line of a trace file looks like', () => {
-    expect(pyJson({ type: 'event', locals: { n: '0', 'é': "'x'" }, arg: null, cut: [1, [2, 'three']] })).toBe(
+    expect(pyJson({ type: 'event', locals: { n: '0', é: "'x'" }, arg: null, cut: [1, [2, 'three']] })).toBe(
       '{"type": "event", "locals": {"n": "0", "\\u00e9": "\'x\'"}, "arg": null, "cut": [1, [2, "three"]]}',
     );
   });

@@ -21,11 +21,15 @@ const tricky: string[] = [
 function python(objs: unknown[]): string[] {
   // Lone surrogates cannot travel through UTF-8 JSON on stdin as raw text, so send the
   // strings as JSON (JSON.stringify escapes them) and let Python decode and re-dump them.
-  const out = execFileSync('python3', ['-c', 'import json,sys\nsys.stdout.write("\\n".join(map(json.dumps, json.loads(sys.stdin.read()))))'], {
-    input: JSON.stringify(objs),
-    encoding: 'utf8',
-    maxBuffer: 64 << 20,
-  });
+  const out = execFileSync(
+    'python3',
+    ['-c', 'import json,sys\nsys.stdout.write("\\n".join(map(json.dumps, json.loads(sys.stdin.read()))))'],
+    {
+      input: JSON.stringify(objs),
+      encoding: 'utf8',
+      maxBuffer: 64 << 20,
+    },
+  );
   return out.split('\n');
 }
 
@@ -45,7 +49,7 @@ describe('JSON like Python json.dumps', () => {
   });
 
   it('null and objects of strings with ", " and ": " separators', () => {
-    const objs = [{}, { a: '1' }, { '..': '..', n: '0', 'é': '😀' }];
+    const objs = [{}, { a: '1' }, { '..': '..', n: '0', é: '😀' }];
     expect([pyJsonValue(null), ...objs.map((o) => pyJsonObject(Object.entries(o)))]).toEqual(python([null, ...objs]));
   });
 });

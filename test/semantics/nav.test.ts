@@ -31,8 +31,20 @@ beforeAllOrFail(() => {
 describe('forward', () => {
   it('the recording is the one the expectations are written for', () => {
     expect(trace.events.map((e) => `${e.event} ${e.src.trim()}`)).toEqual([
-      'call def main():', 'line return outer(1)', 'call def outer(n):', 'line a = inner(n)', 'call def inner(x):', 'line return x + 1', 'return return x + 1',
-      'line b = inner(a)', 'call def inner(x):', 'line return x + 1', 'return return x + 1', 'line return b', 'return return b', 'return return outer(1)',
+      'call def main():',
+      'line return outer(1)',
+      'call def outer(n):',
+      'line a = inner(n)',
+      'call def inner(x):',
+      'line return x + 1',
+      'return return x + 1',
+      'line b = inner(a)',
+      'call def inner(x):',
+      'line return x + 1',
+      'return return x + 1',
+      'line return b',
+      'return return b',
+      'return return outer(1)',
     ]);
   });
 
@@ -51,7 +63,11 @@ describe('forward', () => {
     expect([2, 3, 4, 5, 6, 7, 8, 11, 12].map((s) => depthOf(outer, s))).toEqual([0, 0, 1, 1, 1, 0, 1, 0, 0]);
     expect(forwardPreorder(outer)).toEqual({ from: 2, to: 12 });
     const second = new Scope(index, 8);
-    expect([8, 9, 10].map((s) => [forwardParent(second, s), depthOf(second, s)])).toEqual([[-1, 0], [-1, 0], [-1, 0]]);
+    expect([8, 9, 10].map((s) => [forwardParent(second, s), depthOf(second, s)])).toEqual([
+      [-1, 0],
+      [-1, 0],
+      [-1, 0],
+    ]);
     expect(forwardPreorder(second)).toEqual({ from: 8, to: 10 });
   });
 });
@@ -60,8 +76,12 @@ describe('inverse', () => {
   // Id 2·seq is the inverse state of event seq, 2·seq+1 the inv_line_call of a calling line.
   it('the parent of a state is its calling line doubled (an odd id), -1 at the top level', () => {
     const scope = new Scope(index, 0);
-    expect([0, 2, 4, 6, 8, 10, 7, 14, 16, 22, 3, 26].map((id) => inverseParent(scope, id))).toEqual([-1, -1, 3, 3, 7, 7, 3, 3, 15, 3, -1, -1]);
+    expect([0, 2, 4, 6, 8, 10, 7, 14, 16, 22, 3, 26].map((id) => inverseParent(scope, id))).toEqual([
+      -1, -1, 3, 3, 7, 7, 3, 3, 15, 3, -1, -1,
+    ]);
     const outer = new Scope(index, 2);
-    expect([4, 6, 7, 8, 10, 14, 15, 16, 24].map((id) => inverseParent(outer, id))).toEqual([-1, -1, -1, 7, 7, -1, -1, 15, -1]);
+    expect([4, 6, 7, 8, 10, 14, 15, 16, 24].map((id) => inverseParent(outer, id))).toEqual([
+      -1, -1, -1, 7, 7, -1, -1, 15, -1,
+    ]);
   });
 });

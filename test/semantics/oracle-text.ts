@@ -11,7 +11,7 @@ import { pyDumps } from '../store/fixtures.js';
 export interface OracleTrajectory {
   direction: 'forward' | 'inverse';
   states: number[];
-  actions: ({ action: string; src?: string })[];
+  actions: { action: string; src?: string }[];
   exit: string | null;
 }
 
@@ -43,7 +43,9 @@ function stateText(events: TraceEvent[], t: OracleTrajectory, j: number): string
     json = localsText(all, false);
   } else {
     const shown = all.filter(([k, v]) =>
-      inverse ? Object.hasOwn(prev.locals, k) && prev.locals[k] !== v : !Object.hasOwn(prev.locals, k) || prev.locals[k] !== v,
+      inverse
+        ? Object.hasOwn(prev.locals, k) && prev.locals[k] !== v
+        : !Object.hasOwn(prev.locals, k) || prev.locals[k] !== v,
     );
     json = localsText(shown, shown.length < all.length);
   }

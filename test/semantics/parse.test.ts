@@ -30,7 +30,15 @@ function failure<T>(p: Parsed<T>): ParseError {
 /** The whole error expected at `offset` of a one-line text. */
 function oneLine(text: string, offset: number, tokenIndex: number, expected: string, got: string): ParseError {
   const column = offset + 1;
-  return { offset, line: 1, column, tokenIndex, expected, got, message: `line 1, column ${column} (offset ${offset}): expected ${expected}, got ${got}` };
+  return {
+    offset,
+    line: 1,
+    column,
+    tokenIndex,
+    expected,
+    got,
+    message: `line 1, column ${column} (offset ${offset}): expected ${expected}, got ${got}`,
+  };
 }
 
 const HEAD = '<|begin_of_text|><|trace_context_start|>def f():\n    return 1\n<|frame_sep|>';
@@ -65,17 +73,43 @@ describe('parseTrajectory', () => {
   // [what, text, expected, offset of the error]: each offset reckoned from the text itself.
   const countCall = '{"s": "\'berry\'", "t": "\'r\'"}';
   const firstAction = countText.indexOf('<|action_sep|>');
-  const noState = '<|begin_of_text|><|trace_context_start|>def f():\n    return 1\n<|frame_sep|><|exit_normal|><|trace_end|><|end_of_text|>';
+  const noState =
+    '<|begin_of_text|><|trace_context_start|>def f():\n    return 1\n<|frame_sep|><|exit_normal|><|trace_end|><|end_of_text|>';
   const bad: [string, string, string, number][] = [
     ['no header', 'hello', '<|begin_of_text|>', 0],
     // Cut inside the first <|action_sep|>: `<|a` is no token, so the state ends before it.
     ['truncated', countText.slice(0, firstAction + 3), '<|action_sep|> or <|trace_end|>', firstAction],
-    ['missing end', countText.replace('<|end_of_text|>', ''), '<|end_of_text|>', countText.length - '<|end_of_text|>'.length],
-    ['bad locals', countText.replace(countCall, '{"s": 1}'), 'locals as a JSON object of strings', countText.indexOf(countCall)],
+    [
+      'missing end',
+      countText.replace('<|end_of_text|>', ''),
+      '<|end_of_text|>',
+      countText.length - '<|end_of_text|>'.length,
+    ],
+    [
+      'bad locals',
+      countText.replace(countCall, '{"s": 1}'),
+      'locals as a JSON object of strings',
+      countText.indexOf(countCall),
+    ],
     // The string runs into the next special token, which ends any JSON value.
-    ['unclosed JSON', countText.replace(countCall, '{"s": "x'), 'the closing " of a string', countText.indexOf(countCall) + '{"s": "x'.length],
-    ['unknown action', countText.replace('<|step_return|>', '<|step_sideways|>'), 'an action token', countText.indexOf('<|step_return|>')],
-    ['state expected', countText.replace('<|line_sep|>', '<|wat|>'), 'a state token', countText.indexOf('<|line_sep|>')],
+    [
+      'unclosed JSON',
+      countText.replace(countCall, '{"s": "x'),
+      'the closing " of a string',
+      countText.indexOf(countCall) + '{"s": "x'.length,
+    ],
+    [
+      'unknown action',
+      countText.replace('<|step_return|>', '<|step_sideways|>'),
+      'an action token',
+      countText.indexOf('<|step_return|>'),
+    ],
+    [
+      'state expected',
+      countText.replace('<|line_sep|>', '<|wat|>'),
+      'a state token',
+      countText.indexOf('<|line_sep|>'),
+    ],
     ['trailing text', countText + 'more', 'end of text after <|end_of_text|>', countText.length],
     // An exit is what the last action led to: with no state (and no action) there is none.
     ['an exit before any state', noState, 'a state token', noState.indexOf('<|exit_normal|>')],
@@ -94,7 +128,9 @@ describe('parseTrajectory', () => {
       const rest = text.slice(offset);
       if (rest === '') expect(e.got).toBe('end of text');
       else expect(e.got.startsWith(JSON.stringify(rest.slice(0, 8)).slice(0, -1))).toBe(true);
-      expect(e.message).toBe(`line ${e.line}, column ${e.column} (offset ${offset}): expected ${e.expected}, got ${e.got}`);
+      expect(e.message).toBe(
+        `line ${e.line}, column ${e.column} (offset ${offset}): expected ${e.expected}, got ${e.got}`,
+      );
     });
   }
 
@@ -107,7 +143,14 @@ describe('parseTrajectory', () => {
 
   it('never throws on garbage or deep nesting', () => {
     const head = '<|begin_of_text|><|trace_context_start|>x<|frame_sep|><|line_sep|><|arg_sep|>';
-    for (const t of ['', '<|', '<|begin_of_text|>', head + '['.repeat(100_000), head + '{"a": "\\u12"}', head + '{"a" "b"}']) {
+    for (const t of [
+      '',
+      '<|',
+      '<|begin_of_text|>',
+      head + '['.repeat(100_000),
+      head + '{"a": "\\u12"}',
+      head + '{"a" "b"}',
+    ]) {
       const p = parseTrajectory(t);
       expect(p.ok).toBe(false);
     }
@@ -117,12 +160,20 @@ describe('parseTrajectory', () => {
 describe('parsePrediction', () => {
   it('reads a state with its fields', () => {
     const p = parsePrediction('<|line_sep|><|arg_sep|>{"single_digit": "5", "c": "10"}<|src_sep|>    return result');
-    expect(p).toEqual({ ok: true, value: { event: 'line', src: '    return result', locals: { single_digit: '5', c: '10' } } });
+    expect(p).toEqual({
+      ok: true,
+      value: { event: 'line', src: '    return result', locals: { single_digit: '5', c: '10' } },
+    });
   });
 
   it('reads an exit token, and ignores what the model generated after the state', () => {
-    expect(parsePrediction('<|exit_normal|><|trace_end|><|end_of_text|>')).toEqual({ ok: true, value: { event: 'exit_normal' } });
-    const p = parsePrediction(' <|return_sep|><|src_sep|>    return n<|arg_sep|>"2"<|action_sep|><|step_into|><|frame_sep|>…');
+    expect(parsePrediction('<|exit_normal|><|trace_end|><|end_of_text|>')).toEqual({
+      ok: true,
+      value: { event: 'exit_normal' },
+    });
+    const p = parsePrediction(
+      ' <|return_sep|><|src_sep|>    return n<|arg_sep|>"2"<|action_sep|><|step_into|><|frame_sep|>…',
+    );
     expect(p).toEqual({ ok: true, value: { event: 'return', src: '    return n', arg: '2' } });
   });
 
@@ -134,7 +185,13 @@ describe('parsePrediction', () => {
   });
 
   it('reports malformed predictions', () => {
-    for (const t of ['', 'the answer is 2', '<|return_sep|><|src_sep|>x<|arg_sep|>', '<|line_sep|><|arg_sep|>[1]<|src_sep|>x', '<|return_sep|><|src_sep|>x<|arg_sep|>"2" trailing']) {
+    for (const t of [
+      '',
+      'the answer is 2',
+      '<|return_sep|><|src_sep|>x<|arg_sep|>',
+      '<|line_sep|><|arg_sep|>[1]<|src_sep|>x',
+      '<|return_sep|><|src_sep|>x<|arg_sep|>"2" trailing',
+    ]) {
       const p = parsePrediction(t);
       expect(p.ok, t).toBe(false);
       if (!p.ok) expect(p.error.message).toMatch(/expected/);
@@ -149,7 +206,10 @@ describe('parsePrediction', () => {
   });
 
   it('may start with <|frame_sep|>, and end at <|frame_sep|> or <|end_of_text|>', () => {
-    expect(parsePrediction('<|frame_sep|><|exit_normal|>')).toStrictEqual({ ok: true, value: { event: 'exit_normal' } });
+    expect(parsePrediction('<|frame_sep|><|exit_normal|>')).toStrictEqual({
+      ok: true,
+      value: { event: 'exit_normal' },
+    });
     const state = '<|return_sep|><|src_sep|>x<|arg_sep|>"2"';
     const value = { event: 'return', src: 'x', arg: '2' };
     expect(parsePrediction(`<|frame_sep|>${state}`)).toStrictEqual({ ok: true, value });
@@ -158,14 +218,19 @@ describe('parsePrediction', () => {
   });
 
   it('has only the fields its state shows', () => {
-    expect(parsePrediction(line('{"a": "1"}'))).toStrictEqual({ ok: true, value: { event: 'line', src: 'x', locals: { a: '1' } } });
+    expect(parsePrediction(line('{"a": "1"}'))).toStrictEqual({
+      ok: true,
+      value: { event: 'line', src: 'x', locals: { a: '1' } },
+    });
     expect(parsePrediction(ret('null'))).toStrictEqual({ ok: true, value: { event: 'return', src: 'x', arg: null } });
   });
 
   it('locals must be a JSON object (of any values)', () => {
     for (const locals of ['null', '"s"', '1', 'true']) {
       const t = line(locals);
-      expect(failure(parsePrediction(t)), locals).toEqual(oneLine(t, LINE_AT, 2, 'locals as a JSON object', JSON.stringify(`${locals}<|src_sep|>x`)));
+      expect(failure(parsePrediction(t)), locals).toEqual(
+        oneLine(t, LINE_AT, 2, 'locals as a JSON object', JSON.stringify(`${locals}<|src_sep|>x`)),
+      );
     }
   });
 
@@ -188,7 +253,10 @@ describe('JSON inside the text', () => {
 
   it('empty arrays are values', () => {
     expect(parsePrediction(ret('[]'))).toStrictEqual({ ok: true, value: { event: 'return', src: 'x', arg: [] } });
-    expect(parsePrediction(ret('[ [], {} ]'))).toStrictEqual({ ok: true, value: { event: 'return', src: 'x', arg: [[], {}] } });
+    expect(parsePrediction(ret('[ [], {} ]'))).toStrictEqual({
+      ok: true,
+      value: { event: 'return', src: 'x', arg: [[], {}] },
+    });
   });
 
   it('a control character inside a string is refused where it stands', () => {
@@ -202,12 +270,20 @@ describe('JSON inside the text', () => {
     const cases: [string, number, string, string][] = [
       [line('{1: "a"}'), LINE_AT + 1, 'locals as a JSON object: a string key', '"1: \\"a\\"}<|src_sep|>x"'],
       [line('{"a" "b"}'), LINE_AT + 5, "locals as a JSON object: ':'", '"\\"b\\"}<|src_sep|>x"'],
-      [line('{"a": "1" "b": "2"}'), LINE_AT + 10, "locals as a JSON object: ',' or '}'", '"\\"b\\": \\"2\\"}<|src_sep|>x"'],
+      [
+        line('{"a": "1" "b": "2"}'),
+        LINE_AT + 10,
+        "locals as a JSON object: ',' or '}'",
+        '"\\"b\\": \\"2\\"}<|src_sep|>x"',
+      ],
       [ret('[1 2]'), RET_AT + 3, "a JSON value: ',' or ']'", '"2]"'],
       [ret('nope'), RET_AT, 'a JSON value: a JSON value', '"nope"'],
       [line('{"a'), LINE_AT + 3, 'locals as a JSON object: the closing " of a string', '"<|src_sep|>x"'],
     ];
-    for (const [t, offset, expected, got] of cases) expect(failure(parsePrediction(t)), t).toEqual(oneLine(t, offset, 2 + (t.startsWith('<|ret') ? 1 : 0), expected, got));
+    for (const [t, offset, expected, got] of cases)
+      expect(failure(parsePrediction(t)), t).toEqual(
+        oneLine(t, offset, 2 + (t.startsWith('<|ret') ? 1 : 0), expected, got),
+      );
   });
 
   it('nests 256 levels deep, not 257, in arrays and in objects', () => {
@@ -217,11 +293,27 @@ describe('JSON inside the text', () => {
     for (let i = 0; i < 256; i++) v = [v];
     expect(parsePrediction(ret(arrays(256)))).toStrictEqual({ ok: true, value: { event: 'return', src: 'x', arg: v } });
     const t = ret(arrays(257));
-    expect(failure(parsePrediction(t))).toEqual(oneLine(t, RET_AT + 257, 3, 'a JSON value: at most 256 levels of nesting', JSON.stringify('1' + ']'.repeat(39) + '…')));
+    expect(failure(parsePrediction(t))).toEqual(
+      oneLine(
+        t,
+        RET_AT + 257,
+        3,
+        'a JSON value: at most 256 levels of nesting',
+        JSON.stringify('1' + ']'.repeat(39) + '…'),
+      ),
+    );
     expect(parsePrediction(ret(objects(256))).ok).toBe(true);
     // The depth is checked before the space after the 257th colon is skipped.
     const u = ret(objects(257));
-    expect(failure(parsePrediction(u))).toEqual(oneLine(u, RET_AT + 256 * 6 + 5, 3, 'a JSON value: at most 256 levels of nesting', JSON.stringify(' 1' + '}'.repeat(38) + '…')));
+    expect(failure(parsePrediction(u))).toEqual(
+      oneLine(
+        u,
+        RET_AT + 256 * 6 + 5,
+        3,
+        'a JSON value: at most 256 levels of nesting',
+        JSON.stringify(' 1' + '}'.repeat(38) + '…'),
+      ),
+    );
   });
 });
 
@@ -248,13 +340,22 @@ describe('the states of a whole trajectory', () => {
     const state = (arg: string) => `<|return_sep|><|src_sep|>    return 1<|arg_sep|>${arg}`;
     expect(parseTrajectory(oneState(state('null')))).toStrictEqual({
       ok: true,
-      value: { context: 'def f():\n    return 1\n', states: [{ kind: 'return', src: '    return 1', arg: null }], actions: [], exit: null },
+      value: {
+        context: 'def f():\n    return 1\n',
+        states: [{ kind: 'return', src: '    return 1', arg: null }],
+        actions: [],
+        exit: null,
+      },
     });
     const at = HEAD.length + state('').length;
     const e1 = failure(parseTrajectory(oneState(state('2'))));
     expect([e1.offset, e1.expected, e1.got]).toEqual([at, 'a JSON string or null', '"2<|trace_end|><|end_of_text|>"']);
     const e2 = failure(parseTrajectory(oneState(state('"2'))));
-    expect([e2.offset, e2.expected, e2.got]).toEqual([at + 2, 'a JSON string or null: the closing " of a string', '"<|trace_end|><|end_of_text|>"']);
+    expect([e2.offset, e2.expected, e2.got]).toEqual([
+      at + 2,
+      'a JSON string or null: the closing " of a string',
+      '"<|trace_end|><|end_of_text|>"',
+    ]);
   });
 
   it('a state has only the fields it shows: no locals on a return, no value on a line', () => {
@@ -277,12 +378,17 @@ describe('the states of a whole trajectory', () => {
     const state = '<|line_sep|><|arg_sep|>{}<|src_sep|>    return 1<|action_sep|>';
     const t = `${HEAD}${state}<|frame_sep|><|exit_normal|><|trace_end|><|end_of_text|>`;
     const e = failure(parseTrajectory(t));
-    expect([e.offset, e.tokenIndex, e.expected]).toEqual([HEAD.length + state.length, 7, 'an action token (<|step_into|>, <|breakpoint|>, …)']);
+    expect([e.offset, e.tokenIndex, e.expected]).toEqual([
+      HEAD.length + state.length,
+      7,
+      'an action token (<|step_into|>, <|breakpoint|>, …)',
+    ]);
   });
 
   it('an error on the first of several lines is placed on that line', () => {
     // The display form: a line break before each frame, the first state's locals broken.
-    const t = '<|begin_of_text|><|trace_context_start|>x\n<|frame_sep|><|line_sep|><|arg_sep|>{"a": 1}<|src_sep|>y\n<|action_sep|><|step_into|>\n<|frame_sep|><|exit_normal|><|trace_end|><|end_of_text|>\n';
+    const t =
+      '<|begin_of_text|><|trace_context_start|>x\n<|frame_sep|><|line_sep|><|arg_sep|>{"a": 1}<|src_sep|>y\n<|action_sep|><|step_into|>\n<|frame_sep|><|exit_normal|><|trace_end|><|end_of_text|>\n';
     const got = JSON.stringify('{"a": 1}<|src_sep|>y\n<|action_sep|><|ste' + '…');
     expect(failure(parseTrajectory(t))).toEqual({
       offset: 78,

@@ -39,10 +39,17 @@ describe('sampler', () => {
     const counts: Record<string, number> = {};
     const rng = mulberry32(1);
     const scope = new Scope(index, 0);
-    for (let k = 0; k < 3000; k++) for (const a of sampleTrajectory(scope, 'forward', rng).actions) counts[a.action] = (counts[a.action] ?? 0) + 1;
+    for (let k = 0; k < 3000; k++)
+      for (const a of sampleTrajectory(scope, 'forward', rng).actions) counts[a.action] = (counts[a.action] ?? 0) + 1;
     const total = Object.values(counts).reduce((a, b) => a + b, 0);
     // Expected: 0.5 * (w / 0.80) + 0.5 * second table.
-    const expected = { step_into: 0.5 * 0.4375 + 0.25, step_over: 0.5 * 0.125 + 0.25, step_return: 0.25 * 0.5, breakpoint: 0.0625, continue: 0.03125 };
+    const expected = {
+      step_into: 0.5 * 0.4375 + 0.25,
+      step_over: 0.5 * 0.125 + 0.25,
+      step_return: 0.25 * 0.5,
+      breakpoint: 0.0625,
+      continue: 0.03125,
+    };
     for (const [a, p] of Object.entries(expected)) expect(Math.abs(counts[a] / total - p), a).toBeLessThan(0.02);
   });
 
@@ -50,7 +57,8 @@ describe('sampler', () => {
     const counts: Record<string, number> = {};
     const rng = mulberry32(2);
     const scope = new Scope(index, 0);
-    for (let k = 0; k < 2000; k++) for (const a of sampleTrajectory(scope, 'inverse', rng).actions) counts[a.action] = (counts[a.action] ?? 0) + 1;
+    for (let k = 0; k < 2000; k++)
+      for (const a of sampleTrajectory(scope, 'inverse', rng).actions) counts[a.action] = (counts[a.action] ?? 0) + 1;
     expect(Object.keys(counts).sort()).toEqual(['inv_step_call', 'inv_step_into', 'inv_step_over']);
     const total = Object.values(counts).reduce((a, b) => a + b, 0);
     expect(Math.abs(counts.inv_step_call / total - 1 / 6)).toBeLessThan(0.03);
@@ -69,11 +77,16 @@ describe('sampler', () => {
   });
 
   it('a length limit cuts the trajectory: its text ends after a state with <|trace_end|>', () => {
-    const t = sampleTrajectory(new Scope(index, 0), 'forward', mulberry32(4), { policy: { ...PAPER_POLICY, forward: { mix: 0, first: {}, second: { step_into: 1 } } }, maxSteps: 5 });
+    const t = sampleTrajectory(new Scope(index, 0), 'forward', mulberry32(4), {
+      policy: { ...PAPER_POLICY, forward: { mix: 0, first: {}, second: { step_into: 1 } } },
+      maxSteps: 5,
+    });
     expect(t.actions.length).toBe(5);
     expect(t.states.length).toBe(6);
     expect(t.exit).toBeNull();
-    expect(serialize(index, t, tr.header.context_forward)).toMatch(/<\|src_sep\|>[^<]*<\|trace_end\|><\|end_of_text\|>$/);
+    expect(serialize(index, t, tr.header.context_forward)).toMatch(
+      /<\|src_sep\|>[^<]*<\|trace_end\|><\|end_of_text\|>$/,
+    );
   });
 
   it('entries: root, every call, or random calls; both directions', () => {
@@ -82,7 +95,11 @@ describe('sampler', () => {
     expect(all.length).toBe(calls.length * 2 * 2);
     expect(new Set(all.map((t) => t.entry))).toEqual(new Set(calls));
     const root = sampleTrace(index, { seed: 5, traceKey: 'x', perTrace: 3, entry: 'root', direction: 'inverse' });
-    expect(root.map((t) => [t.entry, t.direction])).toEqual([[0, 'inverse'], [0, 'inverse'], [0, 'inverse']]);
+    expect(root.map((t) => [t.entry, t.direction])).toEqual([
+      [0, 'inverse'],
+      [0, 'inverse'],
+      [0, 'inverse'],
+    ]);
     const rnd = sampleTrace(index, { seed: 5, traceKey: 'x', perTrace: 40, entry: 'random' });
     expect(new Set(rnd.map((t) => t.entry)).size).toBeGreaterThan(10);
     expect(rnd.every((t) => calls.includes(t.entry))).toBe(true);
@@ -94,13 +111,19 @@ describe('sampler', () => {
     const fewer = sampleTrace(index, { seed: 9, traceKey: 1, perTrace: 2, entry: 'root', direction: 'forward' });
     const more = sampleTrace(index, { seed: 9, traceKey: 1, perTrace: 4, entry: 'root', direction: 'forward' });
     expect(more.slice(0, 2)).toEqual(fewer);
-    expect(sampleTrace(index, { seed: 9, traceKey: 2, perTrace: 4, entry: 'root', direction: 'forward' })).not.toEqual(more);
+    expect(sampleTrace(index, { seed: 9, traceKey: 2, perTrace: 4, entry: 'root', direction: 'forward' })).not.toEqual(
+      more,
+    );
   });
 
   it('rejects a policy without usable weights', () => {
     expect(() => validatePolicy(PAPER_POLICY)).not.toThrow();
-    expect(() => validatePolicy({ ...PAPER_POLICY, forward: { mix: 0.5, first: { step_into: -1 }, second: { step_over: 1 } } })).toThrow(/non-negative/);
-    expect(() => validatePolicy({ ...PAPER_POLICY, inverse: { mix: 0.5, first: {}, second: { inv_step_over: 1 } } })).toThrow(/positive/);
+    expect(() =>
+      validatePolicy({ ...PAPER_POLICY, forward: { mix: 0.5, first: { step_into: -1 }, second: { step_over: 1 } } }),
+    ).toThrow(/non-negative/);
+    expect(() =>
+      validatePolicy({ ...PAPER_POLICY, inverse: { mix: 0.5, first: {}, second: { inv_step_over: 1 } } }),
+    ).toThrow(/positive/);
   });
 });
 
@@ -111,23 +134,32 @@ describe('validatePolicy', () => {
   it('accepts mix 0 with no first table, mix 1 with no second, and zero weights beside a positive one', () => {
     expect(() => validatePolicy(withForward({ mix: 0, first: {}, second: { step_into: 1 } }))).not.toThrow();
     expect(() => validatePolicy(withForward({ mix: 1, first: { step_into: 1 }, second: {} }))).not.toThrow();
-    expect(() => validatePolicy(withForward({ mix: 0.5, first: { step_into: 0, step_over: 2 }, second: { continue: 1 } }))).not.toThrow();
+    expect(() =>
+      validatePolicy(withForward({ mix: 0.5, first: { step_into: 0, step_over: 2 }, second: { continue: 1 } })),
+    ).not.toThrow();
   });
 
   it('refuses a mix outside 0..1 or not a number, or a direction missing', () => {
     // A string or a boolean from a JSON file was taken for a number ("" as 0, true as 1).
     for (const mix of [-0.1, 1.5, Number.NaN, '0.5', '', true, null]) {
       const e = refusal(() => validatePolicy(withForward({ mix, first: { step_into: 1 }, second: { step_into: 1 } })));
-      expect([e.message, e.code], String(mix)).toEqual(['policy.forward.mix: expected a number from 0 to 1', 'bad-input']);
+      expect([e.message, e.code], String(mix)).toEqual([
+        'policy.forward.mix: expected a number from 0 to 1',
+        'bad-input',
+      ]);
     }
     const e = refusal(() => validatePolicy({ forward: PAPER_POLICY.forward } as Policy));
     expect([e.message, e.code]).toEqual(['policy.inverse.mix: expected a number from 0 to 1', 'bad-input']);
   });
 
   it('refuses a weight that is not a non-negative number, and a table it draws from without a positive weight', () => {
-    const e1 = refusal(() => validatePolicy(withForward({ mix: 0.5, first: { step_into: '1' }, second: { step_into: 1 } })));
+    const e1 = refusal(() =>
+      validatePolicy(withForward({ mix: 0.5, first: { step_into: '1' }, second: { step_into: 1 } })),
+    );
     expect([e1.message, e1.code]).toEqual(['policy.forward.first: expected non-negative weights', 'bad-input']);
-    const e2 = refusal(() => validatePolicy(withForward({ mix: 0.5, first: { step_into: 1 }, second: { step_into: 0, step_over: 0 } })));
+    const e2 = refusal(() =>
+      validatePolicy(withForward({ mix: 0.5, first: { step_into: 1 }, second: { step_into: 0, step_over: 0 } })),
+    );
     expect([e2.message, e2.code]).toEqual(['policy.forward.second: expected a positive weight', 'bad-input']);
     const e3 = refusal(() => validatePolicy(withForward({ mix: 1, first: { step_into: 0 }, second: {} })));
     expect([e3.message, e3.code]).toEqual(['policy.forward.first: expected a positive weight', 'bad-input']);
@@ -144,7 +176,10 @@ describe('sampleTrajectory', () => {
   });
 
   it('an inverse table naming breakpoint (a policy file may) never draws it: inverse has no breakpoint', () => {
-    const policy: Policy = { ...PAPER_POLICY, inverse: { mix: 1, first: { inv_step_into: 1, breakpoint: 5 } as Policy['inverse']['first'], second: {} } };
+    const policy: Policy = {
+      ...PAPER_POLICY,
+      inverse: { mix: 1, first: { inv_step_into: 1, breakpoint: 5 } as Policy['inverse']['first'], second: {} },
+    };
     const rng = mulberry32(11);
     for (let k = 0; k < 20; k++) {
       const t = sampleTrajectory(new Scope(shortIndex, 0), 'inverse', rng, { policy });
@@ -157,7 +192,9 @@ describe('sampleTrace', () => {
   it('defaults to the root, forward: the same draws as saying so', () => {
     const plain = sampleTrace(shortIndex, { seed: 3, traceKey: 'k', perTrace: 4 });
     expect(plain.map((t) => [t.entry, t.direction, t.k])).toEqual([0, 1, 2, 3].map((k) => [0, 'forward', k]));
-    expect(sampleTrace(shortIndex, { seed: 3, traceKey: 'k', perTrace: 4, entry: 'root', direction: 'forward' })).toEqual(plain);
+    expect(
+      sampleTrace(shortIndex, { seed: 3, traceKey: 'k', perTrace: 4, entry: 'root', direction: 'forward' }),
+    ).toEqual(plain);
   });
 
   it('entry "calls" draws from each call in order, forward then inverse', () => {
@@ -190,9 +227,15 @@ describe('the PRNG', () => {
     expect(seedFrom(2 ** 32 + 7)).not.toBe(seedFrom(7));
     expect(seedFrom(1)).not.toBe(seedFrom('1'));
     // Pinned: the seeds behind data sets already sampled.
-    expect([seedFrom(5, 'x', 'root', 0, 'forward', 0), seedFrom(0), seedFrom('ab'), seedFrom('ba'), seedFrom(''), seedFrom(2 ** 32 + 7), seedFrom(7)]).toEqual([
-      4067470087, 2499817573, 1447875595, 952100996, 871144039, 4088462299, 3204674946,
-    ]);
+    expect([
+      seedFrom(5, 'x', 'root', 0, 'forward', 0),
+      seedFrom(0),
+      seedFrom('ab'),
+      seedFrom('ba'),
+      seedFrom(''),
+      seedFrom(2 ** 32 + 7),
+      seedFrom(7),
+    ]).toEqual([4067470087, 2499817573, 1447875595, 952100996, 871144039, 4088462299, 3204674946]);
   });
 
   it('pickWeighted: each weight owns a half-open interval', () => {

@@ -34,7 +34,13 @@ const HEAD = '<|begin_of_text|><|trace_context_start|>';
 const TAIL = '<|trace_end|><|end_of_text|>';
 
 /** The text of a walk, checked to be the same through serialize and through the explorer's walkView. */
-function text(index: TreeIndex, header: { context_forward: string; context_inverse: string }, direction: Direction, entry: number, actions: Action[]): string {
+function text(
+  index: TreeIndex,
+  header: { context_forward: string; context_inverse: string },
+  direction: Direction,
+  entry: number,
+  actions: Action[],
+): string {
   const t = walk(new Scope(index, entry), direction, actions);
   const s = serialize(index, t, direction === 'forward' ? header.context_forward : header.context_inverse);
   expect(walkView(index, header, direction, entry, actions).text).toBe(s);
@@ -47,7 +53,12 @@ function thrown(f: () => unknown): { error: string; message: string; step?: numb
     f();
   } catch (e) {
     const x = e as Error & { step?: number; code?: string };
-    return { error: x.constructor.name, message: x.message, ...(x instanceof WalkError ? { step: x.step } : {}), ...(x instanceof UserError ? { code: x.code } : {}) };
+    return {
+      error: x.constructor.name,
+      message: x.message,
+      ...(x instanceof WalkError ? { step: x.step } : {}),
+      ...(x instanceof UserError ? { code: x.code } : {}),
+    };
   }
   throw new Error('expected an error');
 }
@@ -107,12 +118,15 @@ describe('action lists that cannot be walked', () => {
 });
 
 describe('prompt and target of a step', () => {
-  it('a step that is not one of the trajectory\'s actions is refused', () => {
+  it("a step that is not one of the trajectory's actions is refused", () => {
     const index = buildTraceIndex(fgh.events);
     const t = walk(new Scope(index, 2), 'forward', A('step_into', 'step_over', 'step_return'));
     const p = textParts(index, t, fgh.header.context_forward);
     for (const k of [-1, 3, 1.5]) {
-      expect(thrown(() => promptTarget(p, k))).toEqual({ error: 'RangeError', message: `step ${k}: expected 0 to 2 (the trajectory has 3 actions)` });
+      expect(thrown(() => promptTarget(p, k))).toEqual({
+        error: 'RangeError',
+        message: `step ${k}: expected 0 to 2 (the trajectory has 3 actions)`,
+      });
     }
     expect(promptTarget(p, 2)).toEqual({
       prompt:
@@ -148,11 +162,16 @@ describe('the first state shows all its locals', () => {
 });
 
 describe('locals as a delta', () => {
-  it('right after the trace\'s second event, in the same frame, only what changed is shown', () => {
+  it("right after the trace's second event, in the same frame, only what changed is shown", () => {
     // A trace from a recorder that starts at the function itself (no main wrapper): its
     // second event (seq 1) already has locals.
-    const ev = (seq: number, event: string, src: string, locals: Record<string, string>, arg: string | null = null): TraceEvent =>
-      ({ seq, event, frame: 0, func: 'f', line: seq + 1, src, locals, arg, parent: null }) as TraceEvent;
+    const ev = (
+      seq: number,
+      event: string,
+      src: string,
+      locals: Record<string, string>,
+      arg: string | null = null,
+    ): TraceEvent => ({ seq, event, frame: 0, func: 'f', line: seq + 1, src, locals, arg, parent: null }) as TraceEvent;
     const events = [
       ev(0, 'call', 'def f(x):', { x: '1' }),
       ev(1, 'line', '    y = x + 1', { x: '1' }),
@@ -161,7 +180,15 @@ describe('locals as a delta', () => {
     ];
     const ctx = 'def f(x):\n    y = x + 1\n    return y\n';
     const index = buildTraceIndex(events);
-    expect(text(index, { context_forward: ctx, context_inverse: ctx }, 'forward', 0, A('step_into', 'step_into', 'step_into', 'step_into'))).toBe(
+    expect(
+      text(
+        index,
+        { context_forward: ctx, context_inverse: ctx },
+        'forward',
+        0,
+        A('step_into', 'step_into', 'step_into', 'step_into'),
+      ),
+    ).toBe(
       HEAD +
         ctx +
         '<|frame_sep|><|call_sep|><|src_sep|>def f(x):<|arg_sep|>{"x": "1"}<|action_sep|><|step_into|>' +
@@ -176,7 +203,15 @@ describe('locals as a delta', () => {
   it('inverse: a name the later state no longer has (deleted) is left out, like an unchanged one', () => {
     const index = buildTraceIndex(del.events);
     const d = del.events.find((e) => e.func === 'd' && e.event === 'call')!.seq;
-    expect(text(index, del.header, 'inverse', d, A('inv_step_into', 'inv_step_into', 'inv_step_into', 'inv_step_into', 'inv_step_into'))).toBe(
+    expect(
+      text(
+        index,
+        del.header,
+        'inverse',
+        d,
+        A('inv_step_into', 'inv_step_into', 'inv_step_into', 'inv_step_into', 'inv_step_into'),
+      ),
+    ).toBe(
       HEAD +
         DEL +
         '<|frame_sep|><|inv_return_sep|><|src_sep|>    return y<|arg_sep|>"2"<|action_sep|><|inv_step_into|>' +
@@ -188,15 +223,28 @@ describe('locals as a delta', () => {
         TAIL,
     );
     // Forward, the same name is simply gone: nothing marks a deletion.
-    expect(walkView(index, del.header, 'forward', d, A('step_into', 'step_into', 'step_into')).shown).toEqual([{ x: '1' }, { '..': '..' }, { '..': '..', y: '2' }, { '..': '..' }]);
+    expect(walkView(index, del.header, 'forward', d, A('step_into', 'step_into', 'step_into')).shown).toEqual([
+      { x: '1' },
+      { '..': '..' },
+      { '..': '..', y: '2' },
+      { '..': '..' },
+    ]);
   });
 
   it('showState and stateText give the delta unless asked for all locals', () => {
     const index = buildTraceIndex(fgh.events);
     // seq 3 (`a = g(x)`) right after f's call (seq 2), same frame, same x.
-    expect(showState(index, 'forward', 3, 2)).toStrictEqual({ kind: 'line', src: '    a = g(x)', locals: { '..': '..' } });
+    expect(showState(index, 'forward', 3, 2)).toStrictEqual({
+      kind: 'line',
+      src: '    a = g(x)',
+      locals: { '..': '..' },
+    });
     expect(stateText(index, 'forward', 3, 2)).toBe('<|line_sep|><|arg_sep|>{"..": ".."}<|src_sep|>    a = g(x)');
-    expect(showState(index, 'forward', 3, 2, true)).toStrictEqual({ kind: 'line', src: '    a = g(x)', locals: { x: '1' } });
+    expect(showState(index, 'forward', 3, 2, true)).toStrictEqual({
+      kind: 'line',
+      src: '    a = g(x)',
+      locals: { x: '1' },
+    });
     expect(stateText(index, 'forward', 3, 2, true)).toBe('<|line_sep|><|arg_sep|>{"x": "1"}<|src_sep|>    a = g(x)');
   });
 });

@@ -29,8 +29,15 @@ import { Oracle } from './oracle.js';
 import { beforeAllOrFail } from '../helpers/before-all-or-fail.js';
 
 /** A hand-made event (the trace format allows traces from other recorders). */
-const ev = (seq: number, event: string, frame: number, src: string, parent: number | null, locals: Record<string, string> = {}, arg: string | null = null): TraceEvent =>
-  ({ seq, event, frame, func: `f${frame}`, line: 1, src, locals, arg, parent }) as TraceEvent;
+const ev = (
+  seq: number,
+  event: string,
+  frame: number,
+  src: string,
+  parent: number | null,
+  locals: Record<string, string> = {},
+  arg: string | null = null,
+): TraceEvent => ({ seq, event, frame, func: `f${frame}`, line: 1, src, locals, arg, parent }) as TraceEvent;
 
 /** What buildTraceIndex (or `f`) throws: a TraceShapeError with its message, seq and code. */
 function shapeError(f: () => unknown): { message: string; seq: number; code: string } {
@@ -97,7 +104,11 @@ describe('a malformed trace is refused with the event and what was expected', ()
   const bad = 'bad-input';
 
   it('a seq out of order, an unknown event kind', () => {
-    expect(shapeError(() => buildTraceIndex([main, ev(2, 'line', 0, 'x', null)]))).toEqual({ message: 'event 1: expected seq 1, got 2', seq: 1, code: bad });
+    expect(shapeError(() => buildTraceIndex([main, ev(2, 'line', 0, 'x', null)]))).toEqual({
+      message: 'event 1: expected seq 1, got 2',
+      seq: 1,
+      code: bad,
+    });
     expect(shapeError(() => buildTraceIndex([main, ev(1, 'opcode', 0, 'x', null)]))).toEqual({
       message: 'event 1: expected event call, line, return or exception, got "opcode"',
       seq: 1,
@@ -117,19 +128,42 @@ describe('a malformed trace is refused with the event and what was expected', ()
 
   it('a parent whose subtree has already ended (from events, and from the columns the renderer draws)', () => {
     // 0 main call, 1 main line, 2-3 g under 1, 4 main line (closes 1), 5 a call claiming 1 as parent.
-    const events = [main, ev(1, 'line', 0, 'a()', null), ev(2, 'call', 1, 'def g():', 1), ev(3, 'return', 1, 'def g():', 1, {}, 'None'), ev(4, 'line', 0, 'b()', null), ev(5, 'call', 2, 'def h():', 1)];
+    const events = [
+      main,
+      ev(1, 'line', 0, 'a()', null),
+      ev(2, 'call', 1, 'def g():', 1),
+      ev(3, 'return', 1, 'def g():', 1, {}, 'None'),
+      ev(4, 'line', 0, 'b()', null),
+      ev(5, 'call', 2, 'def h():', 1),
+    ];
     const expected = {
-      message: 'event 5: its parent 1 has already ended (expected the parent to be an event whose subtree is still open, so that pre-order equals time order)',
+      message:
+        'event 5: its parent 1 has already ended (expected the parent to be an event whose subtree is still open, so that pre-order equals time order)',
       seq: 5,
       code: bad,
     };
     expect(shapeError(() => buildTraceIndex(events))).toEqual(expected);
-    expect(shapeError(() => buildTreeIndex({ count: 6, kind: [0, 1, 0, 2, 1, 0], parent: [-1, -1, 1, 1, -1, 1], frame: [0, 0, 1, 1, 0, 2] }))).toEqual(expected);
+    expect(
+      shapeError(() =>
+        buildTreeIndex({
+          count: 6,
+          kind: [0, 1, 0, 2, 1, 0],
+          parent: [-1, -1, 1, 1, -1, 1],
+          frame: [0, 0, 1, 1, 0, 2],
+        }),
+      ),
+    ).toEqual(expected);
   });
 
   it('a parent that is event 0 is an earlier seq like any other', () => {
     // Two calls made before the entry's first line: both sit under its call event.
-    const index = buildTraceIndex([main, ev(1, 'call', 1, 'def g():', 0), ev(2, 'return', 1, 'def g():', 0, {}, '1'), ev(3, 'line', 0, 'x', null), ev(4, 'return', 0, 'x', null, {}, 'None')]);
+    const index = buildTraceIndex([
+      main,
+      ev(1, 'call', 1, 'def g():', 0),
+      ev(2, 'return', 1, 'def g():', 0, {}, '1'),
+      ev(3, 'line', 0, 'x', null),
+      ev(4, 'return', 0, 'x', null, {}, 'None'),
+    ]);
     const root = new Scope(index, 0);
     expect(forwardChildren(root, 0)).toEqual([1, 2]);
     expect(root.stepOver(0)).toEqual({ node: 3 });
@@ -160,13 +194,19 @@ describe('segments', () => {
 });
 
 describe('the inverse tree of the root scope', () => {
-  it('starts at the entry\'s inv_return and doubles only nodes that have children (inv_step_into all the way)', () => {
+  it("starts at the entry's inv_return and doubles only nodes that have children (inv_step_into all the way)", () => {
     const index = buildTraceIndex(fgh.events);
     const root = new Scope(index, 0);
     const t = walk(root, 'inverse', A(...Array(17).fill('inv_step_into')));
     expect(stateSeqs(t)).toEqual([13, 1, 12, 11, 7, 10, 9, 8, 7, 3, 6, 5, 4, 3, 2, 1, 0]);
     expect(t.exit).toBe('inv_exit_entry');
-    expect(serialize(index, walk(root, 'inverse', A('inv_step_over', 'inv_step_over', 'inv_step_over', 'inv_step_over')), fgh.header.context_inverse)).toBe(
+    expect(
+      serialize(
+        index,
+        walk(root, 'inverse', A('inv_step_over', 'inv_step_over', 'inv_step_over', 'inv_step_over')),
+        fgh.header.context_inverse,
+      ),
+    ).toBe(
       '<|begin_of_text|><|trace_context_start|>' +
         FGH +
         '<|frame_sep|><|inv_return_sep|><|src_sep|>    return f(1)<|arg_sep|>"4"<|action_sep|><|inv_step_over|>' +
@@ -180,10 +220,14 @@ describe('the inverse tree of the root scope', () => {
 });
 
 describe('inv_step_call', () => {
-  it('from the inv_call of a callee called right after another call goes to its caller\'s inv_call', () => {
+  it("from the inv_call of a callee called right after another call goes to its caller's inv_call", () => {
     const index = buildTraceIndex(fgh.events);
     const f = new Scope(index, 2);
-    const t = walk(f, 'inverse', A('inv_step_into', 'inv_step_into', 'inv_step_into', 'inv_step_call', 'inv_step_call', 'inv_step_call'));
+    const t = walk(
+      f,
+      'inverse',
+      A('inv_step_into', 'inv_step_into', 'inv_step_into', 'inv_step_call', 'inv_step_call', 'inv_step_call'),
+    );
     expect(stateSeqs(t)).toEqual([12, 11, 7, 10, 8, 2]);
     expect(serialize(index, t, fgh.header.context_inverse)).toBe(
       '<|begin_of_text|><|trace_context_start|>' +
@@ -199,12 +243,14 @@ describe('inv_step_call', () => {
   });
 });
 
-describe('inverse parents (the explorer\'s inverse tree)', () => {
-  it('a node\'s inverse parent is the inv_line_call of its forward parent; -1 at the scope\'s top level', () => {
+describe("inverse parents (the explorer's inverse tree)", () => {
+  it("a node's inverse parent is the inv_line_call of its forward parent; -1 at the scope's top level", () => {
     const index = buildTraceIndex(fgh.events);
     const root = new Scope(index, 0);
     // f's events hang under main's line (seq 1), g's under `a = g(x)` (3), h's under `b = h(a)` (7).
-    expect([0, 2, 3, 26, 4, 6, 7, 8, 10, 12, 14, 16, 20, 24].map((id) => inverseParent(root, id))).toEqual([-1, -1, -1, -1, 3, 3, 3, 7, 7, 7, 3, 15, 15, 3]);
+    expect([0, 2, 3, 26, 4, 6, 7, 8, 10, 12, 14, 16, 20, 24].map((id) => inverseParent(root, id))).toEqual([
+      -1, -1, -1, -1, 3, 3, 3, 7, 7, 7, 3, 15, 15, 3,
+    ]);
     const f = new Scope(index, 2);
     expect([4, 6, 7, 8, 24, 16].map((id) => inverseParent(f, id))).toEqual([-1, -1, -1, 7, -1, 15]);
   });
@@ -212,13 +258,29 @@ describe('inverse parents (the explorer\'s inverse tree)', () => {
 
 describe('the entry of a scope', () => {
   it('an empty trace, an entry out of range, an entry that is not a call are refused', () => {
-    expect(shapeError(() => new Scope(buildTraceIndex([]), 0))).toEqual({ message: 'the trace has no events', seq: 0, code: 'bad-input' });
+    expect(shapeError(() => new Scope(buildTraceIndex([]), 0))).toEqual({
+      message: 'the trace has no events',
+      seq: 0,
+      code: 'bad-input',
+    });
     const index = buildTraceIndex(fgh.events);
     for (const entry of [-1, 14, 1.5]) {
-      expect(shapeError(() => new Scope(index, entry))).toEqual({ message: `entry ${entry}: expected the seq of a call event (0 to 13)`, seq: entry, code: 'bad-input' });
+      expect(shapeError(() => new Scope(index, entry))).toEqual({
+        message: `entry ${entry}: expected the seq of a call event (0 to 13)`,
+        seq: entry,
+        code: 'bad-input',
+      });
     }
-    expect(shapeError(() => new Scope(index, 3))).toEqual({ message: 'entry 3: expected the seq of a call event, got a line event', seq: 3, code: 'bad-input' });
-    expect(shapeError(() => new Scope(index, 12))).toEqual({ message: 'entry 12: expected the seq of a call event, got a return event', seq: 12, code: 'bad-input' });
+    expect(shapeError(() => new Scope(index, 3))).toEqual({
+      message: 'entry 3: expected the seq of a call event, got a line event',
+      seq: 3,
+      code: 'bad-input',
+    });
+    expect(shapeError(() => new Scope(index, 12))).toEqual({
+      message: 'entry 12: expected the seq of a call event, got a return event',
+      seq: 12,
+      code: 'bad-input',
+    });
   });
 
   it('the root holds every top-level segment, and may start with an event that is not a call', () => {
@@ -252,8 +314,14 @@ describe('the entry of a scope', () => {
       }
       return null;
     };
-    expect(refusal(() => root.apply('forward', 0, { action: 'inv_step_into' }))).toEqual(['inv_step_into is not a forward action', 'bad-input']);
-    expect(refusal(() => root.apply('inverse', 26, { action: 'continue' }))).toEqual(['continue is not an inverse action', 'bad-input']);
+    expect(refusal(() => root.apply('forward', 0, { action: 'inv_step_into' }))).toEqual([
+      'inv_step_into is not a forward action',
+      'bad-input',
+    ]);
+    expect(refusal(() => root.apply('inverse', 26, { action: 'continue' }))).toEqual([
+      'continue is not an inverse action',
+      'bad-input',
+    ]);
   });
 
   it('what needs the events says so on an index built from the columns alone', () => {
@@ -261,12 +329,14 @@ describe('the entry of a scope', () => {
     const bare = buildTreeIndex({ count: index.count, kind: index.kind, parent: index.parent, frame: index.frame });
     const root = new Scope(bare, 0);
     expect(root.stepOver(1)).toEqual({ node: 13 });
-    expect(() => root.lineSources()).toThrow(new Error('this operation needs the events: build the index with buildTraceIndex(events)'));
+    expect(() => root.lineSources()).toThrow(
+      new Error('this operation needs the events: build the index with buildTraceIndex(events)'),
+    );
   });
 });
 
 describe('a trace cut by the event limit on a line never seen before', () => {
-  it('that line is among the scope\'s breakpoint lines', () => {
+  it("that line is among the scope's breakpoint lines", () => {
     expect(straight.end.exit).toBe('never');
     expect(straight.events.map((e) => e.event)).toEqual(['call', 'line', 'line', 'line']);
     const index = buildTraceIndex(straight.events);
@@ -290,7 +360,7 @@ describe('a trace cut by the event limit inside a call', () => {
     expect(root.forwardExit).toBe('exit_never');
   });
 
-  it('cut after the callee\'s return: leaving the root forward is exit_never, not exit_normal', () => {
+  it("cut after the callee's return: leaving the root forward is exit_never, not exit_normal", () => {
     expect(cutAtReturn.events.map((e) => e.event)).toEqual(['call', 'line', 'line', 'call', 'line', 'return']);
     expect(cutAtReturn.end.exit).toBe('never');
     const index = buildTraceIndex(cutAtReturn.events);
@@ -302,7 +372,7 @@ describe('a trace cut by the event limit inside a call', () => {
   });
 });
 
-describe('events whose parent is the entry\'s own call event', () => {
+describe("events whose parent is the entry's own call event", () => {
   // Calls made before the entry's first line (a default argument, a decorator) sit under its
   // call event: they are inside the scope, one level down, not at its top level.
   const events = [
@@ -325,7 +395,7 @@ describe('events whose parent is the entry\'s own call event', () => {
   });
 });
 
-describe('an index built from the columns alone (the store\'s skeleton)', () => {
+describe("an index built from the columns alone (the store's skeleton)", () => {
   it('steps forward off the end of the scope: a return at the top level is exit_normal', () => {
     // Without the events, the return's value (null for an exception) is unknown.
     const bare = buildTreeIndex({ count: 3, kind: [0, 1, 2], parent: [-1, -1, -1], frame: [0, 0, 0] });

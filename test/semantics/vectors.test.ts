@@ -66,7 +66,11 @@ describe('CRUXEval-style prompts and targets (§9)', () => {
 
   it('output prediction by step_return', () => {
     const { prompt, target } = split('cruxeval-output-step-return', 2);
-    expect(prompt.endsWith('<|call_sep|><|src_sep|>def f(single_digit):<|arg_sep|>{"single_digit": "5"}<|action_sep|><|step_return|><|frame_sep|>')).toBe(true);
+    expect(
+      prompt.endsWith(
+        '<|call_sep|><|src_sep|>def f(single_digit):<|arg_sep|>{"single_digit": "5"}<|action_sep|><|step_return|><|frame_sep|>',
+      ),
+    ).toBe(true);
     expect(prompt.startsWith('<|begin_of_text|><|trace_context_start|>def f(single_digit):\n')).toBe(true);
     expect(target).toBe('<|return_sep|><|src_sep|>    return result<|arg_sep|>"[1, 2, 3, 4, 6, 7, 8, 9, 10]"');
   });

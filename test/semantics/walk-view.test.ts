@@ -10,7 +10,9 @@ import { beforeAllOrFail } from '../helpers/before-all-or-fail.js';
 
 const vectors = readVectors();
 // One forward vector and two inverse ones (the second shows an inv_line_call copy: seq 24 twice).
-const chosen = ['count-forward-breakpoint', 'count-inverse-step-into', 'exception-caught-inverse-step-over'].map((n) => vectors.find((v) => v.name === n)!);
+const chosen = ['count-forward-breakpoint', 'count-inverse-step-into', 'exception-caught-inverse-step-over'].map((n) =>
+  vectors.find((v) => v.name === n)!,
+);
 const traces = new Map<string, Trace>();
 
 beforeAllOrFail(() => {

@@ -70,7 +70,8 @@ const TYPES: Record<string, string> = {
 
 const JSON_TYPE = { 'Content-Type': 'application/json' };
 const get = (s: Running, path: string, method = 'GET') => send(s.url, method, path, {});
-const call = (s: Running, path: string, body: string, headers: Record<string, string> = {}) => send(s.url, 'POST', path, { ...JSON_TYPE, ...headers }, body);
+const call = (s: Running, path: string, body: string, headers: Record<string, string> = {}) =>
+  send(s.url, 'POST', path, { ...JSON_TYPE, ...headers }, body);
 const parsed = (r: { body: string }) => JSON.parse(r.body);
 
 describe('API request bodies and method names', () => {
@@ -139,17 +140,31 @@ describe('the built UI as static files', () => {
     ];
     for (const [path, type, cache, body] of cases) {
       const r = await get(open, path);
-      expect([r.status, r.headers['content-type'], r.headers['cache-control'], r.body], path).toEqual([200, type, cache, body]);
+      expect([r.status, r.headers['content-type'], r.headers['cache-control'], r.body], path).toEqual([
+        200,
+        type,
+        cache,
+        body,
+      ]);
       expect(r.headers['content-length'], path).toBe(String(Buffer.byteLength(body)));
     }
   });
 
   it("the build's assets named by their content's hash are kept for good; other files are not", async () => {
     const kept = await get(open, '/assets/Dashboard-TJrFMwzo.js');
-    expect([kept.status, kept.headers['content-type'], kept.headers['cache-control']]).toEqual([200, 'text/javascript; charset=utf-8', 'public, max-age=31536000, immutable']);
+    expect([kept.status, kept.headers['content-type'], kept.headers['cache-control']]).toEqual([
+      200,
+      'text/javascript; charset=utf-8',
+      'public, max-age=31536000, immutable',
+    ]);
     // Without a hash in the name, or outside assets/, a new build could change it under the same name;
     // a source map is named after its script's hash, not its own content's.
-    for (const path of ['/assets/notes.js', '/app.js', '/assets/Dashboard-TJrFMwzo.js.map', '/sub/assets/Dashboard-TJrFMwzo.js']) {
+    for (const path of [
+      '/assets/notes.js',
+      '/app.js',
+      '/assets/Dashboard-TJrFMwzo.js.map',
+      '/sub/assets/Dashboard-TJrFMwzo.js',
+    ]) {
       const r = await get(open, path);
       expect([r.status, r.headers['cache-control']], path).toEqual([200, 'max-age=3600']);
     }
@@ -158,7 +173,11 @@ describe('the built UI as static files', () => {
   it('fonts, images, module scripts and source maps each with the type a browser expects', async () => {
     for (const [ext, type] of Object.entries(TYPES)) {
       const r = await get(open, `/f${ext}`);
-      expect([r.status, r.headers['content-type'], r.headers['cache-control']], ext).toEqual([200, type, 'max-age=3600']);
+      expect([r.status, r.headers['content-type'], r.headers['cache-control']], ext).toEqual([
+        200,
+        type,
+        'max-age=3600',
+      ]);
     }
   });
 
@@ -173,7 +192,11 @@ describe('the built UI as static files', () => {
     expect((await get(open, '/%E0%A4%A')).status).toBe(400);
     for (const path of ['/sub', '/sub/deeper/', '/.env', '/sub/.x', '/missing.js']) {
       const r = await get(open, path);
-      expect([r.status, r.headers['content-type'], r.body], path).toEqual([404, 'text/plain; charset=utf-8', 'not found\n']);
+      expect([r.status, r.headers['content-type'], r.body], path).toEqual([
+        404,
+        'text/plain; charset=utf-8',
+        'not found\n',
+      ]);
     }
   });
 
@@ -198,9 +221,17 @@ describe('the built UI as static files', () => {
 describe('tokens', () => {
   const bearer = (t: string) => ({ Authorization: `Bearer ${t}` });
 
-  it('only the exact token opens the API; its length and case count, the scheme\'s case and spacing do not (RFC 9110)', async () => {
-    for (const h of [{ Authorization: 'bearer tok en&=1' }, { Authorization: 'Bearer  tok en&=1' }]) expect(parsed(await call(locked, '/api/listTraces', '{}', h)).ok, h.Authorization).toBe(true);
-    for (const h of [bearer('tok en&=1x'), bearer('tok en&='), bearer('TOK EN&=1'), { Authorization: 'tok en&=1' }, { Authorization: 'XBearer tok en&=1' }, { Authorization: 'Token Bearer tok en&=1' }]) {
+  it("only the exact token opens the API; its length and case count, the scheme's case and spacing do not (RFC 9110)", async () => {
+    for (const h of [{ Authorization: 'bearer tok en&=1' }, { Authorization: 'Bearer  tok en&=1' }])
+      expect(parsed(await call(locked, '/api/listTraces', '{}', h)).ok, h.Authorization).toBe(true);
+    for (const h of [
+      bearer('tok en&=1x'),
+      bearer('tok en&='),
+      bearer('TOK EN&=1'),
+      { Authorization: 'tok en&=1' },
+      { Authorization: 'XBearer tok en&=1' },
+      { Authorization: 'Token Bearer tok en&=1' },
+    ]) {
       const r = await call(locked, '/api/listTraces', '{}', h);
       expect(r.status, h.Authorization).toBe(401);
       expect(parsed(r).error, h.Authorization).toEqual({ code: 'forbidden', message: 'missing or wrong token' });
@@ -209,7 +240,10 @@ describe('tokens', () => {
   });
 
   it('with a token, any Host name is answered (a remote browser reaches the server by its own name)', async () => {
-    const r = await call(locked, '/api/listTraces', '{}', { ...bearer('tok en&=1'), Host: 'stepscope.lab.example:8080' });
+    const r = await call(locked, '/api/listTraces', '{}', {
+      ...bearer('tok en&=1'),
+      Host: 'stepscope.lab.example:8080',
+    });
     expect(r.status).toBe(200);
     expect(parsed(r).value.total).toBe(1);
   });
@@ -235,11 +269,21 @@ describe('starting and stopping', () => {
     const range = await startServer({ db, port: 0, host: '127.10.200.30', uiDir: join(dir, 'no-ui') });
     expect(range.url).toMatch(/^http:\/\/127\.10\.200\.30:\d+\/$/);
     await range.close();
-    for (const host of ['127.0.0.1.nip.io', 'x127.0.0.1', '1127.0.0.1', 'localhost.evil.example', '0.0.0.0', '::', '10.0.0.1']) {
+    for (const host of [
+      '127.0.0.1.nip.io',
+      'x127.0.0.1',
+      '1127.0.0.1',
+      'localhost.evil.example',
+      '0.0.0.0',
+      '::',
+      '10.0.0.1',
+    ]) {
       const err = await startServer({ db, port: 0, host }).catch((e: unknown) => e);
       expect(err, host).toBeInstanceOf(ServeError);
       expect((err as ServeError).code, host).toBe('forbidden');
-      expect((err as Error).message, host).toBe(`refusing to listen on ${host} without --token-file, STEPSCOPE_TOKEN or --token: anyone on the network could read the corpus. Give a token, or use --host 127.0.0.1.`);
+      expect((err as Error).message, host).toBe(
+        `refusing to listen on ${host} without --token-file, STEPSCOPE_TOKEN or --token: anyone on the network could read the corpus. Give a token, or use --host 127.0.0.1.`,
+      );
     }
   });
 
@@ -248,7 +292,9 @@ describe('starting and stopping', () => {
     const err = await startServer({ db, port }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ServeError);
     expect((err as ServeError).code).toBe('unavailable');
-    expect((err as Error).message).toBe(`port ${port} on 127.0.0.1 is already in use; pick another with --port, or --port 0 for any free port.`);
+    expect((err as Error).message).toBe(
+      `port ${port} on 127.0.0.1 is already in use; pick another with --port, or --port 0 for any free port.`,
+    );
   });
 
   it('a port that cannot be listened on is refused as unavailable, naming host and port', async () => {

@@ -15,7 +15,10 @@ let tight: Running;
 beforeAll(async () => {
   ensureBuilt();
   // Trace 1: 100,006 events; trace 2: 10.
-  const { dir, db } = await corpusFileOf('stepscope-big-', [{ name: 'big', n: 50_000 }, { name: 'small', n: 2 }]);
+  const { dir, db } = await corpusFileOf('stepscope-big-', [
+    { name: 'big', n: 50_000 },
+    { name: 'small', n: 2 },
+  ]);
   server = await startServer({ db, port: 0, uiDir: join(dir, 'no-ui') });
   tight = await startServer({ db, port: 0, uiDir: join(dir, 'no-ui'), cacheBytes: 4 * 2 ** 20 });
 }, 300_000);
@@ -26,7 +29,13 @@ afterAll(async () => {
 });
 
 const post = async <M extends string>(base: string, method: M, params: unknown) =>
-  answerOf<M>(await fetch(`${base}api/${method}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(params) }));
+  answerOf<M>(
+    await fetch(`${base}api/${method}`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(params),
+    }),
+  );
 
 describe('a big trace loading', () => {
   it('does not hold up other clients: many small requests are answered before it is', async () => {
@@ -58,10 +67,18 @@ describe('a big trace loading', () => {
 
 describe('caps', () => {
   it(`walks at most ${MAX_WALK_ACTIONS} actions, and says how to walk more`, async () => {
-    const ok = await post(server.url, 'walk', { traceId: 1, direction: 'forward', actions: Array(MAX_WALK_ACTIONS).fill('step_into') });
+    const ok = await post(server.url, 'walk', {
+      traceId: 1,
+      direction: 'forward',
+      actions: Array(MAX_WALK_ACTIONS).fill('step_into'),
+    });
     expect(ok.ok).toBe(true);
     for (const n of [MAX_WALK_ACTIONS + 1, 500_000]) {
-      const r = await post(server.url, 'walk', { traceId: 1, direction: 'forward', actions: Array(n).fill('step_into') });
+      const r = await post(server.url, 'walk', {
+        traceId: 1,
+        direction: 'forward',
+        actions: Array(n).fill('step_into'),
+      });
       expect(r).toEqual({
         ok: false,
         error: {
@@ -77,18 +94,27 @@ describe('caps', () => {
     expect(r.ok).toBe(false);
     if (r.ok) return;
     expect(r.error.code).toBe('unavailable');
-    expect(r.error.message).toMatch(/^trace 1 has 100,006 events, about \d+ MiB in memory: over the 4 MiB this explorer may hold\. Start it with a larger budget \(`stepscope serve --cache-mb N`\), or read the trace in windows/);
+    expect(r.error.message).toMatch(
+      /^trace 1 has 100,006 events, about \d+ MiB in memory: over the 4 MiB this explorer may hold\. Start it with a larger budget \(`stepscope serve --cache-mb N`\), or read the trace in windows/,
+    );
     expect((await post(tight.url, 'getSkeleton', { traceId: 2 })).ok).toBe(true);
   });
 
   it('refuses an answer over the size limit with the limit and how to ask for less', () => {
-    const answer = (m: string, value: unknown) => JSON.parse(new TextDecoder().decode(encodeAnswer(m, { ok: true, value }, 1000)));
+    const answer = (m: string, value: unknown) =>
+      JSON.parse(new TextDecoder().decode(encodeAnswer(m, { ok: true, value }, 1000)));
     expect(answer('getEvents', 'x'.repeat(900)).ok).toBe(true);
     expect(answer('getEvents', 'x'.repeat(1000))).toEqual({
       ok: false,
-      error: { code: 'bad-input', message: 'getEvents: the answer would be 1,022 bytes, over the limit of 1,000 bytes for one answer; ask for a smaller window (from, to).' },
+      error: {
+        code: 'bad-input',
+        message:
+          'getEvents: the answer would be 1,022 bytes, over the limit of 1,000 bytes for one answer; ask for a smaller window (from, to).',
+      },
     });
     // Counted in UTF-8 bytes, not characters.
-    expect(answer('walk', 'é'.repeat(600)).error.message).toMatch(/^walk: the answer would be .*walk fewer actions, or walk the whole trajectory with `stepscope replay`\.$/);
+    expect(answer('walk', 'é'.repeat(600)).error.message).toMatch(
+      /^walk: the answer would be .*walk fewer actions, or walk the whole trajectory with `stepscope replay`\.$/,
+    );
   });
 });

@@ -26,7 +26,10 @@ const echo = (method: string, params: unknown) => {
 const withBytes: ApiHost = {
   call: async (method, params) => encode(echo(method, params)),
   // getSkeleton has a bytes form; any other method answers its JSON (src/api/host/protocol.ts).
-  callBytes: async (method, params) => (method === 'getSkeleton' ? { body: new Uint8Array([0, 1, 2, 255]), bytes: true } : { body: encode(echo(method, params)), bytes: false }),
+  callBytes: async (method, params) =>
+    method === 'getSkeleton'
+      ? { body: new Uint8Array([0, 1, 2, 255]), bytes: true }
+      : { body: encode(echo(method, params)), bytes: false },
   close: async () => {},
 };
 const withoutBytes: ApiHost = { call: withBytes.call, close: async () => {} };
@@ -68,7 +71,12 @@ interface Streamed {
  * when the server answers (unless `deaf`: a client that goes on sending after the answer) or
  * cuts the connection. `keepAlive` asks to keep the connection.
  */
-function stream(path: string, total: number, last: string, { keepAlive = false, deaf = false } = {}): Promise<Streamed> {
+function stream(
+  path: string,
+  total: number,
+  last: string,
+  { keepAlive = false, deaf = false } = {},
+): Promise<Streamed> {
   const u = new URL(base);
   const agent = new Agent({ keepAlive });
   const spaces = Buffer.alloc(64 * 1024, 0x20);
@@ -90,15 +98,25 @@ function stream(path: string, total: number, last: string, { keepAlive = false, 
       agent.destroy();
       resolve({ status: 0, headers: {}, body: '', sent });
     };
-    const req = request({ host: u.hostname, port: u.port, path, method: 'POST', agent, headers: { ...JSON_CALL, 'Transfer-Encoding': 'chunked' } }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (c: string) => (body += c));
-      res.on('end', () => {
-        answered = { status: res.statusCode ?? 0, headers: res.headers, body };
-        finish();
-      });
-    });
+    const req = request(
+      {
+        host: u.hostname,
+        port: u.port,
+        path,
+        method: 'POST',
+        agent,
+        headers: { ...JSON_CALL, 'Transfer-Encoding': 'chunked' },
+      },
+      (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (c: string) => (body += c));
+        res.on('end', () => {
+          answered = { status: res.statusCode ?? 0, headers: res.headers, body };
+          finish();
+        });
+      },
+    );
     // Writing into a connection the server cut after answering: the answer is what counts.
     req.on('error', (e) => {
       cut = true;
@@ -131,10 +149,16 @@ describe('a body sent in chunks, without a Content-Length', () => {
   it('of exactly 8 MiB is read whole; one byte more is refused with 413 naming the limit', async () => {
     // The JSON ends at the last byte: a body cut short, or read from a later chunk on, would not parse.
     const at = await stream('/api/listTraces', LIMIT, '{"limit":1}');
-    expect([at.status, JSON.parse(at.body)]).toEqual([200, { ok: true, value: { method: 'listTraces', params: { limit: 1 } } }]);
+    expect([at.status, JSON.parse(at.body)]).toEqual([
+      200,
+      { ok: true, value: { method: 'listTraces', params: { limit: 1 } } },
+    ]);
     const over = await stream('/api/listTraces', LIMIT + 1, '{"limit":1}');
     expect(over.status).toBe(413);
-    expect(JSON.parse(over.body)).toEqual({ ok: false, error: { code: 'bad-input', message: 'request body over the limit of 8 MiB' } });
+    expect(JSON.parse(over.body)).toEqual({
+      ok: false,
+      error: { code: 'bad-input', message: 'request body over the limit of 8 MiB' },
+    });
     // The server goes on answering.
     expect(JSON.parse((await send(base, 'POST', '/api/listTraces', JSON_CALL, '{}')).body).ok).toBe(true);
   });
@@ -159,12 +183,22 @@ describe('a body sent in chunks, without a Content-Length', () => {
 });
 
 describe('the bytes form (Accept: application/octet-stream)', () => {
-  const call = (b: string, method: string, accept?: string) => send(b, 'POST', `/api/${method}`, { ...JSON_CALL, ...(accept ? { Accept: accept } : {}) }, '{"traceId":1}');
+  const call = (b: string, method: string, accept?: string) =>
+    send(b, 'POST', `/api/${method}`, { ...JSON_CALL, ...(accept ? { Accept: accept } : {}) }, '{"traceId":1}');
 
   it("answers a method's raw bytes as application/octet-stream when the client asks for them", async () => {
     // fetch, as the explorer's tree worker reads them (node:http would decode the text).
-    const r = await fetch(`${base}api/getSkeleton`, { method: 'POST', headers: { 'Content-Type': 'application/json', Accept: 'application/octet-stream' }, body: '{"traceId":1}' });
-    expect([r.status, r.headers.get('content-type'), r.headers.get('content-length'), r.headers.get('cache-control')]).toEqual([200, 'application/octet-stream', '4', 'no-store']);
+    const r = await fetch(`${base}api/getSkeleton`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Accept: 'application/octet-stream' },
+      body: '{"traceId":1}',
+    });
+    expect([
+      r.status,
+      r.headers.get('content-type'),
+      r.headers.get('content-length'),
+      r.headers.get('cache-control'),
+    ]).toEqual([200, 'application/octet-stream', '4', 'no-store']);
     expect([...new Uint8Array(await r.arrayBuffer())]).toEqual([0, 1, 2, 255]);
   });
 

@@ -27,10 +27,12 @@ afterAll(async () => {
   cleanTempDirs();
 });
 
-const send = (method: string, path: string, headers: Record<string, string>, body?: string) => sendTo(open.url, method, path, headers, body);
+const send = (method: string, path: string, headers: Record<string, string>, body?: string) =>
+  sendTo(open.url, method, path, headers, body);
 
 const port = () => new URL(open.url).port;
-const apiCall = (headers: Record<string, string>) => send('POST', '/api/listTraces', { 'Content-Type': 'application/json', ...headers }, '{}');
+const apiCall = (headers: Record<string, string>) =>
+  send('POST', '/api/listTraces', { 'Content-Type': 'application/json', ...headers }, '{}');
 
 describe('Host header (DNS rebinding): without a token only a loopback name is answered', () => {
   it('refuses names that merely start or end like a loopback name', async () => {
@@ -49,14 +51,25 @@ describe('Host header (DNS rebinding): without a token only a loopback name is a
       for (const path of ['/api/listTraces', '/']) {
         const r = path === '/' ? await send('GET', '/', { Host: host }) : await apiCall({ Host: host });
         expect(r.status, `${host} ${path}`).toBe(403);
-        expect(JSON.parse(r.body), host).toEqual({ ok: false, error: { code: 'forbidden', message: 'forbidden host' } });
+        expect(JSON.parse(r.body), host).toEqual({
+          ok: false,
+          error: { code: 'forbidden', message: 'forbidden host' },
+        });
       }
     }
   });
 
   it('answers loopback names, with or without a port, in any case', async () => {
     // All of 127.0.0.0/8 is loopback, whatever the number of digits in each part.
-    for (const host of ['localhost', `localhost:${port()}`, 'LocalHost', `127.0.0.1:${port()}`, '127.8.9.10', `127.10.200.30:${port()}`, `[::1]:${port()}`]) {
+    for (const host of [
+      'localhost',
+      `localhost:${port()}`,
+      'LocalHost',
+      `127.0.0.1:${port()}`,
+      '127.8.9.10',
+      `127.10.200.30:${port()}`,
+      `[::1]:${port()}`,
+    ]) {
       const r = await apiCall({ Host: host });
       expect(r.status, host).toBe(200);
       expect(JSON.parse(r.body).value.total, host).toBe(1);

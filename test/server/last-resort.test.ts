@@ -42,7 +42,10 @@ describe('an exception that escapes the API host', () => {
     expect(a.status).toBe(500);
     expect(a.headers['content-type']).toBe('application/json; charset=utf-8');
     expect(a.headers['x-frame-options']).toBe('DENY');
-    expect(JSON.parse(a.body)).toEqual({ ok: false, error: { code: 'internal', message: 'internal error: the pool is gone' } });
+    expect(JSON.parse(a.body)).toEqual({
+      ok: false,
+      error: { code: 'internal', message: 'internal error: the pool is gone' },
+    });
   });
 
   it('after its headers went out, closes the connection instead of leaving the request open', async () => {

@@ -39,9 +39,14 @@ afterAll(async () => {
 });
 
 const post = (base: string, method: string, body: unknown, headers: Record<string, string> = {}) =>
-  fetch(`${base}api/${method}`, { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body: JSON.stringify(body) });
+  fetch(`${base}api/${method}`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
 /** The answer to a call of `method`, typed from the contract. */
-const call = async <M extends string>(base: string, method: M, body: unknown, headers: Record<string, string> = {}) => answerOf<M>(await post(base, method, body, headers));
+const call = async <M extends string>(base: string, method: M, body: unknown, headers: Record<string, string> = {}) =>
+  answerOf<M>(await post(base, method, body, headers));
 
 describe('access', () => {
   it('answers API calls on loopback without a token', async () => {
@@ -53,7 +58,16 @@ describe('access', () => {
     const { request } = await import('node:http');
     const status = await new Promise<number>((res, rej) => {
       const u = new URL(open.url);
-      const req = request({ host: u.hostname, port: u.port, path: '/api/listTraces', method: 'POST', headers: { Host: 'evil.example', 'Content-Type': 'application/json' } }, (r) => res(r.statusCode ?? 0));
+      const req = request(
+        {
+          host: u.hostname,
+          port: u.port,
+          path: '/api/listTraces',
+          method: 'POST',
+          headers: { Host: 'evil.example', 'Content-Type': 'application/json' },
+        },
+        (r) => res(r.statusCode ?? 0),
+      );
       req.on('error', rej);
       req.end('{}');
     });
@@ -74,7 +88,11 @@ describe('access', () => {
   });
 
   it('needs JSON: a form post (cross-site) is refused', async () => {
-    const r = await fetch(`${open.url}api/listTraces`, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: 'a=1' });
+    const r = await fetch(`${open.url}api/listTraces`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: 'a=1',
+    });
     expect(r.status).toBe(415);
     expect((await fetch(`${open.url}api/listTraces`)).status).toBe(405);
   });
@@ -103,15 +121,23 @@ describe('static files and headers', () => {
 // (scripts/mutation.mjs sets STEPSCOPE_MUTATION_TESTS) leave it out.
 describe.skipIf(process.env.STEPSCOPE_MUTATION_TESTS !== undefined)('npm start', () => {
   /** Runs npm start on the fixture corpus until it prints the web UI's URL; returns it and the output. */
-  async function startWeb(env: NodeJS.ProcessEnv): Promise<{ url: string; out: string; child: ReturnType<typeof spawn> }> {
-    const child = spawn(process.execPath, [join(repo, 'scripts/start.mjs'), '--db', db, '--port', '0', '--no-build'], { cwd: repo, env });
+  async function startWeb(
+    env: NodeJS.ProcessEnv,
+  ): Promise<{ url: string; out: string; child: ReturnType<typeof spawn> }> {
+    const child = spawn(process.execPath, [join(repo, 'scripts/start.mjs'), '--db', db, '--port', '0', '--no-build'], {
+      cwd: repo,
+      env,
+    });
     let out = '';
     child.stdout.on('data', (b) => (out += b));
     child.stderr.on('data', (b) => (out += b));
     try {
       const url = await new Promise<string>((res, rej) => {
         const t = setTimeout(() => rej(new Error(`no URL printed:\n${out}`)), 55_000);
-        child.on('exit', (code) => (clearTimeout(t), rej(new Error(`npm start exited (${code}) before printing a URL:\n${out}`))));
+        child.on(
+          'exit',
+          (code) => (clearTimeout(t), rej(new Error(`npm start exited (${code}) before printing a URL:\n${out}`))),
+        );
         child.stdout.on('data', () => {
           const m = /(http:\/\/127\.0\.0\.1:\d+\/)/.exec(out);
           if (m) {
@@ -149,9 +175,18 @@ describe.skipIf(process.env.STEPSCOPE_MUTATION_TESTS !== undefined)('npm start',
     mkdirSync(fake, { recursive: true });
     writeFileSync(join(fake, 'electron'), '#!/bin/sh\necho "fake electron launched" >&2\nexit 3\n', { mode: 0o755 });
     const gyp = join(dir, 'failing-node-gyp.mjs');
-    writeFileSync(gyp, "console.error('gyp ERR! stack Error: This is most likely not a problem with node-gyp or the package itself and');\nconsole.error('gyp ERR! stack is related to network connectivity.');\nprocess.exit(1);\n");
+    writeFileSync(
+      gyp,
+      "console.error('gyp ERR! stack Error: This is most likely not a problem with node-gyp or the package itself and');\nconsole.error('gyp ERR! stack is related to network connectivity.');\nprocess.exit(1);\n",
+    );
     const cache = join(dir, 'electron-native');
-    const env = { ...process.env, DISPLAY: ':99', ELECTRON_OVERRIDE_DIST_PATH: fake, STEPSCOPE_NODE_GYP: gyp, STEPSCOPE_ELECTRON_NATIVE_DIR: cache };
+    const env = {
+      ...process.env,
+      DISPLAY: ':99',
+      ELECTRON_OVERRIDE_DIST_PATH: fake,
+      STEPSCOPE_NODE_GYP: gyp,
+      STEPSCOPE_ELECTRON_NATIVE_DIR: cache,
+    };
     const { url, out, child } = await startWeb(env);
     try {
       expect(whyLines(out)).toEqual([

@@ -36,7 +36,11 @@ beforeAll(async () => {
   const w = new Database(bare);
   w.exec('DELETE FROM trace_skeletons');
   w.close();
-  [served, servedBare, locked] = await Promise.all([startServer({ db, port: 0 }), startServer({ db: bare, port: 0 }), startServer({ db, port: 0, token: 'sekrit-token-2' })]);
+  [served, servedBare, locked] = await Promise.all([
+    startServer({ db, port: 0 }),
+    startServer({ db: bare, port: 0 }),
+    startServer({ db, port: 0, token: 'sekrit-token-2' }),
+  ]);
 }, 600_000);
 afterAll(async () => {
   await Promise.all([served?.close(), servedBare?.close(), locked?.close()]);
@@ -44,7 +48,11 @@ afterAll(async () => {
 });
 
 const post = (base: string, traceId: unknown, headers: Record<string, string> = {}) =>
-  fetch(`${base}api/getSkeleton`, { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body: JSON.stringify({ traceId }) });
+  fetch(`${base}api/getSkeleton`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...headers },
+    body: JSON.stringify({ traceId }),
+  });
 const BYTES = { Accept: 'application/octet-stream' };
 
 async function viaJson(base: string, id: number) {
@@ -59,19 +67,28 @@ async function viaBytes(base: string, id: number) {
   return decodeSkeletonBytes(new Uint8Array(await res.arrayBuffer()));
 }
 
-const plain = (s: ReturnType<typeof decodeSkeleton>) => ({ ...s, kind: [...s.kind], parent: [...s.parent], frame: [...s.frame], line: [...s.line], func: [...s.func] });
+const plain = (s: ReturnType<typeof decodeSkeleton>) => ({
+  ...s,
+  kind: [...s.kind],
+  parent: [...s.parent],
+  frame: [...s.frame],
+  line: [...s.line],
+  func: [...s.func],
+});
 
 describe('getSkeleton as bytes', () => {
   it('decodes to the JSON skeleton on CRUXEval traces and a trace cut by the event limit', async () => {
     expect(ids.length).toBe(801);
     // Every 4th task (200 of the 800: all shapes of CRUXEval, in a quarter of the requests) and the cut trace.
-    for (const id of [...ids.filter((_, j) => j % 4 === 0), cutId]) expect(plain(await viaBytes(served.url, id)), `trace ${id}`).toEqual(plain(await viaJson(served.url, id)));
+    for (const id of [...ids.filter((_, j) => j % 4 === 0), cutId])
+      expect(plain(await viaBytes(served.url, id)), `trace ${id}`).toEqual(plain(await viaJson(served.url, id)));
     const cut = await viaBytes(served.url, cutId);
     expect(cut.count).toBeGreaterThan(80);
   }, 300_000);
 
   it('is the same where the corpus keeps no packed skeleton (packed from the events)', async () => {
-    for (const id of [ids[0], ids[400], cutId]) expect(plain(await viaBytes(servedBare.url, id))).toEqual(plain(await viaJson(served.url, id)));
+    for (const id of [ids[0], ids[400], cutId])
+      expect(plain(await viaBytes(servedBare.url, id))).toEqual(plain(await viaJson(served.url, id)));
   });
 
   it('refuses an unknown or malformed id in the API JSON shape', async () => {
@@ -92,7 +109,11 @@ describe('getSkeleton as bytes', () => {
   });
 
   it('a method without a bytes form answers its JSON as before', async () => {
-    const res = await fetch(`${served.url}api/getTrace`, { method: 'POST', headers: { 'Content-Type': 'application/json', ...BYTES }, body: JSON.stringify({ id: ids[0] }) });
+    const res = await fetch(`${served.url}api/getTrace`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', ...BYTES },
+      body: JSON.stringify({ id: ids[0] }),
+    });
     expect(res.headers.get('content-type')).toMatch(/^application\/json/);
     expect(((await res.json()) as { ok: boolean }).ok).toBe(true);
   });

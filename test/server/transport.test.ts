@@ -25,17 +25,31 @@ afterAll(async () => {
 });
 
 /** One raw request (node:http, so nothing is re-encoded on the way); status and parsed body. */
-function raw(base: string, path: string, body: Buffer | string, headers: Record<string, string> = {}): Promise<{ status: number; body: any }> {
+function raw(
+  base: string,
+  path: string,
+  body: Buffer | string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: any }> {
   const u = new URL(base);
   return new Promise((resolve, reject) => {
-    const req = request({ host: u.hostname, port: u.port, path, method: 'POST', headers: { 'Content-Type': 'application/json', ...headers } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        resolve({ status: res.statusCode ?? 0, body: text.startsWith('{') ? JSON.parse(text) : text });
-      });
-    });
+    const req = request(
+      {
+        host: u.hostname,
+        port: u.port,
+        path,
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', ...headers },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          resolve({ status: res.statusCode ?? 0, body: text.startsWith('{') ? JSON.parse(text) : text });
+        });
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -57,15 +71,28 @@ describe('requests wrong at the HTTP level', () => {
     expect(r.status).toBe(413);
     expect(r.body.error.message).toMatch(/over the limit of 8 MiB/);
     // fetch, as the UI sends it, sees the same answer.
-    const f = await fetch(`${open.url}api/listTraces`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: big });
+    const f = await fetch(`${open.url}api/listTraces`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: big,
+    });
     expect(f.status).toBe(413);
     // A Content-Length over the limit is refused before the body is read.
     const declared = await new Promise<number>((resolve, reject) => {
       const u = new URL(open.url);
-      const req = request({ host: u.hostname, port: u.port, path: '/api/listTraces', method: 'POST', headers: { 'Content-Type': 'application/json', 'Content-Length': String(1 << 30) } }, (res) => {
-        res.resume();
-        resolve(res.statusCode ?? 0);
-      });
+      const req = request(
+        {
+          host: u.hostname,
+          port: u.port,
+          path: '/api/listTraces',
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json', 'Content-Length': String(1 << 30) },
+        },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        },
+      );
       req.on('error', reject);
       req.write('{');
     });
@@ -82,7 +109,7 @@ describe('requests wrong at the HTTP level', () => {
     expect((await raw(open.url, '/api/listTraces', '{"name": "\\ud800"}')).body.ok).toBe(true);
   });
 
-  it('a body that is not JSON is a 400 with the parser\'s words', async () => {
+  it("a body that is not JSON is a 400 with the parser's words", async () => {
     const r = await raw(open.url, '/api/listTraces', '{"name": ');
     expect(r.status).toBe(400);
     expect(r.body.error.message).toMatch(/^request body is not JSON: /);
@@ -94,7 +121,13 @@ describe('requests wrong at the HTTP level', () => {
       expect(r.status, scheme).toBe(200);
       expect(r.body.ok, scheme).toBe(true);
     }
-    for (const header of ['Basic sekrit-token-1', 'Bearer', 'Bearer sekrit-token-2', 'Bearersekrit-token-1', 'sekrit-token-1']) {
+    for (const header of [
+      'Basic sekrit-token-1',
+      'Bearer',
+      'Bearer sekrit-token-2',
+      'Bearersekrit-token-1',
+      'sekrit-token-1',
+    ]) {
       expect((await raw(locked.url, '/api/listTraces', '{}', { Authorization: header })).status, header).toBe(401);
     }
   });

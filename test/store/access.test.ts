@@ -33,7 +33,9 @@ describe('locked and read-only corpora', () => {
     const err = await corpus.ingest(writeTraces(dir, 'new.jsonl', [{ name: 'new', n: 3 }])).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(CorpusError);
     expect((err as CorpusError).kind).toBe('locked');
-    expect((err as CorpusError).message).toBe(`${path} is locked: another program is writing to it. Try again when it has finished.`);
+    expect((err as CorpusError).message).toBe(
+      `${path} is locked: another program is writing to it. Try again when it has finished.`,
+    );
     other.exec('ROLLBACK');
     other.close();
     expect(snapshot(connectionOf(corpus))).toBe(before);
@@ -73,7 +75,9 @@ describe('locked and read-only corpora', () => {
     // @ts-expect-error ingest writes: not on a ReadCorpus; called anyway, to see it refused at run time
     const err = await reader.ingest(writeTraces(dir, 'c.jsonl', [{ name: 'c', n: 1 }])).catch((e: unknown) => e);
     expect((err as CorpusError).kind).toBe('readonly');
-    expect((err as Error).message).toBe(`${path} is read-only: cannot write to it (check the file and folder permissions).`);
+    expect((err as Error).message).toBe(
+      `${path} is read-only: cannot write to it (check the file and folder permissions).`,
+    );
     expect(snapshot(connectionOf(reader))).toBe(before);
     reader.close();
     writer.close();
@@ -86,7 +90,10 @@ describe('locked and read-only corpora', () => {
     w.close();
     const r = openCorpus(path, { readonly: true });
     const before = JSON.stringify(connectionOf(r).prepare('SELECT * FROM annotation_history').all());
-    const readonly = { kind: 'readonly', message: `${path} is read-only: cannot write to it (check the file and folder permissions).` };
+    const readonly = {
+      kind: 'readonly',
+      message: `${path} is read-only: cannot write to it (check the file and folder permissions).`,
+    };
     // Nothing to undo for bob; ada's annotation saved as it is; no trajectories: each still refused, not answered.
     // @ts-expect-error undoAnnotation writes: not on a ReadCorpus; called anyway, to see it refused at run time
     expect(thrown(() => r.undoAnnotation('bob'))).toMatchObject(readonly);

@@ -24,7 +24,8 @@ describe('annotations in the corpus', () => {
     const c = openCorpus(path, { create: true });
     c.saveAnnotations([ann(['data.wrong_value'])], 'ada');
     c.saveAnnotations([ann(['data.wrong_value', 'data.wrong_type'], { note: 'int vs str' })], 'ada');
-    c.saveAnnotations([ann(['data.wrong_value', 'data.wrong_type'], { note: 'int vs str' })], 'ada'); // no change: no history
+    // no change: no history
+    c.saveAnnotations([ann(['data.wrong_value', 'data.wrong_type'], { note: 'int vs str' })], 'ada');
     c.close();
 
     // A fresh connection sees everything: each call committed at once.
@@ -55,8 +56,16 @@ describe('annotations in the corpus', () => {
     const c = openCorpus(join(tempDir(), 'c.db'), { create: true });
     c.saveAnnotations([ann(['control.branch']), ann(['control.wrong_line'], { annotator: 'bob' })], 'ada');
     c.saveAnnotations([ann(['control.loop_iteration'])], 'ada');
-    expect(c.listAnnotations().map((a) => [a.annotator, a.labels])).toEqual([['ada', ['control.loop_iteration']], ['bob', ['control.wrong_line']]]);
-    expect(c.labelUsage()).toEqual(new Map([['control.loop_iteration', 1], ['control.wrong_line', 1]]));
+    expect(c.listAnnotations().map((a) => [a.annotator, a.labels])).toEqual([
+      ['ada', ['control.loop_iteration']],
+      ['bob', ['control.wrong_line']],
+    ]);
+    expect(c.labelUsage()).toEqual(
+      new Map([
+        ['control.loop_iteration', 1],
+        ['control.wrong_line', 1],
+      ]),
+    );
     c.close();
   });
 
@@ -83,7 +92,11 @@ describe('annotations in the corpus', () => {
       c.saveAnnotations([ann(['other.other'])], 'ada');
       c.saveTaxonomy(1, 't', '{}', 'ada');
       const db = connectionOf(c);
-      const bad = { version: 99, name: 'bad', up: (d: typeof db) => d.exec(`DROP TRIGGER IF EXISTS annotation_history_no_delete; DELETE FROM ${table}`) };
+      const bad = {
+        version: 99,
+        name: 'bad',
+        up: (d: typeof db) => d.exec(`DROP TRIGGER IF EXISTS annotation_history_no_delete; DELETE FROM ${table}`),
+      };
       expect(() => migrate(db, [...MIGRATIONS, bad])).toThrow(new RegExp(`would lose rows of "${table}"`));
       expect((db.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n).toBe(1);
       c.close();
@@ -92,7 +105,10 @@ describe('annotations in the corpus', () => {
 
   it('a corpus made at schema 6 without 005 gets the annotation tables when opened', () => {
     const path = join(tempDir(), 'c.db');
-    openDatabase(path, { create: true, migrations: MIGRATIONS.filter((m) => m.version !== 5 && m.version <= 6) }).close();
+    openDatabase(path, {
+      create: true,
+      migrations: MIGRATIONS.filter((m) => m.version !== 5 && m.version <= 6),
+    }).close();
     const c = openCorpus(path);
     c.saveAnnotations([ann(['other.other'])], 'ada');
     expect(c.listAnnotations()).toHaveLength(1);
@@ -117,11 +133,17 @@ describe('annotations: history and lookups', () => {
 
   it("the history of one annotation holds only that annotation's changes", () => {
     const c = fresh();
-    c.saveAnnotations([ann(['data.wrong_value']), ann(['data.wrong_type'], { target: 'trace:1/seq:5', seq: 5 })], 'ada');
+    c.saveAnnotations(
+      [ann(['data.wrong_value']), ann(['data.wrong_type'], { target: 'trace:1/seq:5', seq: 5 })],
+      'ada',
+    );
     c.saveAnnotations([ann(['control.wrong_line'], { target: 'trace:1/seq:5', seq: 5 })], 'ada');
     const [a, b] = c.listAnnotations();
     expect(c.annotationHistory({ annotation: a.id }).map((h) => [h.annotation, h.op])).toEqual([[a.id, 'create']]);
-    expect(c.annotationHistory({ annotation: b.id }).map((h) => [h.annotation, h.op])).toEqual([[b.id, 'create'], [b.id, 'update']]);
+    expect(c.annotationHistory({ annotation: b.id }).map((h) => [h.annotation, h.op])).toEqual([
+      [b.id, 'create'],
+      [b.id, 'update'],
+    ]);
     expect(c.annotationHistory({ who: 'ada' })).toHaveLength(3);
     c.close();
   });

@@ -13,7 +13,10 @@ import { cleanTempDirs, jsonl, snapshot, tempDir, traceRecords, type Rec } from 
 afterAll(cleanTempDirs);
 
 const rows = (c: Corpus) =>
-  connectionOf(c).prepare('SELECT seq, event, frame, func, line, src, locals, arg, parent, cut FROM events ORDER BY trace_id, seq').raw().all();
+  connectionOf(c)
+    .prepare('SELECT seq, event, frame, func, line, src, locals, arg, parent, cut FROM events ORDER BY trace_id, seq')
+    .raw()
+    .all();
 
 /** The recorder's own bytes for a trace whose reprs hold a tab, non-ASCII and an emoji. */
 const original = () => jsonl(traceRecords({ name: 'canon', n: 3, tag: ' \t é 😀 A' }));
@@ -21,7 +24,10 @@ const original = () => jsonl(traceRecords({ name: 'canon', n: 3, tag: ' \t é �
 /** Re-spellings of the same trace that a JSON writer other than Python's might produce. */
 const variants: Array<[string, (text: string) => string]> = [
   ['"seq": -0', (t) => t.replace('"seq": 0,', '"seq": -0,')],
-  ['"frame": -0 and "line": 7.0', (t) => t.replace('"frame": 0, "func": "main", "line": 7,', '"frame": -0, "func": "main", "line": 7.0,')],
+  [
+    '"frame": -0 and "line": 7.0',
+    (t) => t.replace('"frame": 0, "func": "main", "line": 7,', '"frame": -0, "func": "main", "line": 7.0,'),
+  ],
   ['"parent": 1e0', (t) => t.replace(/"parent": 1}/g, '"parent": 1e0}')],
   ['\\u0009 instead of \\t', (t) => t.replace(/\\t/g, '\\u0009')],
   ['an escaped printable character (\\u0041)', (t) => t.replace(/ A"/g, ' \\u0041"')],
@@ -30,7 +36,15 @@ const variants: Array<[string, (text: string) => string]> = [
   ['escaped printable characters in src', (t) => t.replace('"src": "def main():"', '"src": "def main\\u0028)\\u003a"')],
   ['an empty "cut" list', (t) => t.replace('"parent": null}', '"parent": null, "cut": []}')],
   ['compact separators', (t) => t.replace(/", "/g, '","').replace(/": /g, '":')],
-  ['record keys in another order', (t) => t.split('\n').filter(Boolean).map((l) => JSON.stringify(Object.fromEntries(Object.entries(JSON.parse(l) as Rec).reverse()))).join('\n') + '\n'],
+  [
+    'record keys in another order',
+    (t) =>
+      t
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.stringify(Object.fromEntries(Object.entries(JSON.parse(l) as Rec).reverse())))
+        .join('\n') + '\n',
+  ],
 ];
 
 describe('ingest: idempotent on the canonical form', () => {
@@ -87,8 +101,13 @@ describe('ingest: lone surrogates', () => {
   const storedTexts = (c: Corpus) => {
     const out: Buffer[] = [];
     for (const t of ['programs', 'traces', 'events']) {
-      const cols = (connectionOf(c).prepare(`PRAGMA table_info(${t})`).all() as Array<{ name: string }>).map((r) => r.name);
-      for (const row of connectionOf(c).prepare(`SELECT ${cols.map((n) => `CAST(${n} AS BLOB)`).join(', ')} FROM ${t}`).raw().all()) {
+      const cols = (connectionOf(c).prepare(`PRAGMA table_info(${t})`).all() as Array<{ name: string }>).map(
+        (r) => r.name,
+      );
+      for (const row of connectionOf(c)
+        .prepare(`SELECT ${cols.map((n) => `CAST(${n} AS BLOB)`).join(', ')} FROM ${t}`)
+        .raw()
+        .all()) {
         for (const v of row as unknown[]) if (Buffer.isBuffer(v)) out.push(v);
       }
     }
@@ -98,7 +117,10 @@ describe('ingest: lone surrogates', () => {
     const parts: Buffer[] = [];
     const sink = new PassThrough();
     sink.on('data', (b: Buffer) => parts.push(b));
-    await c.export(c.listTraces().rows.map((r) => r.id), sink);
+    await c.export(
+      c.listTraces().rows.map((r) => r.id),
+      sink,
+    );
     return Buffer.concat(parts).toString('utf8');
   };
 
@@ -128,7 +150,12 @@ describe('ingest: lone surrogates', () => {
     expect(events.at(-1)!.func).toBe('f\\udc80');
     expect(events.at(-1)!.src).toBe('    return acc  # \\ud800');
     expect(events.at(-1)!.locals.acc).toBe('\\udbff3 \t é 😀 A'); // the emoji, a real pair, stays
-    expect(connectionOf(corpus).prepare("SELECT json_extract(locals, '$.acc') FROM events WHERE seq = ?").pluck().get(events.length - 1)).toBe('\\udbff3 \t é 😀 A');
+    expect(
+      connectionOf(corpus)
+        .prepare("SELECT json_extract(locals, '$.acc') FROM events WHERE seq = ?")
+        .pluck()
+        .get(events.length - 1),
+    ).toBe('\\udbff3 \t é 😀 A');
 
     const out = await exported(corpus);
     expect(out).toContain('"arg": "\\\\ud83d"');

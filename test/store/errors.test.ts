@@ -27,9 +27,27 @@ describe('SQLite errors, as people read them', () => {
     ['SQLITE_READONLY_DBMOVED', 'attempt to write a readonly database', 'readonly', 'read-only', readonly],
     ['SQLITE_CANTOPEN', 'unable to open database file', 'missing', 'not-found', cantOpen],
     ['SQLITE_CANTOPEN_ISDIR', 'unable to open database file', 'missing', 'not-found', cantOpen],
-    ['SQLITE_NOTADB', 'file is not a database', 'not-corpus', 'not-corpus', `${P} is not a Stepscope corpus (not a SQLite database).`],
-    ['SQLITE_CORRUPT', 'database disk image is malformed', 'corrupt', 'corrupt', `${P} is damaged (SQLite reports corruption): database disk image is malformed`],
-    ['SQLITE_CORRUPT_INDEX', 'database disk image is malformed', 'corrupt', 'corrupt', `${P} is damaged (SQLite reports corruption): database disk image is malformed`],
+    [
+      'SQLITE_NOTADB',
+      'file is not a database',
+      'not-corpus',
+      'not-corpus',
+      `${P} is not a Stepscope corpus (not a SQLite database).`,
+    ],
+    [
+      'SQLITE_CORRUPT',
+      'database disk image is malformed',
+      'corrupt',
+      'corrupt',
+      `${P} is damaged (SQLite reports corruption): database disk image is malformed`,
+    ],
+    [
+      'SQLITE_CORRUPT_INDEX',
+      'database disk image is malformed',
+      'corrupt',
+      'corrupt',
+      `${P} is damaged (SQLite reports corruption): database disk image is malformed`,
+    ],
     ['SQLITE_FULL', 'database or disk is full', 'io', 'unavailable', `${P}: database or disk is full`],
     ['SQLITE_IOERR', 'disk I/O error', 'io', 'unavailable', `${P}: disk I/O error`],
     ['SQLITE_IOERR_WRITE', 'disk I/O error', 'io', 'unavailable', `${P}: disk I/O error`],
@@ -39,12 +57,20 @@ describe('SQLite errors, as people read them', () => {
     it(`${code} is a ${kind} error naming the corpus`, () => {
       const e = explainSqliteError(new Database.SqliteError(sqliteMessage, code), P);
       expect(e).toBeInstanceOf(CorpusError);
-      expect([(e as CorpusError).kind, (e as CorpusError).code, (e as Error).message]).toEqual([kind, errorCode, message]);
+      expect([(e as CorpusError).kind, (e as CorpusError).code, (e as Error).message]).toEqual([
+        kind,
+        errorCode,
+        message,
+      ]);
     });
   }
 
   it('other errors (bugs, not user problems) pass through unchanged', () => {
-    for (const e of [new Database.SqliteError('UNIQUE constraint failed: traces.hash', 'SQLITE_CONSTRAINT_UNIQUE'), new Error('plain'), new TypeError('x')]) {
+    for (const e of [
+      new Database.SqliteError('UNIQUE constraint failed: traces.hash', 'SQLITE_CONSTRAINT_UNIQUE'),
+      new Error('plain'),
+      new TypeError('x'),
+    ]) {
       expect(explainSqliteError(e, P)).toBe(e);
     }
   });
@@ -69,6 +95,8 @@ describe('a damaged corpus file', () => {
     }
     expect(err).toBeInstanceOf(CorpusError);
     expect((err as CorpusError).kind).toBe('corrupt');
-    expect((err as Error).message).toBe(`${path} is damaged (SQLite reports corruption): database disk image is malformed`);
+    expect((err as Error).message).toBe(
+      `${path} is damaged (SQLite reports corruption): database disk image is malformed`,
+    );
   });
 });

@@ -28,7 +28,12 @@ async function exported(corpus: Corpus, ids: number[]): Promise<string> {
 describe('export: the round trip', () => {
   it('round-trips: re-ingesting an export stores nothing new, a fresh corpus gets the same traces', async () => {
     const { dir, corpus } = fresh();
-    await corpus.ingest(writeTraces(dir, 't.jsonl', [{ name: 'a', n: 2 }, { name: 'b', n: 30, exit: 'error', tag: ' "q" \\ é' }]));
+    await corpus.ingest(
+      writeTraces(dir, 't.jsonl', [
+        { name: 'a', n: 2 },
+        { name: 'b', n: 30, exit: 'error', tag: ' "q" \\ é' },
+      ]),
+    );
     const ids = corpus.listTraces().rows.map((r) => r.id);
     const out = join(dir, 'export.jsonl');
     const sink = new PassThrough();
@@ -47,14 +52,21 @@ describe('export: the round trip', () => {
       expect(other.getEvents(b.id)).toEqual(corpus.getEvents(id));
     }
     // Event lines come out exactly as the recorder's layout wrote them.
-    const original = readFileSync(join(dir, 't.jsonl'), 'utf8').split('\n').filter((l) => l.startsWith('{"type": "event"'));
-    const exported = readFileSync(out, 'utf8').split('\n').filter((l) => l.startsWith('{"type": "event"'));
+    const original = readFileSync(join(dir, 't.jsonl'), 'utf8')
+      .split('\n')
+      .filter((l) => l.startsWith('{"type": "event"'));
+    const exported = readFileSync(out, 'utf8')
+      .split('\n')
+      .filter((l) => l.startsWith('{"type": "event"'));
     expect(exported).toEqual(original);
     // The export of the copy is byte-identical: the canonical form is stable.
     const again = new PassThrough();
     const parts2: Buffer[] = [];
     again.on('data', (b: Buffer) => parts2.push(b));
-    await other.export(other.listTraces().rows.map((r) => r.id), again);
+    await other.export(
+      other.listTraces().rows.map((r) => r.id),
+      again,
+    );
     expect(Buffer.concat(parts2).toString()).toBe(readFileSync(out, 'utf8'));
     other.close();
     corpus.close();
@@ -78,7 +90,9 @@ describe('export: what is written, and when', () => {
 
   it('keeps stdout_bytes in the end record, so a re-ingest into an empty corpus keeps it too', async () => {
     const { dir, corpus } = fresh();
-    const recs: Rec[] = traceRecords({ name: 'a', n: 2 }).map((r) => (r.type === 'end' ? { ...r, stdout_bytes: 42 } : r));
+    const recs: Rec[] = traceRecords({ name: 'a', n: 2 }).map((r) =>
+      r.type === 'end' ? { ...r, stdout_bytes: 42 } : r,
+    );
     const file = join(dir, 't.jsonl');
     writeFileSync(file, jsonl(recs));
     await corpus.ingest(file);

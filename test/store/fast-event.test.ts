@@ -14,7 +14,19 @@ afterAll(cleanTempDirs);
 /** The row the slow path (JSON.parse + canonical re-encoding) would store. */
 function slowRow(line: string) {
   const e = JSON.parse(line);
-  return [0, e.seq, e.event, e.frame, e.func, e.line, e.src, pyJson(e.locals), e.arg, e.parent, e.cut === undefined ? null : pyJson(e.cut)];
+  return [
+    0,
+    e.seq,
+    e.event,
+    e.frame,
+    e.func,
+    e.line,
+    e.src,
+    pyJson(e.locals),
+    e.arg,
+    e.parent,
+    e.cut === undefined ? null : pyJson(e.cut),
+  ];
 }
 
 describe('the canonical event fast path', () => {
@@ -22,7 +34,9 @@ describe('the canonical event fast path', () => {
     const tag = ' é "q"\t \\ \u0001 \u007f 😀 </>';
     const recs = [...traceRecords({ n: 3, tag }), ...traceRecords({ n: 2, exit: 'error' })];
     const withCut = { ...recs[5], cut: ['acc', '<arg>'] };
-    const lines = jsonl([...recs, withCut]).split('\n').filter((l) => l.includes('"type": "event"'));
+    const lines = jsonl([...recs, withCut])
+      .split('\n')
+      .filter((l) => l.includes('"type": "event"'));
     for (const line of lines) {
       const seq = JSON.parse(line).seq;
       const out: unknown[] = [];
@@ -85,7 +99,16 @@ describe('duplicate names in canonical locals', () => {
   });
 
   it('refuses a repeated name wherever the two copies sit', () => {
-    for (const [a, b] of [[0, 1], [0, 5], [4, 5], [5, 6], [0, 39], [6, 7], [30, 39], [2, 20]]) {
+    for (const [a, b] of [
+      [0, 1],
+      [0, 5],
+      [4, 5],
+      [5, 6],
+      [0, 39],
+      [6, 7],
+      [30, 39],
+      [2, 20],
+    ]) {
       const names = many.slice();
       names[b] = names[a];
       expect(fastEvent(withLocals(names), 2, []), `${a} and ${b}`).toBe(false);
@@ -95,7 +118,9 @@ describe('duplicate names in canonical locals', () => {
 
 /** The recorder-layout lines of a small trace: line 4 is the event with seq 2, parent 1. */
 function lines(): string[] {
-  return jsonl(traceRecords({ name: 'f', n: 1 })).split('\n').slice(0, -1);
+  return jsonl(traceRecords({ name: 'f', n: 1 }))
+    .split('\n')
+    .slice(0, -1);
 }
 
 describe('the parent on the fast path', () => {
@@ -110,7 +135,9 @@ describe('the parent on the fast path', () => {
   it('a recorder-layout line with a negative parent is refused on its line, nothing stored', async () => {
     const ls = lines();
     ls[3] = ls[3].replace('"parent": 1', '"parent": -1');
-    expect(await refusedIngest(ls, 'f.jsonl')).toBe('f.jsonl:4: expected "parent" to be null or the seq of an earlier event (0 to 1), got -1');
+    expect(await refusedIngest(ls, 'f.jsonl')).toBe(
+      'f.jsonl:4: expected "parent" to be null or the seq of an earlier event (0 to 1), got -1',
+    );
   });
 
   it('a parent of 0 is stored as 0 from a recorder-layout line', async () => {

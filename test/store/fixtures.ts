@@ -18,7 +18,9 @@ export function pyDumps(v: unknown): string {
     return JSON.stringify(v).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
   }
   if (Array.isArray(v)) return `[${v.map(pyDumps).join(', ')}]`;
-  return `{${Object.entries(v as Rec).map(([k, x]) => `${pyDumps(k)}: ${pyDumps(x)}`).join(', ')}}`;
+  return `{${Object.entries(v as Rec)
+    .map(([k, x]) => `${pyDumps(k)}: ${pyDumps(x)}`)
+    .join(', ')}}`;
 }
 
 export interface TraceSpec {
@@ -40,15 +42,32 @@ export function traceRecords(spec: TraceSpec = {}): Rec[] {
   const lines = (source + '\n' + wrapper).split('\n');
   const recs: Rec[] = [
     {
-      type: 'trace', format: 'stepscope-trace', version: 1, name, mode: 'call', python: '3.11.7', hashseed: 0,
-      filename: '<program>', source, call: `f(${n})`, context_forward: source + '\n' + wrapper, context_inverse: source,
+      type: 'trace',
+      format: 'stepscope-trace',
+      version: 1,
+      name,
+      mode: 'call',
+      python: '3.11.7',
+      hashseed: 0,
+      filename: '<program>',
+      source,
+      call: `f(${n})`,
+      context_forward: source + '\n' + wrapper,
+      context_inverse: source,
       limits: { events: 1000000, seconds: 10.0, memory_mb: 1024, repr_chars: 10000 },
       meta: { task: 'test', expected_output: String((n * (n - 1)) / 2), note: 'é ✓' },
     },
   ];
   let seq = 0;
-  const ev = (event: string, frame: number, func: string, line: number, locals: Rec, arg: string | null, parent: number | null) =>
-    recs.push({ type: 'event', seq: seq++, event, frame, func, line, src: lines[line - 1], locals, arg, parent });
+  const ev = (
+    event: string,
+    frame: number,
+    func: string,
+    line: number,
+    locals: Rec,
+    arg: string | null,
+    parent: number | null,
+  ) => recs.push({ type: 'event', seq: seq++, event, frame, func, line, src: lines[line - 1], locals, arg, parent });
   const tag = spec.tag ?? '';
   ev('call', 0, 'main', 7, {}, null, null);
   ev('line', 0, 'main', 8, {}, null, null);
@@ -56,7 +75,15 @@ export function traceRecords(spec: TraceSpec = {}): Rec[] {
   ev('line', 1, 'f', 2, { n: String(n) }, null, 1);
   let acc = 0;
   for (let i = 0; i < n; i++) {
-    ev('line', 1, 'f', 3, i === 0 ? { n: String(n), acc: `${acc}${tag}` } : { n: String(n), acc: `${acc}${tag}`, i: String(i - 1) }, null, 1);
+    ev(
+      'line',
+      1,
+      'f',
+      3,
+      i === 0 ? { n: String(n), acc: `${acc}${tag}` } : { n: String(n), acc: `${acc}${tag}`, i: String(i - 1) },
+      null,
+      1,
+    );
     ev('line', 1, 'f', 4, { n: String(n), acc: `${acc}${tag}`, i: String(i) }, null, 1);
     acc += i;
   }
@@ -70,8 +97,11 @@ export function traceRecords(spec: TraceSpec = {}): Rec[] {
   }
   const events = seq;
   recs.push({
-    type: 'end', exit, reason: exit === 'error' ? "ValueError('boom')" : exit === 'never' ? 'event limit 1000000' : null,
-    events, seconds: spec.seconds ?? 0.001,
+    type: 'end',
+    exit,
+    reason: exit === 'error' ? "ValueError('boom')" : exit === 'never' ? 'event limit 1000000' : null,
+    events,
+    seconds: spec.seconds ?? 0.001,
   });
   return recs;
 }
@@ -139,7 +169,9 @@ export async function seedOldCorpusFrom(path: string, version: number, dir: stri
   const old = openDatabase(path, { migrations: MIGRATIONS.filter((m) => m.version <= version) });
   old.prepare('ATTACH DATABASE ? AS src').run(fresh);
   for (const t of ['programs', 'traces', 'events']) {
-    const cols = (old.prepare(`PRAGMA main.table_info(${t})`).all() as { name: string }[]).map((c) => c.name).join(', ');
+    const cols = (old.prepare(`PRAGMA main.table_info(${t})`).all() as { name: string }[])
+      .map((c) => c.name)
+      .join(', ');
     old.exec(`INSERT INTO main.${t} (${cols}) SELECT ${cols} FROM src.${t}`);
   }
   old.exec('DETACH DATABASE src');
@@ -169,7 +201,10 @@ export async function* oneChunk(lines: string[]): AsyncGenerator<Buffer> {
 export async function refusedIngest(lines: string[], file: string): Promise<string> {
   const corpus = openCorpus(join(tempDir(), 'c.db'), { create: true });
   try {
-    const e = await corpus.ingestStream(oneChunk(lines), file).then(() => new Error(`expected ${file} to be refused`), (x: unknown) => x);
+    const e = await corpus.ingestStream(oneChunk(lines), file).then(
+      () => new Error(`expected ${file} to be refused`),
+      (x: unknown) => x,
+    );
     expect(e).toBeInstanceOf(IngestError);
     expect(corpus.counts().traces).toBe(0);
     return (e as Error).message;

@@ -72,7 +72,8 @@ function readlinkOr(p: string): string {
   }
 }
 
-const count = (db: Database.Database, table: string) => db.prepare(`SELECT count(*) FROM ${table}`).pluck().get() as number;
+const count = (db: Database.Database, table: string) =>
+  db.prepare(`SELECT count(*) FROM ${table}`).pluck().get() as number;
 
 async function rejection(p: Promise<unknown>): Promise<unknown> {
   return p.then(
@@ -86,7 +87,11 @@ async function rejection(p: Promise<unknown>): Promise<unknown> {
 describe('ingest: happy path', () => {
   it('stores every trace with its header, events and end, as written', async () => {
     const { dir, corpus } = fresh();
-    const specs = [{ name: 'a', n: 2 }, { name: 'b', n: 5, exit: 'error' as const }, { name: 'c', n: 0, exit: 'never' as const }];
+    const specs = [
+      { name: 'a', n: 2 },
+      { name: 'b', n: 5, exit: 'error' as const },
+      { name: 'c', n: 0, exit: 'never' as const },
+    ];
     const file = writeTraces(dir, 'three.jsonl', specs);
     const res = await corpus.ingest(file);
     const expectedEvents = specs.reduce((s, x) => s + eventsOf(traceRecords(x)).length, 0);
@@ -138,11 +143,17 @@ describe('ingest: happy path', () => {
 describe('ingest: idempotency', () => {
   it('stores the same trace once, even when re-recorded with another wall time', async () => {
     const { dir, corpus } = fresh();
-    const file = writeTraces(dir, 't.jsonl', [{ name: 'a', n: 2 }, { name: 'b', n: 3 }]);
+    const file = writeTraces(dir, 't.jsonl', [
+      { name: 'a', n: 2 },
+      { name: 'b', n: 3 },
+    ]);
     expect(await corpus.ingest(file)).toMatchObject({ inserted: 2, skipped: 0 });
     const before = snapshot(connectionOf(corpus));
     expect(await corpus.ingest(file)).toMatchObject({ traces: 2, inserted: 0, skipped: 2 });
-    const rerun = writeTraces(dir, 'rerun.jsonl', [{ name: 'a', n: 2, seconds: 7.5 }, { name: 'a', n: 4 }]);
+    const rerun = writeTraces(dir, 'rerun.jsonl', [
+      { name: 'a', n: 2, seconds: 7.5 },
+      { name: 'a', n: 4 },
+    ]);
     expect(await corpus.ingest(rerun)).toMatchObject({ traces: 2, inserted: 1, skipped: 1 });
     expect(corpus.counts().traces).toBe(3);
     expect(snapshot(connectionOf(corpus))).not.toBe(before);
@@ -164,7 +175,10 @@ describe('ingest: idempotency', () => {
     // Stored the same either way: a fresh corpus fed the compact file holds equal rows.
     const other = openCorpus(join(dir, 'o.db'), { create: true });
     await other.ingest(compact);
-    const rows = (c: Corpus) => connectionOf(c).prepare('SELECT seq, event, frame, func, line, src, locals, arg, parent, cut FROM events ORDER BY seq').all();
+    const rows = (c: Corpus) =>
+      connectionOf(c)
+        .prepare('SELECT seq, event, frame, func, line, src, locals, arg, parent, cut FROM events ORDER BY seq')
+        .all();
     expect(rows(other)).toEqual(rows(corpus));
     other.close();
     corpus.close();
@@ -172,7 +186,10 @@ describe('ingest: idempotency', () => {
 
   it('skips a duplicate longer than the write buffer without leaving rows behind', async () => {
     const { dir, corpus } = fresh();
-    const file = writeTraces(dir, 'long.jsonl', [{ name: 'long', n: 200 }, { name: 'long', n: 200 }]);
+    const file = writeTraces(dir, 'long.jsonl', [
+      { name: 'long', n: 200 },
+      { name: 'long', n: 200 },
+    ]);
     expect(await corpus.ingest(file, { bufferEvents: 16 })).toMatchObject({ traces: 2, inserted: 1, skipped: 1 });
     const before = snapshot(connectionOf(corpus));
     expect(await corpus.ingest(file, { bufferEvents: 16 })).toMatchObject({ inserted: 0, skipped: 2 });
@@ -184,7 +201,13 @@ describe('ingest: idempotency', () => {
 
 describe('ingest: bad input is reported with file and line, and changes nothing', () => {
   const good = () => traceRecords({ name: 'good', n: 3 });
-  const cases: Array<{ what: string; text: () => string | Buffer; line: number; message: string; maxLineBytes?: number }> = [
+  const cases: Array<{
+    what: string;
+    text: () => string | Buffer;
+    line: number;
+    message: string;
+    maxLineBytes?: number;
+  }> = [
     {
       what: 'a gap in seq',
       text: () => jsonl(good().filter((r) => r.seq !== 5 && r.seq !== 6)),
@@ -195,7 +218,11 @@ describe('ingest: bad input is reported with file and line, and changes nothing'
       what: 'invalid UTF-8',
       text: () => {
         const lines = jsonl(good()).split('\n');
-        return Buffer.concat([Buffer.from(lines.slice(0, 3).join('\n') + '\n'), Buffer.from([0x7b, 0xff, 0xfe, 0x7d, 0x0a]), Buffer.from(lines.slice(4).join('\n'))]);
+        return Buffer.concat([
+          Buffer.from(lines.slice(0, 3).join('\n') + '\n'),
+          Buffer.from([0x7b, 0xff, 0xfe, 0x7d, 0x0a]),
+          Buffer.from(lines.slice(4).join('\n')),
+        ]);
       },
       line: 4,
       message: 'invalid UTF-8: expected the file to be UTF-8 text',
@@ -216,13 +243,15 @@ describe('ingest: bad input is reported with file and line, and changes nothing'
       what: 'a missing end record',
       text: () => jsonl(good().slice(0, -1)),
       line: 13,
-      message: 'expected an "end" record after this line: the trace "good" from line {start} has no "end" (the file looks truncated)',
+      message:
+        'expected an "end" record after this line: the trace "good" from line {start} has no "end" (the file looks truncated)',
     },
     {
       what: 'a next trace before the end',
       text: () => jsonl([...good().slice(0, -1), ...good()]),
       line: 14,
-      message: 'expected an "event" or "end" record, got a "trace" header: the trace "good" from line {start} has no "end" record',
+      message:
+        'expected an "event" or "end" record, got a "trace" header: the trace "good" from line {start} has no "end" record',
     },
     {
       what: 'an unknown event kind',
@@ -286,13 +315,21 @@ describe('ingest: bad input is reported with file and line, and changes nothing'
     },
     {
       what: 'a local named twice (recorder layout, so the fast path sees it first)',
-      text: () => jsonl(good()).replace('"locals": {"n": "3", "acc": "0", "i": "0"}', '"locals": {"n": "3", "acc": "0", "n": "4"}'),
+      text: () =>
+        jsonl(good()).replace(
+          '"locals": {"n": "3", "acc": "0", "i": "0"}',
+          '"locals": {"n": "3", "acc": "0", "n": "4"}',
+        ),
       line: 7,
       message: 'duplicate key "n" in "locals": expected each key once',
     },
     {
       what: 'a local named twice, once through an escape',
-      text: () => jsonl(good()).replace('"locals": {"n": "3", "acc": "0", "i": "0"}', '"locals": {"n": "3", "acc": "0", "\\u006e": "4"}'),
+      text: () =>
+        jsonl(good()).replace(
+          '"locals": {"n": "3", "acc": "0", "i": "0"}',
+          '"locals": {"n": "3", "acc": "0", "\\u006e": "4"}',
+        ),
       line: 7,
       message: 'duplicate key "n" in "locals": expected each key once',
     },
@@ -316,7 +353,11 @@ describe('ingest: bad input is reported with file and line, and changes nothing'
     },
     {
       what: 'JSON nested 100,000 deep in an event',
-      text: () => jsonl(good()).replace('"arg": null, "parent": 1}', `"arg": ${'{"a": '.repeat(100000)}null${'}'.repeat(100000)}, "parent": 1}`),
+      text: () =>
+        jsonl(good()).replace(
+          '"arg": null, "parent": 1}',
+          `"arg": ${'{"a": '.repeat(100000)}null${'}'.repeat(100000)}, "parent": 1}`,
+        ),
       line: 4,
       message: 'JSON nested deeper than 100 levels: expected at most 100',
     },
@@ -365,7 +406,9 @@ describe('ingest: bad input is reported with file and line, and changes nothing'
 
   it('a missing input file is named', async () => {
     const { dir, corpus } = fresh();
-    await expect(corpus.ingest(join(dir, 'absent.jsonl'))).rejects.toThrow(`${join(dir, 'absent.jsonl')}: no such file`);
+    await expect(corpus.ingest(join(dir, 'absent.jsonl'))).rejects.toThrow(
+      `${join(dir, 'absent.jsonl')}: no such file`,
+    );
     corpus.close();
   });
 
@@ -449,7 +492,13 @@ describe('ingest: what is stored', () => {
     writeFileSync(file, jsonl(recs)); // the fixture writes the canonical (recorder's) form
     await corpus.ingest(file);
     const { seconds: _s, ...end } = recs[recs.length - 1];
-    const text = recs.slice(0, -1).map((r) => pyDumps(r) + '\n').join('') + pyDumps(end) + '\n';
+    const text =
+      recs
+        .slice(0, -1)
+        .map((r) => pyDumps(r) + '\n')
+        .join('') +
+      pyDumps(end) +
+      '\n';
     expect(text.length).toBeGreaterThan(3 * 65536);
     const stored = connectionOf(corpus).prepare('SELECT hash FROM traces').pluck().all();
     expect(stored).toEqual([createHash('sha256').update(text).digest('hex')]);
@@ -481,7 +530,11 @@ describe('ingest: a full disk', () => {
       () => undefined,
       (x: unknown) => x,
     )) as { kind?: string; code?: string; message?: string };
-    expect([e.kind, e.code, e.message]).toEqual(['io', 'unavailable', `${join(dir, 'c.db')}: database or disk is full`]);
+    expect([e.kind, e.code, e.message]).toEqual([
+      'io',
+      'unavailable',
+      `${join(dir, 'c.db')}: database or disk is full`,
+    ]);
     expect(db.inTransaction).toBe(false);
     expect(snapshot(db)).toBe(before);
     db.pragma('max_page_count = 1073741823');
@@ -491,7 +544,7 @@ describe('ingest: a full disk', () => {
 });
 
 describe('ingest: transactions', () => {
-  it('refused for another writer\'s lock, stores nothing even if the lock is gone before the file is read', async () => {
+  it("refused for another writer's lock, stores nothing even if the lock is gone before the file is read", async () => {
     const { dir, corpus } = fresh();
     const path = join(dir, 'c.db');
     const file = writeTraces(dir, 'a.jsonl', [{ name: 'a', n: 1 }]);
@@ -506,7 +559,10 @@ describe('ingest: transactions', () => {
     other.exec('ROLLBACK');
     other.close();
     const e = (await pending) as { kind?: string; message?: string };
-    expect([e.kind, e.message]).toEqual(['locked', `${path} is locked: another program is writing to it. Try again when it has finished.`]);
+    expect([e.kind, e.message]).toEqual([
+      'locked',
+      `${path} is locked: another program is writing to it. Try again when it has finished.`,
+    ]);
     expect(c.counts()).toMatchObject({ traces: 0 });
     c.close();
     corpus.close();
@@ -517,7 +573,9 @@ describe('ingest: transactions', () => {
     const db = connectionOf(corpus);
     // A stand-in for the errors SQLite answers by rolling back the whole transaction itself
     // (a full disk or an I/O error may): a temporary trigger, not part of the corpus file.
-    db.exec("CREATE TEMP TRIGGER refuse BEFORE INSERT ON traces BEGIN SELECT RAISE(ROLLBACK, 'refused by the test trigger'); END");
+    db.exec(
+      "CREATE TEMP TRIGGER refuse BEFORE INSERT ON traces BEGIN SELECT RAISE(ROLLBACK, 'refused by the test trigger'); END",
+    );
     const e = (await corpus.ingest(writeTraces(dir, 'a.jsonl', [{ name: 'a', n: 1 }])).then(
       () => undefined,
       (x: unknown) => x,
@@ -548,27 +606,31 @@ describe('ingest: standard input', () => {
 
 describe('ingest: the input file is closed', () => {
   // Linux: the open descriptors are listed in /proc/self/fd.
-  it.skipIf(!existsSync('/proc/self/fd'))('when the corpus is locked by another writer and the file was never read', async () => {
-    const { dir, path, db } = freshDb({ busyTimeoutMs: 0 });
-    const file = writeTraces(dir, 't.jsonl', [{ name: 'a', n: 1 }]);
-    const other = new Database(path);
-    other.exec('BEGIN IMMEDIATE');
-    const openOnFile = () => readdirSync('/proc/self/fd').filter((fd) => readlinkOr(`/proc/self/fd/${fd}`) === file).length;
-    for (let i = 0; i < 20; i++) {
-      const e = await rejection(ingestFile(db, file));
-      expect(e).toBeInstanceOf(CorpusError);
-      expect((e as CorpusError).kind).toBe('locked');
-    }
-    // The read streams open the file asynchronously, in Node's thread pool: reads queued
-    // after them finish once those opens have run. Then each stream closes its descriptor
-    // (a stream never closed would keep its descriptor for good).
-    await Promise.all(Array.from({ length: 8 }, () => readFile(file)));
-    for (let i = 0; i < 200 && openOnFile() > 0; i++) await new Promise((r) => setTimeout(r, 10));
-    expect(openOnFile()).toBe(0);
-    other.exec('ROLLBACK');
-    other.close();
-    db.close();
-  });
+  it.skipIf(!existsSync('/proc/self/fd'))(
+    'when the corpus is locked by another writer and the file was never read',
+    async () => {
+      const { dir, path, db } = freshDb({ busyTimeoutMs: 0 });
+      const file = writeTraces(dir, 't.jsonl', [{ name: 'a', n: 1 }]);
+      const other = new Database(path);
+      other.exec('BEGIN IMMEDIATE');
+      const openOnFile = () =>
+        readdirSync('/proc/self/fd').filter((fd) => readlinkOr(`/proc/self/fd/${fd}`) === file).length;
+      for (let i = 0; i < 20; i++) {
+        const e = await rejection(ingestFile(db, file));
+        expect(e).toBeInstanceOf(CorpusError);
+        expect((e as CorpusError).kind).toBe('locked');
+      }
+      // The read streams open the file asynchronously, in Node's thread pool: reads queued
+      // after them finish once those opens have run. Then each stream closes its descriptor
+      // (a stream never closed would keep its descriptor for good).
+      await Promise.all(Array.from({ length: 8 }, () => readFile(file)));
+      for (let i = 0; i < 200 && openOnFile() > 0; i++) await new Promise((r) => setTimeout(r, 10));
+      expect(openOnFile()).toBe(0);
+      other.exec('ROLLBACK');
+      other.close();
+      db.close();
+    },
+  );
 });
 
 /**
@@ -599,10 +661,17 @@ describe('ingest: the write buffer (memory is bounded by bufferEvents rows)', ()
   it('with bufferEvents 8: nothing is written before the 8th event, the 8 are written when it is read', async () => {
     const { db } = freshDb();
     const lines = linesOf(traceRecords({ name: 'a', n: 10 })); // 26 events
-    const { seen, result } = await watch(db, lines, lines.map(() => 1), { bufferEvents: 8 });
+    const { seen, result } = await watch(
+      db,
+      lines,
+      lines.map(() => 1),
+      { bufferEvents: 8 },
+    );
     expect(result).toMatchObject({ inserted: 1, events: 26 });
     // seen[k]: after line k + 1; line 1 is the header, line k + 1 the k-th event.
-    expect(seen.slice(0, 8).map((s) => [s.read, s.events, s.traces])).toEqual([0, 1, 2, 3, 4, 5, 6, 7].map((r) => [r, 0, 0]));
+    expect(seen.slice(0, 8).map((s) => [s.read, s.events, s.traces])).toEqual(
+      [0, 1, 2, 3, 4, 5, 6, 7].map((r) => [r, 0, 0]),
+    );
     expect(seen[8]).toEqual({ read: 8, events: 8, traces: 1 });
     expect(count(db, 'events')).toBe(26);
     db.close();
@@ -613,7 +682,12 @@ describe('ingest: the write buffer (memory is bounded by bufferEvents rows)', ()
     const lines = linesOf(traceRecords({ name: 'a', n: 2 })); // 10 events
     await watch(db, lines, [lines.length], { bufferEvents: 16 });
     const before = snapshot(db);
-    const { seen, result } = await watch(db, lines, lines.map(() => 1), { bufferEvents: 16 });
+    const { seen, result } = await watch(
+      db,
+      lines,
+      lines.map(() => 1),
+      { bufferEvents: 16 },
+    );
     expect(result).toMatchObject({ inserted: 0, skipped: 1 });
     expect(seen.every((s) => s.events === 10 && s.traces === 1)).toBe(true);
     expect(snapshot(db)).toBe(before);
@@ -642,7 +716,10 @@ describe('ingest: the running hash is fed in bounded pieces, not the whole trace
     const recs = traceRecords({ name: 'long', n: 100, tag: 'x'.repeat(1000) });
     // The fourth event gets a 70 kB local: one line longer than the 64 KiB piece.
     const big = recs.findIndex((r) => r.type === 'event' && r.seq === 3);
-    recs[big] = { ...recs[big], locals: Object.fromEntries(Array.from({ length: 10 }, (_, i) => [`v${i}`, 'y'.repeat(7000)])) };
+    recs[big] = {
+      ...recs[big],
+      locals: Object.fromEntries(Array.from({ length: 10 }, (_, i) => [`v${i}`, 'y'.repeat(7000)])),
+    };
     const lines = linesOf(recs);
     const longest = Math.max(...lines.map((l) => l.length));
     expect(longest).toBeGreaterThan(65536);
@@ -673,7 +750,10 @@ describe('ingest: a byte-order mark', () => {
     writeFileSync(file, lines.map((l) => l + '\n').join(''));
     const e = await rejection(ingestFile(db, file));
     expect(e).toBeInstanceOf(IngestError);
-    expect([(e as IngestError).line, (e as IngestError).detail]).toEqual([3, expect.stringMatching(/^expected a JSON object, got invalid JSON/)]);
+    expect([(e as IngestError).line, (e as IngestError).detail]).toEqual([
+      3,
+      expect.stringMatching(/^expected a JSON object, got invalid JSON/),
+    ]);
     expect(count(db, 'traces')).toBe(0);
     db.close();
   });
@@ -698,10 +778,16 @@ describe('tampered traces', () => {
     const base = traceRecords({ name: 'forged', n: 3, exit: 'never' });
     const marked = tampered(base);
     writeFileSync(join(dir, 'marked.jsonl'), jsonl(marked));
-    writeFileSync(join(dir, 'plain.jsonl'), jsonl(base.map((r) => (r.type === 'end' ? { ...r, reason: 'trace tampered with' } : r))));
+    writeFileSync(
+      join(dir, 'plain.jsonl'),
+      jsonl(base.map((r) => (r.type === 'end' ? { ...r, reason: 'trace tampered with' } : r))),
+    );
     expect(await corpus.ingest(join(dir, 'marked.jsonl'))).toMatchObject({ inserted: 1 });
     expect(await corpus.ingest(join(dir, 'plain.jsonl'))).toMatchObject({ inserted: 1 });
-    const [a, b] = connectionOf(corpus).prepare('SELECT id, tampered FROM traces ORDER BY id').all() as Array<{ id: number; tampered: string | null }>;
+    const [a, b] = connectionOf(corpus).prepare('SELECT id, tampered FROM traces ORDER BY id').all() as Array<{
+      id: number;
+      tampered: string | null;
+    }>;
     expect([a.tampered, b.tampered]).toEqual(['a message the recorder did not send (no token), after 9 events', null]);
     expect(corpus.getTrace(a.id)!.tampered).toBe(a.tampered);
     expect(corpus.getTrace(b.id)!.tampered).toBeUndefined();
@@ -719,8 +805,13 @@ describe('tampered traces', () => {
 
   it('a mark that is not a string is refused', async () => {
     const { dir, corpus } = fresh();
-    writeFileSync(join(dir, 'bad.jsonl'), jsonl(tampered(traceRecords({ n: 1 })).map((r) => (r.type === 'end' ? { ...r, tampered: true } : r))));
-    await expect(corpus.ingest(join(dir, 'bad.jsonl'))).rejects.toThrow(`${join(dir, 'bad.jsonl')}:10: expected "tampered" to be a string, got true`);
+    writeFileSync(
+      join(dir, 'bad.jsonl'),
+      jsonl(tampered(traceRecords({ n: 1 })).map((r) => (r.type === 'end' ? { ...r, tampered: true } : r))),
+    );
+    await expect(corpus.ingest(join(dir, 'bad.jsonl'))).rejects.toThrow(
+      `${join(dir, 'bad.jsonl')}:10: expected "tampered" to be a string, got true`,
+    );
     expect(corpus.counts().traces).toBe(0);
     corpus.close();
   });

@@ -16,7 +16,9 @@ afterAll(cleanTempDirs);
 describe('json-guard: depth, repeated strings and escapes', () => {
   it('nesting of exactly 100 levels passes, 101 is refused', () => {
     expect(checkJsonShape(`{"a": ${'['.repeat(99)}${']'.repeat(99)}}`)).toBeNull();
-    expect(checkJsonShape(`{"a": ${'['.repeat(100)}${']'.repeat(100)}}`)).toBe('JSON nested deeper than 100 levels: expected at most 100');
+    expect(checkJsonShape(`{"a": ${'['.repeat(100)}${']'.repeat(100)}}`)).toBe(
+      'JSON nested deeper than 100 levels: expected at most 100',
+    );
   });
 
   it('the same string twice in an array is not a duplicate key', () => {
@@ -25,7 +27,9 @@ describe('json-guard: depth, repeated strings and escapes', () => {
 
   it('keys ending in an escaped backslash are compared whole', () => {
     expect(checkJsonShape(String.raw`{"a\\": "1", "b": "2"}`)).toBeNull();
-    expect(checkJsonShape(String.raw`{"a\\": "1", "c": {"b\\\\": "2", "b\\\\": "3"}}`)).toBe(String.raw`duplicate key "b\\\\" in "c": expected each key once`);
+    expect(checkJsonShape(String.raw`{"a\\": "1", "c": {"b\\\\": "2", "b\\\\": "3"}}`)).toBe(
+      String.raw`duplicate key "b\\\\" in "c": expected each key once`,
+    );
   });
 
   it('keys with a malformed escape are left to JSON.parse (no duplicate-key message)', () => {
@@ -43,7 +47,9 @@ describe('json-guard: wellFormed keeps arrays', () => {
 
 describe('json-guard: strings holding escaped quotes', () => {
   it('a key with an escaped quote, named twice, is a duplicate', () => {
-    expect(checkJsonShape(String.raw`{"a\"b": 1, "a\"b": 2}`)).toBe(String.raw`duplicate key "a\"b" in the record: expected each key once`);
+    expect(checkJsonShape(String.raw`{"a\"b": 1, "a\"b": 2}`)).toBe(
+      String.raw`duplicate key "a\"b" in the record: expected each key once`,
+    );
   });
 
   it('two keys that differ after an escaped quote are not duplicates', () => {
@@ -55,7 +61,9 @@ describe('json-guard: strings holding escaped quotes', () => {
   });
 
   it('a key named twice after a value holding an escaped quote is a duplicate', () => {
-    expect(checkJsonShape(String.raw`{"v": "\"", "v": 1}`)).toBe('duplicate key "v" in the record: expected each key once');
+    expect(checkJsonShape(String.raw`{"v": "\"", "v": 1}`)).toBe(
+      'duplicate key "v" in the record: expected each key once',
+    );
   });
 });
 
@@ -65,7 +73,9 @@ describe('json-guard: closing a container', () => {
   });
 
   it('a key named twice after a closed list is still a duplicate of the record', () => {
-    expect(checkJsonShape('{"a": [1], "b": 2, "b": 3}')).toBe('duplicate key "b" in the record: expected each key once');
+    expect(checkJsonShape('{"a": [1], "b": 2, "b": 3}')).toBe(
+      'duplicate key "b" in the record: expected each key once',
+    );
   });
 
   it('a key named twice after a closed object is a duplicate of the object holding it', () => {
@@ -103,6 +113,8 @@ describe('json-guard: wellFormed keeps every key', () => {
   it('a line naming a key twice behind escaped quotes is refused, not stored', async () => {
     const lines = traceRecords({ name: 'q', n: 1 }).map((r) => JSON.stringify(r));
     lines[3] = lines[3].replace('"locals":{', '"locals":{"a\\"b":"1","a\\"b":"2",');
-    expect(await refusedIngest(lines, 'q.jsonl')).toBe(String.raw`q.jsonl:4: duplicate key "a\"b" in "locals": expected each key once`);
+    expect(await refusedIngest(lines, 'q.jsonl')).toBe(
+      String.raw`q.jsonl:4: duplicate key "a\"b" in "locals": expected each key once`,
+    );
   });
 });

@@ -34,9 +34,14 @@ describe('a migration that would lose annotations', () => {
     it(`is refused when it ${what}, and the annotations are all still there`, () => {
       const db = annotated();
       const bad: Migration = { version: 2, name: 'careless', up: (d) => d.exec(sql) };
-      expect(() => migrate(db, [notes, bad])).toThrow(/^migration 2 \(careless\) would lose rows of "annotations" \(2 before, .+ after\); nothing was changed$/);
+      expect(() => migrate(db, [notes, bad])).toThrow(
+        /^migration 2 \(careless\) would lose rows of "annotations" \(2 before, .+ after\); nothing was changed$/,
+      );
       expect(userVersion(db)).toBe(1);
-      expect(db.prepare('SELECT text FROM annotations ORDER BY id').pluck().all()).toEqual(['loop never ends', 'off by one at line 4']);
+      expect(db.prepare('SELECT text FROM annotations ORDER BY id').pluck().all()).toEqual([
+        'loop never ends',
+        'off by one at line 4',
+      ]);
       db.close();
     });
   }
@@ -53,7 +58,8 @@ describe('a migration that would lose annotations', () => {
     const grow: Migration = {
       version: 2,
       name: 'grow',
-      up: (d) => d.exec("ALTER TABLE annotations ADD COLUMN author TEXT; INSERT INTO annotations (text) VALUES ('third')"),
+      up: (d) =>
+        d.exec("ALTER TABLE annotations ADD COLUMN author TEXT; INSERT INTO annotations (text) VALUES ('third')"),
     };
     expect(migrate(db, [notes, grow])).toEqual({ from: 1, to: 2 });
     expect(db.prepare('SELECT count(*) FROM annotations').pluck().get()).toBe(3);

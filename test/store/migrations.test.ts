@@ -45,7 +45,9 @@ describe('opening and creating a corpus', () => {
 
   it('refuses a missing file unless asked to create it', () => {
     const path = join(tempDir(), 'nope.db');
-    expect(refusedOpen(path, {}).message).toBe(`${path} does not exist (\`stepscope ingest FILE --db ${path}\` creates it).`);
+    expect(refusedOpen(path, {}).message).toBe(
+      `${path} does not exist (\`stepscope ingest FILE --db ${path}\` creates it).`,
+    );
     expect(existsSync(path)).toBe(false);
     expect(refusedOpen(path, { readonly: true, create: true }).kind).toBe('missing');
     expect(existsSync(path)).toBe(false);
@@ -80,7 +82,10 @@ describe('opening and creating a corpus', () => {
     raw.close();
     const empty = join(dir, 'empty.db');
     writeFileSync(empty, '');
-    for (const [path, why] of [[text, 'not a SQLite database'], [other, 'a SQLite database made by another program']]) {
+    for (const [path, why] of [
+      [text, 'not a SQLite database'],
+      [other, 'a SQLite database made by another program'],
+    ]) {
       const before = fileHash(path);
       for (const opts of [{}, { create: true }, { readonly: true }]) {
         const e = refusedOpen(path, opts);
@@ -101,7 +106,11 @@ describe('opening and creating a corpus', () => {
     const dir = tempDir();
     const path = join(dir, 'old.db');
     const older = MIGRATIONS.slice(0, -1);
-    const extra: Migration = { version: latestVersion() + 1, name: 'extra', up: (db) => db.exec('CREATE TABLE extra (x)') };
+    const extra: Migration = {
+      version: latestVersion() + 1,
+      name: 'extra',
+      up: (db) => db.exec('CREATE TABLE extra (x)'),
+    };
     // Simulate "older" by making the current registry the old one and adding one step.
     openDatabase(path, { create: true, migrations: older.length ? older : MIGRATIONS }).close();
     const newer = [...MIGRATIONS, extra];
@@ -120,7 +129,12 @@ describe('opening and creating a corpus', () => {
 });
 
 /** Writes traces made from `specs` into a corpus pinned at an old schema (see seedOldCorpusFrom). */
-async function seedOldCorpus(path: string, version: number, dir: string, specs: Parameters<typeof writeTraces>[2]): Promise<void> {
+async function seedOldCorpus(
+  path: string,
+  version: number,
+  dir: string,
+  specs: Parameters<typeof writeTraces>[2],
+): Promise<void> {
   await seedOldCorpusFrom(path, version, dir, writeTraces(dir, `seed-${version}.jsonl`, specs));
 }
 
@@ -147,7 +161,12 @@ describe('upgrading real corpora', () => {
     const path = join(dir, 'v2.db');
     openDatabase(path, { create: true, migrations: MIGRATIONS.filter((m) => m.version <= 2) }).close();
     const names = ['sample_10', 'sample_2', 'sample_1', 'b', 'sample_02x', 'a9'];
-    await seedOldCorpus(path, 2, dir, names.map((name) => ({ name })));
+    await seedOldCorpus(
+      path,
+      2,
+      dir,
+      names.map((name) => ({ name })),
+    );
     const c = openCorpus(path);
     // Truth from the names: the text before the number, then the number's value.
     const expected = [...names].sort((x, y) => {
@@ -192,7 +211,9 @@ describe('the migration runner', () => {
     expect(migrate(db, [m1])).toEqual({ from: 0, to: 1 });
     db.prepare('INSERT INTO annotations (text) VALUES (?)').run('loop never ends');
     expect(migrate(db, [m1, m2])).toEqual({ from: 1, to: 2 });
-    expect(db.prepare('SELECT text, author FROM annotations').all()).toEqual([{ text: 'loop never ends', author: 'unknown' }]);
+    expect(db.prepare('SELECT text, author FROM annotations').all()).toEqual([
+      { text: 'loop never ends', author: 'unknown' },
+    ]);
     expect(migrate(db, [m1, m2])).toEqual({ from: 2, to: 2 });
   });
 
@@ -200,7 +221,9 @@ describe('the migration runner', () => {
     const db = new Database(':memory:');
     migrate(db, [m1]);
     db.prepare('INSERT INTO annotations (text) VALUES (?)').run('keep me');
-    expect(() => migrate(db, [m1, dropping])).toThrow(/migration 2 \(rebuild-badly\) would lose rows of "annotations" \(1 before, 0 after\)/);
+    expect(() => migrate(db, [m1, dropping])).toThrow(
+      /migration 2 \(rebuild-badly\) would lose rows of "annotations" \(1 before, 0 after\)/,
+    );
     expect(userVersion(db)).toBe(1);
     expect(db.prepare('SELECT text FROM annotations').pluck().all()).toEqual(['keep me']);
   });
@@ -242,15 +265,21 @@ describe('a fresh corpus has the schema docs/schema.md describes', () => {
     expect(byVersion.get(8)).toEqual(['predictions_verdicts']);
     const db = openDatabase(join(tempDir(), 'c.db'), { create: true });
     const objects = new Map(
-      (db.prepare("SELECT name, type FROM sqlite_schema WHERE name NOT LIKE 'sqlite_%'").all() as { name: string; type: string }[]).map((o) => [o.name, o.type]),
+      (
+        db.prepare("SELECT name, type FROM sqlite_schema WHERE name NOT LIKE 'sqlite_%'").all() as {
+          name: string;
+          type: string;
+        }[]
+      ).map((o) => [o.name, o.type]),
     );
     const missing: string[] = [];
     for (const [version, names] of byVersion) {
       for (const name of names) {
         const [table, column] = name.split('.');
-        const ok = column === undefined
-          ? objects.has(table)
-          : (db.prepare(`SELECT name FROM pragma_table_info(?)`).pluck().all(table) as string[]).includes(column);
+        const ok =
+          column === undefined
+            ? objects.has(table)
+            : (db.prepare(`SELECT name FROM pragma_table_info(?)`).pluck().all(table) as string[]).includes(column);
         if (!ok) missing.push(`${version}: ${name}`);
       }
     }
@@ -265,11 +294,16 @@ describe('a fresh corpus has the schema docs/schema.md describes', () => {
     const named = [...doc.matchAll(/indexed[^|(]*\(`([a-z_]+)`\)/g)].map((m) => m[1]);
     expect(named).toEqual(expect.arrayContaining(['traces_name', 'traces_name_key', 'traces_exit', 'traces_events']));
     const db = openDatabase(join(tempDir(), 'c.db'), { create: true });
-    const indexes = db.prepare("SELECT name, tbl_name FROM sqlite_schema WHERE type = 'index'").all() as { name: string; tbl_name: string }[];
+    const indexes = db.prepare("SELECT name, tbl_name FROM sqlite_schema WHERE type = 'index'").all() as {
+      name: string;
+      tbl_name: string;
+    }[];
     expect(named.filter((n) => !indexes.some((i) => i.name === n))).toEqual([]);
     expect(indexes.find((i) => i.name === 'traces_name_key')?.tbl_name).toBe('traces');
     // A listing sorted by name reads that index rather than sorting every trace.
-    const plan = db.prepare('EXPLAIN QUERY PLAN SELECT id FROM traces ORDER BY name_key, id LIMIT 50').all() as { detail: string }[];
+    const plan = db.prepare('EXPLAIN QUERY PLAN SELECT id FROM traces ORDER BY name_key, id LIMIT 50').all() as {
+      detail: string;
+    }[];
     expect(plan.map((p) => p.detail).join('; ')).toMatch(/USING (COVERING )?INDEX traces_name_key/);
     db.close();
   });

@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { nameKey } from '../../src/store/name-key.js';
 
 /** The names in the order their keys sort as bytes (what SQLite's ORDER BY name_key does). */
-const sorted = (names: string[]) => [...names].sort((a, b) => (Buffer.compare(Buffer.from(nameKey(a)), Buffer.from(nameKey(b)))));
+const sorted = (names: string[]) =>
+  [...names].sort((a, b) => Buffer.compare(Buffer.from(nameKey(a)), Buffer.from(nameKey(b))));
 
 describe('nameKey', () => {
   it('leading zeros are ignored, whatever their number; zeros inside a number are kept', () => {

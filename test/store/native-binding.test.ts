@@ -26,10 +26,14 @@ describe('nativeBinding', () => {
     const dir = tempDir();
     const bogus = join(dir, 'nope', 'better_sqlite3.node');
     const path = join(dir, 'c.db');
-    expect(() => openCorpus(path, { create: true, nativeBinding: bogus })).toThrow(`cannot load the SQLite module ${bogus}: Cannot find module '${bogus}'`);
+    expect(() => openCorpus(path, { create: true, nativeBinding: bogus })).toThrow(
+      `cannot load the SQLite module ${bogus}: Cannot find module '${bogus}'`,
+    );
     // Not a shared object at all (as an Electron build would be rejected by plain Node: a load error).
     const notElf = writeTraces(dir, 'fake.node', [{ name: 'x' }]);
-    expect(() => openCorpus(path, { create: true, nativeBinding: notElf })).toThrow(new RegExp(`^cannot load the SQLite module ${notElf}: \\S`));
+    expect(() => openCorpus(path, { create: true, nativeBinding: notElf })).toThrow(
+      new RegExp(`^cannot load the SQLite module ${notElf}: \\S`),
+    );
     expect(() => openCorpus(path, { readonly: true })).toThrow(/does not exist/);
   });
 });

@@ -52,7 +52,9 @@ describe('opening: SQLite files that are not (yet) corpora', () => {
     for (const opts of [{}, { readonly: true }, { readonly: true, create: true }]) {
       const e = refusedOpen(path, opts);
       expect(e.kind).toBe('not-corpus');
-      expect(e.message).toBe(`${path} is an empty database, not a Stepscope corpus (\`stepscope ingest FILE --db ${path}\` makes it one).`);
+      expect(e.message).toBe(
+        `${path} is an empty database, not a Stepscope corpus (\`stepscope ingest FILE --db ${path}\` makes it one).`,
+      );
     }
     expect(fileHash(path)).toBe(before);
     openCorpus(path, { create: true }).close();
@@ -62,7 +64,10 @@ describe('opening: SQLite files that are not (yet) corpora', () => {
   it('a header the SQLite file on disk does not show yet (still in the WAL) is read through SQLite and refused', () => {
     const dir = tempDir();
     // No tables, but a schema version or an application id of another program.
-    for (const path of [lagging(dir, 'versioned', 'user_version = 5'), lagging(dir, 'owned', 'application_id = 1234')]) {
+    for (const path of [
+      lagging(dir, 'versioned', 'user_version = 5'),
+      lagging(dir, 'owned', 'application_id = 1234'),
+    ]) {
       const before = fileHash(path);
       for (const opts of [{}, { create: true }, { readonly: true }]) {
         const e = refusedOpen(path, opts);
@@ -78,7 +83,7 @@ describe('opening: files refused from their header alone', () => {
   // SQLite itself, even read-only, creates NAME-wal and NAME-shm beside a WAL-mode database
   // it opens (and leaves them): the 100-byte header is read first so that a file it refuses
   // is left alone, folder included.
-  it('a newer corpus or another program\'s database in WAL mode is refused without files appearing beside it', () => {
+  it("a newer corpus or another program's database in WAL mode is refused without files appearing beside it", () => {
     const dir = tempDir();
     const newer = join(dir, 'newer.db');
     openCorpus(newer, { create: true }).close();
@@ -132,7 +137,11 @@ describe('opening: messages', () => {
   it('an older corpus opened read-only says how to upgrade it', () => {
     const path = join(tempDir(), 'old.db');
     openDatabase(path, { create: true }).close();
-    const extra: Migration = { version: latestVersion() + 1, name: 'extra', up: (db) => db.exec('CREATE TABLE extra (x)') };
+    const extra: Migration = {
+      version: latestVersion() + 1,
+      name: 'extra',
+      up: (db) => db.exec('CREATE TABLE extra (x)'),
+    };
     try {
       openDatabase(path, { readonly: true, migrations: [...MIGRATIONS, extra] });
       throw new Error('expected refusal');
@@ -153,38 +162,47 @@ describe('opening: resources', () => {
   // Linux: /proc/self/fd lists this process's open descriptors; no other test file runs in
   // this process meanwhile (vitest.config.ts: a process per file; Stryker: one worker).
   // A desktop app opens corpora again and again.
-  it.runIf(existsSync('/proc/self/fd'))('opening and closing a corpus many times leaves no file descriptor open', () => {
-    const path = join(tempDir(), 'c.db');
-    openCorpus(path, { create: true }).close();
-    openCorpus(path).close(); // warm up: whatever opens once per process
-    const before = readdirSync('/proc/self/fd').length;
-    for (let i = 0; i < 40; i++) openCorpus(path, { readonly: i % 2 === 0 }).close();
-    expect(readdirSync('/proc/self/fd').length - before).toBeLessThan(10);
-  });
+  it.runIf(existsSync('/proc/self/fd'))(
+    'opening and closing a corpus many times leaves no file descriptor open',
+    () => {
+      const path = join(tempDir(), 'c.db');
+      openCorpus(path, { create: true }).close();
+      openCorpus(path).close(); // warm up: whatever opens once per process
+      const before = readdirSync('/proc/self/fd').length;
+      for (let i = 0; i < 40; i++) openCorpus(path, { readonly: i % 2 === 0 }).close();
+      expect(readdirSync('/proc/self/fd').length - before).toBeLessThan(10);
+    },
+  );
 });
 
 describe('opening: a corpus in a folder that is not writable', () => {
   // Root may write anywhere: run as another user to see these (e.g. `runuser -u nobody`).
-  it.skipIf(process.getuid?.() === 0)('is refused for writing as read-only, and for reading with what to do about the folder', () => {
-    const dir = tempDir();
-    const path = join(dir, 'c.db');
-    openCorpus(path, { create: true }).close();
-    const before = fileHash(path);
-    chmodSync(dir, 0o555);
-    try {
-      const w = refusedOpen(path, {});
-      expect([w.kind, w.message]).toEqual(['readonly', `${path} is read-only: cannot write to it (check the file and folder permissions).`]);
-      const r = refusedOpen(path, { readonly: true });
-      expect([r.kind, r.code]).toEqual(['readonly', 'read-only']);
-      expect(r.message).toBe(
-        `cannot read ${path}: its folder is not writable, and SQLite must create c.db-shm beside a corpus in WAL mode to read it. ` +
-          'Make the folder writable, or copy the file into a writable folder.',
-      );
-    } finally {
-      chmodSync(dir, 0o755);
-    }
-    expect(fileHash(path)).toBe(before);
-  });
+  it.skipIf(process.getuid?.() === 0)(
+    'is refused for writing as read-only, and for reading with what to do about the folder',
+    () => {
+      const dir = tempDir();
+      const path = join(dir, 'c.db');
+      openCorpus(path, { create: true }).close();
+      const before = fileHash(path);
+      chmodSync(dir, 0o555);
+      try {
+        const w = refusedOpen(path, {});
+        expect([w.kind, w.message]).toEqual([
+          'readonly',
+          `${path} is read-only: cannot write to it (check the file and folder permissions).`,
+        ]);
+        const r = refusedOpen(path, { readonly: true });
+        expect([r.kind, r.code]).toEqual(['readonly', 'read-only']);
+        expect(r.message).toBe(
+          `cannot read ${path}: its folder is not writable, and SQLite must create c.db-shm beside a corpus in WAL mode to read it. ` +
+            'Make the folder writable, or copy the file into a writable folder.',
+        );
+      } finally {
+        chmodSync(dir, 0o755);
+      }
+      expect(fileHash(path)).toBe(before);
+    },
+  );
 });
 
 describe('opening: a read-only open', () => {

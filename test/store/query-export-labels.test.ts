@@ -20,6 +20,8 @@ describe('labelConditions', () => {
     expect(labelConditions('traces', { annotator: 'ann' })).toHaveLength(1);
     const [all] = labelConditions('traces', { labelsAll: ['b', 'a', 'b'] });
     expect(all.params).toEqual(['b', 'a', 2]);
-    expect(labelConditions('traces', { labelsAny: ['a'], labelsNone: ['b'], labelsAll: ['c'], annotator: 'x' })).toHaveLength(4);
+    expect(
+      labelConditions('traces', { labelsAny: ['a'], labelsNone: ['b'], labelsAll: ['c'], annotator: 'x' }),
+    ).toHaveLength(4);
   });
 });

@@ -26,18 +26,31 @@ async function small(): Promise<{ corpus: Corpus; dir: string; path: string }> {
   const dir = tempDir('stepscope-qexport-');
   const path = join(dir, 'c.db');
   const corpus = openCorpus(path, { create: true });
-  await corpus.ingest(writeTraces(dir, 't.jsonl', [{ name: 'sum_3', n: 3 }, { name: 'sum_6', n: 6 }]));
+  await corpus.ingest(
+    writeTraces(dir, 't.jsonl', [
+      { name: 'sum_3', n: 3 },
+      { name: 'sum_6', n: 6 },
+    ]),
+  );
   sampleCorpus(corpus, { seed: 1, perTrace: 3, direction: 'both', entry: 'random', maxSteps: 6 });
   createEvalSet(corpus, { name: 'ns', task: 'next-state', perAction: 2, seed: 2 });
   const set = corpus.getEvalSet('ns')!;
-  const answers = [...corpus.iterateItems(set.id)].map((it, k) => JSON.stringify({ id: it.id, completion: k % 2 ? 'junk' : it.target }));
+  const answers = [...corpus.iterateItems(set.id)].map((it, k) =>
+    JSON.stringify({ id: it.id, completion: k % 2 ? 'junk' : it.target }),
+  );
   const file = join(dir, 'answers.jsonl');
   writeFileSync(file, answers.join('\n') + '\n');
   importPredictions(corpus, { file, set: 'ns', label: 'half' });
   return { corpus, dir, path };
 }
 
-const ID: Record<RowSource, string> = { trajectories: 'id', steps: 'id', items: 'id', corrections: 'prediction', traces: 'trace' };
+const ID: Record<RowSource, string> = {
+  trajectories: 'id',
+  steps: 'id',
+  items: 'id',
+  corrections: 'prediction',
+  traces: 'trace',
+};
 
 /** The ids of the rows a source gives under some --select clauses, and the plan's row count. */
 function selected(c: Corpus, src: RowSource, clauses: string[]): { ids: number[]; weight: number } {
@@ -93,34 +106,54 @@ describe('where prompt-target rows come from', () => {
 describe('keys that do not apply to a kind are refused, never ignored', () => {
   it('trajectories: set, run and verdict.*, named together; one key alone says "does"', async () => {
     const { corpus } = await small();
-    expect(refusal(() => corpus.exportWeights('trajectories', parseSelect(['set=ns'])))?.message).toBe('--select set does not apply to --kind trajectories');
-    expect(refusal(() => corpus.exportWeights('trajectories', parseSelect(['verdict.correct=wrong'])))?.message).toBe('--select verdict.* does not apply to --kind trajectories');
-    expect(refusal(() => corpus.iterateExportRows('trajectories', parseSelect(['set=ns', 'run=half', 'verdict.exec=pass'])))).toEqual({
+    expect(refusal(() => corpus.exportWeights('trajectories', parseSelect(['set=ns'])))?.message).toBe(
+      '--select set does not apply to --kind trajectories',
+    );
+    expect(refusal(() => corpus.exportWeights('trajectories', parseSelect(['verdict.correct=wrong'])))?.message).toBe(
+      '--select verdict.* does not apply to --kind trajectories',
+    );
+    expect(
+      refusal(() => corpus.iterateExportRows('trajectories', parseSelect(['set=ns', 'run=half', 'verdict.exec=pass']))),
+    ).toEqual({
       message: '--select set, run, verdict.* do not apply to --kind trajectories',
       code: 'bad-input',
     });
     // Steps of trajectories (prompt-target) are worded as such.
-    expect(refusal(() => corpus.exportWeights('steps', parseSelect(['run=half'])))?.message).toBe('--select run does not apply to prompt-target from trajectories');
+    expect(refusal(() => corpus.exportWeights('steps', parseSelect(['run=half'])))?.message).toBe(
+      '--select run does not apply to prompt-target from trajectories',
+    );
     corpus.close();
   });
 
   it('traces: set, run, verdict.*, action and direction', async () => {
     const { corpus } = await small();
-    for (const [clause, key] of [['set=ns', 'set'], ['run=half', 'run'], ['verdict.all=right', 'verdict.*'], ['action=step_over', 'action'], ['direction=forward', 'direction']]) {
-      expect(refusal(() => corpus.exportWeights('traces', parseSelect([clause])))?.message).toBe(`--select ${key} does not apply to --kind traces`);
+    for (const [clause, key] of [
+      ['set=ns', 'set'],
+      ['run=half', 'run'],
+      ['verdict.all=right', 'verdict.*'],
+      ['action=step_over', 'action'],
+      ['direction=forward', 'direction'],
+    ]) {
+      expect(refusal(() => corpus.exportWeights('traces', parseSelect([clause])))?.message).toBe(
+        `--select ${key} does not apply to --kind traces`,
+      );
     }
     corpus.close();
   });
 });
 
-describe('each key selects the rows plain SQL selects (rows and the plan\'s count agree)', () => {
+describe("each key selects the rows plain SQL selects (rows and the plan's count agree)", () => {
   it('trajectories and their steps: direction, length bounds and actions', async () => {
     const { corpus: c } = await small();
     const cases: [string[], string, string][] = [
       [['direction=inverse'], "SELECT id FROM trajectories WHERE direction = 'inverse' ORDER BY id", 'direction'],
       [['length=3..4'], 'SELECT id FROM trajectories WHERE steps BETWEEN 3 AND 4 ORDER BY id', 'length'],
       [['length=..4'], 'SELECT id FROM trajectories WHERE steps <= 4 ORDER BY id', 'length'],
-      [['action=step_return,continue'], "SELECT id FROM trajectories j WHERE EXISTS (SELECT 1 FROM trajectory_steps s WHERE s.trajectory_id = j.id AND s.action IN ('step_return', 'continue')) ORDER BY id", 'action'],
+      [
+        ['action=step_return,continue'],
+        "SELECT id FROM trajectories j WHERE EXISTS (SELECT 1 FROM trajectory_steps s WHERE s.trajectory_id = j.id AND s.action IN ('step_return', 'continue')) ORDER BY id",
+        'action',
+      ],
     ];
     for (const [clauses, q] of cases) {
       const want = plain(c, q);
@@ -133,10 +166,19 @@ describe('each key selects the rows plain SQL selects (rows and the plan\'s coun
     // Steps: one row per trajectory with a step that passes; the count is the steps'.
     const inv = selected(c, 'steps', ['direction=inverse']);
     expect(inv.ids).toEqual(plain(c, "SELECT id FROM trajectories WHERE direction = 'inverse' ORDER BY id"));
-    expect(inv.weight).toBe(plain(c, "SELECT count(*) FROM trajectory_steps s JOIN trajectories j ON j.id = s.trajectory_id WHERE j.direction = 'inverse'")[0]);
+    expect(inv.weight).toBe(
+      plain(
+        c,
+        "SELECT count(*) FROM trajectory_steps s JOIN trajectories j ON j.id = s.trajectory_id WHERE j.direction = 'inverse'",
+      )[0],
+    );
     const acts = selected(c, 'steps', ['action=step_return,continue']);
-    expect(acts.weight).toBe(plain(c, "SELECT count(*) FROM trajectory_steps WHERE action IN ('step_return', 'continue')")[0]);
-    expect(selected(c, 'steps', ['length=..4']).ids).toEqual(plain(c, 'SELECT id FROM trajectories WHERE steps <= 4 ORDER BY id'));
+    expect(acts.weight).toBe(
+      plain(c, "SELECT count(*) FROM trajectory_steps WHERE action IN ('step_return', 'continue')")[0],
+    );
+    expect(selected(c, 'steps', ['length=..4']).ids).toEqual(
+      plain(c, 'SELECT id FROM trajectories WHERE steps <= 4 ORDER BY id'),
+    );
     c.close();
   });
 
@@ -153,7 +195,10 @@ describe('each key selects the rows plain SQL selects (rows and the plan\'s coun
     const cases: [string[], string][] = [
       [['set=nope'], 'SELECT id FROM evalset_items WHERE 0'],
       [['direction=inverse'], "SELECT id FROM evalset_items WHERE direction = 'inverse' ORDER BY id"],
-      [['action=step_over,inv_step_over'], "SELECT id FROM evalset_items WHERE action IN ('step_over', 'inv_step_over') ORDER BY id"],
+      [
+        ['action=step_over,inv_step_over'],
+        "SELECT id FROM evalset_items WHERE action IN ('step_over', 'inv_step_over') ORDER BY id",
+      ],
       [['length=2..3'], 'SELECT id FROM evalset_items WHERE json_array_length(actions) BETWEEN 2 AND 3 ORDER BY id'],
       [['run=nope'], 'SELECT id FROM evalset_items WHERE 0'],
       [['run=nope', 'verdict.correct=wrong'], 'SELECT id FROM evalset_items WHERE 0'],
@@ -167,11 +212,14 @@ describe('each key selects the rows plain SQL selects (rows and the plan\'s coun
 
   it('corrections: set, direction, actions and length', async () => {
     const { corpus: c } = await small();
-    const wrong = "SELECT p.id FROM predictions p JOIN evalset_items i ON i.id = p.item_id WHERE p.correct = 0";
+    const wrong = 'SELECT p.id FROM predictions p JOIN evalset_items i ON i.id = p.item_id WHERE p.correct = 0';
     const cases: [string[], string][] = [
       [['set=nope'], 'SELECT id FROM predictions WHERE 0'],
       [['direction=inverse'], `${wrong} AND i.direction = 'inverse' ORDER BY p.id`],
-      [['action=step_over,inv_step_over,continue'], `${wrong} AND i.action IN ('step_over', 'inv_step_over', 'continue') ORDER BY p.id`],
+      [
+        ['action=step_over,inv_step_over,continue'],
+        `${wrong} AND i.action IN ('step_over', 'inv_step_over', 'continue') ORDER BY p.id`,
+      ],
       [['length=2..3'], `${wrong} AND json_array_length(i.actions) BETWEEN 2 AND 3 ORDER BY p.id`],
     ];
     const all = plain(c, 'SELECT count(*) FROM predictions WHERE correct = 0')[0];
@@ -191,9 +239,19 @@ describe('each key selects the rows plain SQL selects (rows and the plan\'s coun
 });
 
 describe('a SQL condition', () => {
-  const ok = (sql: string) => expect(refusal(() => checkCondition(sql)), sql).toBeUndefined();
+  const ok = (sql: string) =>
+    expect(
+      refusal(() => checkCondition(sql)),
+      sql,
+    ).toBeUndefined();
   const refused = (sql: string, what: string) =>
-    expect(refusal(() => checkCondition(sql)), sql).toEqual({ message: `--select sql: ${what}; expected one condition, e.g. sql=t.events > 100 (docs/export.md)`, code: 'bad-input' });
+    expect(
+      refusal(() => checkCondition(sql)),
+      sql,
+    ).toEqual({
+      message: `--select sql: ${what}; expected one condition, e.g. sql=t.events > 100 (docs/export.md)`,
+      code: 'bad-input',
+    });
 
   it('accepts quotes holding ; -- ( and doubled quotes, parentheses, minus and division', () => {
     ok("t.name = 'a;b'");
@@ -203,7 +261,7 @@ describe('a SQL condition', () => {
     ok('(t.events > 1) AND (t.events < 9)');
     ok('t.events - 1 > 2');
     ok('t.events / 2 > 3');
-    ok('[t].[name] GLOB \'*\'');
+    ok("[t].[name] GLOB '*'");
   });
 
   it('refuses, in these words, what could end the condition or the statement', () => {
@@ -218,7 +276,7 @@ describe('a SQL condition', () => {
     refused('  ', 'nothing');
   });
 
-  it('SQLite\'s own refusal is a bad-input error that names the docs', async () => {
+  it("SQLite's own refusal is a bad-input error that names the docs", async () => {
     const { corpus: c } = await small();
     expect(refusal(() => c.exportWeights('trajectories', parseSelect(['sql=no_such_column > 1'])))).toEqual({
       message: '--select sql: no such column: no_such_column (docs/export.md lists the tables and aliases)',
@@ -231,9 +289,20 @@ describe('a SQL condition', () => {
     const { corpus: c, path } = await small();
     // SQLite fails the export's prepare (it reads the schema) as a locked or damaged file would.
     const conn = (c as unknown as { conn: { prepare(s: string): unknown } }).conn;
-    for (const [code, words, kind] of [['SQLITE_BUSY', 'is locked: another program is writing to it', 'corpus-locked'], ['SQLITE_CORRUPT', 'is damaged (SQLite reports corruption)', 'corrupt']]) {
+    for (const [code, words, kind] of [
+      ['SQLITE_BUSY', 'is locked: another program is writing to it', 'corpus-locked'],
+      ['SQLITE_CORRUPT', 'is damaged (SQLite reports corruption)', 'corrupt'],
+    ]) {
       const failing = new Proxy(conn, {
-        get: (t, k) => (k === 'prepare' ? (s: string) => (s.includes('sqlite_master') || s.includes('annotations') ? t.prepare(s) : (() => { throw Object.assign(new Error('x'), { code }); })()) : Reflect.get(t, k)),
+        get: (t, k) =>
+          k === 'prepare'
+            ? (s: string) =>
+                s.includes('sqlite_master') || s.includes('annotations')
+                  ? t.prepare(s)
+                  : (() => {
+                      throw Object.assign(new Error('x'), { code });
+                    })()
+            : Reflect.get(t, k),
       });
       Object.defineProperty(c, 'conn', { value: failing, configurable: true });
       const e = refusal(() => c.exportWeights('trajectories', parseSelect(['sql=t.events > 1'])));
@@ -254,7 +323,9 @@ describe('one read snapshot', () => {
     await w.ingest(writeTraces(dir, 'more.jsonl', [{ name: 'sum_9', n: 9 }]));
     expect(r.exportWeights('traces', {})).toEqual(before);
     end();
-    expect([...r.exportWeights('traces', {}).values()].reduce((a, b) => a + b, 0)).toBe(plain(w, 'SELECT sum(events) FROM traces')[0]);
+    expect([...r.exportWeights('traces', {}).values()].reduce((a, b) => a + b, 0)).toBe(
+      plain(w, 'SELECT sum(events) FROM traces')[0],
+    );
     end(); // a second call is harmless
     r.close();
     w.close();

@@ -14,22 +14,46 @@ import { cleanTempDirs, tempDir, writeTraces } from './fixtures.js';
 
 afterAll(cleanTempDirs);
 
-const parseError: ParseError = { offset: 3, line: 1, column: 4, tokenIndex: 0, expected: 'a state', got: 'x', message: 'expected a state, got x' };
+const parseError: ParseError = {
+  offset: 3,
+  line: 1,
+  column: 4,
+  tokenIndex: 0,
+  expected: 'a state',
+  got: 'x',
+  message: 'expected a state, got x',
+};
 
 /** A corpus with one next-state set (at least 3 items) and an empty run; returns the run's and items' ids. */
 async function withRun(): Promise<{ c: Corpus; setId: number; runId: number; items: number[] }> {
   const dir = tempDir();
   const c = openCorpus(join(dir, 'c.db'), { create: true });
-  await c.ingest(writeTraces(dir, 't.jsonl', [{ name: 'a', n: 3 }, { name: 'b', n: 2, exit: 'error' }]));
+  await c.ingest(
+    writeTraces(dir, 't.jsonl', [
+      { name: 'a', n: 3 },
+      { name: 'b', n: 2, exit: 'error' },
+    ]),
+  );
   const { set } = createEvalSet(c, { name: 'ns', task: 'next-state', perAction: 2, seed: 1 });
   const items = [...c.iterateItems(set.id)].map((i) => i.id);
   expect(items.length).toBeGreaterThanOrEqual(3);
-  const runId = c.saveRun({ setId: set.id, label: 'm', format: 'state', params: {}, source: 'test', sourceHash: null, hashseed: 0 }, []);
+  const runId = c.saveRun(
+    { setId: set.id, label: 'm', format: 'state', params: {}, source: 'test', sourceHash: null, hashseed: 0 },
+    [],
+  );
   return { c, setId: set.id, runId, items };
 }
 
 const pred = (itemId: number, p: Partial<NewPrediction>): NewPrediction => ({
-  itemId, sample: 0, completion: 'c', finish: 'stop', em: null, parseError: null, exec: null, alt: null, ...p,
+  itemId,
+  sample: 0,
+  completion: 'c',
+  finish: 'stop',
+  em: null,
+  parseError: null,
+  exec: null,
+  alt: null,
+  ...p,
 });
 
 describe('storing predictions', () => {
@@ -82,17 +106,31 @@ describe('checks due and made', () => {
   it('checkedPredictions reports only the checks made, never a pending one as made', async () => {
     const { c, runId, items } = await withRun();
     c.addPredictions(runId, [
-      pred(items[0], { em: { event: true, src: true, locals: true, arg: null, all: true }, exec: 'pending', alt: 'pending' }),
-      pred(items[1], { em: { event: true, src: true, locals: false, arg: null, all: false }, exec: 'pending', alt: 'pending' }),
+      pred(items[0], {
+        em: { event: true, src: true, locals: true, arg: null, all: true },
+        exec: 'pending',
+        alt: 'pending',
+      }),
+      pred(items[1], {
+        em: { event: true, src: true, locals: false, arg: null, all: false },
+        exec: 'pending',
+        alt: 'pending',
+      }),
       pred(items[2], { exec: 'pending', alt: 'pending' }),
     ]);
     const [p0, p1, p2] = c.pendingChecks(runId);
     c.setVerdicts([
       { id: p0.id, alt: { status: 'pass', detail: null, got: '1' } }, // exec still pending
       { id: p1.id, exec: { status: 'fail', detail: null, rule: false } }, // alt still pending
-      { id: p2.id, exec: { status: 'pass', detail: null, rule: true }, alt: { status: 'error', detail: 'x', got: null } },
+      {
+        id: p2.id,
+        exec: { status: 'pass', detail: null, rule: true },
+        alt: { status: 'error', detail: 'x', got: null },
+      },
     ]);
-    expect(c.checkedPredictions(runId).map((p) => [p.itemId, p.exec, p.execStatus, p.alt, p.altStatus, p.emLocals])).toEqual([
+    expect(
+      c.checkedPredictions(runId).map((p) => [p.itemId, p.exec, p.execStatus, p.alt, p.altStatus, p.emLocals]),
+    ).toEqual([
       [items[0], false, null, true, 'pass', true],
       [items[1], true, 'fail', false, null, false],
       [items[2], true, 'pass', true, 'error', null],

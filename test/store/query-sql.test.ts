@@ -16,7 +16,12 @@ async function corpusFile(): Promise<string> {
   const dir = tempDir();
   const path = join(dir, 'c.db');
   const c = openCorpus(path, { create: true });
-  await c.ingest(writeTraces(dir, 't.jsonl', [{ name: 'one', n: 1 }, { name: 'two', n: 2 }]));
+  await c.ingest(
+    writeTraces(dir, 't.jsonl', [
+      { name: 'one', n: 1 },
+      { name: 'two', n: 2 },
+    ]),
+  );
   c.close();
   return path;
 }
@@ -43,7 +48,9 @@ describe('corpus.query on a writable corpus', () => {
   it('refuses a statement that returns no rows, before it runs', async () => {
     const c = openCorpus(await corpusFile());
     expect(refusal(() => c.query('DELETE FROM traces'))).toEqual({
-      user: true, code: 'bad-input', message: 'only queries that return rows can run here (the corpus is opened read-only)',
+      user: true,
+      code: 'bad-input',
+      message: 'only queries that return rows can run here (the corpus is opened read-only)',
     });
     expect(names(c)).toEqual(['one', 'two']);
     c.close();
@@ -52,28 +59,38 @@ describe('corpus.query on a writable corpus', () => {
   it('refuses a write that returns rows (RETURNING), before it runs', async () => {
     const c = openCorpus(await corpusFile());
     expect(refusal(() => c.query('DELETE FROM traces RETURNING id'))).toEqual({
-      user: true, code: 'read-only', message: 'only statements that read can run here',
+      user: true,
+      code: 'read-only',
+      message: 'only statements that read can run here',
     });
     expect(names(c)).toEqual(['one', 'two']);
     c.close();
   });
 
-  it('refuses a statement SQLite cannot prepare with SQLite\'s words, as bad input', async () => {
+  it("refuses a statement SQLite cannot prepare with SQLite's words, as bad input", async () => {
     const c = openCorpus(await corpusFile());
-    expect(refusal(() => c.query('SELEC name FROM traces'))).toEqual({ user: true, code: 'bad-input', message: 'near "SELEC": syntax error' });
-    expect(refusal(() => c.query('SELECT nope FROM traces'))).toEqual({ user: true, code: 'bad-input', message: 'no such column: nope' });
+    expect(refusal(() => c.query('SELEC name FROM traces'))).toEqual({
+      user: true,
+      code: 'bad-input',
+      message: 'near "SELEC": syntax error',
+    });
+    expect(refusal(() => c.query('SELECT nope FROM traces'))).toEqual({
+      user: true,
+      code: 'bad-input',
+      message: 'no such column: nope',
+    });
     c.close();
   });
 
   it('refuses an error met while the rows are read, as bad input', async () => {
     const c = openCorpus(await corpusFile());
     // json() of text that is not JSON fails at run time, on the first row, not when prepared.
-    const rows = c.query("SELECT json(name) FROM traces");
+    const rows = c.query('SELECT json(name) FROM traces');
     expect(refusal(() => [...rows])).toEqual({ user: true, code: 'bad-input', message: 'malformed JSON' });
     c.close();
   });
 
-  it('passes on an error that is not SQLite\'s unchanged (an empty statement)', async () => {
+  it("passes on an error that is not SQLite's unchanged (an empty statement)", async () => {
     const c = openCorpus(await corpusFile());
     const r = refusal(() => c.query(''));
     expect(r.user).toBe(false);
@@ -87,7 +104,11 @@ describe('corpus.query on a read-only corpus', () => {
     const path = await corpusFile();
     const c = openCorpus(path, { readonly: true });
     const rows = c.query('DELETE FROM traces RETURNING id');
-    expect(refusal(() => [...rows])).toEqual({ user: true, code: 'read-only', message: 'attempt to write a readonly database' });
+    expect(refusal(() => [...rows])).toEqual({
+      user: true,
+      code: 'read-only',
+      message: 'attempt to write a readonly database',
+    });
     c.close();
     const w = openCorpus(path);
     expect(names(w)).toEqual(['one', 'two']);

@@ -11,8 +11,19 @@ import { cleanTempDirs, tempDir, writeTraces } from './fixtures.js';
 afterAll(cleanTempDirs);
 
 const hand = (traceId: number, extra: Partial<NewTrajectory>): NewTrajectory => ({
-  traceId, direction: 'forward', entry: 0, actions: [{ action: 'step_into' }], states: [0, 1], lineCalls: [], exit: null,
-  text: 'a trajectory', seed: null, sampler: null, sampleKey: null, targets: [{ seq: 1, kind: 'line' }], ...extra,
+  traceId,
+  direction: 'forward',
+  entry: 0,
+  actions: [{ action: 'step_into' }],
+  states: [0, 1],
+  lineCalls: [],
+  exit: null,
+  text: 'a trajectory',
+  seed: null,
+  sampler: null,
+  sampleKey: null,
+  targets: [{ seq: 1, kind: 'line' }],
+  ...extra,
 });
 
 describe('stored trajectories', () => {
@@ -25,7 +36,10 @@ describe('stored trajectories', () => {
       hand(traceId, {
         actions: [{ action: 'breakpoint', src: '        acc += i' }, { action: 'step_over' }],
         states: [0, 5, 6],
-        targets: [{ seq: 5, kind: 'line' }, { seq: 6, kind: 'line' }],
+        targets: [
+          { seq: 5, kind: 'line' },
+          { seq: 6, kind: 'line' },
+        ],
       }),
       hand(traceId, { seed: 7, sampler: { policy: 'uniform', k: 0 }, sampleKey: 'k0' }),
       hand(traceId, { sampler: undefined }),
@@ -40,7 +54,11 @@ describe('stored trajectories', () => {
       { id: sampled, sampler: '{"policy":"uniform","k":0}' },
       { id: noSampler, sampler: null },
     ]);
-    expect([made, sampled, noSampler].map((id) => c.getTrajectory(id!)!.sampler)).toEqual([null, { policy: 'uniform', k: 0 }, null]);
+    expect([made, sampled, noSampler].map((id) => c.getTrajectory(id!)!.sampler)).toEqual([
+      null,
+      { policy: 'uniform', k: 0 },
+      null,
+    ]);
     c.close();
   });
 });

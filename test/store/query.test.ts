@@ -68,7 +68,10 @@ describe('listTraces', () => {
     expect(names({ value: 'zebra', exit: 'normal' })).toEqual(['beta_100%']);
     expect(names({ value: 'zebra', exit: 'error' })).toEqual([]);
     // The total counts every match, whatever page is asked for.
-    expect(corpus.listTraces({ value: '0', limit: 2 })).toMatchObject({ total: 5, rows: [{ name: 'alpha_1' }, { name: 'alpha_2' }] });
+    expect(corpus.listTraces({ value: '0', limit: 2 })).toMatchObject({
+      total: 5,
+      rows: [{ name: 'alpha_1' }, { name: 'alpha_2' }],
+    });
     expect(corpus.listTraces({ value: '0', limit: 2, offset: 10 })).toEqual({ total: 5, rows: [] });
     expect(corpus.listTraces({ value: 'no such repr', limit: 2 })).toEqual({ total: 0, rows: [] });
   });
@@ -90,7 +93,13 @@ async function smallCorpus(): Promise<Corpus> {
   const dir = tempDir();
   const c = openCorpus(join(dir, 'c.db'), { create: true });
   // Ids 1..3; events 8, 12, 10; names sort b_2 < b_10 < c.
-  await c.ingest(writeTraces(dir, 't.jsonl', [{ name: 'b_10', n: 1 }, { name: 'c', n: 3, tag: ' zebra' }, { name: 'b_2', n: 2, tag: ' zebra' }]));
+  await c.ingest(
+    writeTraces(dir, 't.jsonl', [
+      { name: 'b_10', n: 1 },
+      { name: 'c', n: 3, tag: ' zebra' },
+      { name: 'b_2', n: 2, tag: ' zebra' },
+    ]),
+  );
   return c;
 }
 
@@ -106,7 +115,7 @@ function rangeError(f: () => unknown): string {
   throw new Error('not refused');
 }
 
-describe('listTraces: descending sorts, values refused, the value filter\'s total', () => {
+describe("listTraces: descending sorts, values refused, the value filter's total", () => {
   it('sorts descending by id, name and events', async () => {
     const c = await smallCorpus();
     expect(namesIn(c, { desc: true })).toEqual(['b_2', 'c', 'b_10']);
@@ -122,7 +131,9 @@ describe('listTraces: descending sorts, values refused, the value filter\'s tota
     // @ts-expect-error not an exit kind
     expect(rangeError(() => c.listTraces({ exit: 'x' }))).toBe('exit must be normal, error or never, got "x"');
     // @ts-expect-error not a sort key
-    expect(rangeError(() => c.listTraces({ sort: 'name; DROP TABLE traces' }))).toBe('sort must be name, events or id, got "name; DROP TABLE traces"');
+    expect(rangeError(() => c.listTraces({ sort: 'name; DROP TABLE traces' }))).toBe(
+      'sort must be name, events or id, got "name; DROP TABLE traces"',
+    );
     expect(namesIn(c, {})).toHaveLength(3);
     c.close();
   });
@@ -160,11 +171,17 @@ function recorded(db: Database.Database, q: Parameters<typeof listTraces>[1]) {
       if (key !== 'prepare') return Reflect.get(target, key, target);
       return (sql: string) => {
         const stmt = target.prepare(sql);
-        const wrap = (m: 'all' | 'get') => (...args: unknown[]) => (ran.push({ sql, args }), (stmt[m] as (...a: unknown[]) => unknown)(...args));
+        const wrap =
+          (m: 'all' | 'get') =>
+          (...args: unknown[]) => (ran.push({ sql, args }), (stmt[m] as (...a: unknown[]) => unknown)(...args));
         return new Proxy(stmt, {
           get(s, k) {
             if (k === 'all' || k === 'get') return wrap(k);
-            if (k === 'pluck') return () => (stmt.pluck(), new Proxy(stmt, { get: (s2, k2) => (k2 === 'get' ? wrap('get') : Reflect.get(s2, k2, s2)) }));
+            if (k === 'pluck')
+              return () => (
+                stmt.pluck(),
+                new Proxy(stmt, { get: (s2, k2) => (k2 === 'get' ? wrap('get') : Reflect.get(s2, k2, s2)) })
+              );
             return Reflect.get(s, k, s);
           },
         });
@@ -227,9 +244,13 @@ describe('events by window', () => {
   });
 
   it('the exit filter and the name sort use their indexes', () => {
-    const exitPlan = connectionOf(corpus).prepare("EXPLAIN QUERY PLAN SELECT id FROM traces t WHERE t.exit = ? ORDER BY t.name").all('error') as { detail: string }[];
+    const exitPlan = connectionOf(corpus)
+      .prepare('EXPLAIN QUERY PLAN SELECT id FROM traces t WHERE t.exit = ? ORDER BY t.name')
+      .all('error') as { detail: string }[];
     expect(exitPlan.map((p) => p.detail).join('\n')).toMatch(/USING (COVERING )?INDEX traces_exit/);
-    const namePlan = connectionOf(corpus).prepare('EXPLAIN QUERY PLAN SELECT id FROM traces t ORDER BY t.name_key, t.id LIMIT 50').all() as { detail: string }[];
+    const namePlan = connectionOf(corpus)
+      .prepare('EXPLAIN QUERY PLAN SELECT id FROM traces t ORDER BY t.name_key, t.id LIMIT 50')
+      .all() as { detail: string }[];
     expect(namePlan.map((p) => p.detail).join('\n')).toMatch(/traces_name_key/);
   });
 });
@@ -243,7 +264,18 @@ function bigNumbers(): Rec[] {
   const end = rest[rest.length - 1];
   const events: Rec[] = [];
   const ev = (event: string, frame: number, func: string, line: number, parent: number | null) =>
-    events.push({ type: 'event', seq: events.length, event, frame, func, line, src: `x = ${line}`, locals: {}, arg: null, parent });
+    events.push({
+      type: 'event',
+      seq: events.length,
+      event,
+      frame,
+      func,
+      line,
+      src: `x = ${line}`,
+      locals: {},
+      arg: null,
+      parent,
+    });
   ev('call', 0, 'main', 17, null);
   for (let l = 18; l <= 27; l++) ev('line', 0, 'main', l, null);
   ev('call', 13, 'g', 101, 10);
@@ -263,7 +295,15 @@ describe('the trace shape', () => {
     const [id] = c.traceIds();
     const s = c.getTraceShape(id);
     expect(s).not.toBeNull();
-    const cols = { count: s!.count, kind: [...s!.kind], parent: [...s!.parent], frame: [...s!.frame], line: [...s!.line], func: [...s!.func], funcs: s!.funcs };
+    const cols = {
+      count: s!.count,
+      kind: [...s!.kind],
+      parent: [...s!.parent],
+      frame: [...s!.frame],
+      line: [...s!.line],
+      func: [...s!.func],
+      funcs: s!.funcs,
+    };
     expect(cols).toEqual({
       count: 15,
       kind: [0, ...Array(10).fill(1), 0, 3, 2, 2],

@@ -15,7 +15,11 @@ import { cleanTempDirs, seedOldCorpusFrom, tempDir, writeTraces } from './fixtur
 
 afterAll(cleanTempDirs);
 
-const SPECS = [{ name: 'small', n: 2 }, { name: 'long', n: 200 }, { name: 'raises', n: 3, exit: 'error' as const }];
+const SPECS = [
+  { name: 'small', n: 2 },
+  { name: 'long', n: 200 },
+  { name: 'raises', n: 3, exit: 'error' as const },
+];
 
 /** The columns the trees need, read from the events themselves (an independent derivation). */
 function fromEvents(c: ReadCorpus, id: number) {
@@ -34,10 +38,18 @@ function unpacked(c: ReadCorpus, id: number) {
   const w = c.getPackedSkeleton(id);
   if (!w) throw new Error(`trace ${id} has no skeleton`);
   const s = decodeSkeleton(w);
-  return { count: s.count, kind: [...s.kind], parent: [...s.parent], frame: [...s.frame], line: [...s.line], func: [...s.func].map((f) => s.funcs[f]) };
+  return {
+    count: s.count,
+    kind: [...s.kind],
+    parent: [...s.parent],
+    frame: [...s.frame],
+    line: [...s.line],
+    func: [...s.func].map((f) => s.funcs[f]),
+  };
 }
 
-const keptRows = (c: ReadCorpus) => connectionOf(c).prepare('SELECT trace_id FROM trace_skeletons ORDER BY trace_id').pluck().all();
+const keptRows = (c: ReadCorpus) =>
+  connectionOf(c).prepare('SELECT trace_id FROM trace_skeletons ORDER BY trace_id').pluck().all();
 
 describe('the packed skeleton kept per trace', () => {
   it('is written at ingest and equals the columns of the events', async () => {
@@ -77,7 +89,11 @@ describe('the packed skeleton kept per trace', () => {
     for (const id of [a, b]) expect(unpacked(c, id)).toEqual(fromEvents(c, id));
     const fresh = createApi(c); // a new cache: the trace is opened again
     expect(await dispatch(fresh, 'getSkeleton', { traceId: b })).toEqual(before);
-    const walked = await dispatch(fresh, 'walk', { traceId: a, direction: 'forward', actions: ['step_into', 'step_into'] });
+    const walked = await dispatch(fresh, 'walk', {
+      traceId: a,
+      direction: 'forward',
+      actions: ['step_into', 'step_into'],
+    });
     expect(walked.ok && walked.value.states.map((s) => s.seq)).toEqual([0, 1, 2]);
     c.close();
   });
@@ -89,7 +105,9 @@ describe('the packed skeleton kept per trace', () => {
     await c.ingest(writeTraces(dir, 't.jsonl', SPECS));
     const ids = c.traceIds();
     const db = connectionOf(c);
-    expect(db.prepare('SELECT DISTINCT format || typeof(packed) FROM trace_skeletons').pluck().all()).toEqual(['2blob']);
+    expect(db.prepare('SELECT DISTINCT format || typeof(packed) FROM trace_skeletons').pluck().all()).toEqual([
+      '2blob',
+    ]);
     // Back to what version 9 wrote: format 1, the wire form's JSON, packed here from the events.
     for (const id of ids) {
       const e = fromEvents(c, id);
@@ -100,12 +118,21 @@ describe('the packed skeleton kept per trace', () => {
     db.pragma('user_version = 9');
     c.close();
     const up = openCorpus(path);
-    const rows = connectionOf(up).prepare('SELECT trace_id, format, typeof(packed) AS type FROM trace_skeletons ORDER BY trace_id').all();
+    const rows = connectionOf(up)
+      .prepare('SELECT trace_id, format, typeof(packed) AS type FROM trace_skeletons ORDER BY trace_id')
+      .all();
     expect(rows).toEqual(ids.map((trace_id) => ({ trace_id, format: 2, type: 'blob' })));
     for (const id of ids) {
       expect(unpacked(up, id)).toEqual(fromEvents(up, id));
       const b = decodeSkeletonBytes(up.getSkeletonBytes(id)!);
-      expect({ count: b.count, kind: [...b.kind], parent: [...b.parent], frame: [...b.frame], line: [...b.line], func: [...b.func].map((f) => b.funcs[f]) }).toEqual(fromEvents(up, id));
+      expect({
+        count: b.count,
+        kind: [...b.kind],
+        parent: [...b.parent],
+        frame: [...b.frame],
+        line: [...b.line],
+        func: [...b.func].map((f) => b.funcs[f]),
+      }).toEqual(fromEvents(up, id));
     }
     up.close();
   });

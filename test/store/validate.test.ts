@@ -76,36 +76,84 @@ describe('validate: lines that are not records', () => {
 
 describe('validate: the header', () => {
   it('a missing "format" is reported as nothing', async () => {
-    await refused(edited(0, (r) => delete r.format), 1, 'expected "format": "stepscope-trace", got nothing');
+    await refused(
+      edited(0, (r) => delete r.format),
+      1,
+      'expected "format": "stepscope-trace", got nothing',
+    );
   });
 
   it('a long bad value is cut to 57 characters and "..."; one of 60 is shown whole', async () => {
-    await refused(edited(0, (r) => (r.format = 'x'.repeat(100))), 1, `expected "format": "stepscope-trace", got "${'x'.repeat(56)}...`);
-    await refused(edited(0, (r) => (r.format = 'y'.repeat(58))), 1, `expected "format": "stepscope-trace", got "${'y'.repeat(58)}"`);
+    await refused(
+      edited(0, (r) => (r.format = 'x'.repeat(100))),
+      1,
+      `expected "format": "stepscope-trace", got "${'x'.repeat(56)}...`,
+    );
+    await refused(
+      edited(0, (r) => (r.format = 'y'.repeat(58))),
+      1,
+      `expected "format": "stepscope-trace", got "${'y'.repeat(58)}"`,
+    );
   });
 
   it('a missing string field is named with the record it belongs to', async () => {
-    await refused(edited(0, (r) => delete r.name), 1, 'expected a "name" field (a string) in the trace header');
-    await refused(edited(0, (r) => delete r.context_inverse), 1, 'expected a "context_inverse" field (a string) in the trace header');
+    await refused(
+      edited(0, (r) => delete r.name),
+      1,
+      'expected a "name" field (a string) in the trace header',
+    );
+    await refused(
+      edited(0, (r) => delete r.context_inverse),
+      1,
+      'expected a "context_inverse" field (a string) in the trace header',
+    );
   });
 
   it('"mode": "script" is stored; any other mode but "call" is refused', async () => {
     const corpus = await stored(edited(0, (r) => (r.mode = 'script')));
     expect(corpus.listTraces().rows.map((t) => t.mode)).toEqual(['script']);
     corpus.close();
-    await refused(edited(0, (r) => (r.mode = 'module')), 1, 'expected "mode": "script" or "call", got "module"');
+    await refused(
+      edited(0, (r) => (r.mode = 'module')),
+      1,
+      'expected "mode": "script" or "call", got "module"',
+    );
   });
 
   it('each field of the wrong type is named with the type expected', async () => {
-    await refused(edited(0, (r) => (r.hashseed = '0')), 1, 'expected "hashseed" to be an integer, got "0"');
-    await refused(edited(0, (r) => (r.call = 5)), 1, 'expected "call" to be a string or null, got 5');
-    await refused(edited(0, (r) => (r.meta = [])), 1, 'expected "meta" to be an object, got []');
-    await refused(edited(0, (r) => ((r.limits as Rec).seconds = '10')), 1, 'expected "seconds" to be a number, got "10"');
+    await refused(
+      edited(0, (r) => (r.hashseed = '0')),
+      1,
+      'expected "hashseed" to be an integer, got "0"',
+    );
+    await refused(
+      edited(0, (r) => (r.call = 5)),
+      1,
+      'expected "call" to be a string or null, got 5',
+    );
+    await refused(
+      edited(0, (r) => (r.meta = [])),
+      1,
+      'expected "meta" to be an object, got []',
+    );
+    await refused(
+      edited(0, (r) => ((r.limits as Rec).seconds = '10')),
+      1,
+      'expected "seconds" to be a number, got "10"',
+    );
   });
 
   it('"limits" names its own missing and unexpected fields', async () => {
-    await refused(edited(0, (r) => delete (r.limits as Rec).events), 1, 'expected a "events" field (a number) in "limits"');
-    await refused(edited(0, (r) => ((r.limits as Rec).cpu = 1)), 1, 'unexpected field "cpu" in "limits"');
+    await refused(
+      edited(0, (r) => delete (r.limits as Rec).events),
+      1,
+      'expected a "events" field (a number) in "limits"',
+    );
+    await refused(
+      edited(0, (r) => ((r.limits as Rec).cpu = 1)),
+      1,
+      'unexpected field "cpu" in "limits"',
+    );
   });
 });
 
@@ -120,7 +168,11 @@ describe('validate: event records (full check)', () => {
     ['locals that are a string', (r) => (r.locals = 'x'), 'expected "locals" to be an object, got "x"'],
     ['locals that are null', (r) => (r.locals = null), 'expected "locals" to be an object, got null'],
     ['an arg that is a number', (r) => (r.arg = 5), 'expected "arg" to be a string or null, got 5'],
-    ['a negative parent', (r) => (r.parent = -1), 'expected "parent" to be null or the seq of an earlier event (0 to 1), got -1'],
+    [
+      'a negative parent',
+      (r) => (r.parent = -1),
+      'expected "parent" to be null or the seq of an earlier event (0 to 1), got -1',
+    ],
     ['a cut list holding a number', (r) => (r.cut = [1]), 'expected "cut" to be a list of names, got [1]'],
     ['a cut that is a string', (r) => (r.cut = 'x'), 'expected "cut" to be a list of names, got "x"'],
   ];
@@ -139,22 +191,38 @@ describe('validate: event records (full check)', () => {
 
 describe('validate: the end record', () => {
   it('an unknown exit is refused', async () => {
-    await refused(edited(9, (r) => (r.exit = 'crashed')), 10, 'expected "exit": "normal", "error" or "never", got "crashed"');
+    await refused(
+      edited(9, (r) => (r.exit = 'crashed')),
+      10,
+      'expected "exit": "normal", "error" or "never", got "crashed"',
+    );
   });
 
   it('"stdout_bytes" must be an integer when given', async () => {
-    await refused(edited(9, (r) => (r.stdout_bytes = '12')), 10, 'expected "stdout_bytes" to be an integer, got "12"');
+    await refused(
+      edited(9, (r) => (r.stdout_bytes = '12')),
+      10,
+      'expected "stdout_bytes" to be an integer, got "12"',
+    );
     const corpus = await stored(edited(9, (r) => (r.stdout_bytes = 12)));
     corpus.close();
   });
 
   it('a missing field is named with "the end record"', async () => {
-    await refused(edited(9, (r) => delete r.seconds), 10, 'expected a "seconds" field (a number) in the end record');
+    await refused(
+      edited(9, (r) => delete r.seconds),
+      10,
+      'expected a "seconds" field (a number) in the end record',
+    );
   });
 });
 
 describe('validate: blank lines', () => {
-  for (const [what, blank] of [['three spaces', '   '], ['a tab and spaces', ' \t  '], ['a CRLF blank line', ' \r']] as const) {
+  for (const [what, blank] of [
+    ['three spaces', '   '],
+    ['a tab and spaces', ' \t  '],
+    ['a CRLF blank line', ' \r'],
+  ] as const) {
     it(`a line of blanks is an empty line, whatever its length (${what})`, async () => {
       const ls = lines();
       ls.splice(2, 0, blank);

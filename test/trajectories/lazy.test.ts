@@ -23,7 +23,13 @@ beforeAll(async () => {
   path = join(dir, 'c.db');
   const c = openCorpus(path, { create: true });
   // traceRecords: 4 + 2n + 2 events.
-  await c.ingest(writeTraces(dir, 't.jsonl', [{ name: 'long', n: 2100 }, { name: 'exact', n: 2045 }, { name: 'short', n: 2 }]));
+  await c.ingest(
+    writeTraces(dir, 't.jsonl', [
+      { name: 'long', n: 2100 },
+      { name: 'exact', n: 2045 },
+      { name: 'short', n: 2 },
+    ]),
+  );
   c.close();
   corpus = openCorpus(path, { readonly: true });
 });
@@ -89,7 +95,9 @@ describe('openTraceLazily', () => {
   });
 
   it('a missing trace is a not-found error naming the corpus and the id', () => {
-    expect(() => openTraceLazily(corpus, 99)).toThrow(expect.objectContaining({ code: 'not-found', message: `${path} has no trace with id 99` }));
+    expect(() => openTraceLazily(corpus, 99)).toThrow(
+      expect.objectContaining({ code: 'not-found', message: `${path} has no trace with id 99` }),
+    );
   });
 });
 
@@ -103,11 +111,14 @@ describe('loadTrace', () => {
     // The same trace opened lazily has the same tree: same states in the same order.
     const lazy = openTraceLazily(corpus, exact);
     expect(t.index.count).toBe(WINDOW);
-    for (const k of ['kind', 'parent', 'subtreeEnd', 'seg', 'invOrder'] as const) expect(Array.from(t.index[k]), k).toEqual(Array.from(lazy.index[k]));
+    for (const k of ['kind', 'parent', 'subtreeEnd', 'seg', 'invOrder'] as const)
+      expect(Array.from(t.index[k]), k).toEqual(Array.from(lazy.index[k]));
     expect(Array.from(t.index.parent).slice(0, 4)).toEqual([-1, -1, 1, 1]);
   });
 
   it('a missing trace is a not-found error naming the corpus and the id', () => {
-    expect(() => loadTrace(corpus, 0)).toThrow(expect.objectContaining({ code: 'not-found', message: `${path} has no trace with id 0` }));
+    expect(() => loadTrace(corpus, 0)).toThrow(
+      expect.objectContaining({ code: 'not-found', message: `${path} has no trace with id 0` }),
+    );
   });
 });

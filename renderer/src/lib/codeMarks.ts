@@ -24,10 +24,17 @@ const visitedDeco = Decoration.line({ class: 'cm-visited' });
 const currentDeco = Decoration.line({ class: 'cm-current', attributes: { 'data-testid': 'current-line' } });
 const sameDeco = Decoration.line({ class: 'cm-sametext' });
 // A line can be the true one, run A's predicted one and run B's, in any combination (bit 1, 2, 4).
-const PRED_MARKS = [['cm-truth', 'truth-line'], ['cm-predicted', 'predicted-line'], ['cm-predicted-b', 'predicted-line-b']] as const;
+const PRED_MARKS = [
+  ['cm-truth', 'truth-line'],
+  ['cm-predicted', 'predicted-line'],
+  ['cm-predicted-b', 'predicted-line-b'],
+] as const;
 const predictionDecos = Array.from({ length: 8 }, (_, bits) => {
   const on = PRED_MARKS.filter((_, j) => bits & (1 << j));
-  return Decoration.line({ class: on.map((x) => x[0]).join(' '), attributes: { 'data-testid': on.map((x) => x[1]).join(' ') } });
+  return Decoration.line({
+    class: on.map((x) => x[0]).join(' '),
+    attributes: { 'data-testid': on.map((x) => x[1]).join(' ') },
+  });
 });
 
 export class Dot extends GutterMarker {
@@ -51,7 +58,11 @@ class NoHit extends GutterMarker {
 }
 const NOHIT = new NoHit();
 
-interface Built { deco: DecorationSet; dots: RangeSet<GutterMarker>; nohit: RangeSet<GutterMarker> }
+interface Built {
+  deco: DecorationSet;
+  dots: RangeSet<GutterMarker>;
+  nohit: RangeSet<GutterMarker>;
+}
 const empty: Built = { deco: Decoration.none, dots: RangeSet.empty, nohit: RangeSet.empty };
 export const marks = StateField.define<Built>({
   create: () => empty,
@@ -84,4 +95,3 @@ export const marks = StateField.define<Built>({
   },
   provide: (f) => [EditorView.decorations.from(f, (b) => b.deco), gutterLineClass.from(f, (b) => b.nohit)],
 });
-

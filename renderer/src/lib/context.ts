@@ -31,7 +31,14 @@ export interface AppState {
 
 export function createAppState(source: DataSource): AppState {
   const explorer = new Explorer(source);
-  return { source, explorer, corpus: new CorpusQuery(source), nav: new Nav(), dashboard: new Dashboard(source), overlay: new Overlay(source, explorer) };
+  return {
+    source,
+    explorer,
+    corpus: new CorpusQuery(source),
+    nav: new Nav(),
+    dashboard: new Dashboard(source),
+    overlay: new Overlay(source, explorer),
+  };
 }
 
 /** The context entries of an app state, e.g. for testing-library's `context` option. */
@@ -63,5 +70,12 @@ export const useCorpus = () => need<CorpusQuery>(CORPUS, 'the corpus query');
 export const useNav = () => need<Nav>(NAV, 'the navigation');
 export const useDashboard = () => need<Dashboard>(DASHBOARD, 'the dashboard');
 /** The whole app state (views that hand it on, e.g. to open an item in the explorer). */
-export const useApp = (): AppState => ({ source: useSource(), explorer: useExplorer(), corpus: useCorpus(), nav: useNav(), dashboard: useDashboard(), overlay: useOverlay() });
+export const useApp = (): AppState => ({
+  source: useSource(),
+  explorer: useExplorer(),
+  corpus: useCorpus(),
+  nav: useNav(),
+  dashboard: useDashboard(),
+  overlay: useOverlay(),
+});
 export const useOverlay = () => need<Overlay>(OVERLAY, 'the predictions overlay');

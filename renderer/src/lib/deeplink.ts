@@ -11,11 +11,14 @@
  *
  * | key | value |
  * | --- | --- |
- * | `view` | the view open: `explorer` (the default), `dashboard`, `label` (labeling failures) or `agreement` (the annotators' agreement) |
+ * | `view` | the view open: `explorer` (the default), `dashboard`, `label` (labeling failures) or `agreement` (the
+ * annotators' agreement) |
  * | `trace` | a trace id: the explorer opens it |
- * | `set`, `run`, `run2` | an evaluation set and the run (and a second run to compare) overlaid on the trees; on the dashboard, the set and the runs compared (A, B) |
+ * | `set`, `run`, `run2` | an evaluation set and the run (and a second run to compare) overlaid on the trees; on the
+ * dashboard, the set and the runs compared (A, B) |
  * | `dir`, `entry` | the trajectory's direction (`forward`, `inverse`) and entry (seq of a call) |
- * | `actions` | the actions walked, comma-separated, each one percent-encoded (`breakpoint%20%20%20%20return%20n`): a `,` inside an action is `%2C` |
+ * | `actions` | the actions walked, comma-separated, each one percent-encoded (`breakpoint%20%20%20%20return%20n`): a
+ * `,` inside an action is `%2C` |
  * | `cursor` | how many of them are applied (default all) |
  * | `item` | an evaluation item opened in the inspector (its predictions against the truth) |
  * | `failures` | `1`: the trees show only failing items' marks |
@@ -45,7 +48,19 @@ export interface DeepLink {
   failures?: boolean;
 }
 
-export const LINK_KEYS = ['view', 'trace', 'set', 'run', 'run2', 'dir', 'entry', 'actions', 'cursor', 'item', 'failures'] as const;
+export const LINK_KEYS = [
+  'view',
+  'trace',
+  'set',
+  'run',
+  'run2',
+  'dir',
+  'entry',
+  'actions',
+  'cursor',
+  'item',
+  'failures',
+] as const;
 
 const enc = encodeURIComponent;
 

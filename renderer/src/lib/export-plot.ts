@@ -39,7 +39,9 @@ export async function pngBlob(svg: SVGSVGElement, scale = 2): Promise<Blob> {
   ctx.fillStyle = 'white';
   ctx.fillRect(0, 0, canvas.width, canvas.height);
   ctx.drawImage(img, 0, 0, canvas.width, canvas.height);
-  return new Promise((resolve, reject) => canvas.toBlob((b) => (b ? resolve(b) : reject(new Error('the browser could not make a PNG'))), 'image/png'));
+  return new Promise((resolve, reject) =>
+    canvas.toBlob((b) => (b ? resolve(b) : reject(new Error('the browser could not make a PNG'))), 'image/png'),
+  );
 }
 
 export async function savePng(svg: SVGSVGElement, name: string): Promise<void> {

@@ -6,7 +6,10 @@
  */
 import type { ExportKind, RunInfo } from '@core/contract/index.js';
 
-export function exportStart(set: string, runs: readonly Pick<RunInfo, 'label' | 'format'>[]): { kind: ExportKind; clauses: string[] } {
+export function exportStart(
+  set: string,
+  runs: readonly Pick<RunInfo, 'label' | 'format'>[],
+): { kind: ExportKind; clauses: string[] } {
   const clauses = [`set=${set}`, ...(runs.length ? [`run=${runs.map((r) => r.label).join(',')}`] : [])];
   if (runs.every((r) => r.format === 'state')) return { kind: 'corrections', clauses };
   return { kind: 'prompt-target', clauses: [...clauses, 'verdict.correct=wrong'] };

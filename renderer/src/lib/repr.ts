@@ -113,4 +113,5 @@ export function parseRepr(s: string): ReprNode | null {
 }
 
 /** Whether a value can be opened into fields. */
-export const expandable = (n: ReprNode | null): n is ReprNode & { items: NonNullable<ReprNode['items']> } => !!n && !!n.items && n.items.length > 0;
+export const expandable = (n: ReprNode | null): n is ReprNode & { items: NonNullable<ReprNode['items']> } =>
+  !!n && !!n.items && n.items.length > 0;

@@ -33,7 +33,12 @@ export function measure(text: string): Measure {
 }
 
 /** [promptEnd, targetEnd) offsets for state j (j >= 1), or null when the text cannot be cut there. */
-export function splitAt(text: string, states: number, exit: boolean, j: number): { promptEnd: number; targetEnd: number } | null {
+export function splitAt(
+  text: string,
+  states: number,
+  exit: boolean,
+  j: number,
+): { promptEnd: number; targetEnd: number } | null {
   if (j < 1 || j >= states) return null;
   const parts = text.split(FRAME);
   // head, one part per state, and the exit's: anything else means a value holds the token.
@@ -50,7 +55,8 @@ export function splitAt(text: string, states: number, exit: boolean, j: number):
 
 /** Pieces in order (their texts join to `text`), one list per display block (head, each state). */
 export function pieces(text: string, cut: { promptEnd: number; targetEnd: number } | null): Piece[][] {
-  const region = (at: number): Piece['region'] => (!cut ? 'all' : at < cut.promptEnd ? 'prompt' : at < cut.targetEnd ? 'target' : 'after');
+  const region = (at: number): Piece['region'] =>
+    !cut ? 'all' : at < cut.promptEnd ? 'prompt' : at < cut.targetEnd ? 'target' : 'after';
   const bounds = cut ? [cut.promptEnd, cut.targetEnd] : [];
   const blocks: Piece[][] = [];
   let block: Piece[] = [];

@@ -52,9 +52,14 @@ function httpBridge(token: string | null): Bridge {
     async invoke(method, params) {
       const headers: Record<string, string> = { 'Content-Type': 'application/json' };
       if (token) headers.Authorization = `Bearer ${token}`;
-      const res = await fetch(`api/${encodeURIComponent(method)}`, { method: 'POST', headers, body: JSON.stringify(params) });
+      const res = await fetch(`api/${encodeURIComponent(method)}`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify(params),
+      });
       const ct = res.headers.get('content-type') ?? '';
-      if (!ct.includes('application/json')) return { ok: false, error: { code: 'unavailable', message: `server answered HTTP ${res.status}` } };
+      if (!ct.includes('application/json'))
+        return { ok: false, error: { code: 'unavailable', message: `server answered HTTP ${res.status}` } };
       return (await res.json()) as ApiResult<unknown>;
     },
     skeletonFetch: (traceId) => ({ url: new URL('api/getSkeleton', location.href).href, token, traceId }),

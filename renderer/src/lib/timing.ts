@@ -16,6 +16,7 @@ export function span(name: string, start: number, end = performance.now()): numb
 export function afterPaint(): Promise<void> {
   return new Promise((resolve) => {
     const timer = setTimeout(resolve, 100);
-    if (typeof requestAnimationFrame === 'function') requestAnimationFrame(() => setTimeout(() => (clearTimeout(timer), resolve()), 0));
+    if (typeof requestAnimationFrame === 'function')
+      requestAnimationFrame(() => setTimeout(() => (clearTimeout(timer), resolve()), 0));
   });
 }

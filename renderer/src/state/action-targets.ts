@@ -33,12 +33,21 @@ const INVERSE = ['inv_step_into', 'inv_step_over', 'inv_step_call'];
 
 /** Walks history + each action; an action the API refuses from here is left out. */
 export async function probeActions(source: DataSource, from: ProbeFrom): Promise<ActionTarget[]> {
-  const list: { action: string; label: string }[] = (from.direction === 'forward' ? FORWARD : INVERSE).map((a) => ({ action: a, label: a }));
-  if (from.direction === 'forward' && from.line) list.push({ action: `breakpoint ${from.line.src}`, label: `breakpoint L${from.line.n}` });
+  const list: { action: string; label: string }[] = (from.direction === 'forward' ? FORWARD : INVERSE).map((a) => ({
+    action: a,
+    label: a,
+  }));
+  if (from.direction === 'forward' && from.line)
+    list.push({ action: `breakpoint ${from.line.src}`, label: `breakpoint L${from.line.n}` });
   const walks = await Promise.all(
     list.map((a) =>
       source
-        .call('walk', { traceId: from.traceId, direction: from.direction, entry: from.entry, actions: [...from.history, a.action] })
+        .call('walk', {
+          traceId: from.traceId,
+          direction: from.direction,
+          entry: from.entry,
+          actions: [...from.history, a.action],
+        })
         .catch(() => null),
     ),
   );

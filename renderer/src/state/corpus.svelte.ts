@@ -68,7 +68,8 @@ export class CorpusQuery {
       if (this.#pending.has(p) || this.rows.has(p * PAGE)) continue;
       this.#pending.add(p);
       jobs.push(
-        this.source.call('listTraces', { ...this.#query(), offset: p * PAGE, limit: PAGE })
+        this.source
+          .call('listTraces', { ...this.#query(), offset: p * PAGE, limit: PAGE })
           .then((r) => {
             if (!live()) return;
             const next = new Map(this.rows);

@@ -4,7 +4,12 @@
  * clicked mark, and the comparison of two runs. Stale answers are dropped (Newest).
  */
 import type {
-  DashboardBreakdown, EvalSetInfo, ItemRow, RunComparison, RunInfo, RunScores,
+  DashboardBreakdown,
+  EvalSetInfo,
+  ItemRow,
+  RunComparison,
+  RunInfo,
+  RunScores,
 } from '@core/contract/index.js';
 import type { PickArgs } from '../lib/plots.js';
 import { Newest } from '../lib/newest.js';
@@ -82,7 +87,12 @@ export class Dashboard {
       const runs = await this.source.call('listRuns', { set: name });
       // The interval is drawn for CRUXEval sets only (the plot beside the published figures).
       const interval = set.task.startsWith('cruxeval');
-      const scored = await Promise.all(runs.map(async (run) => ({ run, ...(await this.source.call('getRunScores', { set: name, run: run.label, interval })) })));
+      const scored = await Promise.all(
+        runs.map(async (run) => ({
+          run,
+          ...(await this.source.call('getRunScores', { set: name, run: run.label, interval })),
+        })),
+      );
       if (!live()) return;
       this.set = set;
       this.runs = scored;
@@ -99,7 +109,9 @@ export class Dashboard {
   }
 
   toggle(label: string): void {
-    this.shown = this.shown.includes(label) ? this.shown.filter((l) => l !== label) : this.runs.map((r) => r.run.label).filter((l) => l === label || this.shown.includes(l));
+    this.shown = this.shown.includes(label)
+      ? this.shown.filter((l) => l !== label)
+      : this.runs.map((r) => r.run.label).filter((l) => l === label || this.shown.includes(l));
   }
 
   /** The items behind a clicked mark (the first 200; the total is shown). */
@@ -109,7 +121,9 @@ export class Dashboard {
     this.groupItems = null;
     try {
       const r = await this.source.call('listGroupItems', {
-        set: this.set!.name, run: p.run, limit: 200,
+        set: this.set!.name,
+        run: p.run,
+        limit: 200,
         ...(p.by !== undefined && p.group !== undefined ? { by: p.by, group: String(p.group) } : {}),
       });
       if (live()) this.groupItems = r;

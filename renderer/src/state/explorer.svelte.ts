@@ -36,29 +36,71 @@ export class Explorer {
 
   // --- The open trace, its trees and the state inspected (explorer/trace-view) ------------------
 
-  get traceId() { return this.#view.traceId; }
-  get info() { return this.#view.info; }
-  get skeleton() { return this.#view.skeleton; }
-  get fwd() { return this.#view.fwd; }
-  get inv() { return this.#view.inv; }
-  get fwdPlan() { return this.#view.fwdPlan; }
-  get invPlan() { return this.#view.invPlan; }
-  get prevInFrame() { return this.#view.prevInFrame; }
-  get visited() { return this.#view.visited; }
-  get hittable() { return this.#view.hittable; }
-  get lines() { return this.#view.lines; }
-  get selected() { return this.#view.selected; }
-  get selectedEvent() { return this.#view.selectedEvent; }
-  get previousEvent() { return this.#view.previousEvent; }
-  get error() { return this.#view.error; }
-  get loading() { return this.#view.loading; }
-  get events() { return this.#view.events; }
+  get traceId() {
+    return this.#view.traceId;
+  }
+  get info() {
+    return this.#view.info;
+  }
+  get skeleton() {
+    return this.#view.skeleton;
+  }
+  get fwd() {
+    return this.#view.fwd;
+  }
+  get inv() {
+    return this.#view.inv;
+  }
+  get fwdPlan() {
+    return this.#view.fwdPlan;
+  }
+  get invPlan() {
+    return this.#view.invPlan;
+  }
+  get prevInFrame() {
+    return this.#view.prevInFrame;
+  }
+  get visited() {
+    return this.#view.visited;
+  }
+  get hittable() {
+    return this.#view.hittable;
+  }
+  get lines() {
+    return this.#view.lines;
+  }
+  get selected() {
+    return this.#view.selected;
+  }
+  get selectedEvent() {
+    return this.#view.selectedEvent;
+  }
+  get previousEvent() {
+    return this.#view.previousEvent;
+  }
+  get error() {
+    return this.#view.error;
+  }
+  get loading() {
+    return this.#view.loading;
+  }
+  get events() {
+    return this.#view.events;
+  }
   /** The newest open, settled once its trees and first walk have landed (or it failed). */
-  get opening() { return this.#view.opening; }
+  get opening() {
+    return this.#view.opening;
+  }
 
-  open(id: number): Promise<void> { return this.#view.open(id); }
-  select(ref: StateRef): Promise<void> { return this.#view.select(ref); }
-  segmentCall(seq: number): number { return this.#view.segmentCall(seq); }
+  open(id: number): Promise<void> {
+    return this.#view.open(id);
+  }
+  select(ref: StateRef): Promise<void> {
+    return this.#view.select(ref);
+  }
+  segmentCall(seq: number): number {
+    return this.#view.segmentCall(seq);
+  }
 
   close(): void {
     this.#view.close();
@@ -67,39 +109,85 @@ export class Explorer {
 
   // --- The trajectory (explorer/walk) ---------------------------------------------------------
 
-  get direction() { return this.#walker.direction; }
-  get entry() { return this.#walker.entry; }
-  get actions() { return this.#walker.actions; }
-  get cursor() { return this.#walker.cursor; }
-  get walk() { return this.#walker.walk; }
-  get current() { return this.#walker.current; }
-  get ended() { return this.#walker.ended; }
-  get selectedIndex() { return this.#walker.selectedIndex; }
-  get message() { return this.#walker.message; }
-  get sameText() { return this.#walker.sameText; }
-  get chosenLine() { return this.#walker.chosenLine; }
-  get targets() { return this.#walker.targets; }
-  get trajectoryId() { return this.#walker.trajectoryId; }
+  get direction() {
+    return this.#walker.direction;
+  }
+  get entry() {
+    return this.#walker.entry;
+  }
+  get actions() {
+    return this.#walker.actions;
+  }
+  get cursor() {
+    return this.#walker.cursor;
+  }
+  get walk() {
+    return this.#walker.walk;
+  }
+  get current() {
+    return this.#walker.current;
+  }
+  get ended() {
+    return this.#walker.ended;
+  }
+  get selectedIndex() {
+    return this.#walker.selectedIndex;
+  }
+  get message() {
+    return this.#walker.message;
+  }
+  get sameText() {
+    return this.#walker.sameText;
+  }
+  get chosenLine() {
+    return this.#walker.chosenLine;
+  }
+  get targets() {
+    return this.#walker.targets;
+  }
+  get trajectoryId() {
+    return this.#walker.trajectoryId;
+  }
 
   restart(direction: Direction, entry = this.entry, actions: string[] = [], prefetched?: Promise<Walk>): Promise<void> {
     return this.#walker.restart(direction, entry, actions, prefetched);
   }
-  act(...actions: string[]): Promise<void> { return this.#walker.act(...actions); }
-  back(): Promise<void> { return this.#walker.back(); }
-  forward(): Promise<void> { return this.#walker.forward(); }
-  goTo(k: number): Promise<void> { return this.#walker.goTo(k); }
-  refresh(prefetched?: Promise<Walk>): Promise<void> { return this.#walker.refresh(prefetched); }
-  probe(): Promise<void> { return this.#walker.probe(); }
-  chooseLine(n: number): void { this.#walker.chooseLine(n); }
-  openTrajectory(t: TrajectoryRow): Promise<void> { return this.#walker.openTrajectory(t); }
+  act(...actions: string[]): Promise<void> {
+    return this.#walker.act(...actions);
+  }
+  back(): Promise<void> {
+    return this.#walker.back();
+  }
+  forward(): Promise<void> {
+    return this.#walker.forward();
+  }
+  goTo(k: number): Promise<void> {
+    return this.#walker.goTo(k);
+  }
+  refresh(prefetched?: Promise<Walk>): Promise<void> {
+    return this.#walker.refresh(prefetched);
+  }
+  probe(): Promise<void> {
+    return this.#walker.probe();
+  }
+  chooseLine(n: number): void {
+    this.#walker.chooseLine(n);
+  }
+  openTrajectory(t: TrajectoryRow): Promise<void> {
+    return this.#walker.openTrajectory(t);
+  }
   replay(direction: Direction, entry: number, actions: string[], cursor: number): Promise<void> {
     return this.#walker.replay(direction, entry, actions, cursor);
   }
-  runTo(direction: Direction, node: number): Promise<void> { return this.#walker.runTo(direction, node); }
+  runTo(direction: Direction, node: number): Promise<void> {
+    return this.#walker.runTo(direction, node);
+  }
   entryHere(seq: number, direction: Direction = this.direction): Promise<void> {
     return this.#walker.entryHere(seq, direction);
   }
-  inverseFrom(seq: number): Promise<void> { return this.#walker.inverseFrom(seq); }
+  inverseFrom(seq: number): Promise<void> {
+    return this.#walker.inverseFrom(seq);
+  }
 
   /** Performs the action of an edge (a breakpoint edge runs to its line, saying where it stopped). */
   async perform(t: ActionTarget): Promise<void> {
@@ -111,8 +199,16 @@ export class Explorer {
   // --- Breakpoints and running to a line (explorer/breakpoints) ---------------------------------
 
   /** Lines with a breakpoint set (red dots in the gutter); F5 runs to the next one. */
-  get breakpoints() { return this.#breakpoints.lines; }
-  toggleBreakpoint(line: number): void { this.#breakpoints.toggle(line); }
-  runToLine(n: number): Promise<void> { return this.#breakpoints.runToLine(n); }
-  continueToBreakpoint(): Promise<void> { return this.#breakpoints.continueToBreakpoint(); }
+  get breakpoints() {
+    return this.#breakpoints.lines;
+  }
+  toggleBreakpoint(line: number): void {
+    this.#breakpoints.toggle(line);
+  }
+  runToLine(n: number): Promise<void> {
+    return this.#breakpoints.runToLine(n);
+  }
+  continueToBreakpoint(): Promise<void> {
+    return this.#breakpoints.continueToBreakpoint();
+  }
 }

@@ -27,7 +27,14 @@ export interface QueueChoice {
   prelabel: string;
 }
 
-export const ANY_CHOICE: QueueChoice = { action: '', wrong: [], formatError: 'any', labeled: 'any', by: '', prelabel: '' };
+export const ANY_CHOICE: QueueChoice = {
+  action: '',
+  wrong: [],
+  formatError: 'any',
+  labeled: 'any',
+  by: '',
+  prelabel: '',
+};
 
 /** The choice as annotationQueue's filter: only what narrows the queue. */
 export function choiceParams(c: QueueChoice): Partial<Params<'annotationQueue'>> {
@@ -171,7 +178,13 @@ export class Labeling {
   }
 
   #loadQueue(): Promise<Queue> {
-    return this.source.call('annotationQueue', { set: this.set, run: this.run, annotator: this.annotator, failed: this.failedOnly, ...choiceParams(this.choice) });
+    return this.source.call('annotationQueue', {
+      set: this.set,
+      run: this.run,
+      annotator: this.annotator,
+      failed: this.failedOnly,
+      ...choiceParams(this.choice),
+    });
   }
 
   /** A new filter: remembered, and the queue reopened at its first item not done. */
@@ -267,7 +280,10 @@ export class Labeling {
       .finally(() => this.pending--);
   }
 
-  /** An answer to a change: shown if its item is open, and counted in the progress. `before`: the item's annotation when it was shown. */
+  /**
+   * An answer to a change: shown if its item is open, and counted in the progress. `before`: the item's annotation when
+   * it was shown.
+   */
   #saved(a: AnnotationInfo, before: Mine | undefined, now: Mine = a): void {
     const at = this.item && a.target === `prediction:${this.item.prediction.prediction}`;
     if (at) {
@@ -385,8 +401,6 @@ export class Labeling {
     this.draft = this.note;
   }
 
-
-
   /**
    * Enter: keeps the labels given (stored already: this.labels only ever holds saved labels),
    * or accepts the pre-labels when none were given, and opens the next entry at once. The
@@ -407,7 +421,12 @@ export class Labeling {
     return this.#act(async () => {
       const item = this.item;
       if (!item) return;
-      const a = await this.#write(() => this.source.call('skipAnnotation', { target: { prediction: item.prediction.prediction }, annotator: this.annotator }));
+      const a = await this.#write(() =>
+        this.source.call('skipAnnotation', {
+          target: { prediction: item.prediction.prediction },
+          annotator: this.annotator,
+        }),
+      );
       this.#saved(a, item.mine);
       await this.next();
     });

@@ -49,7 +49,10 @@ export async function applyLink(app: AppState, l: DeepLink): Promise<string[]> {
     return problems;
   }
   if (l.view === 'label' || l.view === 'agreement') {
-    if (Object.keys(l).length > 1) problems.push(`The ${l.view === 'label' ? 'labeling' : 'agreement'} view takes no other parameters; they were ignored.`);
+    if (Object.keys(l).length > 1)
+      problems.push(
+        `The ${l.view === 'label' ? 'labeling' : 'agreement'} view takes no other parameters; they were ignored.`,
+      );
     return problems;
   }
   // The trace opens while the overlay's set and runs load (an item's link opens its own trace).
@@ -77,7 +80,8 @@ export async function applyLink(app: AppState, l: DeepLink): Promise<string[]> {
     if (ex.traceId !== null) return problems;
   }
   if (l.trace === undefined) {
-    if (l.actions || l.dir || l.entry !== undefined || l.cursor !== undefined) problems.push('The link has actions but no trace ("trace=…"); they were ignored.');
+    if (l.actions || l.dir || l.entry !== undefined || l.cursor !== undefined)
+      problems.push('The link has actions but no trace ("trace=…"); they were ignored.');
     return problems;
   }
   await (opening ?? ex.open(l.trace));
@@ -90,12 +94,15 @@ export async function applyLink(app: AppState, l: DeepLink): Promise<string[]> {
     const actions = l.actions ?? [];
     await ex.restart(l.dir ?? 'forward', l.entry ?? 0, actions);
     if (ex.error) {
-      problems.push(`The link's trajectory does not walk on trace ${l.trace}: ${ex.error}. The trace is shown from its start.`);
+      problems.push(
+        `The link's trajectory does not walk on trace ${l.trace}: ${ex.error}. The trace is shown from its start.`,
+      );
       await ex.restart('forward', 0, []);
       return problems;
     }
     if (l.cursor !== undefined) {
-      if (l.cursor > actions.length) problems.push(`The link's cursor ${l.cursor} is past its ${actions.length} actions; all are applied.`);
+      if (l.cursor > actions.length)
+        problems.push(`The link's cursor ${l.cursor} is past its ${actions.length} actions; all are applied.`);
       else await ex.goTo(l.cursor);
     }
   }
@@ -120,7 +127,10 @@ const DASHBOARD_KEYS: readonly string[] = ['view', 'set', 'run', 'run2'];
 async function applyDashboard(app: AppState, l: DeepLink, problems: string[]): Promise<void> {
   const d = app.dashboard;
   const other = Object.keys(l).filter((k) => !DASHBOARD_KEYS.includes(k));
-  if (other.length) problems.push(`The dashboard takes only set, run and run2 (the runs compared); ${other.join(', ')} ${other.length > 1 ? 'were' : 'was'} ignored.`);
+  if (other.length)
+    problems.push(
+      `The dashboard takes only set, run and run2 (the runs compared); ${other.join(', ')} ${other.length > 1 ? 'were' : 'was'} ignored.`,
+    );
   await d.load(l.set);
   if (d.error) {
     problems.push(d.error);
@@ -132,9 +142,15 @@ async function applyDashboard(app: AppState, l: DeepLink, problems: string[]): P
     return;
   }
   const labels = d.runs.map((r) => r.run.label);
-  for (const [key, run] of [['run', l.run], ['run2', l.run2]] as const) {
+  for (const [key, run] of [
+    ['run', l.run],
+    ['run2', l.run2],
+  ] as const) {
     if (run === undefined) continue;
-    if (!labels.includes(run)) problems.push(`The set "${l.set}" has no run "${run}" (${key}; runs: ${labels.join(', ') || 'none'}); it was left out of the comparison.`);
+    if (!labels.includes(run))
+      problems.push(
+        `The set "${l.set}" has no run "${run}" (${key}; runs: ${labels.join(', ') || 'none'}); it was left out of the comparison.`,
+      );
     else if (key === 'run') d.a = run;
     else d.b = run;
   }

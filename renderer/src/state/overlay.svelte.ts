@@ -7,11 +7,26 @@
  * where the model was asked, and the next action (the check's last) leads to the target.
  * Views read it; only its methods change it.
  */
-import type { CheckedAnswer, EvalSetInfo, ItemDetail, ItemRow, PredictionDetail, RunInfo, StateCheck } from '@core/contract/index.js';
+import type {
+  CheckedAnswer,
+  EvalSetInfo,
+  ItemDetail,
+  ItemRow,
+  PredictionDetail,
+  RunInfo,
+  StateCheck,
+} from '@core/contract/index.js';
 import type { TargetFields } from '@core/semantics/eval.js';
 import { Newest } from '../lib/newest.js';
 import { loadModelSettings, saveModelSettings, type AppModelSettings } from '../lib/overlay/settings.js';
-import { isFailing, itemMark, sampleVerdict, worst, type ItemMark, type OverlayVerdict } from '../lib/overlay/verdict.js';
+import {
+  isFailing,
+  itemMark,
+  sampleVerdict,
+  worst,
+  type ItemMark,
+  type OverlayVerdict,
+} from '../lib/overlay/verdict.js';
 import type { DataSource } from '../lib/source.js';
 import { nodeOf, type Tree } from '../lib/tree/build.js';
 import type { Explorer } from './explorer.svelte.js';
@@ -49,8 +64,17 @@ export interface OpenCheck {
 
 /** A run's prediction as the panel shows it. */
 const shown = (p: PredictionDetail): ShownAnswer => ({
-  completion: p.completion, finish: p.finish, parsed: p.parsed, parseError: p.parseError, em: p.em, sample: p.sample,
-  verdict: sampleVerdict(p), exec: p.exec, execDetail: p.execDetail, alt: p.alt, altGot: p.altGot,
+  completion: p.completion,
+  finish: p.finish,
+  parsed: p.parsed,
+  parseError: p.parseError,
+  em: p.em,
+  sample: p.sample,
+  verdict: sampleVerdict(p),
+  exec: p.exec,
+  execDetail: p.execDetail,
+  alt: p.alt,
+  altGot: p.altGot,
 });
 
 export class Overlay {
@@ -106,7 +130,10 @@ export class Overlay {
    */
   failing = $derived.by((): ItemMark[] => {
     const out: { m: ItemMark; key: number }[] = [];
-    for (const [which, tree] of [['forward', this.explorer.fwd], ['inverse', this.explorer.inv]] as const) {
+    for (const [which, tree] of [
+      ['forward', this.explorer.fwd],
+      ['inverse', this.explorer.inv],
+    ] as const) {
       if (!tree || !this.run) continue;
       for (const it of this.items) {
         if (it.direction !== which || it.targetSeq === null) continue;
@@ -136,7 +163,9 @@ export class Overlay {
     }
   }
 
-  /** Chooses a set (its first run unless `run` is given); '' turns the overlay off. Stale names are said, not thrown. */
+  /**
+   * Chooses a set (its first run unless `run` is given); '' turns the overlay off. Stale names are said, not thrown.
+   */
   chooseSet(name: string, run?: string, run2?: string): Promise<void> {
     return (this.#loading = this.#chooseSet(name, run, run2));
   }
@@ -215,8 +244,18 @@ export class Overlay {
   #showItem(item: ItemDetail, second: ItemDetail | null): void {
     this.sample = this.sample2 = 0;
     this.check = {
-      source: 'item', traceId: item.traceId, direction: item.direction, entry: item.entry, actions: item.actions, targetNode: item.targetNode, targetSeq: item.targetSeq,
-      truth: item.truth, target: item.target, item, by: this.run || null, answers: item.predictions.map(shown),
+      source: 'item',
+      traceId: item.traceId,
+      direction: item.direction,
+      entry: item.entry,
+      actions: item.actions,
+      targetNode: item.targetNode,
+      targetSeq: item.targetSeq,
+      truth: item.truth,
+      target: item.target,
+      item,
+      by: this.run || null,
+      answers: item.predictions.map(shown),
       second: second ? { by: this.run2, answers: second.predictions.map(shown) } : null,
     };
   }
@@ -278,7 +317,7 @@ export class Overlay {
     // Pressed while a trace opens or a link loads its set: the failing items are known once the
     // trees are built and the items are in (each load may start the next: wait until none is new).
     if (this.explorer.loading) await this.explorer.opening;
-    for (let p: Promise<void> | null = null; p !== this.#loading; ) await (p = this.#loading);
+    for (let p: Promise<void> | null = null; p !== this.#loading;) await (p = this.#loading);
     const f = this.failing;
     if (!f.length) {
       this.error = this.run ? `No failing item of ${this.run} on this trace.` : 'Choose a run first.';
@@ -290,18 +329,39 @@ export class Overlay {
   }
 
   /** The state at the explorer's cursor, plus `action`: where a paste or a question is asked. */
-  #here(action: string): { traceId: number; direction: 'forward' | 'inverse'; entry: number; actions: string[] } | null {
+  #here(
+    action: string,
+  ): { traceId: number; direction: 'forward' | 'inverse'; entry: number; actions: string[] } | null {
     const ex = this.explorer;
     if (ex.traceId === null) return null;
-    return { traceId: ex.traceId, direction: ex.direction, entry: ex.entry, actions: [...ex.actions.slice(0, ex.cursor), action] };
+    return {
+      traceId: ex.traceId,
+      direction: ex.direction,
+      entry: ex.entry,
+      actions: [...ex.actions.slice(0, ex.cursor), action],
+    };
   }
 
   #show(kind: 'paste' | 'ask', r: StateCheck, by: string | null): void {
     this.sample = 0;
     this.check = {
-      source: kind, traceId: r.traceId, direction: r.direction, entry: r.entry, actions: r.actions, targetNode: r.targetNode, targetSeq: r.targetSeq,
-      truth: r.truth, target: r.target, item: null, by, second: null,
-      answers: r.answers.map((a, i) => ({ ...a, sample: i, verdict: a.parseError ? 'format' : a.em.all ? 'pass' : 'fail' })),
+      source: kind,
+      traceId: r.traceId,
+      direction: r.direction,
+      entry: r.entry,
+      actions: r.actions,
+      targetNode: r.targetNode,
+      targetSeq: r.targetSeq,
+      truth: r.truth,
+      target: r.target,
+      item: null,
+      by,
+      second: null,
+      answers: r.answers.map((a, i) => ({
+        ...a,
+        sample: i,
+        verdict: a.parseError ? 'format' : a.em.all ? 'pass' : 'fail',
+      })),
     };
   }
 
@@ -333,7 +393,12 @@ export class Overlay {
     this.busy = `Asking ${s.model}…`;
     try {
       const r = await this.source.call('askModel', {
-        ...at, endpoint: s.endpoint.trim(), model: s.model.trim(), apiKeyEnv: s.apiKeyEnv.trim() || undefined, samples: s.samples, temperature: s.temperature,
+        ...at,
+        endpoint: s.endpoint.trim(),
+        model: s.model.trim(),
+        apiKeyEnv: s.apiKeyEnv.trim() || undefined,
+        samples: s.samples,
+        temperature: s.temperature,
       });
       if (live()) this.#show('ask', r, r.model ?? s.model);
     } catch (e) {
@@ -357,7 +422,14 @@ export class Overlay {
   get atPrompt(): boolean {
     const c = this.check;
     const ex = this.explorer;
-    if (!c || ex.traceId !== c.traceId || ex.direction !== c.direction || ex.entry !== c.entry || ex.cursor !== c.actions.length - 1) return false;
+    if (
+      !c ||
+      ex.traceId !== c.traceId ||
+      ex.direction !== c.direction ||
+      ex.entry !== c.entry ||
+      ex.cursor !== c.actions.length - 1
+    )
+      return false;
     for (let j = 0; j < ex.cursor; j++) if (ex.actions[j] !== c.actions[j]) return false;
     return true;
   }

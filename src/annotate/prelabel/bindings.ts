@@ -10,7 +10,9 @@ const IDENT = /^[A-Za-z_]\w*$/;
 
 /** Blanks out string literals so their contents cannot look like code. */
 function codeOnly(line: string): string {
-  return line.replace(/(?:[rbfuRBFU]{0,2})('''[\s\S]*?'''|"""[\s\S]*?"""|'(?:\\.|[^'\\])*'|"(?:\\.|[^"\\])*")/g, '""').replace(/#.*$/, '');
+  return line
+    .replace(/(?:[rbfuRBFU]{0,2})('''[\s\S]*?'''|"""[\s\S]*?"""|'(?:\\.|[^'\\])*'|"(?:\\.|[^"\\])*")/g, '""')
+    .replace(/#.*$/, '');
 }
 
 /** Plain names in an assignment target list (`a, (b, *c)` → a b c; `x[0]`, `o.f` → none). */
@@ -20,7 +22,7 @@ function targetNames(target: string): string[] {
   if (IDENT.test(t)) return [t];
   const inner = /^[([]([\s\S]*)[)\]]$/.exec(t);
   const parts = splitTop(inner ? inner[1] : t, ',');
-  if (!parts || parts.length < 2 && !inner) return [];
+  if (!parts || (parts.length < 2 && !inner)) return [];
   return parts.filter((p) => p !== '').flatMap(targetNames);
 }
 
@@ -46,7 +48,11 @@ export function boundNames(line: string): Set<string> {
   if ((m = /^(?:async\s+)?(?:def|class)\s+([A-Za-z_]\w*)/.exec(code))) out.add(m[1]);
   if ((m = /^del\s+(.+)$/.exec(code))) add(targetNames(m[1]));
   if (/^(?:import|from)\s/.test(code)) {
-    for (const part of code.replace(/^from\s+\S+\s+/, '').replace(/^import\s+/, '').replace(/[()]/g, '').split(',')) {
+    for (const part of code
+      .replace(/^from\s+\S+\s+/, '')
+      .replace(/^import\s+/, '')
+      .replace(/[()]/g, '')
+      .split(',')) {
       const alias = /(?:\bas\s+)?([A-Za-z_]\w*)\s*$/.exec(part.trim());
       const first = /^([A-Za-z_]\w*)/.exec(part.trim());
       if (/\bas\b/.test(part) && alias) out.add(alias[1]);

@@ -17,7 +17,18 @@ function fail(text: string, offset: number, expected: string): { ok: false; erro
   const column = offset - (before.lastIndexOf('\n') + 1) + 1;
   const rest = text.slice(offset);
   const got = rest === '' ? 'end of text' : JSON.stringify(rest.length > 40 ? rest.slice(0, 40) + '…' : rest);
-  return { ok: false, error: { offset, line, column, tokenIndex: 0, expected, got, message: `line ${line}, column ${column} (offset ${offset}): expected ${expected}, got ${got}` } };
+  return {
+    ok: false,
+    error: {
+      offset,
+      line,
+      column,
+      tokenIndex: 0,
+      expected,
+      got,
+      message: `line ${line}, column ${column} (offset ${offset}): expected ${expected}, got ${got}`,
+    },
+  };
 }
 
 /**
@@ -40,7 +51,12 @@ function readCall(text: string, truth: Prediction): Parsed<Prediction> {
     const kw = /^([A-Za-z_]\w*)\s*=(?!=)\s*([\s\S]*)$/.exec(a);
     if (kw) locals[kw[1]] = kw[2];
     else if (positional < names.length) locals[names[positional++]] = a;
-    else return fail(text, close, `at most ${names.length} argument${names.length === 1 ? '' : 's'} (${names.join(', ')})`);
+    else
+      return fail(
+        text,
+        close,
+        `at most ${names.length} argument${names.length === 1 ? '' : 's'} (${names.join(', ')})`,
+      );
   }
   return { ok: true, value: { event: truth.event, src: truth.src, locals } };
 }

@@ -72,7 +72,9 @@ export class RuleContext {
     if (a !== undefined && b !== undefined) return a === b;
     const fwd = this.input.direction === 'forward';
     // Without frame numbers: a forward step from a call or line stays in the frame; leaving it shows a return.
-    return fwd ? prev.state.event === 'line' || prev.state.event === 'call' : prev.state.event === 'inv_line' || prev.state.event === 'inv_return';
+    return fwd
+      ? prev.state.event === 'line' || prev.state.event === 'call'
+      : prev.state.event === 'inv_line' || prev.state.event === 'inv_return';
   });
 
   /**
@@ -82,7 +84,12 @@ export class RuleContext {
    * (A truth without a marker is the defensive half: after another frame it is always so.)
    */
   readonly deltaWhereFull = memo(
-    () => !!this.input.previous && !CALLS.has(this.truth.event) && !this.sameFrame() && has(this.pred?.locals ?? {}, ELIDED_KEY) && !has(this.truth.locals ?? {}, ELIDED_KEY),
+    () =>
+      !!this.input.previous &&
+      !CALLS.has(this.truth.event) &&
+      !this.sameFrame() &&
+      has(this.pred?.locals ?? {}, ELIDED_KEY) &&
+      !has(this.truth.locals ?? {}, ELIDED_KEY),
   );
 
   /** All locals of the previous state, when it is in the same frame. */
@@ -124,12 +131,16 @@ export class RuleContext {
     return (inFn.length ? inFn : lines).sort((a, b) => Math.abs(a - near) - Math.abs(b - near))[0];
   }
 
-  readonly prevLine = memo(() => this.input.previous?.event?.line ?? this.lineOf(this.input.previous?.state.src, this.input.trueEvent?.line));
+  readonly prevLine = memo(
+    () => this.input.previous?.event?.line ?? this.lineOf(this.input.previous?.state.src, this.input.trueEvent?.line),
+  );
   readonly trueLine = memo(() => this.input.trueEvent?.line ?? this.lineOf(this.truth.src, this.prevLine()));
   readonly predLine = memo(() => this.lineOf(this.pred?.src, this.trueLine() ?? this.prevLine()));
 
   /** How each differing local is wrong (docs in src/annotate/README.md, "Data rules"). */
-  readonly locals = memo((): LocalVerdict[] => (this.diff?.localDiffs ?? []).filter((d) => !d.notString).map((d) => this.judge(d)));
+  readonly locals = memo((): LocalVerdict[] =>
+    (this.diff?.localDiffs ?? []).filter((d) => !d.notString).map((d) => this.judge(d)),
+  );
 
   private judge(d: LocalDiff): LocalVerdict {
     const full = this.trueLocals();
@@ -154,7 +165,8 @@ export class RuleContext {
     if (d.predicted === undefined) {
       // Shown by the truth only: left out under a delta's marker where none may be (elided), new
       // (missing), or changed while the model kept it (mutation or value).
-      if (CALLS.has(this.truth.event) || before === undefined) return { ...v, kind: this.deltaWhereFull() ? 'elided' : 'missing' };
+      if (CALLS.has(this.truth.event) || before === undefined)
+        return { ...v, kind: this.deltaWhereFull() ? 'elided' : 'missing' };
       return { ...v, kind: rebound === false ? 'mutation' : 'value' };
     }
     if (before !== undefined && d.predicted === before && rebound === false) return { ...v, kind: 'mutation' };

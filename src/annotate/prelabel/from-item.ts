@@ -31,7 +31,10 @@ export interface ItemShape {
 }
 
 /** What the prediction adds: its text and whatever is known about how it was made and judged. */
-export type PredictionInput = Pick<PrelabelInput, 'completion' | 'completionForm' | 'finishReason' | 'execution' | 'nondeterministic'>;
+export type PredictionInput = Pick<
+  PrelabelInput,
+  'completion' | 'completionForm' | 'finishReason' | 'execution' | 'nondeterministic'
+>;
 
 const asPrediction = (s: ShownState): Prediction => {
   const p: Prediction = { event: s.kind, src: s.src };

@@ -6,7 +6,8 @@
  * all the rules ask. Lines are numbered from 1, as in the trace (docs/semantics.md §2).
  */
 
-export type BlockKind = 'if' | 'elif' | 'else' | 'for' | 'while' | 'def' | 'class' | 'try' | 'except' | 'finally' | 'with' | 'match' | 'case';
+export type BlockKind =
+  'if' | 'elif' | 'else' | 'for' | 'while' | 'def' | 'class' | 'try' | 'except' | 'finally' | 'with' | 'match' | 'case';
 
 export interface Block {
   kind: BlockKind;
@@ -109,7 +110,10 @@ export class Outline {
     this.blocks.forEach((b, i) => {
       if (b.kind === 'if') [b.chain, b.arm] = [[b], 0];
       if (b.kind !== 'elif' && b.kind !== 'else') return;
-      const prev = this.blocks.slice(0, i).filter((p) => p.indent === b.indent).pop();
+      const prev = this.blocks
+        .slice(0, i)
+        .filter((p) => p.indent === b.indent)
+        .pop();
       if (b.kind === 'else' && (prev?.kind === 'for' || prev?.kind === 'while')) b.loopElse = true;
       else if (prev?.chain) [b.chain, b.arm] = [prev.chain, prev.chain.push(b) - 1];
     });
@@ -129,7 +133,9 @@ export class Outline {
 
   /** The innermost function (`def`) holding `line`; undefined at module level. */
   functionOf(line: number): Block | undefined {
-    return this.enclosing(line).filter((b) => b.kind === 'def').pop();
+    return this.enclosing(line)
+      .filter((b) => b.kind === 'def')
+      .pop();
   }
 
   /** The innermost for/while loop holding `line` (header or body) inside its function. */

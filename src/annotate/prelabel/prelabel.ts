@@ -18,7 +18,8 @@ export function prelabel(input: PrelabelInput, options: PrelabelOptions = {}): S
   const ctx = new RuleContext(input);
   if (ctx.diff?.all) return [];
   // A value or call written as CRUXEval writes it is judged by running it: text may differ ("a" for 'a').
-  if (input.execution === 'pass' && input.direction === 'forward' && (input.completionForm ?? 'state') !== 'state') return [];
+  if (input.execution === 'pass' && input.direction === 'forward' && (input.completionForm ?? 'state') !== 'state')
+    return [];
   const out: Suggestion[] = [];
   for (const rule of RULES) {
     if (rule.needsParse && !ctx.pred) break;
@@ -33,7 +34,8 @@ export function prelabel(input: PrelabelInput, options: PrelabelOptions = {}): S
   const mapped: Suggestion[] = [];
   for (const s of out) {
     const found = findLabel(t, s.label);
-    if (found && !found.label.deprecated && !mapped.some((m) => m.label === found.label.id)) mapped.push({ ...s, label: found.label.id });
+    if (found && !found.label.deprecated && !mapped.some((m) => m.label === found.label.id))
+      mapped.push({ ...s, label: found.label.id });
   }
   return mapped;
 }

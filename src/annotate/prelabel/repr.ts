@@ -87,7 +87,9 @@ export function reprType(repr: string): string | undefined {
   }
   const call = /^([A-Za-z_][\w.]*)\(/.exec(r);
   if (call) return call[1].split('.').pop();
-  const angle = /^<(?:([\w.]+) object|(function|class|module|generator object|built-in function|bound method)\b)/.exec(r);
+  const angle = /^<(?:([\w.]+) object|(function|class|module|generator object|built-in function|bound method)\b)/.exec(
+    r,
+  );
   if (angle) return angle[1] ? angle[1].split('.').pop() : angle[2].replace(' object', '');
   return undefined;
 }

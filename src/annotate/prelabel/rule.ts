@@ -22,7 +22,12 @@ export interface Rule {
 }
 
 /** A rule on parsed predictions. */
-export function parsedRule(id: string, label: string, when: string, apply: (ctx: RuleContext) => Finding | undefined): Rule {
+export function parsedRule(
+  id: string,
+  label: string,
+  when: string,
+  apply: (ctx: RuleContext) => Finding | undefined,
+): Rule {
   return { id, label, when, needsParse: true, apply };
 }
 

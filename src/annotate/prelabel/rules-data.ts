@@ -30,7 +30,9 @@ export const dataRules: Rule[] = [
     when: 'an inverse prediction fails by execution',
     needsParse: true,
     apply: (ctx) =>
-      ctx.input.direction === 'inverse' && ctx.input.execution === 'fail' ? { reason: 'running the program on the predicted input does not give the true result', covers: [] } : undefined,
+      ctx.input.direction === 'inverse' && ctx.input.execution === 'fail'
+        ? { reason: 'running the program on the predicted input does not give the true result', covers: [] }
+        : undefined,
   },
   {
     id: 'value-type',
@@ -38,15 +40,26 @@ export const dataRules: Rule[] = [
     when: "a differing local's (or the returned value's) repr shows another type than the truth's",
     needsParse: true,
     apply(ctx) {
-      const hits = open(ctx, 'type').map((v) => `${v.name} is ${reprType(v.predicted!)} ${clip(v.predicted, 20)}, true ${reprType(v.truth ?? v.full!)} ${clip(v.truth ?? v.full, 20)}`);
+      const hits = open(ctx, 'type').map(
+        (v) =>
+          `${v.name} is ${reprType(v.predicted!)} ${clip(v.predicted, 20)}, true ${reprType(v.truth ?? v.full!)} ${clip(v.truth ?? v.full, 20)}`,
+      );
       const [p, t] = [ctx.pred!.arg, ctx.truth.arg];
       // Like the locals, only at the right line: a return from another line has another value by design.
-      if (ctx.diff!.arg === false && ctx.diff!.src !== false && typeof p === 'string' && typeof t === 'string' && !ctx.isCovered('arg')) {
+      if (
+        ctx.diff!.arg === false &&
+        ctx.diff!.src !== false &&
+        typeof p === 'string' &&
+        typeof t === 'string' &&
+        !ctx.isCovered('arg')
+      ) {
         const [tp, tt] = [reprType(p), reprType(t)];
         if (tp && tt && tp !== tt) hits.push(`the value is ${tp} ${clip(p, 20)}, true ${tt} ${clip(t, 20)}`);
       }
       // Covers the locals only: a return of the wrong type is also a wrong return value.
-      return hits.length ? { reason: hits.join('; '), covers: open(ctx, 'type').map((v) => `local:${v.name}`) } : undefined;
+      return hits.length
+        ? { reason: hits.join('; '), covers: open(ctx, 'type').map((v) => `local:${v.name}`) }
+        : undefined;
     },
   },
   {
@@ -56,12 +69,22 @@ export const dataRules: Rule[] = [
     needsParse: true,
     apply(ctx) {
       const d = ctx.diff!;
-      if (d.arg !== false || d.src === false || ctx.isCovered('arg') || !VALUE_EVENTS.has(ctx.truth.event)) return undefined;
+      if (d.arg !== false || d.src === false || ctx.isCovered('arg') || !VALUE_EVENTS.has(ctx.truth.event))
+        return undefined;
       const what = ctx.truth.event.endsWith('exception') ? 'raises' : 'returns';
-      return { reason: `the prediction ${what} ${clip(argText(ctx.pred!.arg))}, the truth ${clip(argText(ctx.truth.arg))}`, covers: ['arg'] };
+      return {
+        reason: `the prediction ${what} ${clip(argText(ctx.pred!.arg))}, the truth ${clip(argText(ctx.truth.arg))}`,
+        covers: ['arg'],
+      };
     },
   },
-  localRule('invented-local', 'data.invented_local', 'invented', 'a predicted name is not a local of the true state', (v) => `${v.name} is not a local here`),
+  localRule(
+    'invented-local',
+    'data.invented_local',
+    'invented',
+    'a predicted name is not a local of the true state',
+    (v) => `${v.name} is not a local here`,
+  ),
   localRule(
     'missing-local',
     'data.missing_local',
@@ -74,11 +97,17 @@ export const dataRules: Rule[] = [
     'data.mutation_missed',
     'mutation',
     'a local changed on a line that does not assign it (in place, or through another name) and the prediction keeps its old value',
-    (v) => `${v.name} changed to ${clip(v.truth, 30)} without being assigned; the prediction ${v.predicted === undefined ? 'leaves it out' : `keeps ${clip(v.predicted, 30)}`}`,
+    (v) =>
+      `${v.name} changed to ${clip(v.truth, 30)} without being assigned; the prediction ${v.predicted === undefined ? 'leaves it out' : `keeps ${clip(v.predicted, 30)}`}`,
   ),
-  localRule('wrong-value', 'data.wrong_value', 'value', 'a local has a value of the right type but not the true one, or is left out although it changed', (v) =>
-    v.predicted === undefined
-      ? `${v.name} changed to ${clip(v.truth, 30)}; the prediction leaves it out`
-      : `${v.name} is ${clip(v.predicted, 30)}, true ${clip(v.truth ?? v.full, 30)}${v.truth === undefined ? ' (unchanged)' : ''}`,
+  localRule(
+    'wrong-value',
+    'data.wrong_value',
+    'value',
+    'a local has a value of the right type but not the true one, or is left out although it changed',
+    (v) =>
+      v.predicted === undefined
+        ? `${v.name} changed to ${clip(v.truth, 30)}; the prediction leaves it out`
+        : `${v.name} is ${clip(v.predicted, 30)}, true ${clip(v.truth ?? v.full, 30)}${v.truth === undefined ? ' (unchanged)' : ''}`,
   ),
 ];

@@ -10,13 +10,22 @@ const RETURNS = new Set(['return', 'inv_return']);
 
 /** The state says the frame or program is left by an exception (docs/semantics.md §2, §10). */
 function raises(s: Prediction): boolean {
-  return s.event === 'exception' || s.event === 'inv_exception' || s.event === 'exit_error' || (RETURNS.has(s.event) && s.arg === null);
+  return (
+    s.event === 'exception' ||
+    s.event === 'inv_exception' ||
+    s.event === 'exit_error' ||
+    (RETURNS.has(s.event) && s.arg === null)
+  );
 }
 
 function describe(s: Prediction): string {
-  if (s.event === 'exception' || s.event === 'inv_exception') return `raises ${typeof s.arg === 'string' ? s.arg : 'an exception'}`;
+  if (s.event === 'exception' || s.event === 'inv_exception')
+    return `raises ${typeof s.arg === 'string' ? s.arg : 'an exception'}`;
   if (s.event === 'exit_error') return 'exits with an error';
-  if (RETURNS.has(s.event)) return s.arg === null ? 'returns by an exception' : `returns ${typeof s.arg === 'string' ? s.arg : JSON.stringify(s.arg)}`;
+  if (RETURNS.has(s.event))
+    return s.arg === null
+      ? 'returns by an exception'
+      : `returns ${typeof s.arg === 'string' ? s.arg : JSON.stringify(s.arg)}`;
   return `is a ${s.event}`;
 }
 
@@ -28,7 +37,11 @@ export const eventRules: Rule[] = [
     needsParse: true,
     apply(ctx) {
       if (!raises(ctx.truth) || raises(ctx.pred!)) return undefined;
-      return { reason: `the truth ${describe(ctx.truth)}; the prediction ${describe(ctx.pred!)}`, covers: ['all'], stop: true };
+      return {
+        reason: `the truth ${describe(ctx.truth)}; the prediction ${describe(ctx.pred!)}`,
+        covers: ['all'],
+        stop: true,
+      };
     },
   },
   {
@@ -38,7 +51,11 @@ export const eventRules: Rule[] = [
     needsParse: true,
     apply(ctx) {
       if (raises(ctx.truth) || !raises(ctx.pred!)) return undefined;
-      return { reason: `the prediction ${describe(ctx.pred!)}; the truth ${describe(ctx.truth)}`, covers: ['all'], stop: true };
+      return {
+        reason: `the prediction ${describe(ctx.pred!)}; the truth ${describe(ctx.truth)}`,
+        covers: ['all'],
+        stop: true,
+      };
     },
   },
   {

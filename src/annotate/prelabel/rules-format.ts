@@ -88,8 +88,19 @@ export const formatRules: Rule[] = [
     apply(ctx) {
       const prev = ctx.input.previous?.state;
       const p = ctx.pred!;
-      if (!prev || p.event !== prev.event || p.src !== prev.src || !sameJson(p.locals, prev.locals) || !sameJson(p.arg, prev.arg)) return undefined;
-      return { reason: 'the model copied the previous state instead of taking the action', covers: ['all'], stop: true };
+      if (
+        !prev ||
+        p.event !== prev.event ||
+        p.src !== prev.src ||
+        !sameJson(p.locals, prev.locals) ||
+        !sameJson(p.arg, prev.arg)
+      )
+        return undefined;
+      return {
+        reason: 'the model copied the previous state instead of taking the action',
+        covers: ['all'],
+        stop: true,
+      };
     },
   },
 ];
@@ -109,7 +120,10 @@ export const deltaRules: Rule[] = [
     apply(ctx) {
       const names = ctx.locals().filter((v) => v.kind === 'unchanged' && !ctx.isCovered(`local:${v.name}`));
       if (!names.length || ctx.diff!.src === false) return undefined;
-      return { reason: `${names.map((v) => v.name).join(', ')} did not change and belong${names.length === 1 ? 's' : ''} out of the delta`, covers: names.map((v) => `local:${v.name}`) };
+      return {
+        reason: `${names.map((v) => v.name).join(', ')} did not change and belong${names.length === 1 ? 's' : ''} out of the delta`,
+        covers: names.map((v) => `local:${v.name}`),
+      };
     },
   },
   {
@@ -123,13 +137,26 @@ export const deltaRules: Rule[] = [
       const left = d.src === false ? [] : ctx.locals().filter((v) => v.kind === 'elided');
       if (left.length) {
         const names = left.map((v) => v.name).join(', ');
-        return { reason: `the "${ELIDED_KEY}" marker leaves out ${names}, but this state shows every local (a breakpoint's target, or the first state in another frame)`, covers: ['locals-marker', ...left.map((v) => `local:${v.name}`)] };
+        return {
+          reason: `the "${ELIDED_KEY}" marker leaves out ${names}, but this state shows every local (a breakpoint's target, or the first state in another frame)`,
+          covers: ['locals-marker', ...left.map((v) => `local:${v.name}`)],
+        };
       }
       if (d.locals !== false || d.src === false || d.localDiffs.length) return undefined;
       // Every name agrees, so the marker differs: shown on one side only, or with another value ("...").
       const [p, t] = [markerOf(ctx.pred!), markerOf(ctx.truth)];
-      if (p !== undefined && t !== undefined) return { reason: `the "${ELIDED_KEY}" marker is written ${JSON.stringify(p)}, not ${JSON.stringify(t)}`, covers: ['locals-marker'] };
-      return { reason: p !== undefined ? `the "${ELIDED_KEY}" marker is shown but no name was left out` : `the "${ELIDED_KEY}" marker is missing although names were left out`, covers: ['locals-marker'] };
+      if (p !== undefined && t !== undefined)
+        return {
+          reason: `the "${ELIDED_KEY}" marker is written ${JSON.stringify(p)}, not ${JSON.stringify(t)}`,
+          covers: ['locals-marker'],
+        };
+      return {
+        reason:
+          p !== undefined
+            ? `the "${ELIDED_KEY}" marker is shown but no name was left out`
+            : `the "${ELIDED_KEY}" marker is missing although names were left out`,
+        covers: ['locals-marker'],
+      };
     },
   },
 ];

@@ -30,7 +30,13 @@ function differingValues(ctx: RuleContext): Pair[] {
   return out;
 }
 
-function pairsRule(id: string, label: string, when: string, test: (p: Pair, ctx: RuleContext) => boolean, why: (ps: Pair[]) => string): Rule {
+function pairsRule(
+  id: string,
+  label: string,
+  when: string,
+  test: (p: Pair, ctx: RuleContext) => boolean,
+  why: (ps: Pair[]) => string,
+): Rule {
   return parsedRule(id, label, when, (ctx) => {
     if (!ctx.diff!.event) return undefined;
     const hits = differingValues(ctx).filter((p) => test(p, ctx));
@@ -46,7 +52,10 @@ export const truthRules: Rule[] = [
     label: 'truth.nondeterminism',
     when: 'the caller says the truth changes between recordings',
     needsParse: true,
-    apply: (ctx) => (ctx.input.nondeterministic ? { reason: 'the recorded state differs between two recordings of the program', covers: ['all'], stop: true } : undefined),
+    apply: (ctx) =>
+      ctx.input.nondeterministic
+        ? { reason: 'the recorded state differs between two recordings of the program', covers: ['all'], stop: true }
+        : undefined,
   },
   {
     id: 'passes-by-execution',
@@ -55,7 +64,11 @@ export const truthRules: Rule[] = [
     needsParse: true,
     apply(ctx) {
       if (ctx.input.direction !== 'inverse' || ctx.input.execution !== 'pass') return undefined;
-      return { reason: 'running the program on the predicted input gives the true result', covers: ['all'], stop: true };
+      return {
+        reason: 'running the program on the predicted input gives the true result',
+        covers: ['all'],
+        stop: true,
+      };
     },
   },
   pairsRule(
@@ -70,7 +83,8 @@ export const truthRules: Rule[] = [
     'truth.nondeterminism',
     'a differing value is a set with the same elements in another order (set order depends on the hash seed)',
     (p) => sameSetOtherOrder(p.predicted, p.truth),
-    (ps) => `${names(ps)}: the same set in another order (${clip(ps[0].predicted, 30)} vs ${clip(ps[0].truth, 30)}); the order depends on the hash seed`,
+    (ps) =>
+      `${names(ps)}: the same set in another order (${clip(ps[0].predicted, 30)} vs ${clip(ps[0].truth, 30)}); the order depends on the hash seed`,
   ),
   pairsRule(
     'address-only',

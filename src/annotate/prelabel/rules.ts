@@ -11,4 +11,11 @@ import { lineRules } from './rules-lines.js';
 import { truthRules } from './rules-truth.js';
 import type { Rule } from './rule.js';
 
-export const RULES: readonly Rule[] = [...formatRules, ...truthRules, ...eventRules, ...lineRules, ...dataRules, ...deltaRules];
+export const RULES: readonly Rule[] = [
+  ...formatRules,
+  ...truthRules,
+  ...eventRules,
+  ...lineRules,
+  ...dataRules,
+  ...deltaRules,
+];

@@ -79,7 +79,12 @@ function table(annotations: readonly Rating[]): Map<string, Map<string, readonly
 const byName = (x: string, y: string) => (x < y ? -1 : x > y ? 1 : 0);
 
 /** [A's category, B's category] for each item both annotated. */
-function pairsOf(t: Map<string, Map<string, readonly string[]>>, a: string, b: string, view: LabelView): [string, string][] {
+function pairsOf(
+  t: Map<string, Map<string, readonly string[]>>,
+  a: string,
+  b: string,
+  view: LabelView,
+): [string, string][] {
   const out: [string, string][] = [];
   for (const row of t.values()) {
     const x = row.get(a);
@@ -89,7 +94,10 @@ function pairsOf(t: Map<string, Map<string, readonly string[]>>, a: string, b: s
   return out;
 }
 
-export function agreement(annotations: readonly Rating[], options: { view?: LabelView; labels?: readonly string[] } = {}): AgreementReport {
+export function agreement(
+  annotations: readonly Rating[],
+  options: { view?: LabelView; labels?: readonly string[] } = {},
+): AgreementReport {
   const view = options.view ?? 'set';
   const t = table(annotations);
   const annotators = [...new Set(annotations.map((a) => a.annotator))].sort(byName);
@@ -104,7 +112,8 @@ export function agreement(annotations: readonly Rating[], options: { view?: Labe
   const labelIds = options.labels ?? [...new Set(annotations.flatMap((a) => a.labels))].sort(byName);
   const labels = labelIds.map((label) => ({
     label,
-    alpha: krippendorffAlpha(rows.map((row) => [...row.values()].map((ls) => (ls.includes(label) ? 'yes' : 'no')))).alpha,
+    alpha: krippendorffAlpha(rows.map((row) => [...row.values()].map((ls) => (ls.includes(label) ? 'yes' : 'no'))))
+      .alpha,
     given: rows.reduce((s, row) => s + [...row.values()].filter((ls) => ls.includes(label)).length, 0),
   }));
   return {
@@ -118,7 +127,12 @@ export function agreement(annotations: readonly Rating[], options: { view?: Labe
 }
 
 /** The confusion table of two annotators on the items both annotated. */
-export function pairConfusion(annotations: readonly Rating[], a: string, b: string, view: LabelView = 'set'): Confusion {
+export function pairConfusion(
+  annotations: readonly Rating[],
+  a: string,
+  b: string,
+  view: LabelView = 'set',
+): Confusion {
   return confusionTable(pairsOf(table(annotations), a, b, view));
 }
 

@@ -41,7 +41,10 @@ export interface RuleAgreement {
 
 const ratio = (a: number, b: number) => (b === 0 ? null : a / b);
 
-export function ruleAgreement(suggestions: readonly RuleSuggestionRow[], judgements: readonly Judgement[]): RuleAgreement {
+export function ruleAgreement(
+  suggestions: readonly RuleSuggestionRow[],
+  judgements: readonly Judgement[],
+): RuleAgreement {
   const byItem = new Map<string, Judgement[]>();
   for (const j of judgements) {
     const list = byItem.get(j.item) ?? [];
@@ -67,7 +70,15 @@ export function ruleAgreement(suggestions: readonly RuleSuggestionRow[], judgeme
     const positives = all.filter((j) => j.labels.includes(label)).length;
     judged += on.length;
     accepted += yes;
-    out.push({ rule, label, judged: on.length, accepted: yes, precision: ratio(yes, on.length), positives, recall: ratio(yes, positives) });
+    out.push({
+      rule,
+      label,
+      judged: on.length,
+      accepted: yes,
+      precision: ratio(yes, on.length),
+      positives,
+      recall: ratio(yes, positives),
+    });
   }
   return { rules: out, judged, accepted, precision: ratio(accepted, judged) };
 }

@@ -13,7 +13,10 @@ import { setLabels, skipTarget, undoLast } from '../../labeling/write.js';
 import type { Corpus, ReadCorpus } from '../../store/corpus.js';
 import type { Api, ReadMethod, WriteMethod } from '../../contract/index.js';
 
-type Reads = Extract<ReadMethod, 'getTaxonomy' | 'annotationQueue' | 'getAnnotationItem' | 'listAnnotations' | 'annotationHistory' | 'getAgreement'>;
+type Reads = Extract<
+  ReadMethod,
+  'getTaxonomy' | 'annotationQueue' | 'getAnnotationItem' | 'listAnnotations' | 'annotationHistory' | 'getAgreement'
+>;
 
 export function annotationReadHandlers(corpus: ReadCorpus): Pick<Api, Reads> {
   return {

@@ -27,26 +27,52 @@ export function askHandlers(corpus: ReadCorpus): Pick<Api, 'checkCompletions' | 
       return { completion: text, finish, parsed: s.parsed, parseError: s.parseError, em: s.em };
     });
     return {
-      traceId: p.traceId, direction: p.direction, entry, actions: p.actions, prompt: item.prompt, target: item.target,
-      truth: item.truth, targetNode: item.targetNode, targetSeq: item.targetSeq, answers: scored,
+      traceId: p.traceId,
+      direction: p.direction,
+      entry,
+      actions: p.actions,
+      prompt: item.prompt,
+      target: item.target,
+      truth: item.truth,
+      targetNode: item.targetNode,
+      targetSeq: item.targetSeq,
+      answers: scored,
     };
   }
 
   return {
     checkCompletions(p) {
-      return check(p, p.completions.map((text) => ({ text, finish: null })));
+      return check(
+        p,
+        p.completions.map((text) => ({ text, finish: null })),
+      );
     },
 
     async askModel(p) {
       // The prompt is cut first, so a bad trace or action list fails before the server is asked.
       const cut = check(p, []);
-      const c = await complete({
-        endpoint: p.endpoint, model: p.model, apiKeyEnv: p.apiKeyEnv || undefined, prompt: cut.prompt, samples: p.samples ?? 1,
-        temperature: p.temperature, maxTokens: p.maxTokens, timeoutMs: p.timeoutSeconds === undefined ? undefined : p.timeoutSeconds * 1000,
-        // One person waiting at a view: a failing server is reported soon, not after minutes of retries.
-        retries: 1,
-      }, { backoff: { baseMs: 200, maxMs: 1000 } });
-      return { ...check(p, c.texts.map((text, i) => ({ text, finish: c.finishReasons[i] ?? null }))), model: c.model };
+      const c = await complete(
+        {
+          endpoint: p.endpoint,
+          model: p.model,
+          apiKeyEnv: p.apiKeyEnv || undefined,
+          prompt: cut.prompt,
+          samples: p.samples ?? 1,
+          temperature: p.temperature,
+          maxTokens: p.maxTokens,
+          timeoutMs: p.timeoutSeconds === undefined ? undefined : p.timeoutSeconds * 1000,
+          // One person waiting at a view: a failing server is reported soon, not after minutes of retries.
+          retries: 1,
+        },
+        { backoff: { baseMs: 200, maxMs: 1000 } },
+      );
+      return {
+        ...check(
+          p,
+          c.texts.map((text, i) => ({ text, finish: c.finishReasons[i] ?? null })),
+        ),
+        model: c.model,
+      };
     },
   };
 }

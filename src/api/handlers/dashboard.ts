@@ -65,9 +65,13 @@ export function dashboardHandlers(corpus: ReadCorpus): Pick<Api, Methods> {
     getRunScores(p) {
       const { set, run } = setRun(p.set, p.run);
       const items = cache.items(run);
-      const lines = (by: DashboardBreakdown) => (by === 'horizon' && set.task !== 'horizon' ? [] : scoreLines(set, run, items, by));
+      const lines = (by: DashboardBreakdown) =>
+        by === 'horizon' && set.task !== 'horizon' ? [] : scoreLines(set, run, items, by);
       return {
-        by: Object.fromEntries(DASHBOARD_BREAKDOWNS.map((by) => [by, lines(by)])) as Record<DashboardBreakdown, ScoreLine[]>,
+        by: Object.fromEntries(DASHBOARD_BREAKDOWNS.map((by) => [by, lines(by)])) as Record<
+          DashboardBreakdown,
+          ScoreLine[]
+        >,
         interval: p.interval === false ? null : cache.interval(set, run),
       };
     },
@@ -81,21 +85,34 @@ export function dashboardHandlers(corpus: ReadCorpus): Pick<Api, Methods> {
       const { set, run } = setRun(p.set, p.run);
       let inGroup: (it: ItemVerdicts) => boolean = () => true;
       if (p.group !== undefined) {
-        if (p.by === undefined) throw new UserError('listGroupItems: a group needs "by" (action, direction, horizon, field, length or depth)', 'bad-input');
+        if (p.by === undefined)
+          throw new UserError(
+            'listGroupItems: a group needs "by" (action, direction, horizon, field, length or depth)',
+            'bad-input',
+          );
         if (p.by === 'field') {
           const f = p.group as keyof ItemVerdicts['em'];
-          if (!['event', 'src', 'locals', 'arg', 'all'].includes(f)) throw new UserError(`listGroupItems: no field ${JSON.stringify(p.group)}; expected event, src, locals, arg or all`, 'bad-input');
+          if (!['event', 'src', 'locals', 'arg', 'all'].includes(f))
+            throw new UserError(
+              `listGroupItems: no field ${JSON.stringify(p.group)}; expected event, src, locals, arg or all`,
+              'bad-input',
+            );
           inGroup = (it) => it.em[f].n > 0;
         } else {
           const key = groupOf(p.by, set);
           inGroup = (it) => String(key(it)) === p.group;
         }
       }
-      const ids = cache.items(run).filter(inGroup).map((it) => it.itemId);
+      const ids = cache
+        .items(run)
+        .filter(inGroup)
+        .map((it) => it.itemId);
       const page = ids.slice(p.offset ?? 0, (p.offset ?? 0) + (p.limit ?? 100));
       return {
         total: ids.length,
-        rows: page.map((id) => itemRow(corpus.getItem(id)!, [...corpus.iteratePredictions({ setId: set.id, itemId: id, runId: run.id })])),
+        rows: page.map((id) =>
+          itemRow(corpus.getItem(id)!, [...corpus.iteratePredictions({ setId: set.id, itemId: id, runId: run.id })]),
+        ),
       };
     },
 
@@ -106,8 +123,18 @@ export function dashboardHandlers(corpus: ReadCorpus): Pick<Api, Methods> {
       const items = new Map<number, { key: string; traceId: number }>();
       for (const it of corpus.iterateItems(set.id)) items.set(it.id, { key: it.key, traceId: it.traceId });
       return {
-        set: set.name, a: a.label, b: b.label, groups: c.groups, unpaired: c.unpaired,
-        differing: c.differing.map((d) => ({ id: d.itemId, ...items.get(d.itemId)!, action: d.action, a: d.a, b: d.b })),
+        set: set.name,
+        a: a.label,
+        b: b.label,
+        groups: c.groups,
+        unpaired: c.unpaired,
+        differing: c.differing.map((d) => ({
+          id: d.itemId,
+          ...items.get(d.itemId)!,
+          action: d.action,
+          a: d.a,
+          b: d.b,
+        })),
       };
     },
   };

@@ -18,9 +18,15 @@ export type MethodTable = Record<string, MethodSpec>;
 type Handlers = Record<string, ((p: never) => unknown) | undefined>;
 
 /** The method's spec and its validated params, or why the call is refused before it runs. */
-export function checkCall(method: unknown, raw: unknown, table: MethodTable = methods): { spec: MethodSpec; params: unknown } | { error: ApiFailure } {
+export function checkCall(
+  method: unknown,
+  raw: unknown,
+  table: MethodTable = methods,
+): { spec: MethodSpec; params: unknown } | { error: ApiFailure } {
   if (typeof method !== 'string' || !Object.prototype.hasOwnProperty.call(table, method)) {
-    return { error: { code: 'bad-input', message: `unknown API method ${JSON.stringify(String(method).slice(0, 60))}` } };
+    return {
+      error: { code: 'bad-input', message: `unknown API method ${JSON.stringify(String(method).slice(0, 60))}` },
+    };
   }
   const spec = table[method];
   try {
@@ -30,7 +36,12 @@ export function checkCall(method: unknown, raw: unknown, table: MethodTable = me
   }
 }
 
-export async function dispatch(api: Handlers, method: unknown, raw: unknown, table: MethodTable = methods): Promise<ApiResult<unknown>> {
+export async function dispatch(
+  api: Handlers,
+  method: unknown,
+  raw: unknown,
+  table: MethodTable = methods,
+): Promise<ApiResult<unknown>> {
   const checked = checkCall(method, raw, table);
   if ('error' in checked) return { ok: false, error: checked.error };
   const name = method as string;

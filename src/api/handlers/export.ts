@@ -36,12 +36,29 @@ export function exportHandlers(corpus: ReadCorpus): Pick<Api, 'previewExport' | 
       previewExport(corpus.path, opts);
       const status: ExportStatus = { state: 'running', done: 0, total: 0, path };
       const { job, write } = createJob(status);
-      exportDataset(corpus.path, path, { ...opts, onProgress: (done, total) => write({ ...status, done, total }) }).then(
-        (m) => write({
-          ...status, state: 'done', done: m.rows, total: m.rows,
-          splits: Object.entries(m.splits).map(([name, s]) => ({ name, rows: s.rows, programs: s.programs, files: s.files.length })),
-        }),
-        (e: unknown) => write({ ...status, state: 'failed', error: e instanceof UserError ? e.message : `internal error: ${(e as Error).message}` }),
+      exportDataset(corpus.path, path, {
+        ...opts,
+        onProgress: (done, total) => write({ ...status, done, total }),
+      }).then(
+        (m) =>
+          write({
+            ...status,
+            state: 'done',
+            done: m.rows,
+            total: m.rows,
+            splits: Object.entries(m.splits).map(([name, s]) => ({
+              name,
+              rows: s.rows,
+              programs: s.programs,
+              files: s.files.length,
+            })),
+          }),
+        (e: unknown) =>
+          write({
+            ...status,
+            state: 'failed',
+            error: e instanceof UserError ? e.message : `internal error: ${(e as Error).message}`,
+          }),
       );
       return { job, path };
     },

@@ -16,7 +16,10 @@ export function findHandlers(cache: TraceCache): Pick<Api, 'findInTrace'> {
       const seqs: number[] = [];
       let total = 0;
       for (const e of events) {
-        const hit = e.src.includes(p.text) || (e.arg !== null && e.arg.includes(p.text)) || Object.values(e.locals).some((v) => v.includes(p.text));
+        const hit =
+          e.src.includes(p.text) ||
+          (e.arg !== null && e.arg.includes(p.text)) ||
+          Object.values(e.locals).some((v) => v.includes(p.text));
         if (!hit) continue;
         if (total++ < limit) seqs.push(e.seq);
       }

@@ -23,8 +23,14 @@ export { DEFAULT_CACHE_BYTES, mergeChanges, TraceCache, type CacheChange } from 
 /** Every read method over a corpus; `cache` holds the traces they walk (default budget). */
 export function createApi(corpus: ReadCorpus, cache = new TraceCache(corpus)): Pick<Api, ReadMethod> {
   return {
-    ...traceHandlers(corpus, cache), ...trajectoryHandlers(corpus, cache), ...findHandlers(cache), ...predictionHandlers(corpus), ...dashboardHandlers(corpus),
-    ...exportHandlers(corpus), ...askHandlers(corpus), ...annotationReadHandlers(corpus),
+    ...traceHandlers(corpus, cache),
+    ...trajectoryHandlers(corpus, cache),
+    ...findHandlers(cache),
+    ...predictionHandlers(corpus),
+    ...dashboardHandlers(corpus),
+    ...exportHandlers(corpus),
+    ...askHandlers(corpus),
+    ...annotationReadHandlers(corpus),
   };
 }
 
@@ -82,8 +88,13 @@ export interface ApiModule {
 
 /** The contract's methods: the annotation domain's writes go to the one writable connection. */
 export const apiModule: ApiModule = {
-  methods, traceMethods: TRACE_METHODS, jobMethods: JOB_METHODS, readHandlers: createApi, writeHandlers: createWriteApi,
-  bytesMethods: BYTES_METHODS, bytesHandlers: createBytesApi,
+  methods,
+  traceMethods: TRACE_METHODS,
+  jobMethods: JOB_METHODS,
+  readHandlers: createApi,
+  writeHandlers: createWriteApi,
+  bytesMethods: BYTES_METHODS,
+  bytesHandlers: createBytesApi,
 };
 
 /**

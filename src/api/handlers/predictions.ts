@@ -11,7 +11,12 @@ export function predictionHandlers(corpus: ReadCorpus): Pick<Api, Methods> {
     listEvalSets() {
       const runs = corpus.listRuns();
       return corpus.listEvalSets().map((s) => ({
-        id: s.id, name: s.name, task: s.task, items: s.items, options: s.options, created: s.created,
+        id: s.id,
+        name: s.name,
+        task: s.task,
+        items: s.items,
+        options: s.options,
+        created: s.created,
         runs: runs.filter((r) => r.setId === s.id).map((r) => r.label),
       }));
     },
@@ -23,11 +28,19 @@ export function predictionHandlers(corpus: ReadCorpus): Pick<Api, Methods> {
     listItems(p) {
       const set = requireSet(corpus, p.set);
       const run = p.run === undefined ? undefined : requireRun(corpus, set, p.run);
-      const items = [...corpus.iterateItems(set.id, { traceId: p.traceId, offset: p.offset ?? 0, limit: p.limit ?? 100 })];
+      const items = [
+        ...corpus.iterateItems(set.id, { traceId: p.traceId, offset: p.offset ?? 0, limit: p.limit ?? 100 }),
+      ];
       // One query for the page's verdicts, over the page's range of item positions.
       const byItem = new Map<number, PredictionRecord[]>(items.map((it) => [it.id, []]));
       if (items.length) {
-        const q = { setId: set.id, runId: run?.id, traceId: p.traceId, ordFrom: items[0].ord, ordTo: items[items.length - 1].ord };
+        const q = {
+          setId: set.id,
+          runId: run?.id,
+          traceId: p.traceId,
+          ordFrom: items[0].ord,
+          ordTo: items[items.length - 1].ord,
+        };
         for (const pr of corpus.iteratePredictions(q)) byItem.get(pr.itemId)?.push(pr);
       }
       return { total: corpus.countItems(set.id, p.traceId), rows: items.map((it) => itemRow(it, byItem.get(it.id)!)) };
@@ -41,7 +54,12 @@ export function predictionHandlers(corpus: ReadCorpus): Pick<Api, Methods> {
       const formats = new Map(corpus.listRuns(set.id).map((r) => [r.id, r.format]));
       const preds = [...corpus.iteratePredictions({ setId: set.id, itemId: item.id, runId: run?.id })];
       return {
-        ...itemRow(item, preds), set: set.name, prompt: item.prompt, target: item.target, truth: item.truth, callReturn: item.callReturn,
+        ...itemRow(item, preds),
+        set: set.name,
+        prompt: item.prompt,
+        target: item.target,
+        truth: item.truth,
+        callReturn: item.callReturn,
         predictions: preds.map((pr) => predictionDetail(pr, formats.get(pr.runId)!)),
       };
     },

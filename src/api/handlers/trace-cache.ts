@@ -3,8 +3,8 @@
  * budget in bytes (trace-bytes.ts). A trace is opened lazily (src/trajectories/lazy.ts): its
  * packed skeleton (one row kept at ingest) is read and its shape and the semantics' index
  * built at once, its events read window by window as walks touch them, so opening a long
- * trace costs one row read and an index build, not every event. Stepping re-walks from the entry on each call, which is linear in the
- * trajectory, but each window is read from SQLite once.
+ * trace costs one row read and an index build, not every event. Stepping re-walks from the entry on each call, which is
+ * linear in the trajectory, but each window is read from SQLite once.
  *
  * Bytes are counted as they come: the shape, index and packed skeleton when a trace is
  * opened, each window's events when it is read. Older traces are dropped to make room; a

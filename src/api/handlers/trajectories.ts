@@ -6,10 +6,21 @@ import type { Api, TrajectoryRow } from '../../contract/index.js';
 import type { TraceCache } from './trace-cache.js';
 
 function row(t: StoredTrajectory): TrajectoryRow {
-  return { id: t.id, traceId: t.traceId, direction: t.direction, entry: t.entry, actions: t.actions.map(formatAction), exit: t.exit, states: t.states.length };
+  return {
+    id: t.id,
+    traceId: t.traceId,
+    direction: t.direction,
+    entry: t.entry,
+    actions: t.actions.map(formatAction),
+    exit: t.exit,
+    states: t.states.length,
+  };
 }
 
-export function trajectoryHandlers(corpus: ReadCorpus, cache: TraceCache): Pick<Api, 'walk' | 'listTrajectories' | 'getTrajectory'> {
+export function trajectoryHandlers(
+  corpus: ReadCorpus,
+  cache: TraceCache,
+): Pick<Api, 'walk' | 'listTrajectories' | 'getTrajectory'> {
   return {
     walk(p) {
       // A bad entry, an action of the other direction or after the exit: a bad-input UserError.

@@ -24,7 +24,8 @@ const ASK_FOR_LESS: Record<string, string> = {
 
 const encoder = new TextEncoder();
 /** 64 MiB, 1.5 MiB, 1,000 bytes. */
-const size = (n: number) => (n < 2 ** 20 ? `${n.toLocaleString('en')} bytes` : `${(n / 2 ** 20).toFixed(n < 10 * 2 ** 20 ? 1 : 0)} MiB`);
+const size = (n: number) =>
+  n < 2 ** 20 ? `${n.toLocaleString('en')} bytes` : `${(n / 2 ** 20).toFixed(n < 10 * 2 ** 20 ? 1 : 0)} MiB`;
 
 export function encodeAnswer(method: string, result: ApiResult<unknown>, limit = MAX_ANSWER_BYTES): Uint8Array {
   let text: string;
@@ -46,15 +47,27 @@ export function encodeAnswer(method: string, result: ApiResult<unknown>, limit =
  * A bytes-form answer (BYTES_METHODS): the handler's bytes themselves when it succeeded within
  * the limit (`bytes: true`), else the JSON of the failure, as encodeAnswer words it.
  */
-export function encodeBytesAnswer(method: string, result: ApiResult<unknown>, limit = MAX_ANSWER_BYTES): { body: Uint8Array; bytes: boolean } {
+export function encodeBytesAnswer(
+  method: string,
+  result: ApiResult<unknown>,
+  limit = MAX_ANSWER_BYTES,
+): { body: Uint8Array; bytes: boolean } {
   if (!result.ok) return { body: encodeAnswer(method, result, limit), bytes: false };
   const v = result.value;
-  if (!(v instanceof Uint8Array)) return { body: encodeAnswer(method, fail('internal', `${method} has no bytes form`), limit), bytes: false };
+  if (!(v instanceof Uint8Array))
+    return { body: encodeAnswer(method, fail('internal', `${method} has no bytes form`), limit), bytes: false };
   return v.byteLength > limit ? { body: tooBig(method, v.byteLength, limit), bytes: false } : { body: v, bytes: true };
 }
 
 function tooBig(method: string, bytes: number | null, limit: number): Uint8Array {
   const how = ASK_FOR_LESS[method] ?? 'ask for less';
   const was = bytes === null ? 'over 512 MiB' : size(bytes);
-  return encoder.encode(JSON.stringify(fail('bad-input', `${method}: the answer would be ${was}, over the limit of ${size(limit)} for one answer; ${how}.`)));
+  return encoder.encode(
+    JSON.stringify(
+      fail(
+        'bad-input',
+        `${method}: the answer would be ${was}, over the limit of ${size(limit)} for one answer; ${how}.`,
+      ),
+    ),
+  );
 }

@@ -34,7 +34,10 @@ export function serveApiProcess(port: ApiProcessPort, options: Omit<PoolOptions,
         port.postMessage({ type: 'done', id });
         return pool;
       } catch (e) {
-        const error = e instanceof UserError ? { code: e.code, message: e.message } : { code: 'internal' as const, message: `cannot open the corpus: ${(e as Error).message}` };
+        const error =
+          e instanceof UserError
+            ? { code: e.code, message: e.message }
+            : { code: 'internal' as const, message: `cannot open the corpus: ${(e as Error).message}` };
         port.postMessage({ type: 'failed', id, error });
         return old;
       }
@@ -44,7 +47,9 @@ export function serveApiProcess(port: ApiProcessPort, options: Omit<PoolOptions,
   port.onMessage((m) => {
     if (m.type === 'call') {
       void current.then(async (pool) => {
-        const body = pool ? await pool.call(m.method, m.params) : encodeAnswer(m.method, { ok: false, error: { code: 'unavailable', message: NO_CORPUS } });
+        const body = pool
+          ? await pool.call(m.method, m.params)
+          : encodeAnswer(m.method, { ok: false, error: { code: 'unavailable', message: NO_CORPUS } });
         port.postMessage({ type: 'answer', id: m.id, body });
       });
     } else if (m.type === 'open') {

@@ -53,7 +53,9 @@ export interface PoolOptions {
 /** Where the compiled worker is: beside this module, or in dist/ when this runs from the TypeScript sources (tests). */
 export function defaultWorkerFile(): string {
   const here = fileURLToPath(import.meta.url);
-  return here.endsWith('.ts') ? join(dirname(here), '../../../dist/api/host/worker.js') : join(dirname(here), 'worker.js');
+  return here.endsWith('.ts')
+    ? join(dirname(here), '../../../dist/api/host/worker.js')
+    : join(dirname(here), 'worker.js');
 }
 
 type Answer = Extract<FromWorker, { type: 'answer' }>;
@@ -102,13 +104,22 @@ export class WorkerPool implements ApiHost {
   async call(method: string, raw: unknown): Promise<Uint8Array> {
     const checked = checkCall(method, raw, this.mod.methods);
     if ('error' in checked) return encodeAnswer(method, { ok: false, error: checked.error });
-    if (this.closed) return encodeAnswer(method, { ok: false, error: { code: 'unavailable', message: `${method}: the explorer is closing` } });
-    const traceId = this.mod.traceMethods.includes(method) ? (checked.params as { traceId: number }).traceId : undefined;
+    if (this.closed)
+      return encodeAnswer(method, {
+        ok: false,
+        error: { code: 'unavailable', message: `${method}: the explorer is closing` },
+      });
+    const traceId = this.mod.traceMethods.includes(method)
+      ? (checked.params as { traceId: number }).traceId
+      : undefined;
     const slot = this.alive(
-      checked.spec.access === 'write' ? this.byRole('write')[0]
-      : this.mod.jobMethods?.includes(method) ? this.byRole('job')[0]
-      : traceId !== undefined ? this.traceSlot(traceId)
-      : this.quickSlot(),
+      checked.spec.access === 'write'
+        ? this.byRole('write')[0]
+        : this.mod.jobMethods?.includes(method)
+          ? this.byRole('job')[0]
+          : traceId !== undefined
+            ? this.traceSlot(traceId)
+            : this.quickSlot(),
     );
     if (traceId !== undefined) this.enter(traceId, slot);
     const answer = await slot.call(method, checked.params);
@@ -130,7 +141,8 @@ export class WorkerPool implements ApiHost {
    * answer seconds later.
    */
   async callBytes(method: string, raw: unknown): Promise<{ body: Uint8Array; bytes: boolean }> {
-    if (!this.mod.bytesMethods?.includes(method) || this.closed) return { body: await this.call(method, raw), bytes: false };
+    if (!this.mod.bytesMethods?.includes(method) || this.closed)
+      return { body: await this.call(method, raw), bytes: false };
     const checked = checkCall(method, raw, this.mod.methods);
     if ('error' in checked) return { body: encodeAnswer(method, { ok: false, error: checked.error }), bytes: false };
     const slot = this.alive(this.byRole('quick')[0]);
@@ -154,7 +166,15 @@ export class WorkerPool implements ApiHost {
   }
 
   private spawn(role: Role, at: number): Slot {
-    const config: WorkerConfig = { path: this.o.path, nativeBinding: this.o.nativeBinding, access: role === 'write' ? 'write' : 'read', concurrent: role === 'job', background: role === 'trace' || role === 'job', cacheBytes: this.budget, apiModule: this.o.api?.file };
+    const config: WorkerConfig = {
+      path: this.o.path,
+      nativeBinding: this.o.nativeBinding,
+      access: role === 'write' ? 'write' : 'read',
+      concurrent: role === 'job',
+      background: role === 'trace' || role === 'job',
+      cacheBytes: this.budget,
+      apiModule: this.o.api?.file,
+    };
     const slot = new Slot(role, this.o.workerFile ?? defaultWorkerFile(), config, (dead) => this.forget(dead));
     this.slots[at] = slot;
     return slot;

@@ -24,7 +24,8 @@ export interface WorkerConfig {
 }
 
 /** A call with `bytes`: answer the value of a BYTES_METHODS method as raw bytes (src/api/handlers/index.ts). */
-export type ToWorker = { type: 'call'; id: number; method: string; params: unknown; bytes?: boolean } | { type: 'drop'; traceId: number };
+export type ToWorker =
+  { type: 'call'; id: number; method: string; params: unknown; bytes?: boolean } | { type: 'drop'; traceId: number };
 
 export type FromWorker =
   | { type: 'ready' }
@@ -35,7 +36,9 @@ export type FromWorker =
       body: Uint8Array;
       /** The body is the value's raw bytes (a call with `bytes` that succeeded), not the JSON of an ApiResult. */
       bytes?: boolean;
-      /** A trace this call opened or grew in the worker's cache (and what it holds now), traces it dropped to make room. */
+      /**
+       * A trace this call opened or grew in the worker's cache (and what it holds now), traces it dropped to make room.
+       */
       loaded?: { traceId: number; bytes: number };
       dropped?: number[];
     };
@@ -47,7 +50,10 @@ export type ToApiProcess =
   | { type: 'close'; id: number };
 
 /** API process -> Electron main: each names the request it answers (`done`: an open or close that worked). */
-export type FromApiProcess = { type: 'done'; id: number } | { type: 'answer'; id: number; body: Uint8Array } | { type: 'failed'; id: number; error: ApiFailure };
+export type FromApiProcess =
+  | { type: 'done'; id: number }
+  | { type: 'answer'; id: number; body: Uint8Array }
+  | { type: 'failed'; id: number; error: ApiFailure };
 
 /** The one thing a transport needs from the execution model. */
 export interface ApiHost {

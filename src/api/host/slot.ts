@@ -98,7 +98,9 @@ export class Slot {
 
   private endAnswer(id: number, method: string): Answer {
     const why = this.ended ?? '';
-    const message = this.closing ? `${method}: ${why}` : `${method}: the worker running it stopped (${why}); try again, a new one will start.`;
+    const message = this.closing
+      ? `${method}: ${why}`
+      : `${method}: the worker running it stopped (${why}); try again, a new one will start.`;
     const error: ApiFailure = this.failure ?? { code: 'unavailable', message };
     return { type: 'answer', id, body: encodeAnswer(method, { ok: false, error }) };
   }

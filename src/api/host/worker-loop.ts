@@ -10,7 +10,16 @@
  */
 import { pathToFileURL } from 'node:url';
 import { UserError } from '../../common/errors.js';
-import { apiModule, dispatch, mergeChanges, openForReading, openForWriting, TraceCache, type ApiModule, type CacheChange } from '../handlers/index.js';
+import {
+  apiModule,
+  dispatch,
+  mergeChanges,
+  openForReading,
+  openForWriting,
+  TraceCache,
+  type ApiModule,
+  type CacheChange,
+} from '../handlers/index.js';
 import { encodeAnswer, encodeBytesAnswer } from './answer.js';
 import type { FromWorker, ToWorker, WorkerConfig } from './protocol.js';
 
@@ -31,7 +40,9 @@ export async function serveWorker(config: WorkerConfig, port: WorkerPort): Promi
   let change: CacheChange | null = null;
   let mod: ApiModule;
   try {
-    mod = config.apiModule ? ((await import(pathToFileURL(config.apiModule).href)) as { apiModule: ApiModule }).apiModule : apiModule;
+    mod = config.apiModule
+      ? ((await import(pathToFileURL(config.apiModule).href)) as { apiModule: ApiModule }).apiModule
+      : apiModule;
     if (config.access === 'write') {
       if (!mod.writeHandlers) throw new Error('a write worker started for an API without write methods');
       handlers = mod.writeHandlers(openForWriting(config.path, config));
@@ -44,7 +55,10 @@ export async function serveWorker(config: WorkerConfig, port: WorkerPort): Promi
       bytesHandlers = mod.bytesHandlers?.(corpus, cache) ?? {};
     }
   } catch (e) {
-    const error = e instanceof UserError ? { code: e.code, message: e.message } : { code: 'internal' as const, message: `cannot start an API worker: ${(e as Error).message}` };
+    const error =
+      e instanceof UserError
+        ? { code: e.code, message: e.message }
+        : { code: 'internal' as const, message: `cannot start an API worker: ${(e as Error).message}` };
     return send({ type: 'failed', error });
   }
   const run = async (m: Extract<ToWorker, { type: 'call' }>) => {
@@ -56,7 +70,9 @@ export async function serveWorker(config: WorkerConfig, port: WorkerPort): Promi
     // A body sharing its buffer with something else (a view into a bigger one: shorter than
     // its buffer) is copied, not transferred.
     const own = body.byteLength === body.buffer.byteLength ? body : body.slice();
-    send({ type: 'answer', id: m.id, body: own, bytes, loaded: c?.loaded, dropped: c?.dropped }, [own.buffer as ArrayBuffer]);
+    send({ type: 'answer', id: m.id, body: own, bytes, loaded: c?.loaded, dropped: c?.dropped }, [
+      own.buffer as ArrayBuffer,
+    ]);
   };
   // One call at a time, in arrival order (a handler that awaited would otherwise interleave,
   // and the cache's change would be another call's); the job worker's calls hold no trace.

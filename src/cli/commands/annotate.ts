@@ -26,23 +26,37 @@ Options:
   --note TEXT       a free-text note (an empty TEXT removes the note)
   --annotator NAME  who labels (default: $STEPSCOPE_ANNOTATOR, else your login name)`,
   options: {
-    db: { type: 'string' }, prediction: { type: 'string' }, trace: { type: 'string' }, seq: { type: 'string' }, action: { type: 'string' },
-    label: { type: 'string' }, note: { type: 'string' }, annotator: { type: 'string' },
+    db: { type: 'string' },
+    prediction: { type: 'string' },
+    trace: { type: 'string' },
+    seq: { type: 'string' },
+    action: { type: 'string' },
+    label: { type: 'string' },
+    note: { type: 'string' },
+    annotator: { type: 'string' },
   },
   run(values) {
-    const prediction = values.prediction === undefined ? undefined : intOption(values, 'prediction', 'annotate', undefined, recordId);
+    const prediction =
+      values.prediction === undefined ? undefined : intOption(values, 'prediction', 'annotate', undefined, recordId);
     const trace = values.trace === undefined ? undefined : intOption(values, 'trace', 'annotate', undefined, recordId);
     const seq = values.seq === undefined ? undefined : intOption(values, 'seq', 'annotate', undefined, int(0));
-    if ((prediction === undefined) === (trace === undefined)) throw usage('annotate: give either --prediction ID, or --trace ID --seq N');
+    if ((prediction === undefined) === (trace === undefined))
+      throw usage('annotate: give either --prediction ID, or --trace ID --seq N');
     if (trace !== undefined && seq === undefined) throw usage('annotate: --trace needs --seq N');
-    if (prediction !== undefined && (seq !== undefined || values.action !== undefined)) throw usage('annotate: --seq and --action go with --trace, not --prediction');
+    if (prediction !== undefined && (seq !== undefined || values.action !== undefined))
+      throw usage('annotate: --seq and --action go with --trace, not --prediction');
     const target = annotationTarget({ prediction, trace, seq, action: values.action }, '--target');
-    const labels = requireString(values, 'label', 'annotate').split(',').map((l) => l.trim()).filter(Boolean);
+    const labels = requireString(values, 'label', 'annotate')
+      .split(',')
+      .map((l) => l.trim())
+      .filter(Boolean);
     const note = checkedOption(values, 'note', 'annotate', str(10_000));
     const annotator = annotatorOption(values, 'annotate');
     return withCorpus(values, 'annotate', {}, (corpus) => {
       const a = setLabels(corpus, { target, labels, note, annotator });
-      console.log(`${a.target}: ${a.labels.join(', ') || '(no labels)'} (${a.annotator})${a.note ? ` note: ${a.note}` : ''}`);
+      console.log(
+        `${a.target}: ${a.labels.join(', ') || '(no labels)'} (${a.annotator})${a.note ? ` note: ${a.note}` : ''}`,
+      );
       return 0;
     });
   },

@@ -1,4 +1,7 @@
-/** `stepscope annotations export|import|prelabel`: move annotations between copies of a corpus; store the rules' pre-labels. */
+/**
+ * `stepscope annotations export|import|prelabel`: move annotations between copies of a corpus; store the rules'
+ * pre-labels.
+ */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { recordName } from '../../contract/predictions.js';
 import { UserError } from '../../common/errors.js';
@@ -26,14 +29,22 @@ import   adds a file written by export, e.g. an annotator who labeled a copy of 
 prelabel runs the pre-label rules over the run's failing predictions and stores their
          suggestions (annotator rule:NAME, status suggested). Running it again adds only
          what is missing.`,
-  options: { db: { type: 'string' }, out: { type: 'string', short: 'o' }, set: { type: 'string' }, model: { type: 'string' }, annotator: { type: 'string' } },
+  options: {
+    db: { type: 'string' },
+    out: { type: 'string', short: 'o' },
+    set: { type: 'string' },
+    model: { type: 'string' },
+    annotator: { type: 'string' },
+  },
   positionals: true,
   run(values, positionals) {
     const [sub, ...rest] = positionals;
     if (sub === 'export') {
       if (rest.length) throw usage('annotations export: takes no file argument; use -o FILE');
       return withCorpus(values, 'annotations export', { readonly: true }, (corpus) => {
-        const text = exportLines(corpus).map((l) => JSON.stringify(l) + '\n').join('');
+        const text = exportLines(corpus)
+          .map((l) => JSON.stringify(l) + '\n')
+          .join('');
         if (values.out === undefined) process.stdout.write(text);
         else {
           writeFileSync(values.out as string, text);
@@ -53,7 +64,9 @@ prelabel runs the pre-label rules over the run's failing predictions and stores 
       const who = annotatorOption(values, 'annotations import');
       return withCorpus(values, 'annotations import', {}, (corpus) => {
         const r = importLines(corpus, text, rest[0], who);
-        console.log(`${r.added} added, ${r.same} already there, ${r.conflicts} kept beside a different annotation as a disagreement`);
+        console.log(
+          `${r.added} added, ${r.same} already there, ${r.conflicts} kept beside a different annotation as a disagreement`,
+        );
         return 0;
       });
     }
@@ -64,11 +77,16 @@ prelabel runs the pre-label rules over the run's failing predictions and stores 
       checkedOption(values, 'model', 'annotations prelabel', recordName);
       return withCorpus(values, 'annotations prelabel', {}, (corpus) => {
         const r = prelabelRun(corpus, set, model);
-        console.log(`${r.predictions} failing predictions: ${r.labeled} with suggestions, ${r.stored} suggestions stored${r.skipped ? `, ${r.skipped} skipped (execution pending, or an item its trace cannot give)` : ''}`);
-        for (const [label, n] of Object.entries(r.counts).sort(([, x], [, y]) => y - x)) console.log(`  ${label}  ${n}`);
+        console.log(
+          `${r.predictions} failing predictions: ${r.labeled} with suggestions, ${r.stored} suggestions stored${r.skipped ? `, ${r.skipped} skipped (execution pending, or an item its trace cannot give)` : ''}`,
+        );
+        for (const [label, n] of Object.entries(r.counts).sort(([, x], [, y]) => y - x))
+          console.log(`  ${label}  ${n}`);
         return 0;
       });
     }
-    throw usage(`annotations: expected export, import or prelabel, got ${sub === undefined ? 'nothing' : `'${sub}'`}\nTry 'stepscope annotations --help'.`);
+    throw usage(
+      `annotations: expected export, import or prelabel, got ${sub === undefined ? 'nothing' : `'${sub}'`}\nTry 'stepscope annotations --help'.`,
+    );
   },
 };

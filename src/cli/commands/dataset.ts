@@ -65,7 +65,8 @@ export const command: Command = {
   },
   positionals: true,
   async run(values, positionals) {
-    if (positionals.length !== 1 || positionals[0] !== 'export') throw usage("dataset: expected 'export'. Try 'stepscope dataset --help'.");
+    if (positionals.length !== 1 || positionals[0] !== 'export')
+      throw usage("dataset: expected 'export'. Try 'stepscope dataset --help'.");
     const db = requireString(values, 'db', 'dataset');
     const out = requireString(values, 'output', 'dataset');
     const kind = choiceOption(values, 'kind', 'dataset', EXPORT_KINDS);
@@ -83,22 +84,34 @@ export const command: Command = {
     let m;
     try {
       m = await exportDataset(db, out, {
-        kind, select: (values.select as string[] | undefined) ?? [], format: choiceOption(values, 'format', 'dataset', EXPORT_FORMATS, 'jsonl'),
-        split: values.split as string | undefined, seed: intOption(values, 'seed', 'dataset', 0), shardRows: intOption(values, 'shard-rows', 'dataset', DEFAULT_SHARD_ROWS, int(1)),
-        allowOverlap: Boolean(values['allow-overlap']), force: Boolean(values.force), license: values.license as string | undefined,
+        kind,
+        select: (values.select as string[] | undefined) ?? [],
+        format: choiceOption(values, 'format', 'dataset', EXPORT_FORMATS, 'jsonl'),
+        split: values.split as string | undefined,
+        seed: intOption(values, 'seed', 'dataset', 0),
+        shardRows: intOption(values, 'shard-rows', 'dataset', DEFAULT_SHARD_ROWS, int(1)),
+        allowOverlap: Boolean(values['allow-overlap']),
+        force: Boolean(values.force),
+        license: values.license as string | undefined,
         onProgress: bar && ((done, total) => bar.update(done, `of ${total}`)),
       });
     } catch (e) {
-      if (e instanceof UserError && !(e instanceof CliError)) throw new CliError(`dataset export: ${e.message}`, 1, e.code);
+      if (e instanceof UserError && !(e instanceof CliError))
+        throw new CliError(`dataset export: ${e.message}`, 1, e.code);
       throw e;
     } finally {
       bar?.clear();
       process.off('SIGINT', interrupted);
       process.off('SIGTERM', interrupted);
     }
-    for (const [name, s] of Object.entries(m.splits)) console.log(`${name}: ${s.rows} rows, ${s.programs} program${s.programs === 1 ? '' : 's'}, ${s.files.length} file${s.files.length === 1 ? '' : 's'}`);
+    for (const [name, s] of Object.entries(m.splits))
+      console.log(
+        `${name}: ${s.rows} rows, ${s.programs} program${s.programs === 1 ? '' : 's'}, ${s.files.length} file${s.files.length === 1 ? '' : 's'}`,
+      );
     if (m.excluded_programs) {
-      console.log(`left out of training splits: ${m.excluded_programs} program${m.excluded_programs === 1 ? '' : 's'} (${m.excluded_rows} rows) of benchmark sets ${m.excluded_sets.join(', ')} (--allow-overlap keeps them)`);
+      console.log(
+        `left out of training splits: ${m.excluded_programs} program${m.excluded_programs === 1 ? '' : 's'} (${m.excluded_rows} rows) of benchmark sets ${m.excluded_sets.join(', ')} (--allow-overlap keeps them)`,
+      );
     }
     console.log(`${out}: ${m.rows} rows (${m.kind}, ${m.format}), README.md, stepscope-export.json`);
     return 0;

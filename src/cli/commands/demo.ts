@@ -35,7 +35,12 @@ Options:
       await withCorpus(values, 'demo', { create: true }, async (corpus, db) => {
         const res = await corpus.ingest(file, { origin: 'resources/demo' });
         const { rows } = corpus.listTraces();
-        console.log(table(['id', 'name', 'exit', 'events'], rows.map((r) => [r.id, r.name, r.exit, r.events])));
+        console.log(
+          table(
+            ['id', 'name', 'exit', 'events'],
+            rows.map((r) => [r.id, r.name, r.exit, r.events]),
+          ),
+        );
         console.log(`${db}: ${rows.length} traces (${res.inserted} new, ${res.skipped} already stored)`);
       });
     } finally {

@@ -9,7 +9,16 @@ import { UserError } from '../../common/errors.js';
 import { createEvalSet, DEFAULT_MAX_STEPS, DEFAULT_PER_ACTION } from '../../predictions/create.js';
 import { exportLine, requireSet } from '../../predictions/views.js';
 import { DIRECTION_CHOICES, EVAL_TASKS, isCruxevalTask } from '../../semantics/index.js';
-import { checkedOption, choiceOption, CliError, intOption, intOptions, requireString, usage, type Command } from '../command.js';
+import {
+  checkedOption,
+  choiceOption,
+  CliError,
+  intOption,
+  intOptions,
+  requireString,
+  usage,
+  type Command,
+} from '../command.js';
 import { quietOnClosedStdout, table, withCorpus } from '../open-corpus.js';
 
 const HELP = `Usage: stepscope evalset create --db CORPUS --name NAME --task TASK [--per-action N] [--seed S]
@@ -96,8 +105,12 @@ function create(values: Record<string, unknown>): Promise<number> {
     let r;
     try {
       r = createEvalSet(corpus, {
-        name, task, perAction: opt('per-action', 1), seed: given('seed') ? intOption(values, 'seed', 'evalset') : undefined,
-        direction: choiceOption(values, 'direction', 'evalset', DIRECTION_CHOICES), maxSteps: opt('max-steps', 1),
+        name,
+        task,
+        perAction: opt('per-action', 1),
+        seed: given('seed') ? intOption(values, 'seed', 'evalset') : undefined,
+        direction: choiceOption(values, 'direction', 'evalset', DIRECTION_CHOICES),
+        maxSteps: opt('max-steps', 1),
         traceIds: traceIds.length ? traceIds : undefined,
       });
     } catch (e) {
@@ -106,11 +119,15 @@ function create(values: Record<string, unknown>): Promise<number> {
     }
     const s = ((performance.now() - started) / 1000).toFixed(1);
     console.log(`evaluation set ${JSON.stringify(r.set.name)} (${task}): ${r.set.items} items in ${s}s`);
-    for (const x of r.short) console.error(`  ${x.action}: ${x.made} items, fewer than asked (no more trajectories with this action)`);
+    for (const x of r.short)
+      console.error(`  ${x.action}: ${x.made} items, fewer than asked (no more trajectories with this action)`);
     if (r.skipped.length) {
-      console.error(`  ${r.skipped.length} trace${r.skipped.length === 1 ? '' : 's'} gave no item, e.g. ${r.skipped[0].name} (trace ${r.skipped[0].trace}): ${r.skipped[0].reason}`);
+      console.error(
+        `  ${r.skipped.length} trace${r.skipped.length === 1 ? '' : 's'} gave no item, e.g. ${r.skipped[0].name} (trace ${r.skipped[0].trace}): ${r.skipped[0].reason}`,
+      );
     }
-    if (isCruxevalTask(task)) console.log(`items are keyed by task id; export them with: stepscope evalset export --db … --name ${name}`);
+    if (isCruxevalTask(task))
+      console.log(`items are keyed by task id; export them with: stepscope evalset export --db … --name ${name}`);
     return 0;
   });
 }
@@ -119,12 +136,35 @@ function list(values: Record<string, unknown>): Promise<number> {
   quietOnClosedStdout();
   return withCorpus(values, 'evalset', { readonly: true }, (corpus) => {
     const runs = corpus.listRuns();
-    const sets = corpus.listEvalSets().map((s) => ({ ...s, runs: runs.filter((r) => r.setId === s.id).map((r) => r.label) }));
+    const sets = corpus
+      .listEvalSets()
+      .map((s) => ({ ...s, runs: runs.filter((r) => r.setId === s.id).map((r) => r.label) }));
     if (values.json) {
-      process.stdout.write(sets.map((s) => JSON.stringify({ id: s.id, name: s.name, task: s.task, items: s.items, runs: s.runs, options: s.options, created: s.created }) + '\n').join(''));
+      process.stdout.write(
+        sets
+          .map(
+            (s) =>
+              JSON.stringify({
+                id: s.id,
+                name: s.name,
+                task: s.task,
+                items: s.items,
+                runs: s.runs,
+                options: s.options,
+                created: s.created,
+              }) + '\n',
+          )
+          .join(''),
+      );
       return 0;
     }
-    if (sets.length) console.log(table(['name', 'task', 'items', 'runs', 'options', 'created'], sets.map((s) => [s.name, s.task, s.items, s.runs.join(', '), JSON.stringify(s.options), s.created])));
+    if (sets.length)
+      console.log(
+        table(
+          ['name', 'task', 'items', 'runs', 'options', 'created'],
+          sets.map((s) => [s.name, s.task, s.items, s.runs.join(', '), JSON.stringify(s.options), s.created]),
+        ),
+      );
     console.log(`${sets.length} evaluation set${sets.length === 1 ? '' : 's'}`);
     return 0;
   });
@@ -137,7 +177,9 @@ function remove(values: Record<string, unknown>): Promise<number> {
     const runs = corpus.listRuns(set.id);
     corpus.deleteEvalSet(set.id);
     const preds = runs.reduce((n, r) => n + r.predictions, 0);
-    console.log(`deleted the evaluation set ${JSON.stringify(name)}: ${set.items} items, ${runs.length} runs, ${preds} predictions`);
+    console.log(
+      `deleted the evaluation set ${JSON.stringify(name)}: ${set.items} items, ${runs.length} runs, ${preds} predictions`,
+    );
     return 0;
   });
 }
@@ -151,7 +193,12 @@ function exportSet(values: Record<string, unknown>): Promise<number> {
     let out: Writable = process.stdout;
     if (tmp) {
       out = createWriteStream(tmp);
-      await Promise.race([once(out, 'open'), once(out, 'error').then(([e]) => Promise.reject(new CliError(`evalset: cannot write ${output}: ${(e as Error).message}`)))]);
+      await Promise.race([
+        once(out, 'open'),
+        once(out, 'error').then(([e]) =>
+          Promise.reject(new CliError(`evalset: cannot write ${output}: ${(e as Error).message}`)),
+        ),
+      ]);
     } else quietOnClosedStdout();
     try {
       let n = 0;

@@ -34,7 +34,12 @@ Options:
     quietOnClosedStdout();
     await withCorpus(values, 'events', { readonly: true }, (corpus, db) => {
       const t = corpus.getTrace(id);
-      if (!t) throw new CliError(`events: no trace with id ${id} in ${db} (see 'stepscope traces --db ${db}')`, 1, 'not-found');
+      if (!t)
+        throw new CliError(
+          `events: no trace with id ${id} in ${db} (see 'stepscope traces --db ${db}')`,
+          1,
+          'not-found',
+        );
       const format = values.json ? (e: TraceEvent) => JSON.stringify(e) : human;
       let out = '';
       for (const e of corpus.iterateEvents(id, from, to)) {
@@ -53,7 +58,9 @@ Options:
 /** `   12 line       f#1    4 |     acc += i        n=3 acc=0 i=1` */
 function human(e: TraceEvent): string {
   const where = `${e.func}#${e.frame}`;
-  const locals = Object.entries(e.locals).map(([k, v]) => `${k}=${v}`).join(' ');
+  const locals = Object.entries(e.locals)
+    .map(([k, v]) => `${k}=${v}`)
+    .join(' ');
   const arg = e.arg === null ? '' : e.event === 'return' ? ` -> ${e.arg}` : ` ! ${e.arg}`;
   return `${String(e.seq).padStart(6)} ${e.event.padEnd(9)} ${where.padEnd(14)} ${String(e.line).padStart(4)} | ${e.src.trim().padEnd(30)} ${locals}${arg}`.trimEnd();
 }

@@ -35,9 +35,11 @@ Options:
     const exit = choiceOption(values, 'exit', 'export', TRACE_EXITS);
     const ids = intOptions(values, 'trace', 'export', recordId);
     const output = values.output as string | undefined;
-    if (output && !existsSync(dirname(resolve(output)))) throw new CliError(`export: cannot write ${output}: the folder ${dirname(resolve(output))} does not exist`);
+    if (output && !existsSync(dirname(resolve(output))))
+      throw new CliError(`export: cannot write ${output}: the folder ${dirname(resolve(output))} does not exist`);
     await withCorpus(values, 'export', { readonly: true }, async (corpus, db) => {
-      for (const id of ids) if (!corpus.getTrace(id)) throw new CliError(`export: no trace with id ${id} in ${db}`, 1, 'not-found');
+      for (const id of ids)
+        if (!corpus.getTrace(id)) throw new CliError(`export: no trace with id ${id} in ${db}`, 1, 'not-found');
       const chosen = ids.length
         ? ids
         : corpus.listTraces({ search: values.search as string | undefined, exit }).rows.map((r) => r.id);
@@ -59,7 +61,8 @@ Options:
         out.destroy();
         rmSync(tmp, { force: true });
         const code = (e as NodeJS.ErrnoException).code;
-        if (code === 'ENOENT' || code === 'EACCES') throw new CliError(`export: cannot write ${output}: ${(e as Error).message}`);
+        if (code === 'ENOENT' || code === 'EACCES')
+          throw new CliError(`export: cannot write ${output}: ${(e as Error).message}`);
         throw e;
       }
     });

@@ -37,19 +37,27 @@ Options:
       if (file === '-') continue;
       const st = statOf(file);
       if (!st) throw new CliError(`${file}: no such file (nothing was stored)`, 1, 'not-found');
-      if (st.isDirectory()) throw new CliError(`${file}: is a folder, expected a trace file (.jsonl) (nothing was stored)`);
+      if (st.isDirectory())
+        throw new CliError(`${file}: is a folder, expected a trace file (.jsonl) (nothing was stored)`);
     }
     const total = { files: 0, traces: 0, inserted: 0, skipped: 0, events: 0 };
     await withCorpus(values, 'ingest', { create: true }, async (corpus, db) => {
       for (const file of files) {
-        const progress = process.stderr.isTTY ? new ProgressBar(file, file === '-' ? undefined : statOf(file)?.size) : undefined;
+        const progress = process.stderr.isTTY
+          ? new ProgressBar(file, file === '-' ? undefined : statOf(file)?.size)
+          : undefined;
         let res: IngestResult;
         try {
-          res = await corpus.ingest(file, { maxLineBytes: maxLineMb * 1024 * 1024, onProgress: progress && ((n) => progress.update(n)) });
+          res = await corpus.ingest(file, {
+            maxLineBytes: maxLineMb * 1024 * 1024,
+            onProgress: progress && ((n) => progress.update(n)),
+          });
         } catch (e) {
           progress?.clear();
           if (e instanceof Error) {
-            const earlier = total.files ? `; the ${total.files} file${total.files > 1 ? 's' : ''} before it ${total.files > 1 ? 'were' : 'was'}` : '';
+            const earlier = total.files
+              ? `; the ${total.files} file${total.files > 1 ? 's' : ''} before it ${total.files > 1 ? 'were' : 'was'}`
+              : '';
             e.message += ` (nothing from ${file} was stored in ${db}${earlier})`;
           }
           throw e;

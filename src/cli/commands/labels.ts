@@ -20,7 +20,13 @@ Options:
   --model M       only those of this run (its label), with --set
   --annotator A   only this annotator's (rule:NAME for a rule's suggestions)
   --json          one JSON object: {"counts": {label: n}, "annotations": [...]}`,
-  options: { db: { type: 'string' }, set: { type: 'string' }, model: { type: 'string' }, annotator: { type: 'string' }, json: { type: 'boolean' } },
+  options: {
+    db: { type: 'string' },
+    set: { type: 'string' },
+    model: { type: 'string' },
+    annotator: { type: 'string' },
+    json: { type: 'boolean' },
+  },
   run(values) {
     const set = checkedOption(values, 'set', 'labels', recordName);
     const run = checkedOption(values, 'model', 'labels', recordName);
@@ -36,10 +42,19 @@ Options:
       const byCount = Object.entries(counts).sort(([a, x], [b, y]) => y - x || (a < b ? -1 : 1));
       if (byCount.length) console.log(table(['label', 'annotations'], byCount) + '\n');
       if (rows.length) {
-        console.log(table(['target', 'annotator', 'source', 'labels', 'status', 'note'], rows.map((a) => [
-          a.target, a.annotator, a.source === 'rule' ? `rule:${a.rule}` : a.role === 'adjudicator' ? 'adjudicator' : 'person',
-          a.skipped ? '(skipped)' : a.labels.join(', ') || '(none)', a.status ?? '', (a.note ?? '').replace(/\s+/g, ' ').slice(0, 60),
-        ])));
+        console.log(
+          table(
+            ['target', 'annotator', 'source', 'labels', 'status', 'note'],
+            rows.map((a) => [
+              a.target,
+              a.annotator,
+              a.source === 'rule' ? `rule:${a.rule}` : a.role === 'adjudicator' ? 'adjudicator' : 'person',
+              a.skipped ? '(skipped)' : a.labels.join(', ') || '(none)',
+              a.status ?? '',
+              (a.note ?? '').replace(/\s+/g, ' ').slice(0, 60),
+            ]),
+          ),
+        );
       }
       console.log(`${rows.length} annotation${rows.length === 1 ? '' : 's'}`);
       return 0;

@@ -2,7 +2,14 @@
 import { recordName } from '../../contract/predictions.js';
 import { int } from '../../contract/validate.js';
 import { UserError } from '../../common/errors.js';
-import { abortOnInterrupt, DEFAULT_API_KEY_ENV, DEFAULT_CONCURRENCY, DEFAULTS, ModelError, type ModelSettings } from '../../model/index.js';
+import {
+  abortOnInterrupt,
+  DEFAULT_API_KEY_ENV,
+  DEFAULT_CONCURRENCY,
+  DEFAULTS,
+  ModelError,
+  type ModelSettings,
+} from '../../model/index.js';
 import { predict } from '../../predictions/predict.js';
 import { checkedOption, CliError, intOption, requireString, usage, type Command } from '../command.js';
 import { withCorpus } from '../open-corpus.js';
@@ -45,7 +52,21 @@ export const command: Command = {
   help: HELP,
   options: {
     ...Object.fromEntries(
-      ['db', 'set', 'endpoint', 'model', 'label', 'samples', 'temperature', 'top-p', 'max-tokens', 'seed', 'concurrency', 'timeout', 'api-key-env'].map((k) => [k, { type: 'string' as const }]),
+      [
+        'db',
+        'set',
+        'endpoint',
+        'model',
+        'label',
+        'samples',
+        'temperature',
+        'top-p',
+        'max-tokens',
+        'seed',
+        'concurrency',
+        'timeout',
+        'api-key-env',
+      ].map((k) => [k, { type: 'string' as const }]),
     ),
     replace: { type: 'boolean' },
   },
@@ -64,7 +85,8 @@ export const command: Command = {
       model: requireString(values, 'model', 'predict'),
       temperature: num('temperature'),
       topP: num('top-p'),
-      maxTokens: values['max-tokens'] === undefined ? undefined : intOption(values, 'max-tokens', 'predict', undefined, int(1)),
+      maxTokens:
+        values['max-tokens'] === undefined ? undefined : intOption(values, 'max-tokens', 'predict', undefined, int(1)),
       seed: values.seed === undefined ? undefined : intOption(values, 'seed', 'predict'),
       timeoutMs: timeout === undefined ? undefined : timeout * 1000,
       apiKeyEnv: values['api-key-env'] as string | undefined,
@@ -72,17 +94,29 @@ export const command: Command = {
     const samples = intOption(values, 'samples', 'predict', 1, int(1));
     const concurrency = intOption(values, 'concurrency', 'predict', DEFAULT_CONCURRENCY, int(1));
     return withCorpus(values, 'predict', {}, async (corpus) => {
-      const interrupt = abortOnInterrupt({ onFirst: () => console.error('\nstopping: waiting for the requests in flight (Ctrl+C again to quit now)') });
+      const interrupt = abortOnInterrupt({
+        onFirst: () => console.error('\nstopping: waiting for the requests in flight (Ctrl+C again to quit now)'),
+      });
       let bar: ProgressBar | undefined;
       let r;
       try {
         r = await predict(corpus, {
-          set, label, settings, samples, concurrency, replace: values.replace === true, signal: interrupt.signal,
+          set,
+          label,
+          settings,
+          samples,
+          concurrency,
+          replace: values.replace === true,
+          signal: interrupt.signal,
           onStart: (todo, answered) => {
             if (answered) console.error(`resuming: ${answered} items already answered, ${todo} to ask for`);
             if (process.stderr.isTTY && todo > 0) bar = new ProgressBar('predict', todo, (n) => `${n}/${todo} items`);
           },
-          onProgress: (p) => bar?.update(p.done, `${p.perSecond.toFixed(1)}/s${p.retries ? `, ${p.retries} retries` : ''}${p.failed ? `, ${p.failed} failed` : ''}`),
+          onProgress: (p) =>
+            bar?.update(
+              p.done,
+              `${p.perSecond.toFixed(1)}/s${p.retries ? `, ${p.retries} retries` : ''}${p.failed ? `, ${p.failed} failed` : ''}`,
+            ),
           onFailure: (item, e) => {
             bar?.clear();
             console.error(`item ${item.id}: ${e.message}`);
@@ -101,7 +135,12 @@ export const command: Command = {
           `${s.truncated ? `, ${s.truncated} samples cut at --max-tokens` : ''}; ${r.run.items} of ${corpus.getEvalSet(set)!.items} items have answers`,
       );
       const code = await runChecks(corpus, r.run.id);
-      if (s.outcome === 'stopped') throw new CliError(`predict: stopped: ${(s.error as ModelError).message}. Run the same command again to go on.`, 1, 'unavailable');
+      if (s.outcome === 'stopped')
+        throw new CliError(
+          `predict: stopped: ${(s.error as ModelError).message}. Run the same command again to go on.`,
+          1,
+          'unavailable',
+        );
       if (s.outcome === 'aborted') {
         console.error('stopped: run the same command again to ask for the rest');
         return 130;

@@ -59,11 +59,13 @@ export const command: Command = {
     const set = checkedOption(values, 'set', 'predictions', recordName) ?? requireString(values, 'set', 'predictions');
     const label = checkedOption(values, 'model', 'predictions', recordName);
     if (positionals[0] === 'import') {
-      if (positionals.length !== 2) throw usage("predictions import: expected one FILE. Try 'stepscope predictions --help'.");
-      if (label === undefined) throw usage('predictions import: --model LABEL is required (the run\'s label)');
+      if (positionals.length !== 2)
+        throw usage("predictions import: expected one FILE. Try 'stepscope predictions --help'.");
+      if (label === undefined) throw usage("predictions import: --model LABEL is required (the run's label)");
       return importFile(values, positionals[1], set, label);
     }
-    if (positionals.length) throw usage(`predictions: unknown subcommand '${positionals[0]}' (expected import, or none to list)`);
+    if (positionals.length)
+      throw usage(`predictions: unknown subcommand '${positionals[0]}' (expected import, or none to list)`);
     return list(values, set, label);
   },
 };
@@ -76,7 +78,8 @@ function paramsOption(values: Record<string, unknown>): Record<string, unknown> 
   } catch (e) {
     throw usage(`predictions import: --params expects a JSON object, got '${values.params}' (${(e as Error).message})`);
   }
-  if (typeof p !== 'object' || p === null || Array.isArray(p)) throw usage(`predictions import: --params expects a JSON object, got '${values.params}'`);
+  if (typeof p !== 'object' || p === null || Array.isArray(p))
+    throw usage(`predictions import: --params expects a JSON object, got '${values.params}'`);
   return p as Record<string, unknown>;
 }
 
@@ -90,22 +93,42 @@ function importFile(values: Record<string, unknown>, file: string, set: string, 
       if (e instanceof UserError) throw new CliError(`predictions import: ${e.message}`, 1, e.code);
       throw e;
     }
-    const what = { stored: 'stored', replaced: 'stored (replacing the earlier run)', unchanged: 'already imported: nothing new stored' }[r.outcome];
-    console.log(`${file}: run ${JSON.stringify(label)} of ${set}: ${r.run.predictions} predictions for ${r.run.items} items ${what}`);
+    const what = {
+      stored: 'stored',
+      replaced: 'stored (replacing the earlier run)',
+      unchanged: 'already imported: nothing new stored',
+    }[r.outcome];
+    console.log(
+      `${file}: run ${JSON.stringify(label)} of ${set}: ${r.run.predictions} predictions for ${r.run.items} items ${what}`,
+    );
     return runChecks(corpus, r.run.id);
   });
 }
 
 const mark = (v: boolean | null | undefined) => (v === null || v === undefined ? '.' : v ? '+' : '-');
-const statusMark = (s: string | null | undefined) => (s === null || s === undefined ? '.' : s === 'pending' ? '?' : s === 'pass' ? '+' : '-');
+const statusMark = (s: string | null | undefined) =>
+  s === null || s === undefined ? '.' : s === 'pending' ? '?' : s === 'pass' ? '+' : '-';
 
 function jsonLine(p: PredictionRecord) {
   const passed = (s: { status: string } | null) => (s === null || s.status === 'pending' ? null : s.status === 'pass');
   return {
-    id: p.id, item: p.itemId, key: p.itemKey, model: p.model, sample: p.sample, completion: p.completion,
-    format_error: p.formatError, parse_error: p.parseError?.message ?? null,
-    em_event: p.em.event, em_src: p.em.src, em_locals: p.em.locals, em_arg: p.em.arg, em_all: p.em.all,
-    exec_status: p.exec?.status ?? null, exec_pass: passed(p.exec), alt_status: p.alt?.status ?? null, valid_alternative: passed(p.alt),
+    id: p.id,
+    item: p.itemId,
+    key: p.itemKey,
+    model: p.model,
+    sample: p.sample,
+    completion: p.completion,
+    format_error: p.formatError,
+    parse_error: p.parseError?.message ?? null,
+    em_event: p.em.event,
+    em_src: p.em.src,
+    em_locals: p.em.locals,
+    em_arg: p.em.arg,
+    em_all: p.em.all,
+    exec_status: p.exec?.status ?? null,
+    exec_pass: passed(p.exec),
+    alt_status: p.alt?.status ?? null,
+    valid_alternative: passed(p.alt),
     correct: p.correct,
   };
 }
@@ -116,7 +139,12 @@ function list(values: Record<string, unknown>, setName: string, label: string | 
   return withCorpus(values, 'predictions', { readonly: true }, (corpus) => {
     const set = requireSet(corpus, setName);
     const runs = runsOf(corpus, set, label);
-    const q = { setId: set.id, runId: label === undefined ? undefined : runs[0].id, failed: values.failed === true, limit };
+    const q = {
+      setId: set.id,
+      runId: label === undefined ? undefined : runs[0].id,
+      failed: values.failed === true,
+      limit,
+    };
     const rows: (string | number)[][] = [];
     let out = '';
     for (const p of corpus.iteratePredictions(q)) {
@@ -130,11 +158,27 @@ function list(values: Record<string, unknown>, setName: string, label: string | 
       }
       const e = p.em;
       const text = JSON.stringify(p.completion);
-      rows.push([p.id, p.itemKey, p.model, p.sample, mark(e.event), mark(e.src), mark(e.locals), mark(e.arg), mark(e.all), statusMark(p.exec?.status), statusMark(p.alt?.status), text.length > 70 ? text.slice(0, 67) + '...' : text]);
+      rows.push([
+        p.id,
+        p.itemKey,
+        p.model,
+        p.sample,
+        mark(e.event),
+        mark(e.src),
+        mark(e.locals),
+        mark(e.arg),
+        mark(e.all),
+        statusMark(p.exec?.status),
+        statusMark(p.alt?.status),
+        text.length > 70 ? text.slice(0, 67) + '...' : text,
+      ]);
     }
     process.stdout.write(out);
     if (!values.json) {
-      if (rows.length) console.log(table(['id', 'item', 'model', 'sample', 'ev', 'src', 'loc', 'arg', 'all', 'exec', 'alt', 'completion'], rows));
+      if (rows.length)
+        console.log(
+          table(['id', 'item', 'model', 'sample', 'ev', 'src', 'loc', 'arg', 'all', 'exec', 'alt', 'completion'], rows),
+        );
       console.log(`${rows.length} prediction${rows.length === 1 ? '' : 's'}${values.failed ? ' wrong' : ''}`);
     }
     return 0;

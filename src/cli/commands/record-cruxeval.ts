@@ -21,7 +21,10 @@ export const command: Command = {
   positionals: true,
   async run(values, positionals) {
     if (positionals.length > 1) {
-      throw new CliError("record-cruxeval: expected at most one dataset file. Try 'stepscope record-cruxeval --help'.", 2);
+      throw new CliError(
+        "record-cruxeval: expected at most one dataset file. Try 'stepscope record-cruxeval --help'.",
+        2,
+      );
     }
     if (typeof values.output !== 'string') throw new CliError('record-cruxeval: -o/--output is required', 2);
     // No file: the recorder's default, the benchmark bundled in resources/cruxeval. The

@@ -57,7 +57,8 @@ export const command: Command = {
         return 0;
       } catch (e) {
         // No such trace, a bad entry, an action of the other direction or after the exit.
-        if (e instanceof UserError && (e.code === 'bad-input' || e.code === 'not-found')) throw new CliError(`replay: trace ${traceId}: ${e.message}`, 1, e.code);
+        if (e instanceof UserError && (e.code === 'bad-input' || e.code === 'not-found'))
+          throw new CliError(`replay: trace ${traceId}: ${e.message}`, 1, e.code);
         throw e;
       }
     });

@@ -6,7 +6,7 @@ import { quietOnClosedStdout, table, withCorpus } from '../open-corpus.js';
 
 export const command: Command = {
   name: 'runs',
-  summary: 'List the runs (a model\'s predictions for a set), or delete one',
+  summary: "List the runs (a model's predictions for a set), or delete one",
   help: `Usage: stepscope runs --db CORPUS [--json]
        stepscope runs --db CORPUS --delete ID
 
@@ -26,7 +26,9 @@ Options:
         const run = corpus.getRunById(del);
         if (!run) throw new CliError(`runs: ${db} has no run with id ${del}`, 1, 'not-found');
         corpus.deleteRun(del);
-        console.log(`deleted run ${del} (${JSON.stringify(run.label)} of ${run.set}) and its ${run.predictions} predictions`);
+        console.log(
+          `deleted run ${del} (${JSON.stringify(run.label)} of ${run.set}) and its ${run.predictions} predictions`,
+        );
         return 0;
       });
     }
@@ -35,15 +37,29 @@ Options:
       const runs = corpus.listRuns();
       if (values.json) {
         const line = (r: ReturnType<typeof runInfo>) => ({
-          id: r.id, set: r.set, label: r.label, format: r.format, params: r.params, source: r.source, source_hash: r.sourceHash,
-          hashseed: r.hashseed, predictions: r.predictions, items: r.items, pending: r.pending, created: r.created,
+          id: r.id,
+          set: r.set,
+          label: r.label,
+          format: r.format,
+          params: r.params,
+          source: r.source,
+          source_hash: r.sourceHash,
+          hashseed: r.hashseed,
+          predictions: r.predictions,
+          items: r.items,
+          pending: r.pending,
+          created: r.created,
         });
         process.stdout.write(runs.map((r) => JSON.stringify(line(runInfo(r))) + '\n').join(''));
         return 0;
       }
       if (runs.length) {
-        console.log(table(['id', 'set', 'label', 'format', 'items', 'predictions', 'pending', 'source', 'created'],
-          runs.map((r) => [r.id, r.set, r.label, r.format, r.items, r.predictions, r.pending, r.source, r.created])));
+        console.log(
+          table(
+            ['id', 'set', 'label', 'format', 'items', 'predictions', 'pending', 'source', 'created'],
+            runs.map((r) => [r.id, r.set, r.label, r.format, r.items, r.predictions, r.pending, r.source, r.created]),
+          ),
+        );
       }
       console.log(`${runs.length} run${runs.length === 1 ? '' : 's'}`);
       return 0;

@@ -15,7 +15,7 @@ export const command: Command = {
     'Usage: stepscope sample --db CORPUS [--per-trace N] [--seed S] [--direction forward|inverse|both]',
     '                        [--entry root|calls|random] [--max-steps K] [--trace ID] [--policy FILE]',
     '',
-    'Draws actions at random with the paper\'s policy (docs/semantics.md §7) and stores each',
+    "Draws actions at random with the paper's policy (docs/semantics.md §7) and stores each",
     'trajectory with its serialized text and one row per step. Reproducible: the same corpus,',
     'seed and options give the same trajectories, and running it again stores nothing new.',
     '',
@@ -46,7 +46,8 @@ export const command: Command = {
     const seed = intOption(values, 'seed', 'sample', 0);
     const direction = choiceOption(values, 'direction', 'sample', DIRECTION_CHOICES, 'forward')!;
     const entry = choiceOption(values, 'entry', 'sample', ENTRY_CHOICES, 'root')!;
-    const maxSteps = values['max-steps'] === undefined ? undefined : intOption(values, 'max-steps', 'sample', undefined, int(1));
+    const maxSteps =
+      values['max-steps'] === undefined ? undefined : intOption(values, 'max-steps', 'sample', undefined, int(1));
     const traceId = values.trace === undefined ? undefined : intOption(values, 'trace', 'sample', undefined, recordId);
     let policy: Policy | undefined;
     if (values.policy !== undefined) {

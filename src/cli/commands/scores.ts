@@ -42,19 +42,30 @@ Options:
                   and list every verdict that changes (programs iterating over sets or
                   dicts of strings can pass under one seed only); scores use the stored ones`,
   options: {
-    db: { type: 'string' }, set: { type: 'string' }, model: { type: 'string' }, by: { type: 'string' }, json: { type: 'boolean' }, 'seed-check': { type: 'string' },
+    db: { type: 'string' },
+    set: { type: 'string' },
+    model: { type: 'string' },
+    by: { type: 'string' },
+    json: { type: 'boolean' },
+    'seed-check': { type: 'string' },
   },
   run(values) {
     const setName = checkedOption(values, 'set', 'scores', recordName) ?? requireString(values, 'set', 'scores');
     const label = checkedOption(values, 'model', 'scores', recordName);
     const by = choiceOption(values, 'by', 'scores', SCORE_BY);
-    const seed = values['seed-check'] === undefined ? undefined : intOption(values, 'seed-check', 'scores', undefined, int(0, 4294967295));
+    const seed =
+      values['seed-check'] === undefined
+        ? undefined
+        : intOption(values, 'seed-check', 'scores', undefined, int(0, 4294967295));
     quietOnClosedStdout();
     if (seed !== undefined) return seedChecks(values, setName, label, seed);
     return withCorpus(values, 'scores', { readonly: true }, (corpus) => {
       const set = requireSet(corpus, setName);
       const runs = runsOf(corpus, set, label);
-      if (runs.length === 0) console.error(`the set ${JSON.stringify(set.name)} has no runs yet (stepscope predictions import, or stepscope predict)`);
+      if (runs.length === 0)
+        console.error(
+          `the set ${JSON.stringify(set.name)} has no runs yet (stepscope predictions import, or stepscope predict)`,
+        );
       for (const run of runs) {
         const groups = scoreGroups(set, run, itemVerdictsOf(corpus.verdictRows(run.id)), by);
         if (values.json) {
@@ -65,16 +76,30 @@ Options:
             const iv = pass1Interval(g.items, [set.name, run.label, String(g.line.group)]);
             return iv ? `${n(g.line['pass@1'])} [${n(iv[0])}, ${n(iv[1])}]` : n(g.line['pass@1']);
           };
-          console.log(`${set.name} (${set.task}), model ${run.label}: ${run.items} items, ${run.predictions} predictions`);
+          console.log(
+            `${set.name} (${set.task}), model ${run.label}: ${run.items} items, ${run.predictions} predictions`,
+          );
           const cols = ['em_event', 'em_src', 'em_locals', 'em_arg', 'em_all', 'exec_pass'] as const;
           console.log(
             table(
               [by ?? 'set', 'items', 'samples', 'format errors', ...cols, 'pass@1 [95% CI]', 'pass@5', 'pass@10'],
-              groups.map((g) => [groupText(g.line), g.line.items, g.line.samples, g.line.format_errors, ...cols.map((c) => n(g.line[c])), ci(g), n(g.line['pass@5']), n(g.line['pass@10'])]),
+              groups.map((g) => [
+                groupText(g.line),
+                g.line.items,
+                g.line.samples,
+                g.line.format_errors,
+                ...cols.map((c) => n(g.line[c])),
+                ci(g),
+                n(g.line['pass@5']),
+                n(g.line['pass@10']),
+              ]),
             ),
           );
         }
-        if (run.pending) console.error(`${run.pending} predictions of ${run.label} are not checked by execution yet: import the same file again (or run predict again) to finish.`);
+        if (run.pending)
+          console.error(
+            `${run.pending} predictions of ${run.label} are not checked by execution yet: import the same file again (or run predict again) to finish.`,
+          );
       }
       return 0;
     });
@@ -88,15 +113,26 @@ function groupText(l: ScoreLine): string {
 }
 
 /** `--seed-check S`: each run's checks again under seed S, the verdicts that change. */
-function seedChecks(values: Record<string, unknown>, setName: string, label: string | undefined, seed: number): Promise<number> {
+function seedChecks(
+  values: Record<string, unknown>,
+  setName: string,
+  label: string | undefined,
+  seed: number,
+): Promise<number> {
   return withCorpus(values, 'scores', { readonly: true }, async (corpus) => {
     const set = requireSet(corpus, setName);
     for (const run of runsOf(corpus, set, label)) {
       const { checked, changes } = await seedCheck(corpus, run.id, seed);
-      console.log(`${set.name}, model ${run.label}: PYTHONHASHSEED=${seed}: ${checked} execution verdicts checked again, ${changes.length} change`);
+      console.log(
+        `${set.name}, model ${run.label}: PYTHONHASHSEED=${seed}: ${checked} execution verdicts checked again, ${changes.length} change`,
+      );
       if (changes.length) {
-        console.log(table(['prediction', 'item', 'sample', 'check', `seed ${run.hashseed}`, `seed ${seed}`],
-          changes.map((c) => [c.prediction, c.item, c.sample, c.check, c.stored, c.other])));
+        console.log(
+          table(
+            ['prediction', 'item', 'sample', 'check', `seed ${run.hashseed}`, `seed ${seed}`],
+            changes.map((c) => [c.prediction, c.item, c.sample, c.check, c.stored, c.other]),
+          ),
+        );
       }
     }
     return 0;

@@ -52,7 +52,14 @@ export const command: Command = {
     const cacheMb = intOption(values, 'cache-mb', 'serve', 1024, int(16, 1024 * 1024));
     let running;
     try {
-      running = await startServer({ db, port, host: values.host as string | undefined, token, uiDir: values.ui as string | undefined, cacheBytes: cacheMb * 2 ** 20 });
+      running = await startServer({
+        db,
+        port,
+        host: values.host as string | undefined,
+        token,
+        uiDir: values.ui as string | undefined,
+        cacheBytes: cacheMb * 2 ** 20,
+      });
     } catch (e) {
       if (e instanceof ServeError) throw new CliError(`serve: ${e.message}`, 2, e.code);
       if (e instanceof UserError) throw new CliError(`serve: ${e.message}`, 1, e.code);
@@ -82,7 +89,9 @@ function tokenOf(values: Record<string, unknown>): string | undefined {
     try {
       text = readFileSync(file, 'utf8');
     } catch (e) {
-      throw usage(`serve: cannot read --token-file ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+      throw usage(
+        `serve: cannot read --token-file ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
+      );
     }
     token = text.split(/\r?\n/)[0];
     from = `the first line of ${file}`;

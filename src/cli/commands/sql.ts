@@ -19,7 +19,9 @@ Options:
   positionals: true,
   async run(values, positionals) {
     if (positionals.length !== 1) {
-      throw usage(`sql: expected one query (quote it), got ${positionals.length} arguments. Try 'stepscope sql --help'.`);
+      throw usage(
+        `sql: expected one query (quote it), got ${positionals.length} arguments. Try 'stepscope sql --help'.`,
+      );
     }
     quietOnClosedStdout();
     await withCorpus(values, 'sql', { readonly: true }, (corpus) => {

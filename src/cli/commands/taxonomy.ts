@@ -28,7 +28,13 @@ Options:
   --export FILE     write the whole taxonomy (version, name, groups, labels with examples)
   --import FILE     store FILE as the next version
   --annotator NAME  who changed it (default: $STEPSCOPE_ANNOTATOR, else your login name)`,
-  options: { db: { type: 'string' }, json: { type: 'boolean' }, export: { type: 'string' }, import: { type: 'string' }, annotator: { type: 'string' } },
+  options: {
+    db: { type: 'string' },
+    json: { type: 'boolean' },
+    export: { type: 'string' },
+    import: { type: 'string' },
+    annotator: { type: 'string' },
+  },
   run(values) {
     const file = values.import as string | undefined;
     if (file !== undefined) {
@@ -45,8 +51,21 @@ Options:
         if (!r.stored) console.log(`taxonomy unchanged (version ${r.taxonomy.version})`);
         else {
           const d = r.diff;
-          const parts = [['added', d.added.length], ['renamed', d.renamed.length], ['deprecated', d.deprecated.length], ['removed', d.removed.length], ['changed', d.changed.length]];
-          console.log(`stored taxonomy version ${r.taxonomy.version}: ${parts.filter(([, n]) => n).map(([k, n]) => `${n} ${k}`).join(', ') || 'names changed'}`);
+          const parts = [
+            ['added', d.added.length],
+            ['renamed', d.renamed.length],
+            ['deprecated', d.deprecated.length],
+            ['removed', d.removed.length],
+            ['changed', d.changed.length],
+          ];
+          console.log(
+            `stored taxonomy version ${r.taxonomy.version}: ${
+              parts
+                .filter(([, n]) => n)
+                .map(([k, n]) => `${n} ${k}`)
+                .join(', ') || 'names changed'
+            }`,
+          );
         }
         return 0;
       });
@@ -60,12 +79,28 @@ Options:
         return 0;
       }
       if (values.json) {
-        process.stdout.write(t.labels.map((l) => JSON.stringify({ id: l.id, group: l.group, key: l.key, name: l.name, description: l.description, deprecated: l.deprecated === true }) + '\n').join(''));
+        process.stdout.write(
+          t.labels
+            .map(
+              (l) =>
+                JSON.stringify({
+                  id: l.id,
+                  group: l.group,
+                  key: l.key,
+                  name: l.name,
+                  description: l.description,
+                  deprecated: l.deprecated === true,
+                }) + '\n',
+            )
+            .join(''),
+        );
         return 0;
       }
       console.log(`${t.name}, version ${t.version}`);
       for (const g of t.groups) {
-        const rows = t.labels.filter((l) => l.group === g.id).map((l) => [l.key, l.id + (l.deprecated ? ' (deprecated)' : ''), l.description]);
+        const rows = t.labels
+          .filter((l) => l.group === g.id)
+          .map((l) => [l.key, l.id + (l.deprecated ? ' (deprecated)' : ''), l.description]);
         console.log(`\n${g.name} (${g.id})\n` + table(['key', 'label', 'description'], rows));
       }
       return 0;

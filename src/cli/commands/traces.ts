@@ -61,11 +61,23 @@ Options:
         console.log(
           table(
             ['id', 'name', 'mode', 'exit', 'events', 'seconds', 'python', 'reason'],
-            rows.map((r) => [r.id, r.name, r.mode, r.exit, r.events, Number(r.seconds.toFixed(3)), r.python, reason(r.reason)]),
+            rows.map((r) => [
+              r.id,
+              r.name,
+              r.mode,
+              r.exit,
+              r.events,
+              Number(r.seconds.toFixed(3)),
+              r.python,
+              reason(r.reason),
+            ]),
           ),
         );
       }
-      const shown = rows.length === total ? `${total} trace${total === 1 ? '' : 's'}` : `${rows.length} of ${total} traces (use --limit/--offset)`;
+      const shown =
+        rows.length === total
+          ? `${total} trace${total === 1 ? '' : 's'}`
+          : `${rows.length} of ${total} traces (use --limit/--offset)`;
       console.log(shown);
     });
     return 0;

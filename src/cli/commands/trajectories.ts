@@ -31,7 +31,7 @@ export const command: Command = {
     '',
     'Without --json: one line per trajectory (id, trace, name, direction, entry, steps, exit).',
     'With --json: one JSON object per line with id, trace, name, direction, entry (seq of the',
-    "entry's call event), actions ([{\"action\": …}], with \"src\" for a breakpoint), states",
+    'entry\'s call event), actions ([{"action": …}], with "src" for a breakpoint), states',
     '(seq of each state shown), line_calls (indices of states shown as inv_line_call), exit',
     '(exit token name, or null when cut), text, seed, sampler, created.',
     '',
@@ -41,7 +41,8 @@ export const command: Command = {
   ].join('\n'),
   options: { db: { type: 'string' }, trace: { type: 'string' }, json: { type: 'boolean' } },
   run(values) {
-    const traceId = values.trace === undefined ? undefined : intOption(values, 'trace', 'trajectories', undefined, recordId);
+    const traceId =
+      values.trace === undefined ? undefined : intOption(values, 'trace', 'trajectories', undefined, recordId);
     quietOnClosedStdout();
     return withCorpus(values, 'trajectories', { readonly: true }, (corpus) => {
       const out: string[] = [];

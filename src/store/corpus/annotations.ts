@@ -4,9 +4,23 @@
  * committed when it returns. SQL: queries/annotations.ts.
  */
 import {
-  annotationHistory, annotationsOfPredictions, getAnnotation, getAnnotationByUid, insertTaxonomy, labelUsage,
-  latestTaxonomy, listAnnotations, predictionRef, saveAnnotation, setSuggestionStatus, undoLast,
-  type AnnotationQuery, type AnnotationRecord, type AnnotationRole, type AnnotationStatus, type HistoryEntry,
+  annotationHistory,
+  annotationsOfPredictions,
+  getAnnotation,
+  getAnnotationByUid,
+  insertTaxonomy,
+  labelUsage,
+  latestTaxonomy,
+  listAnnotations,
+  predictionRef,
+  saveAnnotation,
+  setSuggestionStatus,
+  undoLast,
+  type AnnotationQuery,
+  type AnnotationRecord,
+  type AnnotationRole,
+  type AnnotationStatus,
+  type HistoryEntry,
   type NewAnnotation,
 } from '../queries/annotations.js';
 import type { CorpusClass } from './base.js';
@@ -60,7 +74,9 @@ export function AnnotationWrites<B extends CorpusClass>(Base: B) {
 
     /** Creates or changes annotations (one transaction for all), each change recorded in the history as `who`'s. */
     saveAnnotations(
-      list: readonly NewAnnotation[], who: string, op: 'create' | 'import' = 'create',
+      list: readonly NewAnnotation[],
+      who: string,
+      op: 'create' | 'import' = 'create',
     ): AnnotationRecord[] {
       this.assertWritable();
       return this.guard(() => this.conn.transaction(() => list.map((a) => saveAnnotation(this.conn, a, who, op)))());
@@ -71,7 +87,9 @@ export function AnnotationWrites<B extends CorpusClass>(Base: B) {
      * keystroke in the queue does. Returns the saved annotations.
      */
     saveAnnotationsWithStatus(
-      list: readonly NewAnnotation[], statuses: readonly { id: number; status: AnnotationStatus }[], who: string,
+      list: readonly NewAnnotation[],
+      statuses: readonly { id: number; status: AnnotationStatus }[],
+      who: string,
     ): AnnotationRecord[] {
       this.assertWritable();
       return this.guard(() =>

@@ -12,6 +12,8 @@ import { bindConnection } from '../connection.js';
 import { explainSqliteError, readOnlyError } from '../errors.js';
 
 // The mixin pattern's constructor type: TypeScript requires `...args: any[]` here.
+// A mixin's base must have a constructor of `any[]` arguments (TypeScript's rule for mixin classes).
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type CorpusClass<T extends CorpusBase = CorpusBase> = new (...args: any[]) => T;
 
 export class CorpusBase {

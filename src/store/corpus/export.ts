@@ -8,8 +8,15 @@ import type { Writable } from 'node:stream';
 import type { ExportFilter, ExportKind } from '../../semantics/export-select.js';
 import { exportTraces } from '../export.js';
 import {
-  beginRead, benchmarkPrograms, hasAnnotations, iterateExportRows, iterateProgramSources, programWeights, rowSources,
-  schemaVersion, type RowSource,
+  beginRead,
+  benchmarkPrograms,
+  hasAnnotations,
+  iterateExportRows,
+  iterateProgramSources,
+  programWeights,
+  rowSources,
+  schemaVersion,
+  type RowSource,
 } from '../queries/export.js';
 import type { CorpusClass } from './base.js';
 

@@ -5,13 +5,35 @@
  * queries/verdicts.ts.
  */
 import {
-  countItems, deleteEvalSet, getEvalSet, getItem, insertEvalSet, itemIds, iterateItems, listEvalSets,
-  type EvalSetRecord, type ItemQuery, type NewItem, type StoredItem,
+  countItems,
+  deleteEvalSet,
+  getEvalSet,
+  getItem,
+  insertEvalSet,
+  itemIds,
+  iterateItems,
+  listEvalSets,
+  type EvalSetRecord,
+  type ItemQuery,
+  type NewItem,
+  type StoredItem,
 } from '../queries/evalsets.js';
 import {
-  answeredItems, checkedPredictions, countPredictions, insertPredictions, iteratePredictions, pendingChecks,
-  setVerdicts, verdictRows, type CheckedPrediction, type NewPrediction, type PendingCheck, type PredictionQuery,
-  type PredictionRecord, type VerdictRow, type VerdictUpdate,
+  answeredItems,
+  checkedPredictions,
+  countPredictions,
+  insertPredictions,
+  iteratePredictions,
+  pendingChecks,
+  setVerdicts,
+  verdictRows,
+  type CheckedPrediction,
+  type NewPrediction,
+  type PendingCheck,
+  type PredictionQuery,
+  type PredictionRecord,
+  type VerdictRow,
+  type VerdictUpdate,
 } from '../queries/predictions.js';
 import { deleteRun, getRun, getRunById, insertRun, listRuns, type NewRun, type RunRecord } from '../queries/runs.js';
 import { itemVerdicts, type ItemVerdicts } from '../queries/verdicts.js';
@@ -96,7 +118,10 @@ export function PredictionWrites<B extends CorpusClass>(Base: B) {
   return class PredictionWrites extends Base {
     /** Stores a set and its items in one transaction. */
     createEvalSet(
-      name: string, task: EvalSetRecord['task'], options: unknown, items: readonly NewItem[],
+      name: string,
+      task: EvalSetRecord['task'],
+      options: unknown,
+      items: readonly NewItem[],
     ): EvalSetRecord {
       this.assertWritable();
       return this.guard(() => this.conn.transaction(() => insertEvalSet(this.conn, name, task, options, items))());

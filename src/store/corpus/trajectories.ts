@@ -4,7 +4,12 @@
  * skipped). SQL: queries/trajectories.ts.
  */
 import {
-  getTrajectory, insertTrajectories, iterateTrajectories, listTrajectories, type NewTrajectory, type StoredTrajectory,
+  getTrajectory,
+  insertTrajectories,
+  iterateTrajectories,
+  listTrajectories,
+  type NewTrajectory,
+  type StoredTrajectory,
 } from '../queries/trajectories.js';
 import type { CorpusClass } from './base.js';
 

@@ -19,7 +19,8 @@ import type { Migration } from './types.js';
 
 const STATUS = "('pending', 'pass', 'fail', 'error', 'timeout', 'skipped')";
 const BOOL = (c: string) => `${c} INTEGER CHECK (${c} IS NULL OR ${c} IN (0, 1))`;
-const PASS = (c: string) => `CASE WHEN ${c}_status IS NULL OR ${c}_status = 'pending' THEN NULL ELSE ${c}_status = 'pass' END`;
+const PASS = (c: string) =>
+  `CASE WHEN ${c}_status IS NULL OR ${c}_status = 'pending' THEN NULL ELSE ${c}_status = 'pass' END`;
 
 export const migration: Migration = {
   version: 4,

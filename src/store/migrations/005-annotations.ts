@@ -6,7 +6,8 @@
  * annotations: one annotator's current labels on one target: a prediction, a state of a
  *   trace (trace + seq) or a transition (trace + seq + action). `target` is the canonical key
  *   (`prediction:12`, `trace:3/seq:17`, `trace:3/seq:17/action:step_over`), unique per
- *   annotator and role (an adjudicator's final labels are their own row). `source` says who made it: a person, or a pre-label rule (annotator
+ *   annotator and role (an adjudicator's final labels are their own row). `source` says who made it: a person, or a
+ *   pre-label rule (annotator
  *   `rule:<name>`, `status` suggested → accepted/rejected by a person). `uid` names the
  *   annotation across copies of a corpus (export/import). `skipped`: the person passed the
  *   item; `active` = 0 after an undo of its creation (rows are never deleted).

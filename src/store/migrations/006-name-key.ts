@@ -12,7 +12,8 @@ export const migration: Migration = {
   up(db) {
     db.exec(`ALTER TABLE traces ADD COLUMN name_key TEXT NOT NULL DEFAULT ''`);
     const set = db.prepare('UPDATE traces SET name_key = ? WHERE id = ?');
-    for (const r of db.prepare('SELECT id, name FROM traces').all() as { id: number; name: string }[]) set.run(nameKey(r.name), r.id);
+    for (const r of db.prepare('SELECT id, name FROM traces').all() as { id: number; name: string }[])
+      set.run(nameKey(r.name), r.id);
     db.exec('CREATE INDEX traces_name_key ON traces(name_key, id)');
   },
 };

@@ -11,10 +11,14 @@ export const migration: Migration = {
   version: 10,
   name: 'skeleton-bytes',
   up(db) {
-    const ids = db.prepare('SELECT trace_id FROM trace_skeletons WHERE format = 1 ORDER BY trace_id').pluck().all() as number[];
+    const ids = db
+      .prepare('SELECT trace_id FROM trace_skeletons WHERE format = 1 ORDER BY trace_id')
+      .pluck()
+      .all() as number[];
     const read = db.prepare('SELECT packed FROM trace_skeletons WHERE trace_id = ?').pluck();
     const update = db.prepare('UPDATE trace_skeletons SET format = ?, packed = ? WHERE trace_id = ?');
     // One row at a time: a corpus of long traces is never held whole.
-    for (const id of ids) update.run(SKELETON_FORMAT, bytesOfWire(JSON.parse(read.get(id) as string) as SkeletonWire), id);
+    for (const id of ids)
+      update.run(SKELETON_FORMAT, bytesOfWire(JSON.parse(read.get(id) as string) as SkeletonWire), id);
   },
 };

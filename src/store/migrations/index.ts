@@ -2,9 +2,9 @@
  * The migration registry: every schema step, in order. To add one, create
  * `NNN-name.ts` exporting `migration` (see types.ts) and add one line below.
  * Numbers in use: 001 initial, 002 trajectories, 003 tampered (recorder trust), 004
- * predictions, 005 annotations, 006 natural sort key, 007 annotations again (for corpora made at 006 before 005 landed), 008 the verdicts'
- * covering index, 009 packed trace skeletons, 010 those skeletons kept as bytes. The queries of a new table go in
- * src/store/queries/<domain>.ts (docs/architecture.md).
+ * predictions, 005 annotations, 006 natural sort key, 007 annotations again (for corpora made at 006 before 005
+ * landed), 008 the verdicts' covering index, 009 packed trace skeletons, 010 those skeletons kept as bytes. The queries
+ * of a new table go in src/store/queries/<domain>.ts (docs/architecture.md).
  */
 import type { Migration } from './types.js';
 import { migration as m001 } from './001-initial.js';

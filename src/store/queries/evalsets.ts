@@ -30,7 +30,10 @@ export interface NewItem {
   horizon: number | null;
   prompt: string;
   target: string;
-  /** Where the last action leads: the node of the tree walked (null for an exit), its seq, its shown kind or exit token name. */
+  /**
+   * Where the last action leads: the node of the tree walked (null for an exit), its seq, its shown kind or exit token
+   * name.
+   */
   targetNode: number | null;
   targetSeq: number | null;
   truth: TargetFields;
@@ -50,20 +53,42 @@ export interface StoredItem extends NewItem {
 }
 
 /** Stores a set and its items; call inside a transaction. A set of that name must not exist. */
-export function insertEvalSet(db: Database.Database, name: string, task: EvalTask, options: unknown, items: readonly NewItem[]): EvalSetRecord {
+export function insertEvalSet(
+  db: Database.Database,
+  name: string,
+  task: EvalTask,
+  options: unknown,
+  items: readonly NewItem[],
+): EvalSetRecord {
   const created = new Date().toISOString();
   const r = db
     .prepare('INSERT INTO evalsets (name, task, options, items, created) VALUES (?, ?, ?, ?, ?)')
     .run(name, task, JSON.stringify(options), items.length, created);
   const setId = Number(r.lastInsertRowid);
-  const ins = db.prepare(`INSERT INTO evalset_items (set_id, ord, key, trace_id, direction, entry, actions, action, horizon, prompt, target,
+  const ins =
+    db.prepare(`INSERT INTO evalset_items (set_id, ord, key, trace_id, direction, entry, actions, action, horizon, prompt, target,
     target_node, target_seq, target_kind, target_src, target_locals, target_arg, call_return) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
   items.forEach((it, ord) => {
     const t = it.truth;
     ins.run(
-      setId, ord, it.key, it.traceId, it.direction, it.entry, JSON.stringify(it.actions), it.actions[it.actions.length - 1].action,
-      it.horizon, it.prompt, it.target, it.targetNode, it.targetSeq, t.event,
-      t.src ?? null, t.locals === undefined ? null : JSON.stringify(t.locals), t.arg === undefined ? null : JSON.stringify(t.arg), it.callReturn,
+      setId,
+      ord,
+      it.key,
+      it.traceId,
+      it.direction,
+      it.entry,
+      JSON.stringify(it.actions),
+      it.actions[it.actions.length - 1].action,
+      it.horizon,
+      it.prompt,
+      it.target,
+      it.targetNode,
+      it.targetSeq,
+      t.event,
+      t.src ?? null,
+      t.locals === undefined ? null : JSON.stringify(t.locals),
+      t.arg === undefined ? null : JSON.stringify(t.arg),
+      it.callReturn,
     );
   });
   return getEvalSet(db, name)!;
@@ -81,12 +106,15 @@ interface SetRow {
 const setOf = (r: SetRow): EvalSetRecord => ({ ...r, options: JSON.parse(r.options) });
 
 export function getEvalSet(db: Database.Database, name: string): EvalSetRecord | undefined {
-  const r = db.prepare('SELECT id, name, task, options, items, created FROM evalsets WHERE name = ?').get(name) as SetRow | undefined;
+  const r = db.prepare('SELECT id, name, task, options, items, created FROM evalsets WHERE name = ?').get(name) as
+    SetRow | undefined;
   return r && setOf(r);
 }
 
 export function listEvalSets(db: Database.Database): EvalSetRecord[] {
-  return (db.prepare('SELECT id, name, task, options, items, created FROM evalsets ORDER BY id').all() as SetRow[]).map(setOf);
+  return (db.prepare('SELECT id, name, task, options, items, created FROM evalsets ORDER BY id').all() as SetRow[]).map(
+    setOf,
+  );
 }
 
 /** Deletes a set with its items, runs and predictions (cascade). */
@@ -127,9 +155,23 @@ export function itemOf(r: ItemSqlRow): StoredItem {
   if (r.target_locals !== null) truth.locals = JSON.parse(r.target_locals);
   if (r.target_arg !== null) truth.arg = JSON.parse(r.target_arg);
   return {
-    id: r.id, setId: r.set_id, ord: r.ord, key: r.key, traceId: r.trace_id, name: r.name, direction: r.direction, entry: r.entry,
-    actions: JSON.parse(r.actions), action: r.action, horizon: r.horizon, prompt: r.prompt, target: r.target,
-    targetNode: r.target_node, targetSeq: r.target_seq, truth, callReturn: r.call_return,
+    id: r.id,
+    setId: r.set_id,
+    ord: r.ord,
+    key: r.key,
+    traceId: r.trace_id,
+    name: r.name,
+    direction: r.direction,
+    entry: r.entry,
+    actions: JSON.parse(r.actions),
+    action: r.action,
+    horizon: r.horizon,
+    prompt: r.prompt,
+    target: r.target,
+    targetNode: r.target_node,
+    targetSeq: r.target_seq,
+    truth,
+    callReturn: r.call_return,
   };
 }
 
@@ -151,16 +193,24 @@ export function* iterateItems(db: Database.Database, setId: number, q: ItemQuery
 
 export function countItems(db: Database.Database, setId: number, traceId?: number): number {
   const sql = `SELECT count(*) FROM evalset_items WHERE set_id = ?${traceId === undefined ? '' : ' AND trace_id = ?'}`;
-  return db.prepare(sql).pluck().get(...(traceId === undefined ? [setId] : [setId, traceId])) as number;
+  return db
+    .prepare(sql)
+    .pluck()
+    .get(...(traceId === undefined ? [setId] : [setId, traceId])) as number;
 }
 
 export function getItem(db: Database.Database, id: number): StoredItem | undefined {
-  const r = db.prepare(`SELECT ${ITEM_COLUMNS} FROM evalset_items i JOIN traces t ON t.id = i.trace_id WHERE i.id = ?`).get(id) as ItemSqlRow | undefined;
+  const r = db
+    .prepare(`SELECT ${ITEM_COLUMNS} FROM evalset_items i JOIN traces t ON t.id = i.trace_id WHERE i.id = ?`)
+    .get(id) as ItemSqlRow | undefined;
   return r && itemOf(r);
 }
 
 /** item id and key → item id, for resolving the ids a predictions file names. */
 export function itemIds(db: Database.Database, setId: number): { byId: Set<number>; byKey: Map<string, number> } {
-  const rows = db.prepare('SELECT id, key FROM evalset_items WHERE set_id = ?').all(setId) as { id: number; key: string }[];
+  const rows = db.prepare('SELECT id, key FROM evalset_items WHERE set_id = ?').all(setId) as {
+    id: number;
+    key: string;
+  }[];
   return { byId: new Set(rows.map((r) => r.id)), byKey: new Map(rows.map((r) => [r.key, r.id])) };
 }

@@ -87,7 +87,15 @@ export function traceShape(db: Database.Database, traceId: number): TraceShape |
     if (k === undefined) ix.set(f, (k = funcs.push(f) - 1));
     return k;
   });
-  return { count: n, kind, parent: parseInts(r[2], n), frame: parseInts(r[3], n), line: parseInts(r[4], n), func, funcs };
+  return {
+    count: n,
+    kind,
+    parent: parseInts(r[2], n),
+    frame: parseInts(r[3], n),
+    line: parseInts(r[4], n),
+    func,
+    funcs,
+  };
 }
 
 /** "3,-1,12" -> Int32Array [3, -1, 12] (n values), without a string per value. */

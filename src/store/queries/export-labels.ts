@@ -11,8 +11,8 @@
  *
  * Which targets a row carries (alias `a` is the annotation; the row's aliases as in
  * export.ts): a correction its prediction; a prompt-target item its predictions (of the runs
- * `run=` names, else of any run) and the state it asks for (its target); a trajectory step the transition it asks for (the
- * state before it and its action) and the state it leads to; a trajectory every state it
+ * `run=` names, else of any run) and the state it asks for (its target); a trajectory step the transition it asks for
+ * (the state before it and its action) and the state it leads to; a trajectory every state it
  * shows and every transition it takes; a trace event its state and the transitions from it.
  */
 import type { ExportFilter } from '../../semantics/export-select.js';
@@ -23,7 +23,8 @@ export interface Sql {
 }
 
 /** The annotation's action is `action` (a breakpoint's annotation may name its line after a space). */
-const actionIs = (action: string) => `(a.action = ${action} OR substr(a.action, 1, length(${action}) + 1) = ${action} || ' ')`;
+const actionIs = (action: string) =>
+  `(a.action = ${action} OR substr(a.action, 1, length(${action}) + 1) = ${action} || ' ')`;
 /** The state a trajectory shows before its step `step` (j.states lists them in order). */
 const stateBefore = (step: string) => `json_extract(j.states, '$[' || ${step} || ']')`;
 
@@ -47,13 +48,15 @@ const ROW_TARGETS = {
 } as const;
 export type LabelScope = keyof typeof ROW_TARGETS;
 
-const SETTLED = "EXISTS (SELECT 1 FROM annotations b WHERE b.target = a.target AND b.role = 'adjudicator' AND b.active = 1 AND b.skipped = 0)";
+const SETTLED =
+  "EXISTS (SELECT 1 FROM annotations b WHERE b.target = a.target AND b.role = 'adjudicator' AND b.active = 1 AND b.skipped = 0)";
 
 /** The counted labels (`jl.value`) of the annotations a row of `scope` carries, plus `extra`. */
 function labelRows(scope: LabelScope, f: ExportFilter, extra = ''): Sql {
-  const who = f.annotator === undefined
-    ? `(a.role = 'adjudicator' OR (a.source = 'person' AND NOT ${SETTLED}))`
-    : "a.annotator = ? AND a.status IS NOT 'rejected'";
+  const who =
+    f.annotator === undefined
+      ? `(a.role = 'adjudicator' OR (a.source = 'person' AND NOT ${SETTLED}))`
+      : "a.annotator = ? AND a.status IS NOT 'rejected'";
   const item = itemPredictions(f);
   const target = ROW_TARGETS[scope];
   return {
@@ -65,7 +68,10 @@ function labelRows(scope: LabelScope, f: ExportFilter, extra = ''): Sql {
 /** The row's labels as a JSON array, sorted and each once (so re-exports are byte-identical). */
 export function labelsColumn(scope: LabelScope, f: ExportFilter): Sql {
   const r = labelRows(scope, f);
-  return { sql: `(SELECT json_group_array(label) FROM (SELECT DISTINCT label FROM (${r.sql}) ORDER BY label))`, params: r.params };
+  return {
+    sql: `(SELECT json_group_array(label) FROM (SELECT DISTINCT label FROM (${r.sql}) ORDER BY label))`,
+    params: r.params,
+  };
 }
 
 /** The conditions the label keys and `annotator` put on a row of `scope` (none without them). */

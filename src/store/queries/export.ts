@@ -26,19 +26,28 @@ interface Query {
 }
 
 const VERDICT_COLUMN: Record<VerdictKey, string> = {
-  event: 'em_event', src: 'em_src', locals: 'em_locals', arg: 'em_arg', all: 'em_all', exec: 'exec_pass', alt: 'alt_pass', correct: 'correct',
+  event: 'em_event',
+  src: 'em_src',
+  locals: 'em_locals',
+  arg: 'em_arg',
+  all: 'em_all',
+  exec: 'exec_pass',
+  alt: 'alt_pass',
+  correct: 'correct',
 };
 
 /** The row sources of a kind under a filter (prompt-target: items, steps, or both). */
 export function rowSources(kind: ExportKind, f: ExportFilter): RowSource[] {
   if (kind !== 'prompt-target') return [kind];
   const itemsOnly = f.set || f.run || f.verdicts;
-  if (f.source === 'trajectories' && itemsOnly) throw notFor('set, run and verdict', 'prompt-target from trajectories (source=trajectories)');
+  if (f.source === 'trajectories' && itemsOnly)
+    throw notFor('set, run and verdict', 'prompt-target from trajectories (source=trajectories)');
   if (f.source) return [f.source === 'items' ? 'items' : 'steps'];
   return itemsOnly ? ['items'] : ['items', 'steps'];
 }
 
-const notFor = (keys: string, what: string) => new UserError(`--select ${keys} do${keys.includes(' ') ? '' : 'es'} not apply to ${what}`, 'bad-input');
+const notFor = (keys: string, what: string) =>
+  new UserError(`--select ${keys} do${keys.includes(' ') ? '' : 'es'} not apply to ${what}`, 'bad-input');
 
 const marks = (n: number) => Array(n).fill('?').join(', ');
 
@@ -66,10 +75,21 @@ function build(src: RowSource, f: ExportFilter, labeled: boolean): Built {
   const labelFilter = (scope: LabelScope) => {
     for (const c of labelConditions(scope, f)) add(c.sql, ...c.params);
   };
-  const rowOf = (scope: LabelScope, rest: Omit<Built, 'selectParams' | 'weightParams' | 'where' | 'params' | 'weight'>): Built => {
+  const rowOf = (
+    scope: LabelScope,
+    rest: Omit<Built, 'selectParams' | 'weightParams' | 'where' | 'params' | 'weight'>,
+  ): Built => {
     labelFilter(scope);
     const l = labels(scope);
-    return { ...rest, select: `${rest.select}, ${l.sql} AS labels`, selectParams: l.params, weightParams: [], where, params, weight: '1' };
+    return {
+      ...rest,
+      select: `${rest.select}, ${l.sql} AS labels`,
+      selectParams: l.params,
+      weightParams: [],
+      where,
+      params,
+      weight: '1',
+    };
   };
   const given = (k: keyof ExportFilter) => f[k] !== undefined;
   const refuse = (keys: (keyof ExportFilter)[], what: string) => {
@@ -94,10 +114,12 @@ function build(src: RowSource, f: ExportFilter, labeled: boolean): Built {
       length('j.steps');
       const acts = f.action ? ` AND st.action IN (${marks(f.action.length)})` : '';
       if (src === 'trajectories') {
-        if (f.action) add(`EXISTS (SELECT 1 FROM trajectory_steps st WHERE st.trajectory_id = j.id${acts})`, ...f.action);
+        if (f.action)
+          add(`EXISTS (SELECT 1 FROM trajectory_steps st WHERE st.trajectory_id = j.id${acts})`, ...f.action);
         return rowOf('trajectories', {
           select: 'j.id, t.name, t.id AS trace, t.program_id, j.text, j.direction, j.entry, j.actions, j.exit',
-          from: `trajectories j ${base.replace('%', 'j')}`, order: 'j.id',
+          from: `trajectories j ${base.replace('%', 'j')}`,
+          order: 'j.id',
         });
       }
       // One result row per trajectory, with the steps that pass the filter (actions and
@@ -113,8 +135,10 @@ function build(src: RowSource, f: ExportFilter, labeled: boolean): Built {
         from: `trajectories j ${base.replace('%', 'j')}`,
         // The EXISTS binds the step's parameters before the other clauses'.
         where: [`EXISTS (SELECT 1 FROM trajectory_steps st WHERE ${stepWhere})`, ...where],
-        params: [...stepParams, ...params], order: 'j.id',
-        weight: `(SELECT count(*) FROM trajectory_steps st WHERE ${stepWhere})`, weightParams: stepParams,
+        params: [...stepParams, ...params],
+        order: 'j.id',
+        weight: `(SELECT count(*) FROM trajectory_steps st WHERE ${stepWhere})`,
+        weightParams: stepParams,
       };
     }
     case 'items': {
@@ -133,11 +157,16 @@ function build(src: RowSource, f: ExportFilter, labeled: boolean): Built {
           conds.push(`pr.${VERDICT_COLUMN[k as VerdictKey]} = ?`);
           vals.push(v);
         }
-        add(`EXISTS (SELECT 1 FROM predictions pr JOIN runs r ON r.id = pr.run_id WHERE ${conds.join(' AND ')})`, ...vals);
+        add(
+          `EXISTS (SELECT 1 FROM predictions pr JOIN runs r ON r.id = pr.run_id WHERE ${conds.join(' AND ')})`,
+          ...vals,
+        );
       }
       return rowOf('items', {
-        select: 'i.id, s.name AS set_name, i.key, t.name, t.id AS trace, t.program_id, i.direction, i.entry, i.actions, i.action, i.prompt, i.target',
-        from: `evalset_items i JOIN evalsets s ON s.id = i.set_id ${base.replace('%', 'i')}`, order: 'i.id',
+        select:
+          'i.id, s.name AS set_name, i.key, t.name, t.id AS trace, t.program_id, i.direction, i.entry, i.actions, i.action, i.prompt, i.target',
+        from: `evalset_items i JOIN evalsets s ON s.id = i.set_id ${base.replace('%', 'i')}`,
+        order: 'i.id',
       });
     }
     case 'corrections': {
@@ -166,8 +195,14 @@ function build(src: RowSource, f: ExportFilter, labeled: boolean): Built {
       const l = labels('traces');
       return {
         select: `t.name, t.id AS trace, t.program_id, e.seq, e.event, e.frame, e.func, e.line, e.src, e.locals, e.arg, e.parent, ${l.sql} AS labels`,
-        selectParams: l.params, weightParams: [],
-        from: 'traces t JOIN programs p ON p.id = t.program_id', join: 'JOIN events e ON e.trace_id = t.id', where, params, order: 't.id, e.seq', weight: 't.events',
+        selectParams: l.params,
+        weightParams: [],
+        from: 'traces t JOIN programs p ON p.id = t.program_id',
+        join: 'JOIN events e ON e.trace_id = t.id',
+        where,
+        params,
+        order: 't.id, e.seq',
+        weight: 't.events',
       };
     }
   }
@@ -181,7 +216,10 @@ function build(src: RowSource, f: ExportFilter, labeled: boolean): Built {
 export function checkCondition(sql: string): void {
   let depth = 0;
   const fail = (what: string) => {
-    throw new UserError(`--select sql: ${what}; expected one condition, e.g. sql=t.events > 100 (docs/export.md)`, 'bad-input');
+    throw new UserError(
+      `--select sql: ${what}; expected one condition, e.g. sql=t.events > 100 (docs/export.md)`,
+      'bad-input',
+    );
   };
   for (let k = 0; k < sql.length; k++) {
     const c = sql[k];
@@ -206,7 +244,12 @@ export function checkCondition(sql: string): void {
   if (!sql.trim()) fail('nothing');
 }
 
-function assemble(db: Database.Database, src: RowSource, f: ExportFilter, shape: (b: Built) => Query): Query & { stmt: Database.Statement } {
+function assemble(
+  db: Database.Database,
+  src: RowSource,
+  f: ExportFilter,
+  shape: (b: Built) => Query,
+): Query & { stmt: Database.Statement } {
   const b = build(src, f, hasAnnotations(db));
   const where = [...b.where];
   if (f.sql !== undefined) {
@@ -221,9 +264,13 @@ function assemble(db: Database.Database, src: RowSource, f: ExportFilter, shape:
     // A locked, damaged or unreadable corpus is thrown as SQLite gave it: the Corpus's guard
     // words it with the corpus's path (worded here, the path was empty: " is locked: …").
     if (explainSqliteError(e, '') !== e) throw e;
-    throw new UserError(`--select sql: ${(e as Error).message} (docs/export.md lists the tables and aliases)`, 'bad-input');
+    throw new UserError(
+      `--select sql: ${(e as Error).message} (docs/export.md lists the tables and aliases)`,
+      'bad-input',
+    );
   }
-  if (!stmt.readonly || !stmt.reader) throw new UserError('--select sql: only a condition that reads can be given', 'read-only');
+  if (!stmt.readonly || !stmt.reader)
+    throw new UserError('--select sql: only a condition that reads can be given', 'read-only');
   return { sql, params, stmt };
 }
 
@@ -236,12 +283,17 @@ export function programWeights(db: Database.Database, src: RowSource, f: ExportF
     params: [...b.weightParams, ...b.params],
   }));
   const out = new Map<number, number>();
-  for (const r of q.stmt.iterate(...q.params) as IterableIterator<{ program_id: number; weight: number }>) out.set(r.program_id, r.weight);
+  for (const r of q.stmt.iterate(...q.params) as IterableIterator<{ program_id: number; weight: number }>)
+    out.set(r.program_id, r.weight);
   return out;
 }
 
 /** The rows of `src`, in a fixed order, one at a time (raw columns; src/export/ shapes them). */
-export function iterateExportRows(db: Database.Database, src: RowSource, f: ExportFilter): IterableIterator<Record<string, unknown>> {
+export function iterateExportRows(
+  db: Database.Database,
+  src: RowSource,
+  f: ExportFilter,
+): IterableIterator<Record<string, unknown>> {
   const q = assemble(db, src, f, (b) => ({
     sql: `SELECT ${b.select} FROM ${b.from} ${b.join ?? ''} ${whereOf(b.where)} ORDER BY ${b.order}`,
     params: [...b.selectParams, ...b.params],
@@ -251,15 +303,24 @@ export function iterateExportRows(db: Database.Database, src: RowSource, f: Expo
 
 /** Every program's id and source text (a program's split is decided by its source's hash). */
 export function iterateProgramSources(db: Database.Database): IterableIterator<{ id: number; source: string }> {
-  return db.prepare('SELECT id, source FROM programs ORDER BY id').iterate() as IterableIterator<{ id: number; source: string }>;
+  return db.prepare('SELECT id, source FROM programs ORDER BY id').iterate() as IterableIterator<{
+    id: number;
+    source: string;
+  }>;
 }
 
 /** The benchmark sets (CRUXEval tasks) and the ids of the programs their items are over. */
 export function benchmarkPrograms(db: Database.Database): { sets: string[]; programs: Set<number> } {
-  const sets = (db.prepare('SELECT id, name, task FROM evalsets ORDER BY name').all() as { id: number; name: string; task: EvalTask }[]).filter((s) =>
-    isCruxevalTask(s.task),
-  );
-  const ids = db.prepare('SELECT DISTINCT t.program_id FROM evalset_items i JOIN traces t ON t.id = i.trace_id WHERE i.set_id = ?').pluck();
+  const sets = (
+    db.prepare('SELECT id, name, task FROM evalsets ORDER BY name').all() as {
+      id: number;
+      name: string;
+      task: EvalTask;
+    }[]
+  ).filter((s) => isCruxevalTask(s.task));
+  const ids = db
+    .prepare('SELECT DISTINCT t.program_id FROM evalset_items i JOIN traces t ON t.id = i.trace_id WHERE i.set_id = ?')
+    .pluck();
   const programs = new Set<number>();
   for (const s of sets) for (const id of ids.iterate(s.id) as IterableIterator<number>) programs.add(id);
   return { sets: sets.map((s) => s.name), programs };
@@ -267,7 +328,8 @@ export function benchmarkPrograms(db: Database.Database): { sets: string[]; prog
 
 /** Whether label filters can be answered: the corpus holds annotations. */
 export function hasAnnotations(db: Database.Database): boolean {
-  const table = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'annotations'").get() !== undefined;
+  const table =
+    db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'annotations'").get() !== undefined;
   return table && db.prepare('SELECT 1 FROM annotations LIMIT 1').get() !== undefined;
 }
 

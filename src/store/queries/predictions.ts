@@ -8,7 +8,10 @@ import type { VerdictStatus } from '../../semantics/eval.js';
 import type { ParseError } from '../../semantics/parse.js';
 import type { FieldVerdicts } from '../../semantics/score.js';
 
-/** A prediction to store: its exact-match verdicts (null for the benchmark's own texts) and which execution checks are due. */
+/**
+ * A prediction to store: its exact-match verdicts (null for the benchmark's own texts) and which execution checks are
+ * due.
+ */
 export interface NewPrediction {
   itemId: number;
   sample: number;
@@ -25,7 +28,8 @@ export interface NewPrediction {
 
 /** Stores predictions of one run; call inside a transaction. */
 export function insertPredictions(db: Database.Database, runId: number, preds: Iterable<NewPrediction>): number {
-  const ins = db.prepare(`INSERT INTO predictions (run_id, item_id, sample, completion, finish, format_error, parse_error,
+  const ins =
+    db.prepare(`INSERT INTO predictions (run_id, item_id, sample, completion, finish, format_error, parse_error,
     em_event, em_src, em_locals, em_arg, em_all, exec_status, alt_status, created) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
   const created = new Date().toISOString();
   const b = (x: boolean | null | undefined) => (x === null || x === undefined ? null : x ? 1 : 0);
@@ -33,9 +37,21 @@ export function insertPredictions(db: Database.Database, runId: number, preds: I
   for (const p of preds) {
     const em = p.em;
     ins.run(
-      runId, p.itemId, p.sample, p.completion, p.finish, em === null ? null : b(p.parseError !== null),
+      runId,
+      p.itemId,
+      p.sample,
+      p.completion,
+      p.finish,
+      em === null ? null : b(p.parseError !== null),
       p.parseError === null ? null : JSON.stringify(p.parseError),
-      b(em?.event), b(em?.src), b(em?.locals), b(em?.arg), b(em?.all), p.exec, p.alt, created,
+      b(em?.event),
+      b(em?.src),
+      b(em?.locals),
+      b(em?.arg),
+      b(em?.all),
+      p.exec,
+      p.alt,
+      created,
     );
     n++;
   }
@@ -44,7 +60,9 @@ export function insertPredictions(db: Database.Database, runId: number, preds: I
 
 /** Ids of the items that have at least one prediction in the run. */
 export function answeredItems(db: Database.Database, runId: number): Set<number> {
-  return new Set(db.prepare('SELECT DISTINCT item_id FROM predictions WHERE run_id = ?').pluck().all(runId) as number[]);
+  return new Set(
+    db.prepare('SELECT DISTINCT item_id FROM predictions WHERE run_id = ?').pluck().all(runId) as number[],
+  );
 }
 
 /** A prediction whose execution check has not run, with what the check needs. */
@@ -61,10 +79,26 @@ export interface PendingCheck {
 /** Predictions of a run with a pending check, in id order. */
 export function pendingChecks(db: Database.Database, runId: number): PendingCheck[] {
   const rows = db
-    .prepare(`SELECT id, item_id, completion, exec_status = 'pending' AS exec, alt_status = 'pending' AS alt, em_locals FROM predictions
-      WHERE run_id = ? AND (exec_status = 'pending' OR alt_status = 'pending') ORDER BY id`)
-    .all(runId) as { id: number; item_id: number; completion: string; exec: number; alt: number; em_locals: number | null }[];
-  return rows.map((r) => ({ id: r.id, itemId: r.item_id, completion: r.completion, exec: r.exec === 1, alt: r.alt === 1, emLocals: r.em_locals === null ? null : r.em_locals === 1 }));
+    .prepare(
+      `SELECT id, item_id, completion, exec_status = 'pending' AS exec, alt_status = 'pending' AS alt, em_locals FROM predictions
+      WHERE run_id = ? AND (exec_status = 'pending' OR alt_status = 'pending') ORDER BY id`,
+    )
+    .all(runId) as {
+    id: number;
+    item_id: number;
+    completion: string;
+    exec: number;
+    alt: number;
+    em_locals: number | null;
+  }[];
+  return rows.map((r) => ({
+    id: r.id,
+    itemId: r.item_id,
+    completion: r.completion,
+    exec: r.exec === 1,
+    alt: r.alt === 1,
+    emLocals: r.em_locals === null ? null : r.em_locals === 1,
+  }));
 }
 
 /** A prediction with an execution check already made, and its stored statuses (for `scores --seed-check`). */
@@ -76,15 +110,30 @@ export interface CheckedPrediction extends PendingCheck {
 /** Predictions of a run with a check made (not pending), in id order. */
 export function checkedPredictions(db: Database.Database, runId: number): CheckedPrediction[] {
   const rows = db
-    .prepare(`SELECT id, item_id, completion, exec_status, alt_status, em_locals FROM predictions
-      WHERE run_id = ? AND (exec_status <> 'pending' OR alt_status <> 'pending') ORDER BY id`)
-    .all(runId) as { id: number; item_id: number; completion: string; exec_status: VerdictStatus | null; alt_status: VerdictStatus | null; em_locals: number | null }[];
+    .prepare(
+      `SELECT id, item_id, completion, exec_status, alt_status, em_locals FROM predictions
+      WHERE run_id = ? AND (exec_status <> 'pending' OR alt_status <> 'pending') ORDER BY id`,
+    )
+    .all(runId) as {
+    id: number;
+    item_id: number;
+    completion: string;
+    exec_status: VerdictStatus | null;
+    alt_status: VerdictStatus | null;
+    em_locals: number | null;
+  }[];
   return rows.map((r) => {
     const exec = r.exec_status !== null && r.exec_status !== 'pending';
     const alt = r.alt_status !== null && r.alt_status !== 'pending';
     return {
-      id: r.id, itemId: r.item_id, completion: r.completion, exec, alt, emLocals: r.em_locals === null ? null : r.em_locals === 1,
-      execStatus: exec ? r.exec_status : null, altStatus: alt ? r.alt_status : null,
+      id: r.id,
+      itemId: r.item_id,
+      completion: r.completion,
+      exec,
+      alt,
+      emLocals: r.em_locals === null ? null : r.em_locals === 1,
+      execStatus: exec ? r.exec_status : null,
+      altStatus: alt ? r.alt_status : null,
     };
   });
 }
@@ -180,13 +229,28 @@ const bool = (x: number | null) => (x === null ? null : x === 1);
 
 function predictionOf(r: PredictionRow): PredictionRecord {
   return {
-    id: r.id, runId: r.run_id, model: r.label, itemId: r.item_id, itemKey: r.key, traceId: r.trace_id, sample: r.sample,
-    completion: r.completion, finish: r.finish, formatError: bool(r.format_error),
+    id: r.id,
+    runId: r.run_id,
+    model: r.label,
+    itemId: r.item_id,
+    itemKey: r.key,
+    traceId: r.trace_id,
+    sample: r.sample,
+    completion: r.completion,
+    finish: r.finish,
+    formatError: bool(r.format_error),
     parseError: r.parse_error === null ? null : JSON.parse(r.parse_error),
-    em: { event: bool(r.em_event), src: bool(r.em_src), locals: bool(r.em_locals), arg: bool(r.em_arg), all: bool(r.em_all) },
+    em: {
+      event: bool(r.em_event),
+      src: bool(r.em_src),
+      locals: bool(r.em_locals),
+      arg: bool(r.em_arg),
+      all: bool(r.em_all),
+    },
     exec: r.exec_status === null ? null : { status: r.exec_status, detail: r.exec_detail, rule: r.exec_rule === 1 },
     alt: r.alt_status === null ? null : { status: r.alt_status, detail: r.alt_detail, got: r.alt_got },
-    correct: bool(r.correct), created: r.created,
+    correct: bool(r.correct),
+    created: r.created,
   };
 }
 
@@ -208,12 +272,16 @@ export function* iteratePredictions(db: Database.Database, q: PredictionQuery): 
   const w = predictionWhere(q);
   const stmt = db.prepare(`SELECT p.*, r.label, i.key, i.trace_id FROM predictions p JOIN runs r ON r.id = p.run_id
     JOIN evalset_items i ON i.id = p.item_id WHERE ${w.sql} ORDER BY i.ord, p.run_id, p.sample LIMIT ? OFFSET ?`);
-  for (const r of stmt.iterate(...w.args, q.limit ?? -1, q.offset ?? 0) as IterableIterator<PredictionRow>) yield predictionOf(r);
+  for (const r of stmt.iterate(...w.args, q.limit ?? -1, q.offset ?? 0) as IterableIterator<PredictionRow>)
+    yield predictionOf(r);
 }
 
 export function countPredictions(db: Database.Database, q: PredictionQuery): number {
   const w = predictionWhere(q);
-  return db.prepare(`SELECT count(*) FROM predictions p JOIN evalset_items i ON i.id = p.item_id WHERE ${w.sql}`).pluck().get(...w.args) as number;
+  return db
+    .prepare(`SELECT count(*) FROM predictions p JOIN evalset_items i ON i.id = p.item_id WHERE ${w.sql}`)
+    .pluck()
+    .get(...w.args) as number;
 }
 
 /** What scores are broken down by: an item's action, direction, horizon, trace length and depth. */
@@ -252,18 +320,35 @@ export const ITEM_DEPTH_CTE = `WITH RECURSIVE up(item, seq, d) AS (
 
 export function verdictRows(db: Database.Database, runId: number): VerdictRow[] {
   const rows = db
-    .prepare(`${ITEM_DEPTH_CTE}
+    .prepare(
+      `${ITEM_DEPTH_CTE}
       SELECT p.item_id, i.action, i.direction, i.horizon, t.events, depth.d, p.format_error, p.em_event, p.em_src, p.em_locals, p.em_arg, p.em_all,
       p.exec_pass, p.alt_pass, p.correct, (p.exec_status = 'pending' OR p.alt_status = 'pending') AS pending
       FROM predictions p JOIN evalset_items i ON i.id = p.item_id JOIN traces t ON t.id = i.trace_id LEFT JOIN depth ON depth.item = p.item_id
-      WHERE p.run_id = @run ORDER BY p.item_id, p.sample`)
+      WHERE p.run_id = @run ORDER BY p.item_id, p.sample`,
+    )
     .raw()
     .all({ run: runId }) as (string | number | null)[][];
-  return rows.map(([itemId, action, direction, horizon, events, depth, fe, ev, src, loc, arg, all, exec, alt, correct, pending]) => ({
-    itemId: itemId as number, action: action as string, direction: direction as string, horizon: horizon as number | null,
-    traceEvents: events as number, depth: depth as number | null,
-    formatError: bool(fe as number | null),
-    em: { event: bool(ev as number | null), src: bool(src as number | null), locals: bool(loc as number | null), arg: bool(arg as number | null), all: bool(all as number | null) },
-    exec: bool(exec as number | null), alt: bool(alt as number | null), correct: bool(correct as number | null), pending: pending === 1,
-  }));
+  return rows.map(
+    ([itemId, action, direction, horizon, events, depth, fe, ev, src, loc, arg, all, exec, alt, correct, pending]) => ({
+      itemId: itemId as number,
+      action: action as string,
+      direction: direction as string,
+      horizon: horizon as number | null,
+      traceEvents: events as number,
+      depth: depth as number | null,
+      formatError: bool(fe as number | null),
+      em: {
+        event: bool(ev as number | null),
+        src: bool(src as number | null),
+        locals: bool(loc as number | null),
+        arg: bool(arg as number | null),
+        all: bool(all as number | null),
+      },
+      exec: bool(exec as number | null),
+      alt: bool(alt as number | null),
+      correct: bool(correct as number | null),
+      pending: pending === 1,
+    }),
+  );
 }

@@ -35,8 +35,19 @@ export interface RunRecord extends Omit<NewRun, 'params'> {
 
 export function insertRun(db: Database.Database, r: NewRun): number {
   const res = db
-    .prepare('INSERT INTO runs (set_id, label, format, params, source, source_hash, hashseed, created) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
-    .run(r.setId, r.label, r.format, JSON.stringify(r.params), r.source, r.sourceHash, r.hashseed, new Date().toISOString());
+    .prepare(
+      'INSERT INTO runs (set_id, label, format, params, source, source_hash, hashseed, created) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+    )
+    .run(
+      r.setId,
+      r.label,
+      r.format,
+      JSON.stringify(r.params),
+      r.source,
+      r.sourceHash,
+      r.hashseed,
+      new Date().toISOString(),
+    );
   return Number(res.lastInsertRowid);
 }
 
@@ -63,8 +74,19 @@ interface RunRow {
 }
 
 const runOf = (r: RunRow): RunRecord => ({
-  id: r.id, setId: r.set_id, set: r.set_name, label: r.label, format: r.format, params: JSON.parse(r.params), source: r.source,
-  sourceHash: r.source_hash, hashseed: r.hashseed, created: r.created, predictions: r.predictions, items: r.items, pending: r.pending,
+  id: r.id,
+  setId: r.set_id,
+  set: r.set_name,
+  label: r.label,
+  format: r.format,
+  params: JSON.parse(r.params),
+  source: r.source,
+  sourceHash: r.source_hash,
+  hashseed: r.hashseed,
+  created: r.created,
+  predictions: r.predictions,
+  items: r.items,
+  pending: r.pending,
 });
 
 export function getRun(db: Database.Database, setId: number, label: string): RunRecord | undefined {
@@ -79,7 +101,10 @@ export function getRunById(db: Database.Database, id: number): RunRecord | undef
 
 /** Runs in id order, of one set or all. */
 export function listRuns(db: Database.Database, setId?: number): RunRecord[] {
-  const rows = setId === undefined ? db.prepare(`${RUN_SELECT} ORDER BY r.id`).all() : db.prepare(`${RUN_SELECT} WHERE r.set_id = ? ORDER BY r.id`).all(setId);
+  const rows =
+    setId === undefined
+      ? db.prepare(`${RUN_SELECT} ORDER BY r.id`).all()
+      : db.prepare(`${RUN_SELECT} WHERE r.set_id = ? ORDER BY r.id`).all(setId);
   return (rows as RunRow[]).map(runOf);
 }
 

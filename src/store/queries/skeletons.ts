@@ -36,16 +36,26 @@ export function computeSkeleton(db: Database.Database, traceId: number): Skeleto
 export function storeSkeleton(db: Database.Database, traceId: number): void {
   const wire = computeSkeleton(db, traceId);
   if (!wire) return;
-  db.prepare('INSERT OR REPLACE INTO trace_skeletons (trace_id, format, packed) VALUES (?, ?, ?)').run(traceId, SKELETON_FORMAT, bytesOfWire(wire));
+  db.prepare('INSERT OR REPLACE INTO trace_skeletons (trace_id, format, packed) VALUES (?, ?, ?)').run(
+    traceId,
+    SKELETON_FORMAT,
+    bytesOfWire(wire),
+  );
 }
 
 /** The kept skeleton's bytes, or null when the trace has no row of this format. */
 export function storedSkeletonBytes(db: Database.Database, traceId: number): Uint8Array | null {
-  const b = db.prepare('SELECT packed FROM trace_skeletons WHERE trace_id = ? AND format = ?').pluck().get(traceId, SKELETON_FORMAT) as Uint8Array | undefined;
+  const b = db
+    .prepare('SELECT packed FROM trace_skeletons WHERE trace_id = ? AND format = ?')
+    .pluck()
+    .get(traceId, SKELETON_FORMAT) as Uint8Array | undefined;
   return b instanceof Uint8Array ? b : null;
 }
 
-/** The kept skeleton's bytes, else packed from the events (a trace ingested before 009, a row dropped); null without events. */
+/**
+ * The kept skeleton's bytes, else packed from the events (a trace ingested before 009, a row dropped); null without
+ * events.
+ */
 export function packedSkeletonBytes(db: Database.Database, traceId: number): Uint8Array | null {
   const kept = storedSkeletonBytes(db, traceId);
   if (kept) return kept;

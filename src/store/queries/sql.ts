@@ -17,7 +17,8 @@ export function userQuery(db: Database.Database, path: string, sql: string): Ite
   } catch (e) {
     throw asUserError(e, path);
   }
-  if (!stmt.reader) throw new UserError('only queries that return rows can run here (the corpus is opened read-only)', 'bad-input');
+  if (!stmt.reader)
+    throw new UserError('only queries that return rows can run here (the corpus is opened read-only)', 'bad-input');
   if (!db.readonly && !stmt.readonly) throw new UserError('only statements that read can run here', 'read-only');
   return rows(stmt as Database.Statement<unknown[], SqlRow>, path);
 }

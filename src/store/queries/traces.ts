@@ -61,15 +61,22 @@ export function listTraces(db: Database.Database, q: TraceQuery = {}): { total: 
   const order = col === 't.id' ? `t.id ${dir}` : `${col} ${dir}, t.id ${dir}`;
   const limit = q.limit ?? -1;
   const offset = q.offset ?? 0;
-  if (!Number.isInteger(limit) || !Number.isInteger(offset) || offset < 0) throw new RangeError('limit and offset must be whole numbers');
+  if (!Number.isInteger(limit) || !Number.isInteger(offset) || offset < 0)
+    throw new RangeError('limit and offset must be whole numbers');
 
   const select = `SELECT t.id, t.name, t.mode, t.exit, t.reason, t.events, t.python, t.seconds`;
   const page = `FROM traces t ${filter} ORDER BY ${order} LIMIT ? OFFSET ?`;
-  const count = () => db.prepare(`SELECT count(*) FROM traces t ${filter}`).pluck().get(...params) as number;
+  const count = () =>
+    db
+      .prepare(`SELECT count(*) FROM traces t ${filter}`)
+      .pluck()
+      .get(...params) as number;
   if (q.value) {
     // The value filter scans events: run it once, counting with a window function,
     // rather than once for the count and again for the page.
-    const found = db.prepare(`${select}, count(*) OVER () AS total ${page}`).all(...params, limit, offset) as (TraceRow & { total: number })[];
+    const found = db
+      .prepare(`${select}, count(*) OVER () AS total ${page}`)
+      .all(...params, limit, offset) as (TraceRow & { total: number })[];
     const total = found.length ? found[0].total : offset > 0 ? count() : 0;
     return { total, rows: found.map(({ total: _t, ...r }) => r) };
   }

@@ -48,7 +48,9 @@ export function insertTrajectories(db: Database.Database, items: Iterable<NewTra
   const ins = db.prepare(`INSERT OR IGNORE INTO trajectories
     (trace_id, direction, entry, actions, states, line_calls, exit, steps, text, seed, sampler, sample_key, created)
     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
-  const step = db.prepare('INSERT INTO trajectory_steps (trajectory_id, step, action, src, target_seq, target_kind) VALUES (?, ?, ?, ?, ?, ?)');
+  const step = db.prepare(
+    'INSERT INTO trajectory_steps (trajectory_id, step, action, src, target_seq, target_kind) VALUES (?, ?, ?, ?, ?, ?)',
+  );
   const created = new Date().toISOString();
   const ids: (number | null)[] = [];
   for (const n of items) {
@@ -72,7 +74,9 @@ export function insertTrajectories(db: Database.Database, items: Iterable<NewTra
       continue;
     }
     const id = Number(r.lastInsertRowid);
-    n.actions.forEach((a, k) => step.run(id, k, a.action, a.action === 'breakpoint' ? a.src : null, n.targets[k].seq, n.targets[k].kind));
+    n.actions.forEach((a, k) =>
+      step.run(id, k, a.action, a.action === 'breakpoint' ? a.src : null, n.targets[k].seq, n.targets[k].kind),
+    );
     ids.push(id);
   }
   return ids;
@@ -115,18 +119,30 @@ function fromRow(r: Row): StoredTrajectory {
   };
 }
 
-/** Trajectories in id order, optionally of one trace, one at a time (constant memory; see events.ts for the iterator rule). */
+/**
+ * Trajectories in id order, optionally of one trace, one at a time (constant memory; see events.ts for the iterator
+ * rule).
+ */
 export function* iterateTrajectories(db: Database.Database, traceId?: number): Generator<StoredTrajectory> {
   const stmt =
-    traceId === undefined ? db.prepare(`${SELECT} ORDER BY j.id`) : db.prepare(`${SELECT} WHERE j.trace_id = ? ORDER BY j.id`);
+    traceId === undefined
+      ? db.prepare(`${SELECT} ORDER BY j.id`)
+      : db.prepare(`${SELECT} WHERE j.trace_id = ? ORDER BY j.id`);
   const it = (traceId === undefined ? stmt.iterate() : stmt.iterate(traceId)) as IterableIterator<Row>;
   for (const r of it) yield fromRow(r);
 }
 
 /** One page of a trace's trajectories, in id order. */
-export function listTrajectories(db: Database.Database, traceId: number, offset: number, limit: number): { total: number; rows: StoredTrajectory[] } {
+export function listTrajectories(
+  db: Database.Database,
+  traceId: number,
+  offset: number,
+  limit: number,
+): { total: number; rows: StoredTrajectory[] } {
   const total = db.prepare('SELECT count(*) FROM trajectories WHERE trace_id = ?').pluck().get(traceId) as number;
-  const rows = db.prepare(`${SELECT} WHERE j.trace_id = ? ORDER BY j.id LIMIT ? OFFSET ?`).all(traceId, limit, offset) as Row[];
+  const rows = db
+    .prepare(`${SELECT} WHERE j.trace_id = ? ORDER BY j.id LIMIT ? OFFSET ?`)
+    .all(traceId, limit, offset) as Row[];
   return { total, rows: rows.map(fromRow) };
 }
 

@@ -36,8 +36,13 @@ export interface ItemVerdicts extends ItemFacts {
   pending: number;
 }
 
-/** A combination of verdicts: `n` predictions of one item with these verdicts, the first of them sample `firstSample`. */
-export type VerdictCombo = Pick<VerdictRow, 'itemId' | 'formatError' | 'em' | 'exec' | 'alt' | 'correct' | 'pending'> & { n: number; firstSample: number };
+/**
+ * A combination of verdicts: `n` predictions of one item with these verdicts, the first of them sample `firstSample`.
+ */
+export type VerdictCombo = Pick<
+  VerdictRow,
+  'itemId' | 'formatError' | 'em' | 'exec' | 'alt' | 'correct' | 'pending'
+> & { n: number; firstSample: number };
 
 /** What an item is, for grouping: its action, trace and depth (the keys of `ItemVerdicts`). */
 export type ItemKeys = Pick<ItemVerdicts, 'itemId' | 'action' | 'direction' | 'horizon' | 'traceEvents' | 'depth'>;
@@ -62,7 +67,21 @@ export function foldVerdicts(combos: Iterable<VerdictCombo>, keysOf: (itemId: nu
     let it = items.get(c.itemId);
     if (!it) {
       const { itemId, action, direction, horizon, traceEvents, depth } = keysOf(c.itemId);
-      it = { itemId, action, direction, horizon, traceEvents, depth, samples: 0, formatErrors: 0, em: tallies(), exec: { n: 0, ok: 0 }, correct: { n: 0, ok: 0 }, first: c.correct, pending: 0 };
+      it = {
+        itemId,
+        action,
+        direction,
+        horizon,
+        traceEvents,
+        depth,
+        samples: 0,
+        formatErrors: 0,
+        em: tallies(),
+        exec: { n: 0, ok: 0 },
+        correct: { n: 0, ok: 0 },
+        first: c.correct,
+        pending: 0,
+      };
       items.set(c.itemId, it);
       firstSample.set(c.itemId, c.firstSample);
     }
@@ -86,7 +105,8 @@ export function foldVerdicts(combos: Iterable<VerdictCombo>, keysOf: (itemId: nu
 // The generated columns are written out over the indexed statuses (SQLite does not read a
 // VIRTUAL column's value from an index holding its inputs); as expressions of the grouped
 // columns they are computed once per combination.
-const PASS = (c: string) => `(CASE WHEN ${c}_status IS NULL OR ${c}_status = 'pending' THEN NULL ELSE ${c}_status = 'pass' END)`;
+const PASS = (c: string) =>
+  `(CASE WHEN ${c}_status IS NULL OR ${c}_status = 'pending' THEN NULL ELSE ${c}_status = 'pass' END)`;
 const CORRECT = `(CASE WHEN exec_status = 'pending' THEN NULL WHEN exec_status IS NOT NULL THEN exec_status = 'pass' ELSE em_all END)`;
 const VERDICTS = `format_error, ${EM.map((f) => `em_${f}`).join(', ')}, exec_status, alt_status`;
 
@@ -95,26 +115,51 @@ const bool = (x: number | null) => (x === null ? null : x === 1);
 /** A run's verdict combinations (item order). */
 function verdictCombos(db: Database.Database, runId: number): VerdictCombo[] {
   const rows = db
-    .prepare(`SELECT item_id, format_error, ${EM.map((f) => `em_${f}`).join(', ')}, ${PASS('exec')}, ${PASS('alt')}, ${CORRECT},
+    .prepare(
+      `SELECT item_id, format_error, ${EM.map((f) => `em_${f}`).join(', ')}, ${PASS('exec')}, ${PASS('alt')}, ${CORRECT},
         (exec_status = 'pending' OR alt_status = 'pending'), count(*), min(sample)
-      FROM predictions INDEXED BY predictions_verdicts WHERE run_id = ? GROUP BY item_id, ${VERDICTS}`)
+      FROM predictions INDEXED BY predictions_verdicts WHERE run_id = ? GROUP BY item_id, ${VERDICTS}`,
+    )
     .raw()
     .all(runId) as (number | null)[][];
   return rows.map((v) => {
-    const em: FieldVerdicts = { event: bool(v[2]), src: bool(v[3]), locals: bool(v[4]), arg: bool(v[5]), all: bool(v[6]) };
-    return { itemId: v[0]!, formatError: bool(v[1]), em, exec: bool(v[7]), alt: bool(v[8]), correct: bool(v[9]), pending: v[10] === 1, n: v[11]!, firstSample: v[12]! };
+    const em: FieldVerdicts = {
+      event: bool(v[2]),
+      src: bool(v[3]),
+      locals: bool(v[4]),
+      arg: bool(v[5]),
+      all: bool(v[6]),
+    };
+    return {
+      itemId: v[0]!,
+      formatError: bool(v[1]),
+      em,
+      exec: bool(v[7]),
+      alt: bool(v[8]),
+      correct: bool(v[9]),
+      pending: v[10] === 1,
+      n: v[11]!,
+      firstSample: v[12]!,
+    };
   });
 }
 
 /** The items of a run's set, by id, with what groups them. */
 function itemKeys(db: Database.Database, runId: number): Map<number, ItemKeys> {
   const rows = db
-    .prepare(`${ITEM_DEPTH_CTE}
+    .prepare(
+      `${ITEM_DEPTH_CTE}
       SELECT i.id, i.action, i.direction, i.horizon, t.events, depth.d FROM evalset_items i JOIN traces t ON t.id = i.trace_id
-      LEFT JOIN depth ON depth.item = i.id WHERE i.set_id = (SELECT set_id FROM runs WHERE id = @run)`)
+      LEFT JOIN depth ON depth.item = i.id WHERE i.set_id = (SELECT set_id FROM runs WHERE id = @run)`,
+    )
     .raw()
     .all({ run: runId }) as [number, string, string, number | null, number, number | null][];
-  return new Map(rows.map(([itemId, action, direction, horizon, traceEvents, depth]) => [itemId, { itemId, action, direction, horizon, traceEvents, depth }]));
+  return new Map(
+    rows.map(([itemId, action, direction, horizon, traceEvents, depth]) => [
+      itemId,
+      { itemId, action, direction, horizon, traceEvents, depth },
+    ]),
+  );
 }
 
 export function itemVerdicts(db: Database.Database, runId: number): ItemVerdicts[] {

@@ -31,8 +31,11 @@ describe('action targets', () => {
 
     await ex.restart('inverse', 0);
     await ex.act('inv_step_into');
-    await expect.poll(() => ex.targets.map((t) => t.action)).toEqual(['inv_step_into', 'inv_step_over', 'inv_step_call']);
-    for (const t of ex.targets) expect({ target: t.target, exit: t.exit }, t.action).toEqual(await truth('inverse', ['inv_step_into'], t.action));
+    await expect
+      .poll(() => ex.targets.map((t) => t.action))
+      .toEqual(['inv_step_into', 'inv_step_over', 'inv_step_call']);
+    for (const t of ex.targets)
+      expect({ target: t.target, exit: t.exit }, t.action).toEqual(await truth('inverse', ['inv_step_into'], t.action));
 
     await ex.restart('forward', 0);
     await ex.act('continue');

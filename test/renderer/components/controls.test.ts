@@ -18,7 +18,9 @@ describe('Controls', () => {
     await fireEvent.click(screen.getByTestId('act-step_over'));
     await expect.poll(pos).toBe('2/2');
     // (The other walks are the probes of the action edges: history plus one action.)
-    expect(h.source.log.filter((c) => c.method === 'walk').map((c) => (c.params as { actions: string[] }).actions)).toContainEqual(['step_into', 'step_over']);
+    expect(
+      h.source.log.filter((c) => c.method === 'walk').map((c) => (c.params as { actions: string[] }).actions),
+    ).toContainEqual(['step_into', 'step_over']);
     await fireEvent.click(screen.getByTestId('back'));
     await expect.poll(pos).toBe('1/2');
     await fireEvent.click(screen.getByTestId('forward'));

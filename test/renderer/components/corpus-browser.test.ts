@@ -18,7 +18,11 @@ describe('CorpusBrowser', () => {
     await expect.poll(() => h.app.explorer.traceId).toBe(2);
     expect(screen.getAllByTestId('trace-row')[1].getAttribute('aria-selected')).toBe('true');
     await fireEvent.click(screen.getByRole('button', { name: 'Reverse the order' }));
-    await expect.poll(names).toEqual(traces().map((t) => t.header.name).reverse());
+    await expect.poll(names).toEqual(
+      traces()
+        .map((t) => t.header.name)
+        .reverse(),
+    );
     expect(h.source.log.filter((c) => c.method === 'listTraces').at(-1)!.params).toMatchObject({ desc: true });
   });
 

@@ -5,7 +5,14 @@
  * as it would against the server. Requests can be held back (`hold`) to test that only the
  * newest answer lands, and every call is logged.
  */
-import { encodeSkeleton, type Method, type Params, type Skeleton, type TraceRow, type TrajectoryRow } from '../../../src/contract/index.js';
+import {
+  encodeSkeleton,
+  type Method,
+  type Params,
+  type Skeleton,
+  type TraceRow,
+  type TrajectoryRow,
+} from '../../../src/contract/index.js';
 import { buildTraceIndex, parseAction, walkView, type TreeIndex } from '../../../src/semantics/index.js';
 import { ApiCallError } from '../../../renderer/src/lib/source.js';
 import { HeldSource } from './held-source.js';
@@ -31,7 +38,16 @@ export class FakeSource extends HeldSource {
 
   #row(id: number): TraceRow {
     const t = this.#trace(id);
-    return { id, name: t.header.name, mode: t.header.mode, exit: t.end.exit, reason: t.end.reason, events: t.end.events, python: t.header.python, seconds: t.end.seconds };
+    return {
+      id,
+      name: t.header.name,
+      mode: t.header.mode,
+      exit: t.end.exit,
+      reason: t.end.reason,
+      events: t.end.events,
+      python: t.header.python,
+      seconds: t.end.seconds,
+    };
   }
 
   protected answer(method: Method, p: unknown): unknown {
@@ -58,8 +74,13 @@ export class FakeSource extends HeldSource {
         const ev = this.#trace((p as Params<'getSkeleton'>).traceId).events;
         const funcs = [...new Set(ev.map((e) => e.func))];
         const sk: Skeleton = {
-          count: ev.length, kind: ev.map((e) => KIND[e.event]), parent: ev.map((e) => e.parent ?? -1), frame: ev.map((e) => e.frame),
-          line: ev.map((e) => e.line), func: ev.map((e) => funcs.indexOf(e.func)), funcs,
+          count: ev.length,
+          kind: ev.map((e) => KIND[e.event]),
+          parent: ev.map((e) => e.parent ?? -1),
+          frame: ev.map((e) => e.frame),
+          line: ev.map((e) => e.line),
+          func: ev.map((e) => funcs.indexOf(e.func)),
+          funcs,
         };
         return encodeSkeleton(sk);
       }
@@ -82,7 +103,12 @@ export class FakeSource extends HeldSource {
       }
       case 'findInTrace': {
         const q = p as Params<'findInTrace'>;
-        const hits = this.#trace(q.traceId).events.filter((e) => e.src.includes(q.text) || (e.arg ?? '').includes(q.text) || Object.values(e.locals).some((v) => v.includes(q.text)));
+        const hits = this.#trace(q.traceId).events.filter(
+          (e) =>
+            e.src.includes(q.text) ||
+            (e.arg ?? '').includes(q.text) ||
+            Object.values(e.locals).some((v) => v.includes(q.text)),
+        );
         return { total: hits.length, seqs: hits.slice(0, q.limit ?? 1000).map((e) => e.seq) };
       }
       case 'getTrajectory': {

@@ -8,7 +8,9 @@ import { harness, opened, traces } from './setup.js';
 
 /** json.dumps of a dict by Python itself: the independent truth for "as the model sees it". */
 function pyDumps(o: Record<string, string>): string {
-  return execFileSync('python3', ['-c', 'import json,sys; print(json.dumps(json.loads(sys.stdin.read())), end="")'], { input: JSON.stringify(o) }).toString();
+  return execFileSync('python3', ['-c', 'import json,sys; print(json.dumps(json.loads(sys.stdin.read())), end="")'], {
+    input: JSON.stringify(o),
+  }).toString();
 }
 
 describe('Inspector', () => {
@@ -28,13 +30,18 @@ describe('Inspector', () => {
 
     const rows = within(panel).getAllByTestId('local');
     expect(rows.map((r) => r.getAttribute('data-name'))).toEqual(Object.keys(ev[target].locals));
-    for (const r of rows) expect(within(r).getByTestId('value').textContent).toContain(ev[target].locals[r.getAttribute('data-name')!]);
+    for (const r of rows)
+      expect(within(r).getByTestId('value').textContent).toContain(ev[target].locals[r.getAttribute('data-name')!]);
     // Only `word` is new since this frame's previous state.
-    const changed = rows.filter((r) => r.getAttribute('data-changed') === 'true').map((r) => r.getAttribute('data-name'));
+    const changed = rows
+      .filter((r) => r.getAttribute('data-changed') === 'true')
+      .map((r) => r.getAttribute('data-name'));
     expect(changed).toEqual(['word']);
     // The model sees the forward delta (§6): the new name after the ".." marker for the names
     // left out, escaped as Python escapes it.
-    expect(screen.getByTestId('inspector-delta').textContent).toBe(pyDumps({ '..': '..', word: ev[target].locals.word }));
+    expect(screen.getByTestId('inspector-delta').textContent).toBe(
+      pyDumps({ '..': '..', word: ev[target].locals.word }),
+    );
     expect(screen.getByTestId('inspector-delta').textContent).toContain('\\u00e9');
   });
 

@@ -8,7 +8,11 @@ import { ANY_CHOICE, Labeling } from '../../../renderer/src/state/labeling.svelt
 import { LabelingSource, type FakeEntry } from './labeling-source.js';
 
 // Six predictions; pre-label `a` on 2–5, `b` on 5–6.
-const ENTRIES: FakeEntry[] = [1, 2, 3, 4, 5, 6].map((p) => ({ prediction: p, key: `task/${p}`, prelabels: [...(p >= 2 && p <= 5 ? ['a'] : []), ...(p >= 5 ? ['b'] : [])] }));
+const ENTRIES: FakeEntry[] = [1, 2, 3, 4, 5, 6].map((p) => ({
+  prediction: p,
+  key: `task/${p}`,
+  prelabels: [...(p >= 2 && p <= 5 ? ['a'] : []), ...(p >= 5 ? ['b'] : [])],
+}));
 
 async function opened(source: LabelingSource): Promise<Labeling> {
   const lab = new Labeling(source);
@@ -20,7 +24,11 @@ async function opened(source: LabelingSource): Promise<Labeling> {
 }
 
 const tick = () => new Promise((r) => setTimeout(r, 0));
-const shown = (lab: Labeling) => ({ keys: lab.queue?.entries.map((e) => e.key), index: lab.index, item: lab.item?.item.key });
+const shown = (lab: Labeling) => ({
+  keys: lab.queue?.entries.map((e) => e.key),
+  index: lab.index,
+  item: lab.item?.item.key,
+});
 
 describe('labeling queue: answers landing late', () => {
   beforeEach(() => localStorage.clear());
@@ -32,7 +40,10 @@ describe('labeling queue: answers landing late', () => {
     const releaseA = source.hold('annotationQueue', (p) => p.prelabel === 'a');
     const toA = lab.filter({ ...ANY_CHOICE, prelabel: 'a' });
     // `a`'s queue is asked for (and held) before the filter changes again.
-    while (!source.log.some((c) => c.method === 'annotationQueue' && (c.params as { prelabel?: string }).prelabel === 'a')) await tick();
+    while (
+      !source.log.some((c) => c.method === 'annotationQueue' && (c.params as { prelabel?: string }).prelabel === 'a')
+    )
+      await tick();
     await lab.filter({ ...ANY_CHOICE, prelabel: 'b' });
     expect(shown(lab)).toEqual({ keys: ['task/5', 'task/6'], index: 0, item: 'task/5' });
     releaseA();
@@ -109,7 +120,10 @@ describe('labeling queue: answers landing late', () => {
     const lab = await opened(source);
     const releaseItem = source.hold('getAnnotationItem', (p) => p.prediction === 5);
     const reopening = lab.filter({ ...ANY_CHOICE, prelabel: 'b' });
-    while (!source.log.some((c) => c.method === 'getAnnotationItem' && (c.params as { prediction: number }).prediction === 5)) await tick();
+    while (
+      !source.log.some((c) => c.method === 'getAnnotationItem' && (c.params as { prediction: number }).prediction === 5)
+    )
+      await tick();
     await tick();
     expect(shown(lab)).toEqual({ keys: ENTRIES.map((e) => e.key), index: 0, item: 'task/1' });
     releaseItem();
@@ -141,7 +155,11 @@ describe('labeling queue: answers landing late', () => {
     source.changes.push({ prediction: 2, before: undefined });
     localStorage.setItem('stepscope.labelFilter', JSON.stringify({ ...ANY_CHOICE, labeled: 'no' }));
     const lab = await opened(source);
-    expect(shown(lab)).toMatchObject({ keys: ['task/1', 'task/3', 'task/4', 'task/5', 'task/6'], index: 0, item: 'task/1' });
+    expect(shown(lab)).toMatchObject({
+      keys: ['task/1', 'task/3', 'task/4', 'task/5', 'task/6'],
+      index: 0,
+      item: 'task/1',
+    });
     await lab.next();
     await lab.next();
     expect(shown(lab)).toMatchObject({ index: 2, item: 'task/4' });
@@ -158,7 +176,8 @@ describe('labeling queue: keys pressed while the next item is on its way', () =>
 
   it('Enter, then a label key before the next item is answered: the key labels that item, and the one before keeps its label', async () => {
     const source = new LabelingSource(ENTRIES);
-    const release = source.hold('getAnnotationItem', (p) => p.prediction === 2); // the next item, preloaded or asked for
+    // the next item, preloaded or asked for
+    const release = source.hold('getAnnotationItem', (p) => p.prediction === 2);
     const lab = await opened(source);
     const label = lab.openGroupLabels.find((l) => l.key === 1)!.id;
     await lab.toggleKey(1);
@@ -241,7 +260,7 @@ describe('labeling queue: keys pressed while the next item is on its way', () =>
 describe('labeling queue: a note typed while a label is being saved (issue 29)', () => {
   beforeEach(() => localStorage.clear());
 
-  it("a label answered mid-note leaves the text typed; Enter writes the note alone, the label stays", async () => {
+  it('a label answered mid-note leaves the text typed; Enter writes the note alone, the label stays', async () => {
     const source = new LabelingSource(ENTRIES);
     const lab = await opened(source);
     const label = lab.openGroupLabels.find((l) => l.key === 1)!.id;
@@ -257,7 +276,10 @@ describe('labeling queue: a note typed while a label is being saved (issue 29)',
     expect(lab.draft).toBe('note 0');
     await lab.saveNote();
     while (lab.pending) await tick();
-    expect(source.writes).toEqual([{ prediction: 1, labels: [label] }, { prediction: 1, note: 'note 0' }]);
+    expect(source.writes).toEqual([
+      { prediction: 1, labels: [label] },
+      { prediction: 1, note: 'note 0' },
+    ]);
     expect(source.labels.get(1)).toEqual([label]);
     expect([lab.labels, lab.note, lab.draft, lab.noteOpen]).toEqual([[label], 'note 0', 'note 0', false]);
   });

@@ -43,11 +43,30 @@ export class LabelingSource extends HeldSource {
       case 'annotationQueue': {
         const q = p as Params<'annotationQueue'>;
         const entries = this.entries
-          .filter((e) => (!q.prelabel || e.prelabels.includes(q.prelabel)) && (q.labeled !== 'no' || !this.labels.has(e.prediction)))
-          .map((e, i) => ({ prediction: e.prediction, item: i + 1, key: e.key, action: 'step_into', sample: 0, annotators: [], mine: this.labels.has(e.prediction) ? ('labeled' as const) : null, prelabels: e.prelabels }));
+          .filter(
+            (e) =>
+              (!q.prelabel || e.prelabels.includes(q.prelabel)) &&
+              (q.labeled !== 'no' || !this.labels.has(e.prediction)),
+          )
+          .map((e, i) => ({
+            prediction: e.prediction,
+            item: i + 1,
+            key: e.key,
+            action: 'step_into',
+            sample: 0,
+            annotators: [],
+            mine: this.labels.has(e.prediction) ? ('labeled' as const) : null,
+            prelabels: e.prelabels,
+          }));
         const done = entries.filter((e) => e.mine).length;
         const first = entries.findIndex((e) => !e.mine);
-        const queue: Queue = { entries, done, position: first < 0 ? entries.length : first, counts: {}, facets: { actions: ['step_into'], annotators: [], prelabels: ['a', 'b'] } };
+        const queue: Queue = {
+          entries,
+          done,
+          position: first < 0 ? entries.length : first,
+          counts: {},
+          facets: { actions: ['step_into'], annotators: [], prelabels: ['a', 'b'] },
+        };
         return queue;
       }
       case 'getAnnotationItem': {
@@ -58,7 +77,13 @@ export class LabelingSource extends HeldSource {
         return {
           item: { key: e.key },
           prediction: { prediction },
-          prelabels: e.prelabels.map((label, i) => ({ id: i + 1, label, rule: 'fake', reason: null, status: 'suggested' })),
+          prelabels: e.prelabels.map((label, i) => ({
+            id: i + 1,
+            label,
+            rule: 'fake',
+            reason: null,
+            status: 'suggested',
+          })),
           mine: mine ? this.#info(prediction, mine) : null,
           annotators: [],
         } as unknown as AnnotationItem;

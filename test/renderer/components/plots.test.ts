@@ -3,33 +3,85 @@
 // the group whose items it lists.
 import { describe, expect, it } from 'vitest';
 import type { ScoreLine } from '../../../src/contract/index.js';
-import { depthPlot, depthTicks, fieldHeatmap, formatErrorPlot, passAtKPlot, runColors, type PickArgs } from '../../../renderer/src/lib/plots.js';
+import {
+  depthPlot,
+  depthTicks,
+  fieldHeatmap,
+  formatErrorPlot,
+  passAtKPlot,
+  runColors,
+  type PickArgs,
+} from '../../../renderer/src/lib/plots.js';
 
 const line = (model: string, group: string | number | null, v: Partial<ScoreLine>): ScoreLine => ({
-  set: 's', model, by: group === null ? null : 'action', group, items: 4, samples: 8, format_errors: 1,
-  em_event: null, em_src: null, em_locals: null, em_arg: null, em_all: null, exec_pass: null, 'pass@1': null, 'pass@5': null, 'pass@10': null, ...v,
+  set: 's',
+  model,
+  by: group === null ? null : 'action',
+  group,
+  items: 4,
+  samples: 8,
+  format_errors: 1,
+  em_event: null,
+  em_src: null,
+  em_locals: null,
+  em_arg: null,
+  em_all: null,
+  exec_pass: null,
+  'pass@1': null,
+  'pass@5': null,
+  'pass@10': null,
+  ...v,
 });
 
 const runs = [
-  { run: 'a', lines: [line('a', null, { em_event: 90, em_all: 70, 'pass@1': 70 }), line('a', 'step_into', { em_event: 87.5, em_src: 100 / 3, em_all: 62.5 }), line('a', 'step_over', { em_event: 100, em_locals: 50, em_all: 50, format_errors: 2 })] },
-  { run: 'b', lines: [line('b', null, { em_event: 80, em_all: 60, 'pass@1': 60, 'pass@5': 75 }), line('b', 'step_into', { em_event: 75, em_all: 75 })] },
+  {
+    run: 'a',
+    lines: [
+      line('a', null, { em_event: 90, em_all: 70, 'pass@1': 70 }),
+      line('a', 'step_into', { em_event: 87.5, em_src: 100 / 3, em_all: 62.5 }),
+      line('a', 'step_over', { em_event: 100, em_locals: 50, em_all: 50, format_errors: 2 }),
+    ],
+  },
+  {
+    run: 'b',
+    lines: [
+      line('b', null, { em_event: 80, em_all: 60, 'pass@1': 60, 'pass@5': 75 }),
+      line('b', 'step_into', { em_event: 75, em_all: 75 }),
+    ],
+  },
 ];
 const colors = runColors(['a', 'b']);
 
 function marks(el: Element | null) {
   const a = (m: Element, k: string) => m.getAttribute(`data-${k}`) ?? '';
-  return [...el!.querySelectorAll<SVGElement>('[data-testid="mark"]')].map((m) => ({ el: m, run: a(m, 'run'), group: a(m, 'group'), metric: a(m, 'metric'), value: a(m, 'value') }));
+  return [...el!.querySelectorAll<SVGElement>('[data-testid="mark"]')].map((m) => ({
+    el: m,
+    run: a(m, 'run'),
+    group: a(m, 'group'),
+    metric: a(m, 'metric'),
+    value: a(m, 'value'),
+  }));
 }
 
 describe('dashboard plots', () => {
   it('draws one cell per applicable action × field, carrying the exact score', () => {
     const picks: PickArgs[] = [];
     const ms = marks(fieldHeatmap(runs, (p) => picks.push(p), 600));
-    const want = runs.flatMap((r) => r.lines.slice(1).flatMap((l) => (['em_event', 'em_src', 'em_locals', 'em_arg', 'em_all'] as const).filter((m) => l[m] !== null).map((m) => `${r.run}|${l.group}|${m}|${l[m]}`)));
+    const want = runs.flatMap((r) =>
+      r.lines
+        .slice(1)
+        .flatMap((l) =>
+          (['em_event', 'em_src', 'em_locals', 'em_arg', 'em_all'] as const)
+            .filter((m) => l[m] !== null)
+            .map((m) => `${r.run}|${l.group}|${m}|${l[m]}`),
+        ),
+    );
     expect(ms.map((m) => `${m.run}|${m.group}|${m.metric}|${m.value}`).sort()).toEqual(want.sort());
     // 100/3 survives the trip through the attribute unrounded.
     expect(Number(ms.find((m) => m.metric === 'em_src')!.value)).toBe(100 / 3);
-    ms.find((m) => m.run === 'a' && m.group === 'step_over' && m.metric === 'em_locals')!.el.dispatchEvent(new Event('click'));
+    ms.find((m) => m.run === 'a' && m.group === 'step_over' && m.metric === 'em_locals')!.el.dispatchEvent(
+      new Event('click'),
+    );
     expect(picks).toEqual([{ run: 'a', by: 'action', group: 'step_over', label: 'a: step_over, em_locals 50.0%' }]);
   });
 
@@ -43,28 +95,58 @@ describe('dashboard plots', () => {
 
   it('format errors: the count of each line, for runs read as states; a run of benchmark texts draws nothing', () => {
     const ms = marks(formatErrorPlot(runs, () => undefined, 600, colors));
-    expect(ms.map((m) => `${m.run} ${m.group} ${m.value}`).sort()).toEqual(['a  1', 'a step_into 1', 'a step_over 2', 'b  1', 'b step_into 1']);
+    expect(ms.map((m) => `${m.run} ${m.group} ${m.value}`).sort()).toEqual([
+      'a  1',
+      'a step_into 1',
+      'a step_over 2',
+      'b  1',
+      'b step_into 1',
+    ]);
     const texts = [{ run: 'c', lines: [line('c', null, { 'pass@1': 40 })] }];
     expect(formatErrorPlot(texts, () => undefined, 600, colors)).toBeNull();
   });
 
   it('depth: a point per numeric group, the legend inside the SVG', () => {
-    const byDepth = [{ run: 'a', lines: [line('a', null, {}), { ...line('a', 1, { 'pass@1': 40 }), by: 'depth' as const }, { ...line('a', 'exit', { 'pass@1': 100 }), by: 'depth' as const }] }];
+    const byDepth = [
+      {
+        run: 'a',
+        lines: [
+          line('a', null, {}),
+          { ...line('a', 1, { 'pass@1': 40 }), by: 'depth' as const },
+          { ...line('a', 'exit', { 'pass@1': 100 }), by: 'depth' as const },
+        ],
+      },
+    ];
     const el = depthPlot(byDepth, () => undefined, 600, colors);
     expect(marks(el).map((m) => `${m.group} ${m.value}`)).toEqual(['1 40']);
     expect(el!.textContent).toContain('● a');
   });
 
   it('depth: whole-number ticks only, each once (depths 0 to 3 were labelled 0 1 1 2 2 3 3)', () => {
-    const at = (depths: number[]) => [{ run: 'a', lines: [line('a', null, {}), ...depths.map((d) => ({ ...line('a', d, { 'pass@1': 50 }), by: 'depth' as const }))] }];
+    const at = (depths: number[]) => [
+      {
+        run: 'a',
+        lines: [
+          line('a', null, {}),
+          ...depths.map((d) => ({ ...line('a', d, { 'pass@1': 50 }), by: 'depth' as const })),
+        ],
+      },
+    ];
     expect(depthTicks(at([0, 1, 2, 3]))).toEqual([0, 1, 2, 3]);
     expect(depthTicks(at([1, 20]))).toEqual([0, 3, 6, 9, 12, 15, 18]);
-    const ticks = [...depthPlot(at([0, 1, 2, 3]), () => undefined, 600, colors)!.querySelectorAll('[aria-label="x-axis tick label"] text')].map((t) => t.textContent);
+    const ticks = [
+      ...depthPlot(at([0, 1, 2, 3]), () => undefined, 600, colors)!.querySelectorAll(
+        '[aria-label="x-axis tick label"] text',
+      ),
+    ].map((t) => t.textContent);
     expect(ticks).toEqual(['0', '1', '2', '3']);
   });
 
   it('depth: every target at one depth (CRUXEval, depth 1), two runs: ticks 0 and 1 apart, not on one spot', () => {
-    const at1 = (run: string) => ({ run, lines: [line(run, null, {}), { ...line(run, 1, { 'pass@1': run === 'a' ? 37 : 80 }), by: 'depth' as const }] });
+    const at1 = (run: string) => ({
+      run,
+      lines: [line(run, null, {}), { ...line(run, 1, { 'pass@1': run === 'a' ? 37 : 80 }), by: 'depth' as const }],
+    });
     const el = depthPlot([at1('a'), at1('b')], () => undefined, 600, colors)!;
     const labels = [...el.querySelectorAll('[aria-label="x-axis tick label"] text')];
     expect(labels.map((t) => t.textContent)).toEqual(['0', '1']);

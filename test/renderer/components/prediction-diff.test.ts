@@ -22,8 +22,11 @@ const parsed = (text: string): Prediction => {
 
 function rows() {
   return screen.getAllByTestId('diff-row').map((r) => ({
-    field: r.dataset.field, name: r.dataset.name, status: r.dataset.status,
-    truth: r.children[1].textContent, predicted: r.children[2].textContent,
+    field: r.dataset.field,
+    name: r.dataset.name,
+    status: r.dataset.status,
+    truth: r.children[1].textContent,
+    predicted: r.children[2].textContent,
   }));
 }
 
@@ -50,7 +53,10 @@ describe('field diff', () => {
   });
 
   it('keys in another order are the same locals; a return compares its value', () => {
-    render(FieldDiff, { truth, parsed: parsed(`<|line_sep|><|arg_sep|>{"c": "'r'", "n": "1", "s": "'berry'"}<|src_sep|>    n = n + 1`) });
+    render(FieldDiff, {
+      truth,
+      parsed: parsed(`<|line_sep|><|arg_sep|>{"c": "'r'", "n": "1", "s": "'berry'"}<|src_sep|>    n = n + 1`),
+    });
     expect(rows().map((r) => r.status)).toEqual(['same', 'same', 'same', 'same', 'same']);
   });
 
@@ -58,7 +64,11 @@ describe('field diff', () => {
     const ret: TargetFields = { event: 'return', src: '    return n', arg: '[1, 2, 3]' };
     render(FieldDiff, { truth: ret, parsed: parsed('<|return_sep|><|src_sep|>    return n<|arg_sep|>"[1, 2, 4]"') });
     const r = rows();
-    expect(r.map((x) => [x.field, x.status])).toEqual([['event', 'same'], ['src', 'same'], ['arg', 'changed']]);
+    expect(r.map((x) => [x.field, x.status])).toEqual([
+      ['event', 'same'],
+      ['src', 'same'],
+      ['arg', 'changed'],
+    ]);
     const arg = screen.getAllByTestId('diff-row')[2];
     expect([...arg.querySelectorAll('.del')].map((e) => e.textContent)).toEqual(['3']);
     expect([...arg.querySelectorAll('.ins')].map((e) => e.textContent)).toEqual(['4']);
@@ -66,7 +76,13 @@ describe('field diff', () => {
 
   it('a format error: every true field missing', () => {
     render(FieldDiff, { truth, parsed: null });
-    expect(rows().map((r) => [r.name ?? r.field, r.status])).toEqual([['event', 'missing'], ['src', 'missing'], ['s', 'missing'], ['n', 'missing'], ['c', 'missing']]);
+    expect(rows().map((r) => [r.name ?? r.field, r.status])).toEqual([
+      ['event', 'missing'],
+      ['src', 'missing'],
+      ['s', 'missing'],
+      ['n', 'missing'],
+      ['c', 'missing'],
+    ]);
   });
 });
 
@@ -78,12 +94,18 @@ describe('raw completion', () => {
     if (p.ok) return;
     render(RawCompletion, { text, error: p.error });
     const raw = screen.getByTestId('raw-completion');
-    expect([...raw.querySelectorAll('.tok')].map((e) => e.textContent)).toEqual(['<|line_sep|>', '<|arg_sep|>', '<|src_sep|>']);
+    expect([...raw.querySelectorAll('.tok')].map((e) => e.textContent)).toEqual([
+      '<|line_sep|>',
+      '<|arg_sep|>',
+      '<|src_sep|>',
+    ]);
     expect(raw.textContent!.replace('▲', '')).toBe(text);
     // The caret stands at the parser's offset: the text before it is exactly that long.
     const before = raw.textContent!.slice(0, raw.textContent!.indexOf('▲'));
     expect(before.length).toBe(p.error.offset);
-    expect(within(document.body).getByTestId('format-error').textContent).toContain(`line ${p.error.line}, column ${p.error.column}`);
+    expect(within(document.body).getByTestId('format-error').textContent).toContain(
+      `line ${p.error.line}, column ${p.error.column}`,
+    );
   });
 });
 
@@ -92,10 +114,15 @@ describe('k samples', () => {
     const a = parsed('<|line_sep|><|arg_sep|>{"a": "1", "b": "2"}<|src_sep|>x');
     const b = parsed('<|line_sep|><|arg_sep|>{"b": "2", "a": "1"}<|src_sep|>x');
     const c = parsed('<|line_sep|><|arg_sep|>{"a": "1"}<|src_sep|>x');
-    expect(agreement([
-      { parsed: c, completion: '' }, { parsed: a, completion: '' }, { parsed: null, completion: 'junk ' },
-      { parsed: b, completion: '' }, { parsed: null, completion: 'junk' },
-    ])).toEqual([[1, 3], [2, 4], [0]]);
+    expect(
+      agreement([
+        { parsed: c, completion: '' },
+        { parsed: a, completion: '' },
+        { parsed: null, completion: 'junk ' },
+        { parsed: b, completion: '' },
+        { parsed: null, completion: 'junk' },
+      ]),
+    ).toEqual([[1, 3], [2, 4], [0]]);
   });
 });
 
@@ -105,9 +132,22 @@ describe('two runs side by side', () => {
   const b = parsed(`<|line_sep|><|arg_sep|>{"y": "2", "c": "'r'", "n": "1", "s": "'berry'"}<|src_sep|>    return n`);
 
   it('one row per field of either run, each run with its own status against the truth', () => {
-    render(PairDiff, { truth, runs: [{ label: 'run-a', parsed: a }, { label: 'run-b', parsed: b }] });
-    const got = screen.getAllByTestId('pair-row').map((r) => [r.dataset.name ?? r.dataset.field, r.children[1].textContent,
-      ...[...r.querySelectorAll<HTMLElement>('[data-testid="pair-cell"]')].map((c) => `${c.dataset.run}:${c.dataset.status}`)]);
+    render(PairDiff, {
+      truth,
+      runs: [
+        { label: 'run-a', parsed: a },
+        { label: 'run-b', parsed: b },
+      ],
+    });
+    const got = screen
+      .getAllByTestId('pair-row')
+      .map((r) => [
+        r.dataset.name ?? r.dataset.field,
+        r.children[1].textContent,
+        ...[...r.querySelectorAll<HTMLElement>('[data-testid="pair-cell"]')].map(
+          (c) => `${c.dataset.run}:${c.dataset.status}`,
+        ),
+      ]);
     expect(got).toEqual([
       ['event', 'line', 'run-a:same', 'run-b:same'],
       ['src', '    n = n + 1', 'run-a:same', 'run-b:changed'],
@@ -124,14 +164,31 @@ describe('two runs side by side', () => {
   });
 
   it('a ghost per run, named, its verdict in a symbol; one run alone is not named', () => {
-    const ans = (p: Prediction | null, verdict: 'pass' | 'fail' | 'format') => ({ parsed: p, parseError: p ? null : { message: 'x' }, completion: 'x', verdict });
-    const two = ghostsOf({ by: 'run-a', answers: [ans(a, 'fail')], second: { by: 'run-b', answers: [ans(null, 'format'), ans(b, 'pass')] } }, 0, 1);
+    const ans = (p: Prediction | null, verdict: 'pass' | 'fail' | 'format') => ({
+      parsed: p,
+      parseError: p ? null : { message: 'x' },
+      completion: 'x',
+      verdict,
+    });
+    const two = ghostsOf(
+      {
+        by: 'run-a',
+        answers: [ans(a, 'fail')],
+        second: { by: 'run-b', answers: [ans(null, 'format'), ans(b, 'pass')] },
+      },
+      0,
+      1,
+    );
     expect(two.map((g) => [g.slot, g.run, g.verdict, g.text])).toEqual([
       [0, 'run-a', 'fail', 'run-a: line n = n + 1 ✗'],
       [1, 'run-b', 'pass', 'run-b: line return n ✓'],
     ]);
-    expect(ghostsOf({ by: 'run-a', answers: [ans(null, 'format')], second: null }, 0, 0).map((g) => g.text)).toEqual(['format error ?']);
+    expect(ghostsOf({ by: 'run-a', answers: [ans(null, 'format')], second: null }, 0, 0).map((g) => g.text)).toEqual([
+      'format error ?',
+    ]);
     // A run with no answer for the item: a ghost saying so.
-    expect(ghostsOf({ by: 'run-a', answers: [ans(a, 'fail')], second: { by: 'run-b', answers: [] } }, 0, 0)[1]).toMatchObject({ verdict: 'none', text: 'run-b: no prediction –' });
+    expect(
+      ghostsOf({ by: 'run-a', answers: [ans(a, 'fail')], second: { by: 'run-b', answers: [] } }, 0, 0)[1],
+    ).toMatchObject({ verdict: 'none', text: 'run-b: no prediction –' });
   });
 });

@@ -9,7 +9,15 @@ import Trajectories from '../../../renderer/src/views/Trajectories.svelte';
 import { harness, opened, traces } from './setup.js';
 
 const rows = (n: number): TrajectoryRow[] =>
-  Array.from({ length: n }, (_, i) => ({ id: i + 1, traceId: 1, direction: 'forward', entry: 0, actions: ['step_into'], exit: null, states: 2 }));
+  Array.from({ length: n }, (_, i) => ({
+    id: i + 1,
+    traceId: 1,
+    direction: 'forward',
+    entry: 0,
+    actions: ['step_into'],
+    exit: null,
+    states: 2,
+  }));
 
 describe('Trajectories', () => {
   beforeAll(() => void traces());
@@ -26,7 +34,9 @@ describe('Trajectories', () => {
       await expect.poll(() => screen.queryAllByTestId('trajectory-row').length).toBe(n);
     }
     expect(screen.queryByTestId('more-trajectories')).toBeNull();
-    expect(new Set(screen.getAllByTestId('trajectory-row').map((r) => r.getAttribute('data-trajectory-id'))).size).toBe(250);
+    expect(new Set(screen.getAllByTestId('trajectory-row').map((r) => r.getAttribute('data-trajectory-id'))).size).toBe(
+      250,
+    );
   });
 
   it('the history list moves the cursor; the text splits into prompt and target at the selected state', async () => {
@@ -37,7 +47,11 @@ describe('Trajectories', () => {
     await h.app.explorer.act(...actions);
     await fireEvent.click(screen.getByTestId('tab-history'));
     const items = () => screen.getAllByTestId('history-item');
-    expect(items().map((b) => b.textContent!.replace(/\s+/g, ' ').trim()).slice(1)).toEqual(actions.map((a, k) => `${k + 1} ${a}`));
+    expect(
+      items()
+        .map((b) => b.textContent!.replace(/\s+/g, ' ').trim())
+        .slice(1),
+    ).toEqual(actions.map((a, k) => `${k + 1} ${a}`));
     await fireEvent.click(items()[2]);
     await expect.poll(() => h.app.explorer.cursor).toBe(2);
     expect(h.app.explorer.actions).toEqual(actions);

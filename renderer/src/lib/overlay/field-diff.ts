@@ -31,13 +31,22 @@ export interface FieldRow {
 }
 
 /** A value as shown: a repr string as is, anything else (a model may write a number) as JSON. */
-const show = (v: JsonValue | undefined): string | null => (v === undefined ? null : typeof v === 'string' ? v : JSON.stringify(v));
+const show = (v: JsonValue | undefined): string | null =>
+  v === undefined ? null : typeof v === 'string' ? v : JSON.stringify(v);
 
 export function charDiff(truth: string, predicted: string): DiffPart[] {
-  return diffChars(truth, predicted).map((c) => ({ text: c.value, op: c.added ? 'added' : c.removed ? 'removed' : 'same' }));
+  return diffChars(truth, predicted).map((c) => ({
+    text: c.value,
+    op: c.added ? 'added' : c.removed ? 'removed' : 'same',
+  }));
 }
 
-function row(field: FieldRow['field'], truth: JsonValue | undefined, predicted: JsonValue | undefined, name?: string): FieldRow {
+function row(
+  field: FieldRow['field'],
+  truth: JsonValue | undefined,
+  predicted: JsonValue | undefined,
+  name?: string,
+): FieldRow {
   const t = show(truth);
   const p = show(predicted);
   const base = { field, ...(name === undefined ? {} : { name }), truth: t, predicted: p };
@@ -57,8 +66,11 @@ export function fieldDiff(truth: TargetFields, p: Prediction | null): FieldRow[]
   if (truth.src !== undefined || p?.src !== undefined) rows.push(row('src', truth.src, p?.src));
   const tl = truth.locals;
   const pl = p?.locals;
-  if (tl) for (const [k, v] of Object.entries(tl)) rows.push(row('local', v, pl && Object.hasOwn(pl, k) ? pl[k] : undefined, k));
-  if (pl) for (const [k, v] of Object.entries(pl)) if (!tl || !Object.hasOwn(tl, k)) rows.push(row('local', undefined, v, k));
+  if (tl)
+    for (const [k, v] of Object.entries(tl))
+      rows.push(row('local', v, pl && Object.hasOwn(pl, k) ? pl[k] : undefined, k));
+  if (pl)
+    for (const [k, v] of Object.entries(pl)) if (!tl || !Object.hasOwn(tl, k)) rows.push(row('local', undefined, v, k));
   if (truth.arg !== undefined || (p && 'arg' in p && p.arg !== undefined)) rows.push(row('arg', truth.arg, p?.arg));
   return rows;
 }
@@ -71,7 +83,11 @@ export function agreement(samples: { parsed: Prediction | null; completion: stri
   const groups: { key: Prediction | string; members: number[] }[] = [];
   samples.forEach((s, i) => {
     const key: Prediction | string = s.parsed ?? s.completion.trim();
-    const g = groups.find((x) => (typeof x.key === 'string' || typeof key === 'string' ? x.key === key : jsonEqual(x.key as unknown as JsonValue, key as unknown as JsonValue)));
+    const g = groups.find((x) =>
+      typeof x.key === 'string' || typeof key === 'string'
+        ? x.key === key
+        : jsonEqual(x.key as unknown as JsonValue, key as unknown as JsonValue),
+    );
     if (g) g.members.push(i);
     else groups.push({ key, members: [i] });
   });
@@ -122,7 +138,12 @@ export function pairDiff(truth: TargetFields, preds: (Prediction | null)[]): Pai
       const key = `${r.field}:${r.name ?? ''}`;
       let row = rows.get(key);
       if (!row) {
-        row = { field: r.field, ...(r.name === undefined ? {} : { name: r.name }), truth: r.truth, sides: preds.map(() => ({ status: 'same' as const, predicted: null })) };
+        row = {
+          field: r.field,
+          ...(r.name === undefined ? {} : { name: r.name }),
+          truth: r.truth,
+          sides: preds.map(() => ({ status: 'same' as const, predicted: null })),
+        };
         rows.set(key, row);
       }
       row.sides[j] = { status: r.status, predicted: r.predicted, ...(r.parts ? { parts: r.parts } : {}) };

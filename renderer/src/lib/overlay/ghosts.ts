@@ -33,7 +33,13 @@ export interface Ghost {
   text: string;
 }
 
-export const VERDICT_SYMBOL: Record<OverlayVerdict | 'none', string> = { pass: '✓', fail: '✗', format: '?', alternative: '≈', none: '–' };
+export const VERDICT_SYMBOL: Record<OverlayVerdict | 'none', string> = {
+  pass: '✓',
+  fail: '✗',
+  format: '?',
+  alternative: '≈',
+  none: '–',
+};
 
 /** What a ghost says of an answer: the predicted event and line, or why there is none. */
 export function answerText(a: Answer | null): string {
@@ -45,7 +51,13 @@ export function answerText(a: Answer | null): string {
 
 function ghost(slot: 0 | 1, run: string | null, a: Answer | null): Ghost {
   const verdict = a?.verdict ?? 'none';
-  return { slot, run, verdict, event: a?.parsed?.event ?? '', text: `${run ? `${run}: ` : ''}${answerText(a)} ${VERDICT_SYMBOL[verdict]}` };
+  return {
+    slot,
+    run,
+    verdict,
+    event: a?.parsed?.event ?? '',
+    text: `${run ? `${run}: ` : ''}${answerText(a)} ${VERDICT_SYMBOL[verdict]}`,
+  };
 }
 
 /** The ghosts of a check: its shown sample, and the second run's shown sample when there is one. */
@@ -58,7 +70,13 @@ export function ghostsOf(c: Check, sample: number, sample2: number): Ghost[] {
  * Where a ghost goes, in tree coordinates: `t` is the true target (or where an exit goes),
  * `x1` the right edge of the view and `dot` the pane's zoom factor for marks (TreeGeometry).
  */
-export function ghostPlace(shape: 'rows' | 'graph', t: { x: number; y: number }, slot: 0 | 1, x1: number, dot: number): { x: number; y: number } {
+export function ghostPlace(
+  shape: 'rows' | 'graph',
+  t: { x: number; y: number },
+  slot: 0 | 1,
+  x1: number,
+  dot: number,
+): { x: number; y: number } {
   if (shape === 'graph') return { x: t.x + SLOT_W * 0.8, y: t.y + LEVEL_H * (slot ? 0.7 : 0.35) };
   return { x: Math.max(t.x + 60, Math.min(t.x + 240, x1 - 170 * dot)), y: t.y + slot * ROW_H * dot };
 }

@@ -13,7 +13,13 @@ export interface AppModelSettings {
 }
 
 const KEY = 'stepscope.model-settings';
-export const DEFAULT_MODEL_SETTINGS: AppModelSettings = { endpoint: '', model: '', apiKeyEnv: '', samples: 1, temperature: 0 };
+export const DEFAULT_MODEL_SETTINGS: AppModelSettings = {
+  endpoint: '',
+  model: '',
+  apiKeyEnv: '',
+  samples: 1,
+  temperature: 0,
+};
 
 export function loadModelSettings(): AppModelSettings {
   try {
@@ -21,7 +27,13 @@ export function loadModelSettings(): AppModelSettings {
     const v = raw ? (JSON.parse(raw) as Partial<AppModelSettings>) : {};
     const num = (x: unknown, d: number) => (typeof x === 'number' && Number.isFinite(x) ? x : d);
     const str = (x: unknown) => (typeof x === 'string' ? x : '');
-    return { endpoint: str(v.endpoint), model: str(v.model), apiKeyEnv: str(v.apiKeyEnv), samples: num(v.samples, 1), temperature: num(v.temperature, 0) };
+    return {
+      endpoint: str(v.endpoint),
+      model: str(v.model),
+      apiKeyEnv: str(v.apiKeyEnv),
+      samples: num(v.samples, 1),
+      temperature: num(v.temperature, 0),
+    };
   } catch {
     return { ...DEFAULT_MODEL_SETTINGS };
   }

@@ -47,7 +47,13 @@ export function itemMark(item: ItemRow, run: string): ItemMark | null {
   if (!vs.length) return null;
   const verdict = sampleVerdict(vs[0]);
   if (!verdict) return null;
-  return { item, verdict, correct: vs.filter((v) => v.correct === true).length, samples: vs.length, wrong: wrongFields(vs[0]) };
+  return {
+    item,
+    verdict,
+    correct: vs.filter((v) => v.correct === true).length,
+    samples: vs.length,
+    wrong: wrongFields(vs[0]),
+  };
 }
 
 /** Several items on one node: the worst verdict shows (fail, format, alternative, pass). */

@@ -9,6 +9,10 @@ self.onmessage = async (e: MessageEvent<{ id: number; wire: BuildInput }>) => {
     const built = await buildFrom(e.data.wire);
     (self as unknown as Worker).postMessage({ id: e.data.id, built }, transferables(built));
   } catch (err) {
-    (self as unknown as Worker).postMessage({ id: e.data.id, error: (err as Error).message, code: (err as { code?: string }).code });
+    (self as unknown as Worker).postMessage({
+      id: e.data.id,
+      error: (err as Error).message,
+      code: (err as { code?: string }).code,
+    });
   }
 };

@@ -67,7 +67,17 @@ export function forwardTree(ix: TreeOrder): Tree {
     depth[s] = p < 0 ? 0 : depth[p] + 1;
     end[s] = subtreeEnd[s] + 1;
   }
-  return { inverse: false, size: n, seq, kind: ix.kind, depth, parent, end, plainOf: seq, lineCallOf: new Int32Array(n).fill(-1) };
+  return {
+    inverse: false,
+    size: n,
+    seq,
+    kind: ix.kind,
+    depth,
+    parent,
+    end,
+    plainOf: seq,
+    lineCallOf: new Int32Array(n).fill(-1),
+  };
 }
 
 /** Inverse tree, in the semantics' inverse pre-order (ids 2*seq plain, 2*seq+1 inv_line_call). */
@@ -101,4 +111,3 @@ export function nodeOf(t: Tree, seq: number, event: string): number {
   if (seq < 0 || seq >= t.plainOf.length) return -1;
   return event === 'inv_line_call' ? t.lineCallOf[seq] : t.plainOf[seq];
 }
-

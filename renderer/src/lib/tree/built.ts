@@ -23,9 +23,15 @@ export interface Built {
   /** Line numbers visited, ascending; and those of `line` events (what breakpoints can stop at, lib/lines.ts). */
   visited: Int32Array;
   lineEventLines: Int32Array;
-  /** Milliseconds of each step (for the performance timeline: fetch when the worker fetched, decode, trees, fold plans, the rest). */
+  /**
+   * Milliseconds of each step (for the performance timeline: fetch when the worker fetched, decode, trees, fold plans,
+   * the rest).
+   */
   phases: [string, number][];
-  /** When the last step ended, in ms since the epoch (performance.timeOrigin + now: the page's thread places the steps on its own clock with it). */
+  /**
+   * When the last step ended, in ms since the epoch (performance.timeOrigin + now: the page's thread places the steps
+   * on its own clock with it).
+   */
   doneAt: number;
 }
 
@@ -85,7 +91,18 @@ export function buildAll(wire: SkeletonWire | Uint8Array): Built {
     if (seen[l - minLine] & 2) lineEventLines.push(l);
   }
   lap('frames and lines');
-  return { skeleton, fwd, inv, fwdPlan, invPlan, prevInFrame, visited: Int32Array.from(visited), lineEventLines: Int32Array.from(lineEventLines), phases, doneAt: performance.timeOrigin + t };
+  return {
+    skeleton,
+    fwd,
+    inv,
+    fwdPlan,
+    invPlan,
+    prevInFrame,
+    visited: Int32Array.from(visited),
+    lineEventLines: Int32Array.from(lineEventLines),
+    phases,
+    doneAt: performance.timeOrigin + t,
+  };
 }
 
 /** The typed arrays of a Built, to transfer rather than copy out of the worker. */
@@ -117,7 +134,10 @@ let nextId = 0;
 export function startBuilder(): void {
   if (worker !== undefined) return;
   try {
-    worker = typeof Worker === 'undefined' ? null : new Worker(new URL('./build-worker.ts', import.meta.url), { type: 'module' });
+    worker =
+      typeof Worker === 'undefined'
+        ? null
+        : new Worker(new URL('./build-worker.ts', import.meta.url), { type: 'module' });
   } catch {
     worker = null;
   }
@@ -132,7 +152,9 @@ export async function buildOffThread(wire: BuildInput): Promise<Built> {
   try {
     return await new Promise<Built>((resolve, reject) => {
       const done = () => (w.removeEventListener('message', onMessage), w.removeEventListener('error', onError));
-      const onMessage = (e: MessageEvent<{ id: number; built?: Built; error?: string; code?: ApiCallError['code'] }>) => {
+      const onMessage = (
+        e: MessageEvent<{ id: number; built?: Built; error?: string; code?: ApiCallError['code'] }>,
+      ) => {
         if (e.data.id !== id) return;
         done();
         if (e.data.built) resolve(e.data.built);

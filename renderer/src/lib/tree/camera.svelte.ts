@@ -126,7 +126,10 @@ export class Camera {
   showSeqs(from: number, to: number): void {
     const { tree, layout, graph } = this.scene;
     if (!this.#svg || !this.#zoomer || !layout || !tree) return;
-    let x0 = Infinity, x1 = -Infinity, y0 = Infinity, y1 = -Infinity;
+    let x0 = Infinity,
+      x1 = -Infinity,
+      y0 = Infinity,
+      y1 = -Infinity;
     for (let s = Math.max(0, from); s <= Math.min(to, tree.plainOf.length - 1); s++) {
       const i = tree.plainOf[s];
       if (i < 0) continue;
@@ -139,7 +142,11 @@ export class Camera {
     if (x0 > x1) return;
     const m = 20;
     const { width, height } = this;
-    const k = Math.min(1, (height - 2 * m) / Math.max(y1 - y0, ROW_H), graph ? (width - 2 * m) / Math.max(x1 - x0, SLOT_W) : 1);
+    const k = Math.min(
+      1,
+      (height - 2 * m) / Math.max(y1 - y0, ROW_H),
+      graph ? (width - 2 * m) / Math.max(x1 - x0, SLOT_W) : 1,
+    );
     // The indented layout keeps the left edge; the graph centres the range.
     const tx = graph ? width / 2 - ((x0 + x1) / 2) * k : 12;
     this.#set(zoomIdentity.translate(tx, m - y0 * k).scale(k));
@@ -178,7 +185,11 @@ export class Camera {
     const t = untrack(() => this.transform);
     const g = this.scene.graph;
     const { width, height } = this;
-    select(this.#svg!).call(this.#zoomer!.translateTo, g ? p.x : p.x + width / 3 / t.k, g ? p.y + height / 6 / t.k : p.y);
+    select(this.#svg!).call(
+      this.#zoomer!.translateTo,
+      g ? p.x : p.x + width / 3 / t.k,
+      g ? p.y + height / 6 / t.k : p.y,
+    );
   }
 
   /**

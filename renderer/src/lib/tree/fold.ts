@@ -120,8 +120,16 @@ export function foldPlan(t: Tree, lineOfSeq?: ArrayLike<number>, min = FOLD_MIN)
     let head = Math.min(FOLD_HEAD, k);
     let tail = Math.max(k - FOLD_TAIL, head);
     if (start) {
-      for (let j = head; j < Math.min(k, FOLD_HEAD + ALIGN); j++) if (start[j]) { head = j; break; }
-      for (let j = tail; j > Math.max(head, k - FOLD_TAIL - ALIGN); j--) if (start[j]) { tail = j; break; }
+      for (let j = head; j < Math.min(k, FOLD_HEAD + ALIGN); j++)
+        if (start[j]) {
+          head = j;
+          break;
+        }
+      for (let j = tail; j > Math.max(head, k - FOLD_TAIL - ALIGN); j--)
+        if (start[j]) {
+          tail = j;
+          break;
+        }
     }
     if (tail - head < MIN_PIECE) continue;
     const r = runs.length;
@@ -152,10 +160,11 @@ function loopLine(t: Tree, kids: Int32Array, lineOfSeq: ArrayLike<number>): numb
   let line = -1;
   let best = 2;
   // Ascending lines: a later line wins only with a strictly higher count.
-  for (let i = 0; i < freq.length; i++) if (freq[i] > best) {
-    best = freq[i];
-    line = lo + i;
-  }
+  for (let i = 0; i < freq.length; i++)
+    if (freq[i] > best) {
+      best = freq[i];
+      line = lo + i;
+    }
   return line;
 }
 
@@ -229,7 +238,19 @@ export function visibleRows(t: Tree, collapsed: ReadonlySet<number>, fold?: Fold
         iterations = 0;
         for (let j = a; j < b; j++) iterations += run.start[j];
       }
-      markAt.set(first, { key: run.key, open, parent: run.parent, depth: run.depth, first, end, fromSeq: lo, toSeq: hi, nodes: end - first, iterations, row: -1 });
+      markAt.set(first, {
+        key: run.key,
+        open,
+        parent: run.parent,
+        depth: run.depth,
+        first,
+        end,
+        fromSeq: lo,
+        toSeq: hi,
+        nodes: end - first,
+        iterations,
+        row: -1,
+      });
     };
     plan.runs.forEach((run, r) => {
       if (expanded.has(run.key)) return add(run, run.head, run.tail, true);
@@ -249,7 +270,7 @@ export function visibleRows(t: Tree, collapsed: ReadonlySet<number>, fold?: Fold
   const rowOf = new Int32Array(t.size);
   const folds: FoldRow[] = [];
   let n = 0;
-  for (let i = 0; i < t.size; ) {
+  for (let i = 0; i < t.size;) {
     const f = markAt.get(i);
     if (f) {
       f.row = n;
@@ -291,7 +312,8 @@ export function foldShortLabel(f: FoldRow): string {
 /** The full text of a fold row: what it stands for and what a click does. */
 export function foldLabel(f: FoldRow): string {
   const num = (x: number) => x.toLocaleString('en-US');
-  const what = f.iterations > 0 ? `${num(f.iterations)} iteration${f.iterations === 1 ? '' : 's'}` : `${num(f.nodes)} states`;
+  const what =
+    f.iterations > 0 ? `${num(f.iterations)} iteration${f.iterations === 1 ? '' : 's'}` : `${num(f.nodes)} states`;
   const range = `(#${num(f.fromSeq)}–#${num(f.toSeq)})`;
   return f.open ? `⌃ ${what} ${range} shown — click to fold again` : `⋯ ${what} folded ${range} — click to expand`;
 }

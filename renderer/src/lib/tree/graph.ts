@@ -57,7 +57,11 @@ export function graphPlace(t: Tree, layout: Layout): GraphPlace {
  * when more are inside, every stride-th (in row order) is kept. A linear scan over typed
  * arrays: about a millisecond for 100,000 rows.
  */
-export function graphRowsIn(g: GraphPlace, view: { x0: number; x1: number; y0: number; y1: number }, max: number): { rows: Int32Array; stride: number } {
+export function graphRowsIn(
+  g: GraphPlace,
+  view: { x0: number; x1: number; y0: number; y1: number },
+  max: number,
+): { rows: Int32Array; stride: number } {
   const n = g.x.length;
   const inside = new Int32Array(n);
   let k = 0;

@@ -15,7 +15,11 @@ export function rowLabel(kind: number, func: string, src: string, ev?: TraceEven
   if (kind === LINE_CALL) return `⤷ ${cut(code)}`;
   if (kind === CALL) {
     if (func === '<module>') return 'call <module>';
-    const args = ev ? Object.entries(ev.locals).map(([k, v]) => `${k}=${v}`).join(', ') : '…';
+    const args = ev
+      ? Object.entries(ev.locals)
+          .map(([k, v]) => `${k}=${v}`)
+          .join(', ')
+      : '…';
     return cut(`call ${func}(${args})`);
   }
   if (kind === RETURN) return cut(`return ${ev ? (ev.arg ?? '(exception passing)') : ''}`);

@@ -7,7 +7,11 @@ export const ROW_H = 20;
 export const COL_W = 16;
 export const MAX_DRAWN = 400;
 
-export function pickRows(rows: number, t: { y: number; k: number }, height: number): { from: number; to: number; stride: number } {
+export function pickRows(
+  rows: number,
+  t: { y: number; k: number },
+  height: number,
+): { from: number; to: number; stride: number } {
   const rowPx = ROW_H * t.k;
   const from = Math.max(0, Math.floor(-t.y / rowPx) - 2);
   const to = Math.min(rows, Math.ceil((height - t.y) / rowPx) + 2);

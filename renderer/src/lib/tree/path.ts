@@ -12,7 +12,7 @@ export function pathTo(t: Tree, from: number, to: number): string[] | null {
   const into = t.inverse ? 'inv_step_into' : 'step_into';
   const over = t.inverse ? 'inv_step_over' : 'step_over';
   const out: string[] = [];
-  for (let c = from; c !== to; ) {
+  for (let c = from; c !== to;) {
     if (to < t.end[c]) {
       out.push(into);
       c++;

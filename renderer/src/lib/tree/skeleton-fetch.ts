@@ -15,7 +15,8 @@ export async function fetchSkeleton(f: SkeletonFetch): Promise<Uint8Array | Skel
   const ct = res.headers.get('content-type') ?? '';
   if (ct.startsWith('application/octet-stream')) return new Uint8Array(await res.arrayBuffer());
   if (ct.includes('application/json')) {
-    const r = (await res.json()) as { ok: true; value: SkeletonWire } | { ok: false; error: { code: ApiCallError['code']; message: string } };
+    const r = (await res.json()) as
+      { ok: true; value: SkeletonWire } | { ok: false; error: { code: ApiCallError['code']; message: string } };
     if (r.ok) return r.value;
     throw new ApiCallError(r.error.message, r.error.code);
   }

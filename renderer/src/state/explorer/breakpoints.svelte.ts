@@ -55,11 +55,22 @@ export class Breakpoints {
     if (!srcs.length) return t.act('continue');
     const base = t.actions.slice(0, t.cursor);
     const probes = await Promise.all(
-      srcs.map((src) => this.source.call('walk', { traceId, direction: 'forward', entry: t.entry, actions: [...base, `breakpoint ${src}`] })),
+      srcs.map((src) =>
+        this.source.call('walk', {
+          traceId,
+          direction: 'forward',
+          entry: t.entry,
+          actions: [...base, `breakpoint ${src}`],
+        }),
+      ),
     );
     let best = -1;
     probes.forEach((w, j) => {
-      if (w.exit === null && (best < 0 || w.states[w.states.length - 1].seq < probes[best].states[probes[best].states.length - 1].seq)) best = j;
+      if (
+        w.exit === null &&
+        (best < 0 || w.states[w.states.length - 1].seq < probes[best].states[probes[best].states.length - 1].seq)
+      )
+        best = j;
     });
     if (best < 0) {
       await t.act('continue');
@@ -76,10 +87,16 @@ export class Breakpoints {
     const text = this.view.lines;
     if (!w || !lines.length) return;
     const label = lines.length === 1 ? `Line ${lines[0]}` : `Lines ${lines.join(', ')}`;
-    if (w.exit) return this.walker.say(`${label} (${text[lines[0] - 1].trim()}) is not reached from here: the trajectory exited (${w.exit}).`);
+    if (w.exit)
+      return this.walker.say(
+        `${label} (${text[lines[0] - 1].trim()}) is not reached from here: the trajectory exited (${w.exit}).`,
+      );
     const at = this.view.skeleton!.line[w.states[w.states.length - 1].seq];
     if (lines.includes(at)) return;
     const all = [lines[0], ...sameTextLines(text, lines[0])].sort((a, b) => a - b);
-    this.walker.say(`Stopped at line ${at}, not ${lines.join('/')}: breakpoints match a line by its text, and lines ${all.join(', ')} have the same text.`, all);
+    this.walker.say(
+      `Stopped at line ${at}, not ${lines.join('/')}: breakpoints match a line by its text, and lines ${all.join(', ')} have the same text.`,
+      all,
+    );
   }
 }

@@ -95,7 +95,9 @@ export class TraceView {
       let fetched = t0;
       const building = fetchIn
         ? buildOffThread(fetchIn)
-        : this.source.call('getSkeleton', { traceId: id }).then((wire) => ((fetched = performance.now()), buildOffThread(wire)));
+        : this.source
+            .call('getSkeleton', { traceId: id })
+            .then((wire) => ((fetched = performance.now()), buildOffThread(wire)));
       const first = this.source.call('walk', { traceId: id, direction: 'forward', entry: 0, actions: [] });
       // An error surfaces where each is awaited.
       first.catch(() => undefined);
@@ -127,7 +129,8 @@ export class TraceView {
       this.prevInFrame = built.prevInFrame;
       this.visited = new Set(built.visited);
       this.hittable = hittableFrom(built.lineEventLines, this.lines);
-      if (built.fwd.size) this.hooks.built({ seq: 0, event: eventName(built.fwd, built.fwd.plainOf[0]) as WalkState['event'] });
+      if (built.fwd.size)
+        this.hooks.built({ seq: 0, event: eventName(built.fwd, built.fwd.plainOf[0]) as WalkState['event'] });
       // The trees are painted before the first walk lands (for a short trace it is often here
       // already): its answer fills the inspector, the text and the action edges, work that
       // would otherwise hold up the trees' first paint.
@@ -163,7 +166,9 @@ export class TraceView {
     const prevSeq = this.prevInFrame[ref.seq] ?? -1;
     const [cur, prev] = await Promise.all([
       this.source.call('getEvents', { traceId: this.traceId, from: ref.seq, to: ref.seq + 1 }),
-      prevSeq >= 0 ? this.source.call('getEvents', { traceId: this.traceId, from: prevSeq, to: prevSeq + 1 }) : Promise.resolve([]),
+      prevSeq >= 0
+        ? this.source.call('getEvents', { traceId: this.traceId, from: prevSeq, to: prevSeq + 1 })
+        : Promise.resolve([]),
     ]);
     if (!live()) return;
     this.selectedEvent = cur[0] ?? null;

@@ -42,7 +42,8 @@ export class Walker {
     const w = this.walk;
     const sel = this.view.selected;
     if (!w || !sel) return -1;
-    for (let j = w.states.length - 1; j >= 0; j--) if (w.states[j].seq === sel.seq && w.states[j].event === sel.event) return j;
+    for (let j = w.states.length - 1; j >= 0; j--)
+      if (w.states[j].seq === sel.seq && w.states[j].event === sel.event) return j;
     return -1;
   });
 
@@ -67,7 +68,12 @@ export class Walker {
   }
 
   /** Starts a new trajectory (history cleared) at `entry` (seq of a call) in `direction`. */
-  async restart(direction: Direction, entry = this.entry, actions: string[] = [], prefetched?: Promise<Walk>): Promise<void> {
+  async restart(
+    direction: Direction,
+    entry = this.entry,
+    actions: string[] = [],
+    prefetched?: Promise<Walk>,
+  ): Promise<void> {
     this.direction = direction;
     this.entry = entry;
     this.actions = actions;
@@ -142,18 +148,22 @@ export class Walker {
     this.sameText = sameText;
   }
 
-  /** Recomputes the walk for actions[0..cursor) through the API (or takes the one already asked for); only the newest request lands. */
+  /**
+   * Recomputes the walk for actions[0..cursor) through the API (or takes the one already asked for); only the newest
+   * request lands.
+   */
   async refresh(prefetched?: Promise<Walk>): Promise<void> {
     const id = this.view.traceId;
     if (id === null) return;
     const live = this.#walks.next();
     try {
-      const walk = await (prefetched ?? this.source.call('walk', {
-        traceId: id,
-        direction: this.direction,
-        entry: this.entry,
-        actions: this.actions.slice(0, this.cursor),
-      }));
+      const walk = await (prefetched ??
+        this.source.call('walk', {
+          traceId: id,
+          direction: this.direction,
+          entry: this.entry,
+          actions: this.actions.slice(0, this.cursor),
+        }));
       if (!live() || this.view.traceId !== id) return; // another trace opened meanwhile: its states are not this one's
       this.walk = walk;
       this.#start = null;
@@ -163,7 +173,10 @@ export class Walker {
       const cur = walk.states[walk.states.length - 1];
       if (cur) await this.view.select(cur);
     } catch (e) {
-      if (live()) (this.view.error = (e as Error).message), (this.#start = null);
+      if (live()) {
+        this.view.error = (e as Error).message;
+        this.#start = null;
+      }
     }
   }
 
@@ -214,7 +227,10 @@ export class Walker {
   async runTo(direction: Direction, node: number): Promise<void> {
     const tree = direction === 'forward' ? this.view.fwd : this.view.inv;
     if (!tree || this.view.traceId === null) return;
-    const at = (): number => (this.current && this.direction === direction && !this.ended ? nodeOf(tree, this.current.seq, this.current.event) : -1);
+    const at = (): number =>
+      this.current && this.direction === direction && !this.ended
+        ? nodeOf(tree, this.current.seq, this.current.event)
+        : -1;
     let path = pathTo(tree, at(), node);
     if (!path) {
       await this.restart(direction, this.entry);
@@ -229,7 +245,8 @@ export class Walker {
       return;
     }
     if (path.length) await this.act(...path);
-    if (at() !== node) this.message = `#${tree.seq[node]} ${eventName(tree, node)} is outside the entry's scope; set the entry first.`;
+    if (at() !== node)
+      this.message = `#${tree.seq[node]} ${eventName(tree, node)} is outside the entry's scope; set the entry first.`;
   }
 
   /** A new trajectory whose entry is the segment holding `seq`. */

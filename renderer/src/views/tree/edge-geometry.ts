@@ -76,7 +76,12 @@ export function edgeGeometry(
  * current node's dot and label, which the layers already bend the edges clear of. A chip that
  * would cross `minY` (the view's top) moving up moves right instead, at its own height.
  */
-export function separateLabels(chips: { lx: number; ly: number; w: number; h: number }[], origin: Point, size = 1, minY = -Infinity): Point[] {
+export function separateLabels(
+  chips: { lx: number; ly: number; w: number; h: number }[],
+  origin: Point,
+  size = 1,
+  minY = -Infinity,
+): Point[] {
   const placed: { x: number; y: number; w: number; h: number }[] = [];
   const gap = GAP * size;
   for (const c of chips) {
@@ -88,7 +93,8 @@ export function separateLabels(chips: { lx: number; ly: number; w: number; h: nu
       const hit = placed.find((p) => Math.abs(p.x - x) < (p.w + c.w) / 2 && Math.abs(p.y - y) < (p.h + c.h) / 2);
       if (!hit) break;
       if (sideways) x = hit.x + (hit.w + c.w) / 2 + gap;
-      else if (dir > 0 || hit.y - (hit.h + c.h) / 2 - gap - c.h / 2 >= minY) y = hit.y + dir * ((hit.h + c.h) / 2 + gap);
+      else if (dir > 0 || hit.y - (hit.h + c.h) / 2 - gap - c.h / 2 >= minY)
+        y = hit.y + dir * ((hit.h + c.h) / 2 + gap);
       else [sideways, y] = [true, c.ly];
     }
     placed.push({ x, y, w: c.w, h: c.h });

@@ -43,7 +43,10 @@ export interface TreeGeometry {
   /** The graph layout's placement and the rows it draws (on screen, LOD-picked); null / empty in the indented one. */
   graph: GraphPlace | null;
   shown: Int32Array;
-  /** Every stride-th row drawn (either shape); past PROFILE_STRIDE the pane shows its depth profile instead (ProfileLayer). */
+  /**
+   * Every stride-th row drawn (either shape); past PROFILE_STRIDE the pane shows its depth profile instead
+   * (ProfileLayer).
+   */
   stride: number;
   /** The part of the tree on screen, in tree coordinates (e.g. to keep a label inside it). */
   view: { x0: number; x1: number; y0: number; y1: number };
@@ -78,7 +81,9 @@ export interface RowMark {
 export type RowMarker = (node: number) => RowMark | null;
 
 /** Merges markers: classes add up, later data attributes win. */
-export function combineMarkers(markers: readonly RowMarker[]): (node: number) => { cls: string; data: Record<string, string> } {
+export function combineMarkers(
+  markers: readonly RowMarker[],
+): (node: number) => { cls: string; data: Record<string, string> } {
   return (node) => {
     let cls = '';
     const data: Record<string, string> = {};

@@ -6,7 +6,12 @@
 import { isFailing, type ItemMark } from '../../lib/overlay/verdict.js';
 import type { RowMarker } from './layers.js';
 
-export function stateMarker(current: number, selected: number, selectedSeq: number, seqOf: ArrayLike<number>): RowMarker {
+export function stateMarker(
+  current: number,
+  selected: number,
+  selectedSeq: number,
+  seqOf: ArrayLike<number>,
+): RowMarker {
   return (i) => {
     const isCur = i === current;
     const isSel = i === selected;
@@ -25,7 +30,11 @@ export function stateMarker(current: number, selected: number, selectedSeq: numb
  * target of an item gets `verdict v-<verdict>` and `data-verdict` (the chosen run), and
  * `data-verdict2` for a second run. With `failuresOnly`, passing and alternative marks are left out.
  */
-export function verdictMarker(marks: ReadonlyMap<number, ItemMark>, marks2: ReadonlyMap<number, ItemMark>, failuresOnly: boolean): RowMarker {
+export function verdictMarker(
+  marks: ReadonlyMap<number, ItemMark>,
+  marks2: ReadonlyMap<number, ItemMark>,
+  failuresOnly: boolean,
+): RowMarker {
   return (i) => {
     const m = marks.get(i);
     const m2 = marks2.get(i);
