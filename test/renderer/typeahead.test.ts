@@ -3,7 +3,7 @@
 // 0 ms between keys, `1 N note 2 Enter Esc →` lost the first characters of the note, and keys
 // typed while the next item loaded acted on the item before).
 import { describe, expect, it } from 'vitest';
-import { commandOf, KeyQueue, type Command, type Mode, type TypedKey } from '../../renderer/src/lib/typeahead.js';
+import { commandOf, KeyQueue, type KeyCommand, type Mode, type TypedKey } from '../../renderer/src/lib/typeahead.js';
 
 /** A labeling page reduced to what the keys change: items, their labels and notes, the open group. */
 class Page {
@@ -29,7 +29,7 @@ class Page {
     return new Promise((done) => this.waits.push(() => (then(), done())));
   }
 
-  run(c: Command): unknown {
+  run(c: KeyCommand): unknown {
     this.log.push(`${this.item}:${c.kind}`);
     switch (c.kind) {
       case 'label': {

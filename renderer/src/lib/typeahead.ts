@@ -20,7 +20,7 @@ export interface TypedKey {
 /** Where the keys go: the item's keys, or the open note's text. */
 export type Mode = 'keys' | 'note';
 
-export type Command =
+export type KeyCommand =
   | { kind: 'label'; key: number }
   | { kind: 'group'; step: 1 | -1 }
   | { kind: 'accept' }
@@ -37,7 +37,7 @@ export type Command =
   | { kind: 'leave-note' };
 
 /** What a key does in a mode; null: nothing (the key is dropped, or left to the browser when it is not held). */
-export function commandOf(mode: Mode, k: TypedKey): Command | null {
+export function commandOf(mode: Mode, k: TypedKey): KeyCommand | null {
   const { key } = k;
   if (mode === 'note') {
     if (k.ctrl || k.meta || k.alt) return null;
@@ -88,7 +88,7 @@ export class KeyQueue {
 
   constructor(
     private readonly mode: () => Mode,
-    private readonly run: (c: Command) => unknown,
+    private readonly run: (c: KeyCommand) => unknown,
     private readonly idle: () => void = () => undefined,
   ) {}
 

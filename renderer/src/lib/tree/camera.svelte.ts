@@ -12,11 +12,7 @@ import type { Layout } from './fold.js';
 import { LEVEL_H, SLOT_W, type GraphPlace } from './graph.js';
 import { ROW_H } from './lod.js';
 import type { Tree } from './build.js';
-
-export interface Point {
-  x: number;
-  y: number;
-}
+import type { Point } from '../../views/tree/edge-geometry.js';
 
 /** What the pane draws, as the camera needs it (getters: the pane's current values). */
 export interface Scene {
