@@ -34,14 +34,6 @@ export async function withCorpus<T>(
   }
 }
 
-/** `stepscope events … | head` should end quietly, not with an EPIPE stack trace. */
-export function quietOnClosedStdout(): void {
-  process.stdout.on('error', (e: NodeJS.ErrnoException) => {
-    if (e.code === 'EPIPE') process.exit(0);
-    throw e;
-  });
-}
-
 /** Left-aligned text table; numbers right-aligned. */
 export function table(header: string[], rows: (string | number)[][]): string {
   const cells = [header, ...rows.map((r) => r.map(String))];

@@ -19,7 +19,7 @@ import {
   usage,
   type Command,
 } from '../command.js';
-import { quietOnClosedStdout, table, withCorpus } from '../open-corpus.js';
+import { table, withCorpus } from '../open-corpus.js';
 
 const HELP = `Usage: stepscope evalset create --db CORPUS --name NAME --task TASK [--per-action N] [--seed S]
                                 [--direction forward|inverse|both] [--trace ID]... [--max-steps K]
@@ -133,7 +133,6 @@ function create(values: Record<string, unknown>): Promise<number> {
 }
 
 function list(values: Record<string, unknown>): Promise<number> {
-  quietOnClosedStdout();
   return withCorpus(values, 'evalset', { readonly: true }, (corpus) => {
     const runs = corpus.listRuns();
     const sets = corpus
@@ -199,7 +198,7 @@ function exportSet(values: Record<string, unknown>): Promise<number> {
           Promise.reject(new CliError(`evalset: cannot write ${output}: ${(e as Error).message}`)),
         ),
       ]);
-    } else quietOnClosedStdout();
+    }
     try {
       let n = 0;
       for (const it of corpus.iterateItems(set.id)) {

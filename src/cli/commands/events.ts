@@ -3,7 +3,7 @@ import type { TraceEvent } from '../../trace/types.js';
 import { recordId } from '../../contract/traces.js';
 import { int } from '../../contract/validate.js';
 import { CliError, checkedOption, integerText, intOption, type Command } from '../command.js';
-import { quietOnClosedStdout, withCorpus } from '../open-corpus.js';
+import { withCorpus } from '../open-corpus.js';
 
 export const command: Command = {
   name: 'events',
@@ -31,7 +31,6 @@ Options:
     const id = intOption(values, 'trace', 'events', undefined, recordId);
     const from = intOption(values, 'from', 'events', 0, int(0));
     const to = checkedOption(values, 'to', 'events', int(0), integerText) ?? Infinity;
-    quietOnClosedStdout();
     await withCorpus(values, 'events', { readonly: true }, (corpus, db) => {
       const t = corpus.getTrace(id);
       if (!t)

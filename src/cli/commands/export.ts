@@ -6,7 +6,7 @@ import type { Writable } from 'node:stream';
 import { recordId } from '../../contract/traces.js';
 import { TRACE_EXITS } from '../../trace/types.js';
 import { choiceOption, CliError, intOptions, type Command } from '../command.js';
-import { quietOnClosedStdout, withCorpus } from '../open-corpus.js';
+import { withCorpus } from '../open-corpus.js';
 
 export const command: Command = {
   name: 'export',
@@ -45,7 +45,6 @@ Options:
         : corpus.listTraces({ search: values.search as string | undefined, exit }).rows.map((r) => r.id);
       // Write beside the target and rename at the end: a failed export leaves no half file.
       if (!output) {
-        quietOnClosedStdout();
         await corpus.export(chosen, process.stdout);
         return;
       }

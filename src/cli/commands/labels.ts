@@ -3,7 +3,7 @@ import { recordName } from '../../contract/predictions.js';
 import { str } from '../../contract/validate.js';
 import { labelListing } from '../../labeling/scope.js';
 import { checkedOption, usage, type Command } from '../command.js';
-import { quietOnClosedStdout, table, withCorpus } from '../open-corpus.js';
+import { table, withCorpus } from '../open-corpus.js';
 
 export const command: Command = {
   name: 'labels',
@@ -32,7 +32,6 @@ Options:
     const run = checkedOption(values, 'model', 'labels', recordName);
     if (run !== undefined && set === undefined) throw usage('labels: --model needs --set');
     const annotator = checkedOption(values, 'annotator', 'labels', str(80));
-    quietOnClosedStdout();
     return withCorpus(values, 'labels', { readonly: true }, (corpus) => {
       const { counts, rows } = labelListing(corpus, { set, run, annotator });
       if (values.json) {

@@ -6,7 +6,7 @@ import { importPredictions } from '../../predictions/import.js';
 import { requireSet, runsOf } from '../../predictions/views.js';
 import type { PredictionRecord } from '../../store/corpus.js';
 import { checkedOption, CliError, intOption, requireString, usage, type Command } from '../command.js';
-import { quietOnClosedStdout, table, withCorpus } from '../open-corpus.js';
+import { table, withCorpus } from '../open-corpus.js';
 import { runChecks } from '../run-checks.js';
 
 const HELP = `Usage: stepscope predictions import FILE --db CORPUS --set NAME --model LABEL [--params JSON] [--replace]
@@ -135,7 +135,6 @@ function jsonLine(p: PredictionRecord) {
 
 function list(values: Record<string, unknown>, setName: string, label: string | undefined): Promise<number> {
   const limit = values.limit === undefined ? undefined : intOption(values, 'limit', 'predictions', undefined, int(1));
-  quietOnClosedStdout();
   return withCorpus(values, 'predictions', { readonly: true }, (corpus) => {
     const set = requireSet(corpus, setName);
     const runs = runsOf(corpus, set, label);

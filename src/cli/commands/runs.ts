@@ -2,7 +2,7 @@
 import { recordId } from '../../contract/traces.js';
 import { runInfo } from '../../predictions/views.js';
 import { CliError, intOption, type Command } from '../command.js';
-import { quietOnClosedStdout, table, withCorpus } from '../open-corpus.js';
+import { table, withCorpus } from '../open-corpus.js';
 
 export const command: Command = {
   name: 'runs',
@@ -32,7 +32,6 @@ Options:
         return 0;
       });
     }
-    quietOnClosedStdout();
     return withCorpus(values, 'runs', { readonly: true }, (corpus) => {
       const runs = corpus.listRuns();
       if (values.json) {

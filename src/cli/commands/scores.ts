@@ -7,7 +7,7 @@ import { SCORE_BY, type ScoreLine } from '../../semantics/index.js';
 import { int } from '../../contract/validate.js';
 import { seedCheck } from '../../predictions/execute.js';
 import { checkedOption, choiceOption, intOption, requireString, type Command } from '../command.js';
-import { quietOnClosedStdout, table, withCorpus } from '../open-corpus.js';
+import { table, withCorpus } from '../open-corpus.js';
 
 export const command: Command = {
   name: 'scores',
@@ -57,7 +57,6 @@ Options:
       values['seed-check'] === undefined
         ? undefined
         : intOption(values, 'seed-check', 'scores', undefined, int(0, 4294967295));
-    quietOnClosedStdout();
     if (seed !== undefined) return seedChecks(values, setName, label, seed);
     return withCorpus(values, 'scores', { readonly: true }, (corpus) => {
       const set = requireSet(corpus, setName);

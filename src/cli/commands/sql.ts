@@ -1,7 +1,7 @@
 /** `stepscope sql`: run a read-only query against a corpus, rows as JSON lines. */
 import { UserError } from '../../common/errors.js';
 import { CliError, usage, type Command } from '../command.js';
-import { quietOnClosedStdout, withCorpus } from '../open-corpus.js';
+import { withCorpus } from '../open-corpus.js';
 
 export const command: Command = {
   name: 'sql',
@@ -23,7 +23,6 @@ Options:
         `sql: expected one query (quote it), got ${positionals.length} arguments. Try 'stepscope sql --help'.`,
       );
     }
-    quietOnClosedStdout();
     await withCorpus(values, 'sql', { readonly: true }, (corpus) => {
       let rows;
       try {

@@ -5,7 +5,7 @@ import { UserError } from '../../common/errors.js';
 import { currentTaxonomy, updateTaxonomy } from '../../labeling/taxonomy.js';
 import { annotatorOption } from '../annotator.js';
 import { type Command } from '../command.js';
-import { quietOnClosedStdout, table, withCorpus } from '../open-corpus.js';
+import { table, withCorpus } from '../open-corpus.js';
 
 export const command: Command = {
   name: 'taxonomy',
@@ -70,7 +70,6 @@ Options:
         return 0;
       });
     }
-    quietOnClosedStdout();
     return withCorpus(values, 'taxonomy', { readonly: true }, (corpus) => {
       const t = currentTaxonomy(corpus);
       if (values.export !== undefined) {

@@ -3,7 +3,7 @@ import { int } from '../../contract/validate.js';
 import { TRACE_SORTS } from '../../trace/listing.js';
 import { TRACE_EXITS } from '../../trace/types.js';
 import { choiceOption, intOption, type Command } from '../command.js';
-import { quietOnClosedStdout, table, withCorpus } from '../open-corpus.js';
+import { table, withCorpus } from '../open-corpus.js';
 
 export const command: Command = {
   name: 'traces',
@@ -40,7 +40,6 @@ Options:
     const sort = choiceOption(values, 'sort', 'traces', TRACE_SORTS, 'id');
     const limit = values.limit === undefined ? undefined : intOption(values, 'limit', 'traces', undefined, int(0));
     const offset = intOption(values, 'offset', 'traces', 0, int(0));
-    quietOnClosedStdout();
     await withCorpus(values, 'traces', { readonly: true }, (corpus) => {
       const { total, rows } = corpus.listTraces({
         search: values.search as string | undefined,

@@ -2,7 +2,7 @@
 import { recordId } from '../../contract/traces.js';
 import type { StoredTrajectory } from '../../store/corpus.js';
 import { intOption, type Command } from '../command.js';
-import { quietOnClosedStdout, withCorpus } from '../open-corpus.js';
+import { withCorpus } from '../open-corpus.js';
 
 /** The JSON object printed per trajectory (the columns of docs/schema.md, actions as stored). */
 function trajectoryJson(t: StoredTrajectory) {
@@ -43,7 +43,6 @@ export const command: Command = {
   run(values) {
     const traceId =
       values.trace === undefined ? undefined : intOption(values, 'trace', 'trajectories', undefined, recordId);
-    quietOnClosedStdout();
     return withCorpus(values, 'trajectories', { readonly: true }, (corpus) => {
       const out: string[] = [];
       const flush = () => {
