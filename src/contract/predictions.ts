@@ -65,7 +65,10 @@ export interface RunInfo {
   sourceHash: string | null;
   hashseed: number;
   predictions: number;
+  /** Items answered (at least one prediction). */
   items: number;
+  /** Items of the set: fewer answered than this is a partial run, and every view says so. */
+  setItems: number;
   /** Predictions whose execution check has not run yet. */
   pending: number;
   created: string;

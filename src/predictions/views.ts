@@ -43,6 +43,11 @@ export function runScores(corpus: ReadCorpus, setName: string, label: string, by
   return scoreLines(set, run, itemVerdictsOf(corpus.verdictRows(run.id)), by);
 }
 
+/** How much of its set a run answered, as every listing says it: `237 of 320 items answered (partial)`. */
+export function answeredText(r: Pick<RunRecord, 'items' | 'setItems'>): string {
+  return `${r.items} of ${r.setItems} items answered${r.items < r.setItems ? ' (partial)' : ''}`;
+}
+
 export function runInfo(r: RunRecord) {
   const { setId: _, ...rest } = r;
   return rest;

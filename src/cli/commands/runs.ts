@@ -1,6 +1,6 @@
 /** `stepscope runs`: the runs of a corpus (one model's predictions for one set each), and deleting one. */
 import { recordId } from '../../contract/traces.js';
-import { runInfo } from '../../predictions/views.js';
+import { answeredText, runInfo } from '../../predictions/views.js';
 import { CliError, intOption, type Command } from '../command.js';
 import { table, withCorpus } from '../open-corpus.js';
 
@@ -16,7 +16,8 @@ A run is one model's predictions for one evaluation set, stored under a label by
 Options:
   --db CORPUS   the corpus file
   --json        one JSON object per line: id, set, label, format, params, source,
-                source_hash, hashseed, predictions, items, pending, created
+                source_hash, hashseed, predictions, items (answered), set_items,
+                partial (fewer answered than the set has), pending, created
   --delete ID   delete run ID and its predictions (nothing else)`,
   options: { db: { type: 'string' }, json: { type: 'boolean' }, delete: { type: 'string' } },
   run(values) {
@@ -46,6 +47,8 @@ Options:
           hashseed: r.hashseed,
           predictions: r.predictions,
           items: r.items,
+          set_items: r.setItems,
+          partial: r.items < r.setItems,
           pending: r.pending,
           created: r.created,
         });
@@ -55,8 +58,18 @@ Options:
       if (runs.length) {
         console.log(
           table(
-            ['id', 'set', 'label', 'format', 'items', 'predictions', 'pending', 'source', 'created'],
-            runs.map((r) => [r.id, r.set, r.label, r.format, r.items, r.predictions, r.pending, r.source, r.created]),
+            ['id', 'set', 'label', 'format', 'answered', 'predictions', 'pending', 'source', 'created'],
+            runs.map((r) => [
+              r.id,
+              r.set,
+              r.label,
+              r.format,
+              answeredText(r).replace(' items answered', ''),
+              r.predictions,
+              r.pending,
+              r.source,
+              r.created,
+            ]),
           ),
         );
       }

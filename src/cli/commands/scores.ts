@@ -2,7 +2,7 @@
 import { recordName } from '../../contract/predictions.js';
 import { itemVerdictsOf } from '../../predictions/item-verdicts.js';
 import { pass1Interval, scoreGroups } from '../../predictions/scores.js';
-import { requireSet, runsOf } from '../../predictions/views.js';
+import { answeredText, requireSet, runsOf } from '../../predictions/views.js';
 import { SCORE_BY, type ScoreLine } from '../../semantics/index.js';
 import { int } from '../../contract/validate.js';
 import { seedCheck } from '../../predictions/execute.js';
@@ -37,7 +37,9 @@ Options:
                   target state; "exit" for an exit token)
   --json          one JSON object per line: set, model, by, group (null for the whole set),
                   items, samples, format_errors, em_event, em_src, em_locals, em_arg, em_all,
-                  exec_pass, pass@1, pass@5, pass@10
+                  exec_pass, pass@1, pass@5, pass@10, set_items (the set's items) and answered
+                  (the items the run has a prediction for; fewer than set_items: a partial
+                  run, scored over the answered items only, and said so on stderr)
   --seed-check S  run the execution checks again under PYTHONHASHSEED=S (nothing is stored)
                   and list every verdict that changes (programs iterating over sets or
                   dicts of strings can pass under one seed only); scores use the stored ones`,
@@ -68,7 +70,9 @@ Options:
       for (const run of runs) {
         const groups = scoreGroups(set, run, itemVerdictsOf(corpus.verdictRows(run.id)), by);
         if (values.json) {
-          process.stdout.write(groups.map((g) => JSON.stringify(g.line) + '\n').join(''));
+          // set_items and answered: a partial run is never read as a whole one.
+          const extra = { set_items: run.setItems, answered: run.items };
+          process.stdout.write(groups.map((g) => JSON.stringify({ ...g.line, ...extra }) + '\n').join(''));
         } else {
           const n = (x: number | null) => (x === null ? '-' : x.toFixed(2));
           const ci = (g: (typeof groups)[number]) => {
@@ -76,7 +80,7 @@ Options:
             return iv ? `${n(g.line['pass@1'])} [${n(iv[0])}, ${n(iv[1])}]` : n(g.line['pass@1']);
           };
           console.log(
-            `${set.name} (${set.task}), model ${run.label}: ${run.items} items, ${run.predictions} predictions`,
+            `${set.name} (${set.task}), model ${run.label}: ${answeredText(run)}, ${run.predictions} predictions`,
           );
           const cols = ['em_event', 'em_src', 'em_locals', 'em_arg', 'em_all', 'exec_pass'] as const;
           console.log(
@@ -95,6 +99,11 @@ Options:
             ),
           );
         }
+        if (run.items < run.setItems)
+          console.error(
+            `${run.label} answered ${run.items} of the ${run.setItems} items of ${set.name}: its scores are over the ` +
+              `answered items only (import the rest, or run predict again to resume).`,
+          );
         if (run.pending)
           console.error(
             `${run.pending} predictions of ${run.label} are not checked by execution yet: import the same file again (or run predict again) to finish.`,

@@ -27,8 +27,10 @@ export interface RunRecord extends Omit<NewRun, 'params'> {
   set: string;
   created: string;
   predictions: number;
-  /** Items with at least one prediction. */
+  /** Items with at least one prediction (answered). */
   items: number;
+  /** Items of the set: a run with `items < setItems` is partial. */
+  setItems: number;
   /** Predictions whose execution check has not run yet. */
   pending: number;
 }
@@ -51,7 +53,7 @@ export function insertRun(db: Database.Database, r: NewRun): number {
   return Number(res.lastInsertRowid);
 }
 
-const RUN_SELECT = `SELECT r.id, r.set_id, s.name AS set_name, r.label, r.format, r.params, r.source, r.source_hash, r.hashseed, r.created,
+const RUN_SELECT = `SELECT r.id, r.set_id, s.name AS set_name, s.items AS set_items, r.label, r.format, r.params, r.source, r.source_hash, r.hashseed, r.created,
   (SELECT count(*) FROM predictions p WHERE p.run_id = r.id) AS predictions,
   (SELECT count(DISTINCT p.item_id) FROM predictions p WHERE p.run_id = r.id) AS items,
   (SELECT count(*) FROM predictions p WHERE p.run_id = r.id AND (p.exec_status = 'pending' OR p.alt_status = 'pending')) AS pending
@@ -61,6 +63,7 @@ interface RunRow {
   id: number;
   set_id: number;
   set_name: string;
+  set_items: number;
   label: string;
   format: RunFormat;
   params: string;
@@ -86,6 +89,7 @@ const runOf = (r: RunRow): RunRecord => ({
   created: r.created,
   predictions: r.predictions,
   items: r.items,
+  setItems: r.set_items,
   pending: r.pending,
 });
 
