@@ -3,6 +3,7 @@
  * ends, so JSON embedded between special tokens can be read without guessing its extent.
  * Strict RFC 8259 (what Python's json.loads accepts, minus NaN/Infinity). Nesting is
  * limited so hostile model output cannot exhaust the stack. Object keys keep their order,
+ * a key given twice in one object is refused (RFC 8259 leaves it open; Python keeps the last),
  * and a `__proto__` key is an ordinary own property.
  */
 import { define } from './delta.js';
@@ -78,7 +79,11 @@ export function readJson(text: string, start: number, limit = text.length): Json
       for (;;) {
         ws();
         if (text[pos] !== '"') throw new Fail(pos, 'a string key');
+        const keyAt = pos;
         const k = str();
+        // A name twice in one object is ambiguous (which value holds?): a frame's locals cannot
+        // have two `names`, so a prediction writing them twice is a format error, not a state.
+        if (Object.hasOwn(o, k)) throw new Fail(keyAt, `a key not already in this object (${JSON.stringify(k)} again)`);
         ws();
         if (text[pos] !== ':') throw new Fail(pos, "':'");
         pos++;

@@ -184,6 +184,17 @@ describe('parsePrediction', () => {
     expect(q.ok && Object.keys(q.value.locals!)).toEqual(['x', '__proto__']);
   });
 
+  it('refuses locals naming one variable twice, at the second key, saying which (a real model wrote them)', () => {
+    const text = '<|line_sep|><|arg_sep|>{"names": "[]", "names": "[\'m\', \'a\']"}<|src_sep|>    x = 1';
+    const p = parsePrediction(text);
+    expect(p.ok).toBe(false);
+    if (p.ok) return;
+    expect(p.error.offset).toBe(text.indexOf('"names"', text.indexOf('"names"') + 1));
+    expect(p.error.expected).toContain('a key not already in this object ("names" again)');
+    // One key inside a value and another outside it are different objects: no error.
+    expect(parsePrediction('<|line_sep|><|arg_sep|>{"d": "{\'d\': 1}"}<|src_sep|>x').ok).toBe(true);
+  });
+
   it('reports malformed predictions', () => {
     for (const t of [
       '',
