@@ -20,9 +20,10 @@ import {
   type Command,
 } from '../command.js';
 import { table, withCorpus } from '../open-corpus.js';
+import { traceIdsFromFile } from '../trace-list.js';
 
 const HELP = `Usage: stepscope evalset create --db CORPUS --name NAME --task TASK [--per-action N] [--seed S]
-                                [--direction forward|inverse|both] [--trace ID]... [--max-steps K]
+                                [--direction forward|inverse|both] [--trace ID]... [--traces-from FILE] [--max-steps K]
        stepscope evalset list --db CORPUS [--json]
        stepscope evalset export --db CORPUS --name NAME [-o FILE]
        stepscope evalset delete --db CORPUS --name NAME
@@ -57,6 +58,8 @@ Options:
   --name NAME        the set's name (unique in the corpus)
   --task TASK        ${EVAL_TASKS.join(', ')}
   --trace ID         only this trace; repeat for several (default: every trace)
+  --traces-from FILE only the traces listed in FILE, one trace id or trace name a line (blank
+                     lines and # comments skipped; with --trace, both lists)
   --json             list: one JSON object per line
   -o, --output FILE  export: write here instead of standard output (replaced only when complete)`;
 
@@ -72,6 +75,7 @@ export const command: Command = {
     seed: { type: 'string' },
     direction: { type: 'string' },
     trace: { type: 'string', multiple: true },
+    'traces-from': { type: 'string' },
     'max-steps': { type: 'string' },
     json: { type: 'boolean' },
     output: { type: 'string', short: 'o' },
@@ -101,6 +105,9 @@ function create(values: Record<string, unknown>): Promise<number> {
   const opt = (k: string, min: number) => (given(k) ? intOption(values, k, 'evalset', undefined, int(min)) : undefined);
   const traceIds = intOptions(values, 'trace', 'evalset', recordId);
   return withCorpus(values, 'evalset', {}, (corpus) => {
+    const listed =
+      typeof values['traces-from'] === 'string' ? traceIdsFromFile(corpus, values['traces-from'], 'evalset') : [];
+    const chosen = [...new Set([...traceIds, ...listed])];
     const started = performance.now();
     let r;
     try {
@@ -111,7 +118,7 @@ function create(values: Record<string, unknown>): Promise<number> {
         seed: given('seed') ? intOption(values, 'seed', 'evalset') : undefined,
         direction: choiceOption(values, 'direction', 'evalset', DIRECTION_CHOICES),
         maxSteps: opt('max-steps', 1),
-        traceIds: traceIds.length ? traceIds : undefined,
+        traceIds: chosen.length ? chosen : undefined,
       });
     } catch (e) {
       if (e instanceof UserError) throw new CliError(`evalset: ${e.message}`, 1, e.code);

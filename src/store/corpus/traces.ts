@@ -10,7 +10,15 @@ import type { TraceEvent } from '../../trace/types.js';
 import { ingestFile, ingestStream, type IngestOptions, type IngestResult } from '../ingest.js';
 import { getEvents, iterateEvents, traceShape, type TraceShape } from '../queries/events.js';
 import { packedSkeleton, packedSkeletonBytes } from '../queries/skeletons.js';
-import { counts, getTrace, listTraces, traceIds, type CorpusCounts, type TraceRecord } from '../queries/traces.js';
+import {
+  counts,
+  getTrace,
+  listTraces,
+  traceIds,
+  traceIdsNamed,
+  type CorpusCounts,
+  type TraceRecord,
+} from '../queries/traces.js';
 import type { CorpusClass } from './base.js';
 
 export function TraceReads<B extends CorpusClass>(Base: B) {
@@ -26,6 +34,11 @@ export function TraceReads<B extends CorpusClass>(Base: B) {
     /** Every trace id, in id order. */
     traceIds(): number[] {
       return this.guard(() => traceIds(this.conn));
+    }
+
+    /** The ids of the traces named `name`, in id order. */
+    traceIdsNamed(name: string): number[] {
+      return this.guard(() => traceIdsNamed(this.conn, name));
     }
 
     counts(): CorpusCounts {

@@ -147,6 +147,11 @@ export function traceIds(db: Database.Database): number[] {
   return db.prepare('SELECT id FROM traces ORDER BY id').pluck().all() as number[];
 }
 
+/** The ids of the traces named `name`, in id order (a name may be given to several traces). */
+export function traceIdsNamed(db: Database.Database, name: string): number[] {
+  return db.prepare('SELECT id FROM traces WHERE name = ? ORDER BY id').pluck().all(name) as number[];
+}
+
 export interface CorpusCounts {
   programs: number;
   traces: number;
