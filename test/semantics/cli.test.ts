@@ -306,3 +306,45 @@ describe('migration 002 (trajectories)', () => {
     expect(r.stdout).toMatch(/stored 1,/);
   });
 });
+
+describe('stepscope sample --unique and --per-entry', () => {
+  const texts = (path: string) =>
+    cli('trajectories', '--db', path, '--json')
+      .stdout.trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l).text as string);
+  const fresh = async (name: string) => {
+    const path = join(tmp, name);
+    const c = openCorpus(path, { create: true });
+    await c.ingest(join(tmp, 'a.jsonl'));
+    c.close();
+    return path;
+  };
+  const args = (path: string) => ['sample', '--db', path, '--per-entry', '12', '--seed', '5', '--trace', '1'];
+
+  it('without it the same walk is stored again; with it each text once, now and on a later run', async () => {
+    const plain = await fresh('plain.db');
+    expect(cli(...args(plain)).stdout).toMatch(/sampled 12 trajectories over 1 traces: stored 12,/);
+    const all = texts(plain);
+    const distinct = new Set(all).size;
+    expect(distinct).toBeLessThan(all.length); // a short program: draws repeat a walk
+
+    const uniq = await fresh('unique.db');
+    const r = cli(...args(uniq), '--unique');
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toContain(
+      `stored ${distinct}, already stored 0, ${12 - distinct} dropped as the text of one stored`,
+    );
+    expect(texts(uniq).sort()).toEqual([...new Set(all)].sort());
+    const again = cli('sample', '--db', uniq, '--per-entry', '12', '--seed', '6', '--trace', '1', '--unique');
+    const stored = Number(/stored (\d+),/.exec(again.stdout)![1]);
+    expect(new Set(texts(uniq)).size).toBe(texts(uniq).length); // still no text twice
+    expect(texts(uniq).length).toBe(distinct + stored);
+  });
+
+  it('--per-trace is the same option under its old name; both at once is refused', () => {
+    const r = cli('sample', '--db', db, '--per-entry', '1', '--per-trace', '1');
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/--per-entry and --per-trace are one option/);
+  });
+});

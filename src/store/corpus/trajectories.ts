@@ -8,6 +8,7 @@ import {
   insertTrajectories,
   iterateTrajectories,
   listTrajectories,
+  trajectoryTexts,
   type NewTrajectory,
   type StoredTrajectory,
 } from '../queries/trajectories.js';
@@ -27,6 +28,11 @@ export function TrajectoryReads<B extends CorpusClass>(Base: B) {
     /** Trajectories in id order, optionally of one trace, one at a time. */
     iterateTrajectories(traceId?: number): Generator<StoredTrajectory> {
       return iterateTrajectories(this.conn, traceId);
+    }
+
+    /** Every stored trajectory's serialized text, one at a time. */
+    trajectoryTexts(): IterableIterator<string> {
+      return this.guard(() => trajectoryTexts(this.conn));
     }
   };
 }

@@ -132,6 +132,11 @@ export function* iterateTrajectories(db: Database.Database, traceId?: number): G
   for (const r of it) yield fromRow(r);
 }
 
+/** The serialized text of every stored trajectory, one at a time (what `sample --unique` compares). */
+export function trajectoryTexts(db: Database.Database): IterableIterator<string> {
+  return db.prepare('SELECT text FROM trajectories').pluck().iterate() as IterableIterator<string>;
+}
+
 /** One page of a trace's trajectories, in id order. */
 export function listTrajectories(
   db: Database.Database,
