@@ -37,10 +37,19 @@ export function importPredictions(corpus: Corpus, o: ImportOptions): ImportResul
   const refused = isCruxevalTask(set.task)
     ? null
     : `a CRUXEval generations file fits a CRUXEval set (cruxeval-output, cruxeval-output-breakpoint, cruxeval-input); ${JSON.stringify(set.name)} is a ${set.task} set`;
+  let prompts: Map<string, number[]> | null = null; // read only when a line names its item by prompt
+  const byPrompt = (prompt: string) => {
+    if (!prompts) {
+      prompts = new Map();
+      for (const it of corpus.iterateItems(set.id)) prompts.set(it.prompt, [...(prompts.get(it.prompt) ?? []), it.id]);
+    }
+    return prompts.get(prompt) ?? [];
+  };
   const file = readPredictionsFile(
     o.file,
     (id) => (typeof id === 'number' ? (byId.has(id) ? id : undefined) : byKey.get(id)),
     refused,
+    byPrompt,
   );
   const format = file.format === 'state' ? 'state' : 'cruxeval';
   const existing = corpus.getRun(set.id, o.label);

@@ -5,7 +5,9 @@
  * - JSON Lines, one object per line: `{"id": ITEM, "completion": TEXT}` or
  *   `{"id": ITEM, "completions": [TEXT, …]}`; ITEM is an item id of the set (an integer, as
  *   `evalset export` writes it) or an item key (the task id `sample_12` on CRUXEval sets).
- *   Other keys are ignored. Lines naming the same item add samples in file order.
+ *   A line without `"id"` may name its item by `"prompt"`: the item's exact prompt text, as
+ *   harnesses that echo the prompt write it. Other keys are ignored (and `"prompt"` is when
+ *   `"id"` is there). Lines naming the same item add samples in file order.
  * - CRUXEval's `generations.json`: one object `{"sample_0": [TEXT, …], …}`;
  * - CRUXEval's scored files: `raw_generations` only (their verdicts and pass@k are ignored).
  * The last two hold the benchmark's own texts (an output literal, or an `f(...)` call).
@@ -27,6 +29,12 @@ export interface PredictionsFile {
 export type ResolveItem = (id: number | string) => number | undefined;
 
 /**
+ * A prompt text → the ids of the set's items with exactly that prompt (empty: none). Called
+ * only for lines without an id, so a set's prompts are read only when a file needs them.
+ */
+export type ResolvePrompt = (prompt: string) => number[];
+
+/**
  * Reads and checks the whole file. `cruxevalRefused`: why CRUXEval's own files do not fit
  * the set (not a CRUXEval set), or null when they do.
  */
@@ -34,6 +42,7 @@ export function readPredictionsFile(
   path: string,
   resolve: ResolveItem,
   cruxevalRefused: string | null = null,
+  resolvePrompt: ResolvePrompt = () => [],
 ): PredictionsFile {
   let bytes: Buffer;
   try {
@@ -46,13 +55,13 @@ export function readPredictionsFile(
   const whole = wholeObject(path, text);
   const scored = whole !== null && Object.hasOwn(whole, 'raw_generations');
   // One object on one line may be a JSON Lines record: it names an item or a completion.
-  const record = whole !== null && ['id', 'completion', 'completions'].some((k) => Object.hasOwn(whole, k));
+  const record = whole !== null && ['id', 'prompt', 'completion', 'completions'].some((k) => Object.hasOwn(whole, k));
   if (whole && !record) {
     if (cruxevalRefused) throw new IngestError(path, 0, cruxevalRefused);
     const gens = scored ? whole.raw_generations : whole;
     return { format: scored ? 'scored' : 'generations', byItem: generations(path, text, gens, scored, resolve), hash };
   }
-  return { format: 'state', byItem: jsonLines(path, text, resolve), hash };
+  return { format: 'state', byItem: jsonLines(path, text, resolve, resolvePrompt), hash };
 }
 
 /**
@@ -88,7 +97,7 @@ function describeId(id: unknown): string {
   return JSON.stringify(id) ?? String(id);
 }
 
-function jsonLines(path: string, text: string, resolve: ResolveItem): Map<number, string[]> {
+function jsonLines(path: string, text: string, resolve: ResolveItem, byPrompt: ResolvePrompt): Map<number, string[]> {
   const out = new Map<number, string[]>();
   const lines = text.split('\n');
   for (let i = 0; i < lines.length; i++) {
@@ -106,12 +115,26 @@ function jsonLines(path: string, text: string, resolve: ResolveItem): Map<number
     if (typeof rec !== 'object' || rec === null || Array.isArray(rec))
       return fail('expected a JSON object like {"id": 17, "completion": "…"}');
     const r = rec as Record<string, unknown>;
-    if (!Object.hasOwn(r, 'id')) fail('expected an "id" key (the item id from evalset export)');
-    if (!(typeof r.id === 'string' || (typeof r.id === 'number' && Number.isInteger(r.id))))
-      fail(`expected "id" to be an item id (an integer) or an item key (a string), got ${describeId(r.id)}`);
-    const item = resolve(r.id as number | string);
-    if (item === undefined)
-      fail(`unknown item ${describeId(r.id)}: expected an item id of this set (see evalset export)`);
+    let item: number | undefined;
+    if (!Object.hasOwn(r, 'id')) {
+      if (!Object.hasOwn(r, 'prompt'))
+        fail('expected an "id" key (the item id from evalset export) or a "prompt" key (the item\'s exact prompt)');
+      if (typeof r.prompt !== 'string') fail(`expected "prompt" to be a string, got ${describeId(r.prompt)}`);
+      const ids = byPrompt(r.prompt as string);
+      const ending = JSON.stringify((r.prompt as string).slice(-60));
+      if (ids.length === 0)
+        fail(
+          `expected "prompt" to be the exact prompt of an item of this set; no item's prompt is it (it ends ${ending})`,
+        );
+      if (ids.length > 1) fail(`"prompt" is the prompt of items ${ids.join(', ')}: name the item by "id" instead`);
+      item = ids[0];
+    } else {
+      if (!(typeof r.id === 'string' || (typeof r.id === 'number' && Number.isInteger(r.id))))
+        fail(`expected "id" to be an item id (an integer) or an item key (a string), got ${describeId(r.id)}`);
+      item = resolve(r.id as number | string);
+      if (item === undefined)
+        fail(`unknown item ${describeId(r.id)}: expected an item id of this set (see evalset export)`);
+    }
     const has = (k: string) => Object.hasOwn(r, k);
     if (has('completion') === has('completions'))
       fail('expected exactly one of "completion" (a string) or "completions" (a list of strings)');

@@ -47,6 +47,35 @@ const state = () =>
   ]);
 
 describe('formats', () => {
+  it('a line may name its item by its exact prompt instead of its id: stored as by id', () => {
+    const [a, b] = items;
+    const byPrompt = importPredictions(corpus, {
+      file: file(
+        lines([
+          { prompt: a.prompt, completion: a.target },
+          { prompt: b.prompt, completions: ['x', b.target] },
+        ]),
+      ),
+      set: 'ns',
+      label: 'by-prompt',
+    });
+    const byId = importPredictions(corpus, {
+      file: file(
+        lines([
+          { id: a.id, completion: a.target },
+          { id: b.id, completions: ['x', b.target] },
+        ]),
+      ),
+      set: 'ns',
+      label: 'by-id',
+    });
+    const rows = (runId: number) =>
+      [...corpus.iteratePredictions({ setId: ns.id, runId })].map((p) => [p.itemId, p.sample, p.em.all, p.formatError]);
+    expect(rows(byPrompt.run.id)).toEqual(rows(byId.run.id));
+    expect(rows(byPrompt.run.id).map((r) => r[0])).toEqual([a.id, b.id, b.id]);
+    for (const label of ['by-prompt', 'by-id']) corpus.deleteRun(corpus.getRun(ns.id, label)!.id);
+  });
+
   it('JSON Lines with completion or completions, by item id or key; lines for the same item add samples', () => {
     const [a, b, c] = items;
     const f = file(
@@ -147,7 +176,21 @@ describe('errors: FILE:LINE and what was expected; nothing stored', () => {
       () => lines([{ id: items[0].id, completions: ['a', 3] }]),
       /:1: expected "completions"\[1\] to be a string, got 3/,
     ],
-    ['no id', () => lines([{ completion: 'a' }]), /:1: expected an "id" key/],
+    ['no id', () => lines([{ completion: 'a' }]), /:1: expected an "id" key .* or a "prompt" key/],
+    [
+      'a prompt no item has',
+      () =>
+        lines([
+          { prompt: items[0].prompt, completion: 'a' },
+          { prompt: items[0].prompt + ' ', completion: 'b' },
+        ]),
+      /:2: expected "prompt" to be the exact prompt of an item of this set; no item's prompt is it/,
+    ],
+    [
+      'a prompt that is not a string',
+      () => lines([{ prompt: 7, completion: 'a' }]),
+      /:1: expected "prompt" to be a string, got 7/,
+    ],
     ['an array', () => '[1, 2]\n', /:1: expected a JSON object like/],
     ['an empty file', () => '\n', /: expected predictions: JSON Lines/],
   ];

@@ -66,7 +66,9 @@ describe('JSON Lines', () => {
   });
 
   it('an object with "completions" but no id on one line is a JSON Lines record missing its id', () => {
-    expect(refusal('{"completions": ["a"]}\n')).toBe('FILE:1: expected an "id" key (the item id from evalset export)');
+    expect(refusal('{"completions": ["a"]}\n')).toBe(
+      'FILE:1: expected an "id" key (the item id from evalset export) or a "prompt" key (the item\'s exact prompt)',
+    );
   });
 
   it("blank lines (also of spaces, or a CRLF file's lone \\r) are skipped, even before the first record", () => {
