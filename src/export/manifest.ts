@@ -19,10 +19,28 @@ export interface Manifest {
   allow_overlap: boolean;
   rows: number;
   programs: number;
-  splits: Record<string, { rows: number; programs: number; files: string[]; labels: Record<string, number> }>;
+  splits: Record<
+    string,
+    {
+      rows: number;
+      programs: number;
+      files: string[];
+      labels: Record<string, number>;
+      /** The sha256 of each program's source in the split, sorted: `evalset create --from-export` reads it. */
+      program_hashes: string[];
+      /** The names of the traces whose rows are in the split, sorted. */
+      trace_names: string[];
+    }
+  >;
   excluded_programs: number;
   excluded_rows: number;
   excluded_sets: string[];
+}
+
+/** What one split's rows hold, gathered as they are written. */
+export interface SplitHolds {
+  programs: Set<string>;
+  traces: Set<string>;
 }
 
 export function manifest(
@@ -31,6 +49,7 @@ export function manifest(
     format: string;
     shardRows: number;
     labels: Record<string, number>[];
+    held: SplitHolds[];
     version: string;
     corpusFile: string;
     corpusSha256: string;
@@ -41,7 +60,14 @@ export function manifest(
   const o = plan.options;
   const splits: Manifest['splits'] = {};
   plan.splits.forEach((s, k) => {
-    splits[s.name] = { rows: s.rows, programs: s.programs, files: w.files[k], labels: sorted(w.labels[k]) };
+    splits[s.name] = {
+      rows: s.rows,
+      programs: s.programs,
+      files: w.files[k],
+      labels: sorted(w.labels[k]),
+      program_hashes: [...w.held[k].programs].sort(),
+      trace_names: [...w.held[k].traces].sort(),
+    };
   });
   return {
     stepscope_version: w.version,

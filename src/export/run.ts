@@ -12,7 +12,7 @@ import type { ExportFormat } from '../semantics/export-select.js';
 import { openCorpus, type ReadCorpus } from '../store/corpus.js';
 import { COLUMNS, type Row } from './columns.js';
 import { datasetCard } from './card.js';
-import { MANIFEST, manifest, type Manifest } from './manifest.js';
+import { MANIFEST, manifest, type Manifest, type SplitHolds } from './manifest.js';
 import { planExport, type ExportOptions, type Plan } from './plan.js';
 import { shapeRows } from './rows.js';
 import { shardNames, SplitWriter } from './shards.js';
@@ -92,12 +92,13 @@ export async function exportDataset(db: string, out: string, opts: WriteOptions)
     const endRead = corpus.beginRead();
     const plan = planExport(corpus, opts);
     mkdirSync(join(tmp, 'data'), { recursive: true });
-    const labels = await writeSplits(corpus, plan, tmp, format, shardRows, opts.onProgress);
+    const { labels, held } = await writeSplits(corpus, plan, tmp, format, shardRows, opts.onProgress);
     endRead();
     const m = manifest(plan, {
       format,
       shardRows,
       labels,
+      held,
       version,
       corpusFile: basename(db),
       corpusSha256: await fileSha256(db),
@@ -123,7 +124,7 @@ async function writeSplits(
   format: ExportFormat,
   shardRows: number,
   onProgress?: (done: number, total: number) => void,
-): Promise<Record<string, number>[]> {
+): Promise<{ labels: Record<string, number>[]; held: SplitHolds[] }> {
   const columns = COLUMNS[plan.options.kind];
   const writers = plan.splits.map(
     (s) =>
@@ -137,12 +138,15 @@ async function writeSplits(
       ),
   );
   const labels = plan.splits.map(() => ({}) as Record<string, number>);
+  const held = plan.splits.map((): SplitHolds => ({ programs: new Set(), traces: new Set() }));
   const total = plan.splits.reduce((a, s) => a + s.rows, 0);
   let done = 0;
   let split = 0;
   const emit = (row: Row) => {
     writers[split].write(row);
     for (const l of row.labels as string[]) labels[split][l] = (labels[split][l] ?? 0) + 1;
+    held[split].programs.add(row.program as string);
+    held[split].traces.add(row.name as string);
     done++;
   };
   try {
@@ -168,7 +172,7 @@ async function writeSplits(
       throw new Error(`split ${plan.splits[k].name}: wrote ${w.written} rows, planned ${plan.splits[k].rows}`);
   });
   onProgress?.(done, total);
-  return labels;
+  return { labels, held };
 }
 
 /** Renames the finished folder into place; an earlier export there is removed only after. */

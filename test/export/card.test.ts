@@ -11,6 +11,8 @@ import type { Manifest } from '../../src/export/manifest.js';
 const files = (split: string, n: number, ext = 'jsonl') =>
   Array.from({ length: n }, (_, i) => `data/${split}-0000${i}-of-0000${n}.${ext}`);
 
+/** The card does not show the split's program hashes and trace names (the manifest keeps them). */
+const held = { program_hashes: [], trace_names: [] };
 function manifestOf(over: Partial<Manifest> = {}): Manifest {
   return {
     stepscope_version: '9.8.7',
@@ -26,14 +28,15 @@ function manifestOf(over: Partial<Manifest> = {}): Manifest {
     rows: 130,
     programs: 7,
     splits: {
-      train: { rows: 120, programs: 6, files: files('train', 2), labels: { 'data.wrong_value': 2 } },
+      train: { rows: 120, programs: 6, files: files('train', 2), labels: { 'data.wrong_value': 2 }, ...held },
       validation: {
         rows: 10,
         programs: 1,
         files: files('validation', 1),
         labels: { 'control.wrong_line': 1, 'data.wrong_value': 4 },
+        ...held,
       },
-      test: { rows: 0, programs: 0, files: [], labels: {} },
+      test: { rows: 0, programs: 0, files: [], labels: {}, ...held },
     },
     excluded_programs: 1,
     excluded_rows: 5,
@@ -193,7 +196,7 @@ describe('the body', () => {
       ['test', '0', '0', '0', '0', '0'],
     ]);
     const bare = cardOf(
-      manifestOf({ splits: { train: { rows: 3, programs: 1, files: files('train', 1), labels: {} } } }),
+      manifestOf({ splits: { train: { rows: 3, programs: 1, files: files('train', 1), labels: {}, ...held } } }),
     ).body;
     expect(tableOf(bare)).toEqual({
       header: ['split', 'rows', 'programs', 'files'],

@@ -470,6 +470,13 @@ describe('the dataset card and the manifest', () => {
     expect(onDisk.corpus.sha256).toBe(sha(readFileSync(db) as unknown as string));
     expect(onDisk.corpus.schema_version).toBe(one('PRAGMA user_version'));
     expect(onDisk.splits.train.files).toEqual(files.train.map((f) => f.slice(out.length + 1)));
+    // Each split names the programs and traces of its rows (what evalset create --from-export reads).
+    for (const name of ['train', 'validation']) {
+      const { rows } = await duckRead(files[name], 'parquet');
+      expect(rows.length).toBeGreaterThan(0);
+      expect(onDisk.splits[name].program_hashes).toEqual([...new Set(rows.map((r) => r.program))].sort());
+      expect(onDisk.splits[name].trace_names).toEqual([...new Set(rows.map((r) => r.name))].sort());
+    }
     expect(onDisk.rows).toBe(one('SELECT count(*) FROM evalset_items') - onDisk.excluded_rows);
   });
 

@@ -20,10 +20,12 @@ import {
   type Command,
 } from '../command.js';
 import { table, withCorpus } from '../open-corpus.js';
+import { traceIdsOfSplit } from '../export-split.js';
 import { traceIdsFromFile } from '../trace-list.js';
 
 const HELP = `Usage: stepscope evalset create --db CORPUS --name NAME --task TASK [--per-action N] [--seed S]
-                                [--direction forward|inverse|both] [--trace ID]... [--traces-from FILE] [--max-steps K]
+                                [--direction forward|inverse|both] [--trace ID]... [--traces-from FILE]
+                                [--from-export DIR --split NAME] [--max-steps K]
        stepscope evalset list --db CORPUS [--json]
        stepscope evalset export --db CORPUS --name NAME [-o FILE]
        stepscope evalset delete --db CORPUS --name NAME
@@ -60,6 +62,9 @@ Options:
   --trace ID         only this trace; repeat for several (default: every trace)
   --traces-from FILE only the traces listed in FILE, one trace id or trace name a line (blank
                      lines and # comments skipped; with --trace, both lists)
+  --from-export DIR  with --split NAME: only the traces of the programs of that split of an
+                     earlier dataset export (its stepscope-export.json), matched by program
+                     source, so the export may come from another corpus with the same programs
   --json             list: one JSON object per line
   -o, --output FILE  export: write here instead of standard output (replaced only when complete)`;
 
@@ -76,6 +81,8 @@ export const command: Command = {
     direction: { type: 'string' },
     trace: { type: 'string', multiple: true },
     'traces-from': { type: 'string' },
+    'from-export': { type: 'string' },
+    split: { type: 'string' },
     'max-steps': { type: 'string' },
     json: { type: 'boolean' },
     output: { type: 'string', short: 'o' },
@@ -107,7 +114,12 @@ function create(values: Record<string, unknown>): Promise<number> {
   return withCorpus(values, 'evalset', {}, (corpus) => {
     const listed =
       typeof values['traces-from'] === 'string' ? traceIdsFromFile(corpus, values['traces-from'], 'evalset') : [];
-    const chosen = [...new Set([...traceIds, ...listed])];
+    const fromExport = values['from-export'];
+    if ((typeof fromExport === 'string') !== (typeof values.split === 'string'))
+      throw usage('evalset: --from-export DIR and --split NAME go together');
+    const ofSplit =
+      typeof fromExport === 'string' ? traceIdsOfSplit(corpus, fromExport, values.split as string, 'evalset') : [];
+    const chosen = [...new Set([...traceIds, ...listed, ...ofSplit])];
     const started = performance.now();
     let r;
     try {

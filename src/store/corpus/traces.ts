@@ -16,6 +16,7 @@ import {
   listTraces,
   traceIds,
   traceIdsNamed,
+  traceIdsOfPrograms,
   type CorpusCounts,
   type TraceRecord,
 } from '../queries/traces.js';
@@ -34,6 +35,11 @@ export function TraceReads<B extends CorpusClass>(Base: B) {
     /** Every trace id, in id order. */
     traceIds(): number[] {
       return this.guard(() => traceIds(this.conn));
+    }
+
+    /** The ids of the traces of these programs, in id order. */
+    traceIdsOfPrograms(programIds: number[]): number[] {
+      return this.guard(() => traceIdsOfPrograms(this.conn, programIds));
     }
 
     /** The ids of the traces named `name`, in id order. */

@@ -147,6 +147,12 @@ export function traceIds(db: Database.Database): number[] {
   return db.prepare('SELECT id FROM traces ORDER BY id').pluck().all() as number[];
 }
 
+/** The ids of the traces of these programs, in id order. */
+export function traceIdsOfPrograms(db: Database.Database, programIds: number[]): number[] {
+  const stmt = db.prepare('SELECT id FROM traces WHERE program_id = ?').pluck();
+  return programIds.flatMap((p) => stmt.all(p) as number[]).sort((a, b) => a - b);
+}
+
 /** The ids of the traces named `name`, in id order (a name may be given to several traces). */
 export function traceIdsNamed(db: Database.Database, name: string): number[] {
   return db.prepare('SELECT id FROM traces WHERE name = ? ORDER BY id').pluck().all(name) as number[];
