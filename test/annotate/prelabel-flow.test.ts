@@ -175,6 +175,50 @@ describe('pre-labels: lines', () => {
     );
   });
 
+  it('no-such-line beside the data rules: the true line misread, its value and locals judged on their own', () => {
+    // A real model's answer (test/data/tiny-nd, item 2): the return line garbled and the value wrong.
+    const SCALE = "def f(text, value):\n    return value * len(text)\n\ndef main():\n    return f('ab', 'o')\n";
+    const ret = run({
+      ...fwd,
+      action: 'step_over',
+      source: SCALE,
+      before: '<|return_sep|><|src_sep|>    return value * len(text)<|arg_sep|>"\'oo\'"',
+      truth: "<|return_sep|><|src_sep|>    return f('ab', 'o')<|arg_sep|>\"'oo'\"",
+      completion: "<|return_sep|><|src_sep|>    return f('lerth,e')<|arg_sep|>\"'l ose '\"",
+    });
+    expect(labels(ret)).toEqual(['control.wrong_line by no-such-line', 'return.wrong_value by arg-value']);
+    expect(ret[1].reason).toBe("the prediction returns 'l ose ', the truth 'oo'");
+    // A line of no program with a local of the wrong value and another the frame does not have.
+    const locals = run({
+      ...count,
+      before: lineState('{"s": "\'berry\'", "t": "\'r\'", "n": "0"}', '    for c in s:'),
+      truth: lineState('{"..": "..", "c": "\'b\'"}', '        n += int(c == t)'),
+      completion: lineState('{"..": "..", "c": "\'x\'", "k": "1"}', '        n += int(c)'),
+    });
+    expect(labels(locals)).toEqual([
+      'control.wrong_line by no-such-line',
+      'data.invented_local by invented-local',
+      'data.wrong_value by wrong-value',
+    ]);
+    // The right value after a misread line: the line alone.
+    expect(
+      labels(run({ ...count, truth: lineState('{"..": ".."}', '    n = 0'), completion: any('    n = 1') })),
+    ).toEqual(['control.wrong_line by no-such-line']);
+  });
+
+  it('a line rule placing the state on another line of the program covers its value and locals', () => {
+    // The other arm returns another value by design: one label, not a wrong value beside it.
+    const got = run({
+      ...fwd,
+      source: SIGN,
+      before: lineState('{"x": "-3"}', '    elif x < 0:'),
+      action: 'step_return',
+      truth: '<|return_sep|><|src_sep|>        return -1<|arg_sep|>"-1"',
+      completion: '<|return_sep|><|src_sep|>        return 1<|arg_sep|>"1"',
+    });
+    expect(labels(got)).toEqual(['control.branch by other-arm']);
+  });
+
   it('other-function: the right value returned from the wrong function', () => {
     const src =
       'def sq(x):\n    return x * x\n\ndef f(xs):\n    total = 0\n    for x in xs:\n        total += sq(x)\n    return total\n';

@@ -37,7 +37,7 @@ export class RuleContext {
   /** The parsed prediction, when it parses. */
   readonly pred?: Prediction;
   readonly diff?: FieldDiff;
-  /** Fields explained by a rule so far: `text`, `event`, `src`, `arg`, `local:<name>`, or `all`. */
+  /** Fields explained by a rule so far: `text`, `event`, `src`, `arg`, `local:<name>`, `locals` (every one), `all`. */
   readonly covered = new Set<string>();
 
   constructor(readonly input: PrelabelInput) {
@@ -53,7 +53,8 @@ export class RuleContext {
   }
 
   isCovered(field: string): boolean {
-    return this.covered.has('all') || this.covered.has(field);
+    if (this.covered.has('all') || this.covered.has(field)) return true;
+    return field.startsWith('local') && this.covered.has('locals');
   }
 
   /** The action moved by exactly one line of the same frame (so the previous line is the one that ran). */

@@ -3,7 +3,10 @@ import type { RuleContext } from './context.js';
 
 export interface Finding {
   reason: string;
-  /** Fields this explains (`text`, `event`, `src`, `arg`, `local:<name>`, `all`); later rules leave them alone. */
+  /**
+   * Fields this explains (`text`, `event`, `src`, `arg`, `local:<name>`, `locals`, `all`); later rules leave them
+   * alone, and rules on the other fields still run.
+   */
   covers: string[];
   /** Nothing after this rule applies (the whole failure is explained). */
   stop?: boolean;

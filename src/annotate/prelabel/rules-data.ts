@@ -1,7 +1,8 @@
 /**
- * Rules on values at the right place (event and line right): the returned or raised value,
- * and each local, judged by RuleContext.locals (see the README's "Data rules"). One
- * suggestion per label, naming every local it covers.
+ * Rules on values at the right place (the event right, the line right or a misread of it): the
+ * returned or raised value, and each local, judged by RuleContext.locals (see the README's
+ * "Data rules"). They fire beside a line rule that leaves these fields uncovered (no-such-line).
+ * One suggestion per label, naming every local it covers.
  */
 import type { LocalKind, LocalVerdict, RuleContext } from './context.js';
 import { reprType } from './repr.js';
@@ -9,8 +10,8 @@ import { clip, parsedRule, type Rule } from './rule.js';
 
 const VALUE_EVENTS = new Set(['return', 'inv_return', 'exception', 'inv_exception']);
 
+/** The locals judged `kind` that no earlier rule explained (a rule placing the state elsewhere covers them all). */
 function open(ctx: RuleContext, kind: LocalKind): LocalVerdict[] {
-  if (ctx.diff!.src === false) return [];
   return ctx.locals().filter((v) => v.kind === kind && !ctx.isCovered(`local:${v.name}`));
 }
 
@@ -45,14 +46,9 @@ export const dataRules: Rule[] = [
           `${v.name} is ${reprType(v.predicted!)} ${clip(v.predicted, 20)}, true ${reprType(v.truth ?? v.full!)} ${clip(v.truth ?? v.full, 20)}`,
       );
       const [p, t] = [ctx.pred!.arg, ctx.truth.arg];
-      // Like the locals, only at the right line: a return from another line has another value by design.
-      if (
-        ctx.diff!.arg === false &&
-        ctx.diff!.src !== false &&
-        typeof p === 'string' &&
-        typeof t === 'string' &&
-        !ctx.isCovered('arg')
-      ) {
+      // Like the locals, not when a line rule placed the state elsewhere (it covers `arg`): a return from another
+      // line has another value by design.
+      if (ctx.diff!.arg === false && typeof p === 'string' && typeof t === 'string' && !ctx.isCovered('arg')) {
         const [tp, tt] = [reprType(p), reprType(t)];
         if (tp && tt && tp !== tt) hits.push(`the value is ${tp} ${clip(p, 20)}, true ${tt} ${clip(t, 20)}`);
       }
@@ -65,12 +61,13 @@ export const dataRules: Rule[] = [
   {
     id: 'arg-value',
     label: 'return.wrong_value',
-    when: 'right event and line, but the returned value (or the exception raised) differs',
+    when:
+      'right event, at the true line or at no line of the program, ' +
+      'but the returned value (or the exception raised) differs',
     needsParse: true,
     apply(ctx) {
       const d = ctx.diff!;
-      if (d.arg !== false || d.src === false || ctx.isCovered('arg') || !VALUE_EVENTS.has(ctx.truth.event))
-        return undefined;
+      if (d.arg !== false || ctx.isCovered('arg') || !VALUE_EVENTS.has(ctx.truth.event)) return undefined;
       const what = ctx.truth.event.endsWith('exception') ? 'raises' : 'returns';
       return {
         reason: `the prediction ${what} ${clip(argText(ctx.pred!.arg))}, the truth ${clip(argText(ctx.truth.arg))}`,

@@ -119,7 +119,7 @@ export const deltaRules: Rule[] = [
     needsParse: true,
     apply(ctx) {
       const names = ctx.locals().filter((v) => v.kind === 'unchanged' && !ctx.isCovered(`local:${v.name}`));
-      if (!names.length || ctx.diff!.src === false) return undefined;
+      if (!names.length) return undefined;
       return {
         reason: `${names.map((v) => v.name).join(', ')} did not change and belong${names.length === 1 ? 's' : ''} out of the delta`,
         covers: names.map((v) => `local:${v.name}`),
@@ -134,7 +134,7 @@ export const deltaRules: Rule[] = [
     apply(ctx) {
       const d = ctx.diff!;
       // Names left out where none may be: said beside any other fault of the locals.
-      const left = d.src === false ? [] : ctx.locals().filter((v) => v.kind === 'elided');
+      const left = ctx.isCovered('locals-marker') ? [] : ctx.locals().filter((v) => v.kind === 'elided');
       if (left.length) {
         const names = left.map((v) => v.name).join(', ');
         return {
@@ -142,7 +142,7 @@ export const deltaRules: Rule[] = [
           covers: ['locals-marker', ...left.map((v) => `local:${v.name}`)],
         };
       }
-      if (d.locals !== false || d.src === false || d.localDiffs.length) return undefined;
+      if (d.locals !== false || ctx.isCovered('locals-marker') || d.localDiffs.length) return undefined;
       // Every name agrees, so the marker differs: shown on one side only, or with another value ("...").
       const [p, t] = [markerOf(ctx.pred!), markerOf(ctx.truth)];
       if (p !== undefined && t !== undefined)

@@ -25,9 +25,17 @@ function lineRule(
     const p = ctx.predLine();
     if (!o || t === undefined || p === undefined) return undefined;
     const reason = f(ctx, o, t, p);
-    return reason === undefined ? undefined : { reason, covers: ['src'] };
+    return reason === undefined ? undefined : { reason, covers: PLACE };
   });
 }
+
+/**
+ * What a rule placing the prediction on another line of the program explains: the line, and the
+ * values shown there, which are another place's by design (a return in the other arm returns
+ * another value). A src that is no line of the program is the true place misread: no-such-line
+ * covers `src` only, and the value and locals are judged against the truth's by the data rules.
+ */
+const PLACE = ['src', 'locals', 'arg'];
 
 const at = (o: Outline, n: number) => `\`${o.lineText(n).trim()}\` (line ${n})`;
 
@@ -95,7 +103,9 @@ const otherVisit: Rule = {
     const tk = te && te.src === p.src ? visits.findIndex((e) => e.seq === te.seq) + 1 : 0;
     if (tk > 0)
       reason += `; the truth is its ${ordinal(tk)}: ${Math.abs(tk - k)} iteration${Math.abs(tk - k) === 1 ? '' : 's'} ${k < tk ? 'behind' : 'ahead'}`;
-    return { reason, covers: ['src', ...shown.map(([n]) => `local:${n}`), ...differing.map((n) => `local:${n}`)] };
+    // At another line the whole state is the other visit's; at the true line, the names it explains.
+    const names = [...shown.map(([n]) => `local:${n}`), ...differing.map((n) => `local:${n}`)];
+    return { reason, covers: d.src === false ? ['src', 'locals'] : ['src', ...names] };
   },
 };
 
@@ -215,7 +225,7 @@ export const lineRules: Rule[] = [
       const [t, p] = [ctx.trueLine(), ctx.predLine()];
       const where = (src: string | undefined, n: number | undefined) =>
         `\`${clip(src?.trim())}\`${n === undefined ? '' : ` (line ${n})`}`;
-      return { reason: `predicted ${where(ctx.pred!.src, p)}, true ${where(ctx.truth.src, t)}`, covers: ['src'] };
+      return { reason: `predicted ${where(ctx.pred!.src, p)}, true ${where(ctx.truth.src, t)}`, covers: PLACE };
     },
   },
 ];
