@@ -154,9 +154,35 @@ export interface AnnotationItem {
   annotators: string[];
 }
 
+/**
+ * What an adjudicator reads to settle a disagreement on a prediction: where it is (set, run,
+ * item, sample: what a link to the item names), the program, and the prediction against the truth.
+ */
+export interface DisagreementContext {
+  prediction: number;
+  set: string;
+  run: string;
+  /** The evaluation item (a deep link's `item`), its key and the prediction's sample. */
+  item: number;
+  key: string;
+  sample: number;
+  traceId: number;
+  /** The program (the trace's forward context); its lines are marked by `predicted.src` and `truth.src`. */
+  code: string;
+  /** As in AnnotationItem: the completion read into a state, null when it cannot be read. */
+  predicted: Prediction | null;
+  truth: Prediction;
+  wrong: Field[];
+  completion: string;
+}
+
 export interface DisagreementInfo {
   target: string;
   labels: Record<string, readonly string[]>;
+  /** annotator → note, for the annotators of `labels` who wrote one. */
+  notes: Record<string, string>;
+  /** The prediction's context; null for a state or transition target. */
+  context: DisagreementContext | null;
   /** What an adjudicator set, if anyone did. */
   final: { annotator: string; labels: string[] } | null;
 }

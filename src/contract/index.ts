@@ -49,6 +49,7 @@ export type {
   AnnotationInfo,
   AnnotationItem,
   AgreementInfo,
+  DisagreementContext,
   DisagreementInfo,
   HistoryInfo,
   PrelabelInfo,

@@ -205,6 +205,69 @@ describe('annotation API', () => {
     expect(g.rules.rules.find((r) => r.rule === 'parse-error')!.judged).toBeGreaterThanOrEqual(8);
   });
 
+  it("a disagreement on a prediction carries each annotator's note, the program, the prediction against the truth and where the item is", async () => {
+    const entries = (await queue('bob')).entries;
+    const settled = entries[3]; // bob and carol disagree on it (the test above)
+    await call('annotate', { target: { prediction: settled.prediction }, note: 'cut mid-token', annotator: 'bob' });
+    await call('annotate', { target: { prediction: settled.prediction }, note: 'no state at all', annotator: 'carol' });
+    // A readable prediction (a passing one, of a state on a source line) labeled differently by two people.
+    const all = (await queue('bob', { failed: false })).entries;
+    const passing = all.find(
+      (e) =>
+        !entries.some((f) => f.prediction === e.prediction) &&
+        items.find((it) => it.id === e.item)!.truth.src !== undefined,
+    )!;
+    await call('annotate', { target: { prediction: passing.prediction }, labels: ['other.other'], annotator: 'bob' });
+    await call('annotate', {
+      target: { prediction: passing.prediction },
+      labels: ['truth.value_cut'],
+      annotator: 'carol',
+    });
+    // And a state of a trace: no prediction, so no context.
+    await call('annotate', { target: { trace: 1, seq: 3 }, labels: ['other.other'], annotator: 'bob' });
+    await call('annotate', { target: { trace: 1, seq: 3 }, labels: ['control.branch'], annotator: 'carol' });
+
+    const g = await call('getAgreement', { set: 'ns', run: 'half' });
+    const of = (target: string) => g.disagreements.find((d) => d.target === target)!;
+    const d = of(`prediction:${settled.prediction}`);
+    expect(d.notes).toEqual({ bob: 'cut mid-token', carol: 'no state at all' });
+    expect(d.labels).toEqual({ bob: ['format.truncated'], carol: ['format.unparseable'] });
+    expect(d.final).toEqual({ annotator: 'dora', labels: ['format.truncated'] });
+    const item = items.find((it) => it.id === settled.item)!;
+    // The same program, states and wrong fields as the queue's item view shows.
+    const shown = await call('getAnnotationItem', { prediction: settled.prediction, annotator: 'bob' });
+    expect(d.context).toEqual({
+      prediction: settled.prediction,
+      set: 'ns',
+      run: 'half',
+      item: item.id,
+      key: item.key,
+      sample: settled.sample,
+      traceId: item.traceId,
+      code: corpus.getTrace(item.traceId)!.context_forward,
+      predicted: null,
+      truth: item.truth,
+      wrong: shown.wrong,
+      completion: 'oops, no state',
+    });
+    expect(d.context!.code).not.toBe('');
+    // Nobody wrote a note on the first: no notes, not empty ones.
+    expect(of(`prediction:${entries[0].prediction}`).notes).toEqual({});
+
+    const read = of(`prediction:${passing.prediction}`).context!;
+    const readItem = await call('getAnnotationItem', { prediction: passing.prediction, annotator: 'bob' });
+    expect(read.predicted).not.toBeNull();
+    expect(read.predicted).toEqual(readItem.predicted);
+    expect(read.predicted!.src).toBe(read.truth.src);
+    expect(read.code.split('\n')).toContain(read.truth.src);
+    expect(read.wrong).toEqual([]);
+
+    // Outside any run: the whole corpus's report has it.
+    const state = (await call('getAgreement', {})).disagreements.find((x) => x.target === 'trace:1/seq:3')!;
+    expect(state.labels).toEqual({ bob: ['other.other'], carol: ['control.branch'] });
+    expect(state.context).toBeNull();
+  });
+
   it('a corpus opened read-only answers every write with read-only and keeps the reads', async () => {
     const ro = openCorpus(path, { readonly: true });
     const roApi = { ...createApi(ro), ...createWriteApi(ro as Corpus) };

@@ -44,6 +44,8 @@ describe('deep links', () => {
     // The labeling views round-trip too (one view bar, one \`view=\`).
     for (const view of ['label', 'agreement'] as const)
       expect(parseLink(formatLink({ view }))).toEqual({ link: { view }, problems: [] });
+    // Agreement names the set and run compared.
+    expect(formatLink({ view: 'agreement', set: 'crux-out', run: 'm1' })).toBe('?view=agreement&set=crux-out&run=m1');
     expect(formatLink({})).toBe('');
     expect(parseLink('')).toEqual({ link: {}, problems: [] });
     expect(parseLink('?')).toEqual({ link: {}, problems: [] });

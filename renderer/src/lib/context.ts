@@ -6,6 +6,7 @@
  * In a component test: render(View, { context: contextFor(source) }) (test/renderer/components/).
  */
 import { getContext, setContext } from 'svelte';
+import { Agreement, followQueues } from '../state/agreement.svelte.js';
 import { CorpusQuery } from '../state/corpus.svelte.js';
 import { Dashboard } from '../state/dashboard.svelte.js';
 import { Explorer } from '../state/explorer.svelte.js';
@@ -19,6 +20,7 @@ const CORPUS = Symbol('corpus');
 const NAV = Symbol('nav');
 const DASHBOARD = Symbol('dashboard');
 const OVERLAY = Symbol('overlay');
+const AGREEMENT = Symbol('agreement');
 
 export interface AppState {
   source: DataSource;
@@ -27,9 +29,13 @@ export interface AppState {
   nav: Nav;
   dashboard: Dashboard;
   overlay: Overlay;
+  agreement: Agreement;
 }
 
-export function createAppState(source: DataSource): AppState {
+export function createAppState(data: DataSource): AppState {
+  const agreement = new Agreement(data);
+  // Every view's calls go through it: a labeling queue opened tells the agreement view its run.
+  const source = followQueues(data, agreement);
   const explorer = new Explorer(source);
   return {
     source,
@@ -38,6 +44,7 @@ export function createAppState(source: DataSource): AppState {
     nav: new Nav(),
     dashboard: new Dashboard(source),
     overlay: new Overlay(source, explorer),
+    agreement,
   };
 }
 
@@ -50,6 +57,7 @@ export function contextMap(s: AppState): Map<symbol, unknown> {
     [NAV, s.nav],
     [DASHBOARD, s.dashboard],
     [OVERLAY, s.overlay],
+    [AGREEMENT, s.agreement],
   ]);
 }
 
@@ -77,5 +85,7 @@ export const useApp = (): AppState => ({
   nav: useNav(),
   dashboard: useDashboard(),
   overlay: useOverlay(),
+  agreement: useAgreement(),
 });
 export const useOverlay = () => need<Overlay>(OVERLAY, 'the predictions overlay');
+export const useAgreement = () => need<Agreement>(AGREEMENT, 'the agreement view state');

@@ -6,7 +6,7 @@
  * The format (every parameter optional, in this order when formatted):
  *
  *   /?view=dashboard&set=S&run=R&run2=R2
- *   /?view=label   /?view=agreement
+ *   /?view=label   /?view=agreement&set=S&run=R
  *   /?trace=12&set=S&run=R&run2=R2&dir=forward&entry=0&actions=step_into,step_into&cursor=2&item=345&failures=1
  *
  * | key | value |
@@ -15,7 +15,7 @@
  * annotators' agreement) |
  * | `trace` | a trace id: the explorer opens it |
  * | `set`, `run`, `run2` | an evaluation set and the run (and a second run to compare) overlaid on the trees; on the
- * dashboard, the set and the runs compared (A, B) |
+ * dashboard, the set and the runs compared (A, B); on the agreement view, the set and run whose labels are compared |
  * | `dir`, `entry` | the trajectory's direction (`forward`, `inverse`) and entry (seq of a call) |
  * | `actions` | the actions walked, comma-separated, each one percent-encoded (`breakpoint%20%20%20%20return%20n`): a
  * `,` inside an action is `%2C` |

@@ -11,6 +11,10 @@ import { parseLink, type DeepLink } from '../lib/deeplink.js';
 
 export function linkOf(app: AppState): DeepLink {
   if (app.nav.view === 'dashboard') return dashboardLink(app);
+  if (app.nav.view === 'agreement') {
+    const a = app.agreement;
+    return { view: 'agreement', ...(a.set && { set: a.set }), ...(a.set && a.run && { run: a.run }) };
+  }
   if (app.nav.view !== 'explorer') return { view: app.nav.view };
   const ex = app.explorer;
   const ov = app.overlay;
@@ -48,11 +52,12 @@ export async function applyLink(app: AppState, l: DeepLink): Promise<string[]> {
     await applyDashboard(app, l, problems);
     return problems;
   }
-  if (l.view === 'label' || l.view === 'agreement') {
-    if (Object.keys(l).length > 1)
-      problems.push(
-        `The ${l.view === 'label' ? 'labeling' : 'agreement'} view takes no other parameters; they were ignored.`,
-      );
+  if (l.view === 'agreement') {
+    await applyAgreement(app, l, problems);
+    return problems;
+  }
+  if (l.view === 'label') {
+    if (Object.keys(l).length > 1) problems.push('The labeling view takes no other parameters; they were ignored.');
     return problems;
   }
   // The trace opens while the overlay's set and runs load (an item's link opens its own trace).
@@ -155,6 +160,20 @@ async function applyDashboard(app: AppState, l: DeepLink, problems: string[]): P
     else d.b = run;
   }
   await d.compare();
+}
+
+/** Opens the agreement view on the link's set and run (else the run being labeled, else the first). */
+async function applyAgreement(app: AppState, l: DeepLink, problems: string[]): Promise<void> {
+  const other = Object.keys(l).filter((k) => !['view', 'set', 'run'].includes(k));
+  if (other.length)
+    problems.push(
+      `The agreement view takes only set and run; ${other.join(', ')} ${other.length > 1 ? 'were' : 'was'} ignored.`,
+    );
+  if (l.run !== undefined && l.set === undefined)
+    problems.push('The link names a run but no set ("set=…"); the run was ignored.');
+  // Set before the view mounts and opens: its open joins this one.
+  if (l.set !== undefined) app.agreement.follow(l.set, l.run ?? '');
+  problems.push(...(await app.agreement.open()));
 }
 
 /** Opens a link from inside the app; what it could not open is shown above the view. */
