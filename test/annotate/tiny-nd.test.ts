@@ -132,8 +132,9 @@ describe("the tiny-nd model's val-ns answers, pre-labelled", () => {
       if (h.labels.every((l) => s.includes(l))) complete++;
     }
     // Before issue 29 part 4 the rules gave 46 labels, all right, and every label needed on 26 of the 40 (a line of
-    // no program silenced the value and locals); since, 65 labels, all right, and 39 of 40; 64 once locals with a key twice became format errors (README). Lower bounds:
-    // no suggestion the hand labels lack, and at least 39 complete.
+    // no program silenced the value and locals); since, 65 labels, all right, and 39 of 40; 64 once locals with a
+    // key twice became format errors (README). Lower bounds: no suggestion the hand labels lack, and at least 39
+    // complete.
     expect(given).toBeGreaterThan(0);
     expect(right).toBe(given);
     expect(complete).toBeGreaterThanOrEqual(39);
