@@ -11,7 +11,6 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { resolve } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import type { AnnotationInfo, AnnotationItem, HistoryInfo, AgreementInfo } from '../src/contract/index.js';
-import type { Taxonomy } from '../src/annotate/index.js';
 import { truth } from './helpers.js';
 
 const SET = 'crux-out';
@@ -47,18 +46,17 @@ async function openQueue(page: Page, annotator: string): Promise<void> {
   await expect(page.getByTestId('item-key')).toBeVisible();
 }
 
-/** Presses Tab until the open group is `group`, then the label's key; waits until it shows as saved. */
-async function give(page: Page, tax: Taxonomy, id: string): Promise<void> {
-  const label = tax.labels.find((l) => l.id === id)!;
-  const group = tax.groups.find((g) => g.id === label.group)!;
-  for (
-    let i = 0;
-    i < tax.groups.length && (await page.locator('[data-testid="group-tab"].active').innerText()) !== group.name;
-    i++
-  )
-    await page.keyboard.press('Tab');
-  await page.keyboard.press(String(label.key));
-  await expect(page.locator(`[data-testid="label-option"][data-label="${id}"]`)).toHaveAttribute('data-on', 'true');
+/**
+ * Types the keys the page shows beside the label (its group's letter first when that group is
+ * not open); waits until it shows as saved.
+ */
+async function give(page: Page, id: string): Promise<void> {
+  const option = page.locator(`[data-testid="label-option"][data-label="${id}"]`);
+  const keys = ((await option.getAttribute('data-keys')) ?? '').split(' ').filter(Boolean);
+  expect(keys.length, id).toBeGreaterThan(0);
+  expect(keys.length, id).toBeLessThanOrEqual(2);
+  for (const k of keys) await page.keyboard.press(k);
+  await expect(option).toHaveAttribute('data-on', 'true');
   await expect(page.getByTestId('save-state')).toHaveText('saved');
 }
 
@@ -81,7 +79,7 @@ test('20 failures labeled with the keyboard only; the labels and their history a
     await expect(page.getByTestId('item-key')).toHaveText(e.key);
     const item = await truth(request, 'getAnnotationItem', { prediction: e.prediction, annotator: 'ada' });
     const labels = labelsFor(item);
-    for (const l of labels) await give(page, tax, l);
+    for (const l of labels) await give(page, l);
     if (i === 3) {
       await page.keyboard.press('n');
       await page.keyboard.type('value off by the loop');
@@ -129,6 +127,59 @@ test('20 failures labeled with the keyboard only; the labels and their history a
   await page.keyboard.press('?');
   await expect(page.getByTestId('cheatsheet')).toBeVisible();
   await page.screenshot({ path: 'test-results/labeling-cheatsheet.png' });
+});
+
+test("every group's labels in sight: two keys at most, the suggestions marked with their reason, A gives them", async ({
+  page,
+  request,
+}) => {
+  const tax = await truth(request, 'getTaxonomy', {});
+  const queue = await truth(request, 'annotationQueue', { set: SET, run: RUN, annotator: 'zed' });
+  // An entry the rules made suggestions on, nobody else labeled: zed's first.
+  const at = queue.entries.findIndex((e) => e.prelabels.length && !e.annotators.length);
+  expect(at).toBeGreaterThanOrEqual(0);
+  await page.goto('/');
+  await openQueue(page, 'zed');
+  for (let i = 0; i < at; i++) await page.keyboard.press('ArrowRight');
+  await expect(page.getByTestId('item-position')).toHaveText(`${at + 1} / ${queue.entries.length}`);
+  const active = tax.labels.filter((l) => !l.deprecated);
+  await expect(page.getByTestId('label-option')).toHaveCount(active.length);
+  const keys = await page.getByTestId('label-option').evaluateAll((els) => els.map((e) => e.getAttribute('data-keys')));
+  expect(keys.every((k) => k && k.split(' ').length <= 2)).toBe(true);
+  const suggested = [...new Set(queue.entries[at].prelabels)];
+  for (const id of suggested) {
+    const option = page.locator(`[data-testid="label-option"][data-label="${id}"]`);
+    await expect(option).toHaveAttribute('data-suggested', 'true');
+    await expect(option.getByTestId('suggestion-reason')).not.toBeEmpty();
+  }
+  await expect(page.locator('[data-testid="label-option"][data-suggested="true"]')).toHaveCount(suggested.length);
+  // ada labeled 20 items before zed opened the queue: her progress is in the header.
+  await expect(page.locator('[data-testid="annotator-progress"][data-annotator="ada"]')).toContainText(
+    `/ ${queue.entries.length}`,
+  );
+  for (const [w, h] of [
+    [1280, 720],
+    [1920, 1080],
+  ]) {
+    await page.setViewportSize({ width: w, height: h });
+    await page.screenshot({ path: `test-results/labeling-sight-${w}x${h}.png` });
+  }
+  await page.keyboard.press('a');
+  for (const id of suggested)
+    await expect(page.locator(`[data-testid="label-option"][data-label="${id}"]`)).toHaveAttribute('data-on', 'true');
+  await expect(page.getByTestId('save-state')).toHaveText('saved');
+  await expect(page.getByTestId('item-position')).toHaveText(`${at + 1} / ${queue.entries.length}`);
+  // A group opened by its letter does not carry over to the next item.
+  await page.keyboard.press('e');
+  await expect(page.locator('[data-testid="group"][data-group="data"]')).toHaveClass(/open/);
+  await page.keyboard.press('ArrowRight');
+  await expect(page.getByTestId('item-position')).toHaveText(`${at + 2} / ${queue.entries.length}`);
+  await expect(page.locator('[data-testid="group"]').first()).toHaveClass(/open/);
+  // Leave no label behind for the agreement test: zed's one change undone.
+  await page.keyboard.press('Control+z');
+  await expect(page.getByTestId('item-position')).toHaveText(`${at + 1} / ${queue.entries.length}`);
+  await expect(page.getByTestId('given-labels')).toHaveText('—');
+  await expect(page.getByTestId('save-state')).toHaveText('saved');
 });
 
 test('a server killed mid-burst loses nothing the page showed as saved', async ({ page }) => {
@@ -390,13 +441,7 @@ test('the taxonomy editor adds, edits and retires a label as new versions; a key
   await page.getByTestId('taxonomy-open').click();
   await page.getByTestId('label-start').click();
   await expect(page.getByTestId('item-key')).toBeVisible();
-  await expect(page.locator('[data-testid="label-option"][data-label="data.wrong_value"]')).toHaveCount(0);
-  for (
-    let i = 0;
-    i < now.groups.length && (await page.locator('[data-testid="group-tab"].active').innerText()) !== 'Data';
-    i++
-  )
-    await page.keyboard.press('Tab');
+  // Every group's labels are on screen at once, the retired one no more.
   await expect(page.locator('[data-testid="label-option"][data-label="data.wrong_value"]')).toBeVisible();
   await expect(page.locator('[data-testid="label-option"][data-label="data.off_by_one"]')).toHaveCount(0);
 });

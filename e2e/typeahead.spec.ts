@@ -1,9 +1,9 @@
 // Typing ahead in the labeling queue (docs/annotation.md, "Typing ahead"; issue 29): 20 items
-// labeled with no pause at all between keys (label keys, Tab, notes, Backspace, Esc, Ctrl+Z,
-// skip, Enter, →), then every stored annotation read back through the CLI and compared with what
-// the keys meant, item by item, and the history with the changes they made, in order. The
-// expected values come from a model of the keys run over the taxonomy and pre-labels the API
-// serves (the corpus: e2e/annotation-fixture.mjs).
+// labeled with no pause at all between keys (label keys, a group's letter, Tab, A, notes,
+// Backspace, Esc, Ctrl+Z, skip, Enter, →), then every stored annotation read back through the
+// CLI and compared with what the keys meant, item by item, and the history with the changes
+// they made, in order. The expected values come from a model of the keys run over the taxonomy
+// and pre-labels the API serves (the corpus: e2e/annotation-fixture.mjs).
 import { execFileSync } from 'node:child_process';
 import { resolve } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
@@ -26,15 +26,15 @@ function keysFor(i: number): Key[] {
   switch (i % 5) {
     case 0: // the issue's round: a label, a note, Enter, Esc, →
       return [...press('1', 'N'), text(`note ${i}`), ...press('Enter', 'Escape', 'ArrowRight')];
-    case 1: // the third group's first two labels, then Enter keeps them
-      return press('Tab', 'Tab', '1', '2', 'Enter');
+    case 1: // the third group's first two labels (its letter, E, opens it), then Enter keeps them
+      return press('e', '1', '2', 'Enter');
     case 2: // on, off, undone (on again); a note; skip
       return [...press('1', '1', 'Control+z', 'N'), text(`looks off ${i}`), ...press('Enter', 'S')];
     case 3: // Enter alone: the pre-labels, if any
       return press('Enter');
-    default: // a note corrected with Backspace; the note opened again and left unsaved with Esc
+    default: // the suggestions beside a label (A); a note corrected with Backspace; opened again, left with Esc
       return [
-        ...press('Tab', '2', 'N'),
+        ...press('Tab', '2', 'a', 'N'),
         text(`e ${i}x`),
         ...press('Backspace', 'Enter', 'N'),
         text(' more'),
@@ -81,6 +81,9 @@ async function burst(page: Page, keys: Key[]): Promise<void> {
   await Promise.all(events.map((e) => cdp.send('Input.dispatchKeyEvent', e as never)));
   await cdp.detach();
 }
+
+/** The groups' letters in the groups' order (docs/annotation.md, "Keys"). */
+const GROUP_LETTERS = 'qwertyuiopdfghjklcvbm';
 
 interface Stored {
   labels: string[];
@@ -130,7 +133,12 @@ function expected(tax: Taxonomy, predictions: number[], prelabels: Map<number, s
         const l = groupLabels(tax, groups[group].id).find((x) => x.key === Number(key));
         if (l) write(p, { labels: labels().includes(l.id) ? labels().filter((x) => x !== l.id) : [...labels(), l.id] });
       } else if (key === 'Tab') group = (group + 1) % groups.length;
-      else if (key === 'N') {
+      else if (GROUP_LETTERS.includes(key)) {
+        if (GROUP_LETTERS.indexOf(key) < groups.length) group = GROUP_LETTERS.indexOf(key);
+      } else if (key === 'a') {
+        const add = prelabels.get(p)!.filter((l) => !labels().includes(l));
+        if (add.length) write(p, { labels: [...labels(), ...add] });
+      } else if (key === 'N') {
         inNote = true;
         draft = stored.get(p)?.note ?? '';
       } else if (key === 'Control+z') {

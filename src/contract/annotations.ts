@@ -40,6 +40,9 @@ export const annotationTarget = object({
 
 const labelList = arrayOf(str(120), 50);
 
+/** Reviews per item: 1–99, or null for no limit. */
+const reviewCount: Validator<number | null> = (v, p) => (v === null ? null : int(1, 99)(v, p));
+
 export const LABELED = ['any', 'yes', 'no'] as const;
 
 /** The queue's filter (docs/annotation.md, "The queue"). */
@@ -82,6 +85,9 @@ export const annotationMethods = {
   skipAnnotation: write(object({ target: annotationTarget, annotator: annotatorName })),
   undoAnnotation: write(object({ annotator: annotatorName })),
   adjudicate: write(object({ target: annotationTarget, labels: labelList, annotator: annotatorName })),
+  /** A run's reviews per item: how many people label each prediction (null: no limit). */
+  getReviewQuota: read(object({ set: recordName, run: recordName })),
+  setReviewQuota: write(object({ set: recordName, run: recordName, reviews: reviewCount, author: annotatorName })),
   listAnnotations: read(object({ set: optional(recordName), run: optional(recordName), annotator: optional(str(80)) })),
   annotationHistory: read(object({ target: optional(annotationTarget), annotator: optional(str(80)) })),
   getAgreement: read(
@@ -119,6 +125,10 @@ export interface Queue {
   position: number;
   /** Per label id, this annotator's labels in the queue. */
   counts: Record<string, number>;
+  /** The run's reviews per item (the corpus's setting, setReviewQuota); null: no limit. */
+  reviews: number | null;
+  /** Per person who labeled or skipped entries listed: how many (most first); `entries.length` is the total. */
+  progress: { annotator: string; done: number }[];
   /**
    * What the filters can choose from: over the run's predictions (its failures unless `failed` is false) before the
    * other filters.
@@ -207,7 +217,16 @@ export interface AnnotationResults {
   skipAnnotation: AnnotationInfo;
   undoAnnotation: { undone: AnnotationInfo | null };
   adjudicate: AnnotationInfo;
+  getReviewQuota: ReviewQuota;
+  setReviewQuota: ReviewQuota;
   listAnnotations: { counts: Record<string, number>; rows: AnnotationInfo[] };
   annotationHistory: HistoryInfo[];
   getAgreement: AgreementInfo;
+}
+
+export interface ReviewQuota {
+  set: string;
+  run: string;
+  /** null: no limit. */
+  reviews: number | null;
 }

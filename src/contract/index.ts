@@ -55,6 +55,7 @@ export type {
   PrelabelInfo,
   Queue,
   QueueEntry,
+  ReviewQuota,
 } from './annotations.js';
 
 /** Every method, by name: its access and its params validator. */

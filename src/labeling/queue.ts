@@ -3,7 +3,9 @@
  * default) in the set's item order, narrowed by the filter, with who labeled each, the rules'
  * suggestions, and where this annotator resumes (the first entry they have not labeled or
  * skipped). With `need` = m, an entry m other people labeled is left out, unless this
- * annotator has it already: each item goes to the first m annotators who reach it.
+ * annotator has it already: each item goes to the first m annotators who reach it. The run's
+ * reviews per item, stored in the corpus (Corpus.setReviewQuota), leave entries out the same
+ * way, for every caller: the store refuses the review that would exceed it.
  */
 import type { Queue, QueueEntry } from '../contract/annotations.js';
 import type { Field } from '../semantics/index.js';
@@ -42,6 +44,10 @@ export function buildQueue(corpus: ReadCorpus, f: QueueFilter): Queue {
     else if (a.role === 'annotator') m.people.set(a.annotator, a);
     marks.set(a.prediction!, m);
   }
+  const quota = corpus.reviewQuota(run.id);
+  const limit = Math.min(f.need ?? Infinity, quota ?? Infinity);
+  /** Per person, the entries listed they labeled or skipped. */
+  const doneBy = new Map<string, number>();
   const entries: (QueueEntry & { ord: number })[] = [];
   const mine: AnnotationRecord[] = [];
   const facets = { actions: new Set<string>(), annotators: new Set<string>(), prelabels: new Set<string>() };
@@ -63,12 +69,13 @@ export function buildQueue(corpus: ReadCorpus, f: QueueFilter): Queue {
     if (f.labeled === 'no' && labeledBy.length > 0) continue;
     if (f.by !== undefined && !labeledBy.includes(f.by)) continue;
     if (f.prelabel !== undefined && !m.rules.includes(f.prelabel)) continue;
-    if (f.need !== undefined && !own && labeledBy.length >= f.need) continue;
+    if (!own && labeledBy.length >= limit) continue;
     if (f.wrong?.length) {
       const wrong = predictionFacts(set, run, item, p).wrong;
       if (!f.wrong.every((w) => wrong.includes(w))) continue;
     }
     if (own && !own.skipped) mine.push(own);
+    for (const who of m.people.keys()) doneBy.set(who, (doneBy.get(who) ?? 0) + 1);
     entries.push({
       prediction: p.id,
       item: item.id,
@@ -88,6 +95,10 @@ export function buildQueue(corpus: ReadCorpus, f: QueueFilter): Queue {
     done: entries.filter((e) => e.mine !== null).length,
     position: position < 0 ? entries.length : position,
     counts: labelCounts(mine),
+    reviews: quota ?? null,
+    progress: [...doneBy]
+      .map(([annotator, done]) => ({ annotator, done }))
+      .sort((a, b) => b.done - a.done || (a.annotator < b.annotator ? -1 : 1)),
     facets: {
       actions: [...facets.actions].sort(),
       annotators: [...facets.annotators].sort(),

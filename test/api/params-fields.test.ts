@@ -71,6 +71,8 @@ const FIELDS: Record<string, string[]> = {
   listAnnotations: ['set', 'run', 'annotator'],
   annotationHistory: ['annotator', 'target'],
   getAgreement: ['set', 'run', 'view'],
+  getReviewQuota: ['set', 'run'],
+  setReviewQuota: ['set', 'run', 'reviews', 'author'],
 };
 
 let corpus: Corpus;

@@ -20,6 +20,8 @@ const queue = (entries: QueueEntry[], counts: Record<string, number> = {}): Queu
   done: entries.filter((e) => e.mine).length,
   position: 0,
   counts,
+  reviews: null,
+  progress: [],
   facets: { actions: [], annotators: [], prelabels: [] },
 });
 

@@ -40,6 +40,9 @@ class Page {
       case 'group':
         this.group += c.step;
         return;
+      case 'jump':
+        this.group = c.group;
+        return;
       case 'next':
       case 'accept':
         return this.#later(() => ((this.item += 1), (this.group = 0)));
@@ -191,5 +194,25 @@ describe('what a key means', () => {
     expect(commandOf('note', { key: 'é' })).toEqual({ kind: 'type', text: 'é' });
     expect(commandOf('note', { key: 'Tab' })).toBeNull();
     expect(commandOf('note', { key: 'z', ctrl: true })).toBeNull();
+  });
+
+  it("a group's letter opens it and A gives the suggestions, in either case; in the note both are text", () => {
+    expect(commandOf('keys', { key: 'q' })).toEqual({ kind: 'jump', group: 0 });
+    expect(commandOf('keys', { key: 'W' })).toEqual({ kind: 'jump', group: 1 });
+    expect(commandOf('keys', { key: 'a' })).toEqual({ kind: 'suggested' });
+    expect(commandOf('keys', { key: 'A', shift: true })).toEqual({ kind: 'suggested' });
+    expect(commandOf('keys', { key: 'w', ctrl: true })).toBeNull();
+    expect(commandOf('note', { key: 'w' })).toEqual({ kind: 'type', text: 'w' });
+    expect(commandOf('note', { key: 'a' })).toEqual({ kind: 'type', text: 'a' });
+  });
+});
+
+describe('a group letter typed ahead', () => {
+  it('opens its group on the item it was typed on: `e 2 Enter 1`: group 3, then group 1 on the next item', async () => {
+    const page = new Page();
+    page.type('e2', 'Enter', '1');
+    await page.settle();
+    expect(page.labels.get(0)).toEqual([22]);
+    expect(page.labels.get(1)).toEqual([1]);
   });
 });

@@ -6,7 +6,9 @@
  * text; outside it, a label), never on what the screen showed when it was pressed.
  *
  * Pure (no DOM, no Svelte): the view hands each keydown to `press` and runs the commands.
+ * The labels' keys (digits, the groups' letters, A) are lib/label-keys.ts's.
  */
+import { groupOfKey, SUGGESTED_KEY } from './label-keys.js';
 
 /** A key as pressed (the fields of a KeyboardEvent the queue reads). */
 export interface TypedKey {
@@ -23,6 +25,10 @@ export type Mode = 'keys' | 'note';
 export type KeyCommand =
   | { kind: 'label'; key: number }
   | { kind: 'group'; step: 1 | -1 }
+  /** Open the group-th group (its letter). */
+  | { kind: 'jump'; group: number }
+  /** Give every label the rules suggest (A). */
+  | { kind: 'suggested' }
   | { kind: 'accept' }
   | { kind: 'next' }
   | { kind: 'prev' }
@@ -69,7 +75,9 @@ export function commandOf(mode: Mode, k: TypedKey): KeyCommand | null {
     case 'Escape':
       return { kind: 'close' };
   }
-  return null;
+  if (key.toLowerCase() === SUGGESTED_KEY) return { kind: 'suggested' };
+  const group = groupOfKey(key);
+  return group === null ? null : { kind: 'jump', group };
 }
 
 /** A key that means something in either mode: held while the queue is busy (its meaning is not known yet). */

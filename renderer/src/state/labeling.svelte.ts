@@ -349,6 +349,27 @@ export class Labeling {
     if (n) this.group = (this.group + step + n) % n;
   }
 
+  /** A group's letter: that group opens (nothing happens for a letter past the groups). */
+  jumpGroup(i: number): void {
+    if (i >= 0 && i < this.groups.length) this.group = i;
+  }
+
+  /** The labels the rules suggest on the item shown (each once, in the rules' order). */
+  get suggested(): string[] {
+    return [...new Set(this.item?.prelabels.map((p) => p.label) ?? [])];
+  }
+
+  /**
+   * A: every suggested label given, beside the labels given already, in one write; the item
+   * stays open (Enter moves on). Nothing is written when they are all given.
+   */
+  acceptSuggested(): Promise<void> {
+    return this.#act(() => {
+      const add = this.suggested.filter((l) => !this.labels.includes(l));
+      return add.length ? this.setLabels([...this.labels, ...add]) : Promise.resolve();
+    });
+  }
+
   /**
    * A label key: the label of the group open when the key's turn comes (after the Tabs typed
    * before it, on the item it was typed on), turned on or off; settled when saved.

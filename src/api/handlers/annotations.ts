@@ -7,6 +7,7 @@ import { labelListing } from '../../labeling/scope.js';
 import { agreementInfo } from '../../labeling/agreement.js';
 import { annotationItem } from '../../labeling/item.js';
 import { buildQueue } from '../../labeling/queue.js';
+import { reviewQuotaOf, setReviewQuota } from '../../labeling/quota.js';
 import { resolveTarget } from '../../labeling/target.js';
 import { currentTaxonomy, updateTaxonomy } from '../../labeling/taxonomy.js';
 import { setLabels, skipTarget, undoLast } from '../../labeling/write.js';
@@ -15,7 +16,13 @@ import type { Api, ReadMethod, WriteMethod } from '../../contract/index.js';
 
 type Reads = Extract<
   ReadMethod,
-  'getTaxonomy' | 'annotationQueue' | 'getAnnotationItem' | 'listAnnotations' | 'annotationHistory' | 'getAgreement'
+  | 'getTaxonomy'
+  | 'annotationQueue'
+  | 'getAnnotationItem'
+  | 'listAnnotations'
+  | 'annotationHistory'
+  | 'getAgreement'
+  | 'getReviewQuota'
 >;
 
 export function annotationReadHandlers(corpus: ReadCorpus): Pick<Api, Reads> {
@@ -33,6 +40,7 @@ export function annotationReadHandlers(corpus: ReadCorpus): Pick<Api, Reads> {
         .filter((h) => only === undefined || h.target === only);
     },
     getAgreement: (p) => agreementInfo(corpus, p),
+    getReviewQuota: (p) => reviewQuotaOf(corpus, p.set, p.run),
   };
 }
 
@@ -46,5 +54,6 @@ export function annotationWriteHandlers(corpus: Corpus): Pick<Api, WriteMethod> 
       return { undone: a && annotationInfo(a) };
     },
     adjudicate: (p) => annotationInfo(setLabels(corpus, { ...p, role: 'adjudicator' })),
+    setReviewQuota: (p) => setReviewQuota(corpus, p.set, p.run, p.reviews, p.author),
   };
 }

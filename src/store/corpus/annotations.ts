@@ -13,7 +13,9 @@ import {
   latestTaxonomy,
   listAnnotations,
   predictionRef,
+  reviewQuota,
   saveAnnotation,
+  setReviewQuota,
   setSuggestionStatus,
   undoLast,
   type AnnotationQuery,
@@ -61,6 +63,11 @@ export function AnnotationReads<B extends CorpusClass>(Base: B) {
     annotationHistory(q?: { annotation?: number; who?: string }): HistoryEntry[] {
       return this.guard(() => annotationHistory(this.conn, q));
     }
+
+    /** How many people review each prediction of the run; undefined: no limit. */
+    reviewQuota(runId: number): number | undefined {
+      return this.guard(() => reviewQuota(this.conn, runId));
+    }
   };
 }
 
@@ -99,6 +106,15 @@ export function AnnotationWrites<B extends CorpusClass>(Base: B) {
           return saved;
         })(),
       );
+    }
+
+    /**
+     * Sets how many people review each prediction of the run (null: no limit). From then on a
+     * person's labels that would exceed it on a prediction are refused (saveAnnotations).
+     */
+    setReviewQuota(runId: number, reviews: number | null, author: string | null = null): void {
+      this.assertWritable();
+      this.guard(() => this.conn.transaction(() => setReviewQuota(this.conn, runId, reviews, author))());
     }
 
     /** Reverts `who`'s last change not yet undone; undefined when there is none. */

@@ -3,8 +3,9 @@
  * `NNN-name.ts` exporting `migration` (see types.ts) and add one line below.
  * Numbers in use: 001 initial, 002 trajectories, 003 tampered (recorder trust), 004
  * predictions, 005 annotations, 006 natural sort key, 007 annotations again (for corpora made at 006 before 005
- * landed), 008 the verdicts' covering index, 009 packed trace skeletons, 010 those skeletons kept as bytes. The queries
- * of a new table go in src/store/queries/<domain>.ts (docs/architecture.md).
+ * landed), 008 the verdicts' covering index, 009 packed trace skeletons, 010 those skeletons kept as bytes, 011
+ * reviews per item (review_quotas). The queries of a new table go in src/store/queries/<domain>.ts
+ * (docs/architecture.md).
  */
 import type { Migration } from './types.js';
 import { migration as m001 } from './001-initial.js';
@@ -17,6 +18,7 @@ import { migration as m007 } from './007-annotations-late.js';
 import { migration as m008 } from './008-verdict-index.js';
 import { migration as m009 } from './009-trace-skeletons.js';
 import { migration as m010 } from './010-skeleton-bytes.js';
+import { migration as m011 } from './011-review-quotas.js';
 
 export const MIGRATIONS: readonly Migration[] = checkOrder([
   m001,
@@ -29,6 +31,7 @@ export const MIGRATIONS: readonly Migration[] = checkOrder([
   m008,
   m009,
   m010,
+  m011,
 ]);
 
 /** Fails at load time (so in every test run) if versions are not strictly increasing. */

@@ -7,6 +7,7 @@
  */
 import type Database from 'better-sqlite3';
 import { randomUUID } from 'node:crypto';
+import { UserError } from '../../common/errors.js';
 import type {
   Annotation,
   AnnotationChange,
@@ -174,6 +175,8 @@ export function saveAnnotation(
   op: 'create' | 'import' = 'create',
 ): AnnotationRecord {
   const old = getAnnotation(db, a.target, a.annotator, a.role);
+  // An import merges what people already did elsewhere: it is never refused for the quota.
+  if (op === 'create' && reviews(a) && !(old && reviews(old))) checkQuota(db, a);
   const at = now();
   if (!old) {
     const res = db
@@ -220,6 +223,58 @@ export function saveAnnotation(
   );
   appendHistory(db, old.id, who, op === 'import' ? 'import' : 'update', old, a);
   return getById(db, old.id);
+}
+
+// ---- reviews per item (migration 011) -----------------------------------------------------
+
+/** Whether an annotation counts as a review of its prediction: a person's labels, given and not skipped. */
+const reviews = (a: Pick<Annotation, 'role' | 'source' | 'prediction' | 'skipped' | 'active'>) =>
+  a.role === 'annotator' && a.source === 'person' && a.prediction !== null && !a.skipped && a.active;
+
+/** How many people review each prediction of a run; undefined when the run has no limit. */
+export function reviewQuota(db: Database.Database, runId: number): number | undefined {
+  return db.prepare('SELECT reviews FROM review_quotas WHERE run_id = ?').pluck().get(runId) as number | undefined;
+}
+
+/** Sets (or, with null, removes) a run's reviews per item. Reviews already given stay. */
+export function setReviewQuota(db: Database.Database, runId: number, n: number | null, author: string | null): void {
+  if (n === null) db.prepare('DELETE FROM review_quotas WHERE run_id = ?').run(runId);
+  else
+    db.prepare(
+      `INSERT INTO review_quotas (run_id, reviews, author, updated) VALUES (?, ?, ?, ?)
+      ON CONFLICT (run_id) DO UPDATE SET reviews = excluded.reviews, author = excluded.author,
+        updated = excluded.updated`,
+    ).run(runId, n, author, now());
+}
+
+/**
+ * Refuses `a`, a new review of its prediction, when the prediction's run takes at most N
+ * reviews and N other people have given theirs. Runs in the write's transaction, so two
+ * annotators racing for the last review cannot both get it.
+ */
+function checkQuota(db: Database.Database, a: NewAnnotation): void {
+  const ref = db
+    .prepare(
+      `SELECT p.run_id AS run, p.sample, i.key, r.label AS model, s.name AS setName FROM predictions p
+      JOIN evalset_items i ON i.id = p.item_id JOIN runs r ON r.id = p.run_id JOIN evalsets s ON s.id = r.set_id
+      WHERE p.id = ?`,
+    )
+    .get(a.prediction) as { run: number; sample: number; key: string; model: string; setName: string } | undefined;
+  const n = ref && reviewQuota(db, ref.run);
+  if (!ref || n === undefined) return;
+  const by = db
+    .prepare(
+      `SELECT annotator FROM annotations WHERE prediction_id = ? AND role = 'annotator' AND source = 'person'
+      AND active = 1 AND skipped = 0 AND annotator != ? ORDER BY annotator`,
+    )
+    .pluck()
+    .all(a.prediction, a.annotator) as string[];
+  if (by.length < n) return;
+  throw new UserError(
+    `item ${ref.key} (prediction ${a.prediction}, sample ${ref.sample}) has its ${n} review${n === 1 ? '' : 's'} ` +
+      `already (${by.join(', ')}): ${ref.setName}/${ref.model} takes ${n} per item, so ${a.annotator}'s is refused`,
+    'bad-input',
+  );
 }
 
 /**

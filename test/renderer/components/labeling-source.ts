@@ -65,6 +65,8 @@ export class LabelingSource extends HeldSource {
           done,
           position: first < 0 ? entries.length : first,
           counts: {},
+          reviews: null,
+          progress: [],
           facets: { actions: ['step_into'], annotators: [], prelabels: ['a', 'b'] },
         };
         return queue;
