@@ -6,20 +6,8 @@ import { itemVerdictsOf } from '../../src/predictions/item-verdicts.js';
 import type { VerdictRow } from '../../src/store/corpus.js';
 import { verdictRow } from '../helpers/verdict-rows.js';
 
-const row = (itemId: number, action: string, correct: boolean | null): VerdictRow => ({
-  itemId,
-  action,
-  direction: 'forward',
-  horizon: null,
-  traceEvents: 10,
-  depth: 0,
-  formatError: false,
-  em: { event: correct, src: correct, locals: null, arg: null, all: correct },
-  exec: null,
-  alt: null,
-  correct,
-  pending: correct === null,
-});
+const row = (itemId: number, action: string, correct: boolean | null): VerdictRow =>
+  verdictRow(itemId, correct, { action });
 
 /** Two runs' verdict rows, summed per item as the store sums them. */
 const compareRows = (a: VerdictRow[], b: VerdictRow[]) => compareItems(itemVerdictsOf(a), itemVerdictsOf(b));

@@ -28,23 +28,9 @@ function formula(n: number, c: number, k: number): number {
   return (1 - Number((miss * 10n ** 15n) / all) / 1e15) * 100;
 }
 
-function row(itemId: number, ok: boolean, extra: Partial<VerdictRow> = {}): VerdictRow {
-  return {
-    itemId,
-    action: 'step_into',
-    direction: 'forward',
-    horizon: null,
-    traceEvents: 10,
-    depth: 0,
-    formatError: false,
-    em: { event: true, src: true, locals: ok, arg: null, all: ok },
-    exec: null,
-    alt: null,
-    correct: ok,
-    pending: false,
-    ...extra,
-  };
-}
+/** A sample right on event and src, and on locals as `ok` says. */
+const row = (itemId: number, ok: boolean, extra: Partial<VerdictRow> = {}): VerdictRow =>
+  verdictRow(itemId, ok, { em: { event: true, src: true, locals: ok, arg: null, all: ok }, ...extra });
 
 /** An item with n samples of which the first c are correct. */
 const item = (id: number, n: number, c: number, extra: Partial<VerdictRow> = {}) =>
