@@ -57,7 +57,9 @@ describe('dashboard API', () => {
       const fromApi = await api.getScores({ set: 'ns', run: 'A', by });
       const r = cli(['scores', '--db', path, '--set', 'ns', '--model', 'A', '--json', '--by', by]);
       expect(r.status, r.stderr).toBe(0);
-      expect(lines(r.stdout)).toEqual(JSON.parse(JSON.stringify(fromApi)));
+      // The CLI's lines add how much of the set the run answered (the API has it in listRuns).
+      const cliLines = lines(r.stdout).map(({ set_items: _, answered: __, ...line }) => line);
+      expect(cliLines).toEqual(JSON.parse(JSON.stringify(fromApi)));
       // Every item falls in exactly one group.
       expect(fromApi.slice(1).reduce((s, l) => s + l.items, 0)).toBe(items.length);
     }
