@@ -5,13 +5,12 @@
  * holds the same programs. Every program of the split must be in this corpus: a set that silently
  * lacks some of the split would be scored as if it were the whole.
  */
-import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { MANIFEST } from '../export/manifest.js';
+import { sourceHash } from '../export/plan.js';
 import type { ReadCorpus } from '../store/corpus.js';
 import { CliError } from './command.js';
-
-const MANIFEST = 'stepscope-export.json';
 
 export function traceIdsOfSplit(corpus: ReadCorpus, dir: string, split: string, who: string): number[] {
   const path = join(dir, MANIFEST);
@@ -35,7 +34,7 @@ export function traceIdsOfSplit(corpus: ReadCorpus, dir: string, split: string, 
   const programs: number[] = [];
   const found = new Set<string>();
   for (const { id, source } of corpus.iterateProgramSources()) {
-    const h = createHash('sha256').update(source).digest('hex');
+    const h = sourceHash(source); // the hash the export's plan gave the program
     if (wanted.has(h)) {
       programs.push(id);
       found.add(h);
