@@ -71,6 +71,12 @@ export function setLabels(corpus: Corpus, c: LabelChange): AnnotationRecord {
   if (c.labels === undefined && c.note === undefined) {
     throw new UserError('a change needs labels, a note or both', 'bad-input');
   }
+  // The stored annotation is read (person) and written back with the change in one transaction:
+  // a note and a label written by two processes at once never undo each other.
+  return corpus.atomically(() => change(corpus, c));
+}
+
+function change(corpus: Corpus, c: LabelChange): AnnotationRecord {
   const target = resolveTarget(corpus, c.target);
   const labels = c.labels === undefined ? undefined : resolveLabels(storedTaxonomy(corpus, c.annotator), c.labels);
   const role = c.role ?? 'annotator';
@@ -87,7 +93,9 @@ export function setLabels(corpus: Corpus, c: LabelChange): AnnotationRecord {
 /** Marks the target passed over by this annotator (its labels, if any, stay). */
 export function skipTarget(corpus: Corpus, target: AnnotationTarget, annotator: string): AnnotationRecord {
   const t = resolveTarget(corpus, target);
-  return corpus.saveAnnotations([person(corpus, t, annotator, 'annotator', { skipped: true })], annotator)[0];
+  return corpus.atomically(
+    () => corpus.saveAnnotations([person(corpus, t, annotator, 'annotator', { skipped: true })], annotator)[0],
+  );
 }
 
 /** Reverts the annotator's last change not yet undone; null when there is none. */

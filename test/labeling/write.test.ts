@@ -2,9 +2,10 @@
 // ahead"): a change carries only the fields it changes, so a note typed while a label is being
 // saved never writes the labels back as they were, and the reverse; writes apply in the order
 // they come, each one row of the history. Through the API too (the contract's `annotate`).
+import Database from 'better-sqlite3';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { createApi, createWriteApi } from '../../src/api/handlers/index.js';
 import type { Api } from '../../src/contract/index.js';
 import { prelabelRun } from '../../src/labeling/prelabel-run.js';
@@ -125,5 +126,34 @@ describe('labeling writes carry only the fields they change', () => {
     expect(await call({ note: 'typed fast' })).toMatchObject({ labels: ['format.unparseable'], note: 'typed fast' });
     expect(await call({ labels: [] })).toMatchObject({ labels: [], note: 'typed fast' });
     expect(changes(p, 'dee').map((c) => c.op)).toEqual(['create', 'update', 'update']);
+  });
+});
+
+describe('a change read and written in one transaction', () => {
+  it('holds the write lock from the read of the stored annotation to the write: no other process writes between', () => {
+    const other = new Database(corpus.path, { timeout: 0 });
+    const outcomes: string[] = [];
+    const read = corpus.getAnnotation.bind(corpus);
+    const spy = vi.spyOn(corpus, 'getAnnotation').mockImplementation((...args) => {
+      // Another process trying to write while the change reads what is stored.
+      try {
+        other.exec('BEGIN IMMEDIATE');
+        other.exec('ROLLBACK');
+        outcomes.push('another writer got in');
+      } catch (e) {
+        outcomes.push((e as { code?: string }).code ?? String(e));
+      }
+      return read(...args);
+    });
+    try {
+      setLabels(corpus, { target: { prediction: garbage[0] }, note: 'read under the lock', annotator: 'lock' });
+      setLabels(corpus, { target: { prediction: garbage[0] }, labels: ['data.wrong_value'], annotator: 'lock' });
+    } finally {
+      spy.mockRestore();
+      other.close();
+    }
+    expect(outcomes.length).toBeGreaterThan(0);
+    expect(new Set(outcomes)).toEqual(new Set(['SQLITE_BUSY']));
+    expect(stored(garbage[0], 'lock')).toMatchObject({ labels: ['data.wrong_value'], note: 'read under the lock' });
   });
 });

@@ -79,6 +79,16 @@ export function AnnotationWrites<B extends CorpusClass>(Base: B) {
       this.guard(() => this.conn.transaction(() => insertTaxonomy(this.conn, version, name, body, author))());
     }
 
+    /**
+     * Runs `f` in one write transaction taken at its start (BEGIN IMMEDIATE), so what it reads is
+     * still what is stored when it writes, whichever process writes next; the saves inside it
+     * nest as savepoints.
+     */
+    atomically<T>(f: () => T): T {
+      this.assertWritable();
+      return this.guard(() => this.conn.transaction(f).immediate());
+    }
+
     /** Creates or changes annotations (one transaction for all), each change recorded in the history as `who`'s. */
     saveAnnotations(
       list: readonly NewAnnotation[],
