@@ -200,7 +200,7 @@ test('paste a completion and ask the model at any state, against a local OpenAI-
 
     // Ask: settings first (kept by the page), then two samples.
     await page.getByTestId('model-settings-open').click();
-    await page.getByTestId('set-endpoint').fill('e2e-model');
+    await page.getByTestId('set-endpoint').fill(fake.url);
     await page.getByTestId('set-model').fill('debugger');
     await page.getByTestId('set-samples').fill('2');
     await page.getByTestId('save-settings').click();
