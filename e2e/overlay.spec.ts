@@ -178,8 +178,10 @@ test('paste a completion and ask the model at any state, against a local OpenAI-
   const at = { traceId: id, direction: 'forward' as const, entry: 0, actions: ['step_into', 'step_into', 'step_over'] };
   const cut = await truth(request, 'checkCompletions', { ...at, completions: [] });
   // Sample 0 answers the truth, sample 1 something else.
+  // On the port `serve` was told it may ask (e2e/server.mjs: --model-server e2e-model=…).
   const fake = await startFakeModelServer({
     answers: { [cut.prompt]: [cut.target, '<|return_sep|><|src_sep|>nope<|arg_sep|>"0"'] },
+    port: Number(process.env.STEPSCOPE_E2E_MODEL_PORT),
   });
   try {
     await opened(page, `?trace=${id}&actions=step_into,step_into`);

@@ -1,5 +1,6 @@
 /** `stepscope runs`: the runs of a corpus (one model's predictions for one set each), and deleting one. */
 import { recordId } from '../../contract/traces.js';
+import { redactEndpoint } from '../../model/index.js';
 import { answeredText, runInfo } from '../../predictions/views.js';
 import { CliError, intOption, type Command } from '../command.js';
 import { table, withCorpus } from '../open-corpus.js';
@@ -34,7 +35,10 @@ Options:
       });
     }
     return withCorpus(values, 'runs', { readonly: true }, (corpus) => {
-      const runs = corpus.listRuns();
+      // A predict run's source is its endpoint: one stored by an older version may still hold a key.
+      const runs = corpus
+        .listRuns()
+        .map((r) => (r.sourceHash === null && r.source ? { ...r, source: redactEndpoint(r.source) } : r));
       if (values.json) {
         const line = (r: ReturnType<typeof runInfo>) => ({
           id: r.id,
