@@ -275,7 +275,8 @@ function linePlot(
     height: 260 + leg.marginTop,
     marginTop: leg.marginTop,
     marginLeft: 48,
-    x,
+    // Inset: the first group's count clear of the counts row's label.
+    x: { inset: 16, ...x },
     y: { domain: [0, 100], grid: true, label: `${metric} (%)`, labelAnchor: 'center', labelArrow: 'none' },
     color: colors,
     marks: [
@@ -338,15 +339,13 @@ export const lengthPlot = (runs: RunLines[], pick: Pick, width: number, colors: 
     'pass@1',
     pick,
     width,
-    // A tick per bin (the log scale's own ticks fell between the bins of a short range: 5, 10, 15);
-    // the inset keeps the first bin's count clear of the counts row's label.
+    // A tick per bin (the log scale's own ticks fell between the bins of a short range: 5, 10, 15).
     {
       type: 'log',
       base: 2,
       label: 'trace length (events, bin lower end)',
       tickFormat: ',',
       ticks: numericGroups(runs),
-      inset: 16,
     },
     colors,
   );
