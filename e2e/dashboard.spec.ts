@@ -502,5 +502,10 @@ test('legends sit above the plot area, bins say how many items they hold, plots 
     await page.screenshot({ path: join(shots, `dashboard-bins-crux-${w}.png`) });
     await page.getByTestId('left-out').first().scrollIntoViewIfNeeded();
     await page.screenshot({ path: join(shots, `dashboard-left-out-crux-${w}.png`) });
+    // A clicked point's items name the model's answers as draws, not as samples beside the task id (sample_0).
+    await page.getByTestId('plot-length').getByTestId('mark').first().click();
+    const first = page.getByTestId('group-item').first();
+    await expect(first.locator('.verdicts .v')).toHaveCount(10);
+    await expect(first.locator('.verdicts .v').nth(1)).toHaveAttribute('title', /^draw 2 of 10: /);
   }
 });
