@@ -208,7 +208,7 @@ test('paste a completion and ask the model at any state, against a local OpenAI-
     await expect(page.getByTestId('sample')).toHaveCount(2);
     await expect(page.getByTestId('sample').nth(0)).toHaveAttribute('data-verdict', 'pass');
     await expect(page.getByTestId('sample').nth(1)).toHaveAttribute('data-verdict', 'fail');
-    await expect(page.getByTestId('agreement')).toContainText('1 of 2 samples agree');
+    await expect(page.getByTestId('agreement')).toContainText('1 of 2 draws agree with draw 1');
     expect(fake.requests.some((q) => q.body.prompt === cut.prompt)).toBe(true);
     await page.screenshot({ path: join(shots, 'overlay-ask.png') });
 

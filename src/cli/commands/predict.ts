@@ -43,7 +43,7 @@ Options:
   --endpoint URL       the server, e.g. http://127.0.0.1:8000 (or …/v1)
   --model NAME         the model name the server serves
   --label LABEL        the run's label (default: the model name)
-  --samples K          completions per item (default 1)
+  --samples K          draws per item: completions asked for each (default 1)
   --temperature T      default ${DEFAULTS.temperature} (greedy, the paper's next-state protocol)
   --top-p P            default ${DEFAULTS.topP}
   --max-tokens N       default ${DEFAULTS.maxTokens}
@@ -154,7 +154,7 @@ export const command: Command = {
       const s = r.summary;
       console.log(
         `run ${JSON.stringify(r.run.label)} of ${set}: ${s.answered} items answered now (${r.resumed} before), ${s.failed} failed` +
-          `${s.truncated ? `, ${s.truncated} samples cut at --max-tokens` : ''}; ${r.run.items} of ${corpus.getEvalSet(set)!.items} items have answers`,
+          `${s.truncated ? `, ${s.truncated} draws cut at --max-tokens` : ''}; ${r.run.items} of ${corpus.getEvalSet(set)!.items} items have answers`,
       );
       const code = await runChecks(corpus, r.run.id);
       if (s.outcome === 'stopped')
