@@ -61,14 +61,32 @@ class CruxevalCheck(unittest.TestCase):
     """The benchmark's text check: only the final assert failing is `fail`."""
     code = "def f(x):\n    assert x > 0\n    return x"
 
+    def verdicts(self, generations, output="1"):
+        _, msgs = run_worker([json.dumps(dict(id=i, kind="cruxeval-output", code=self.code, output=output,
+                                              generation=g)) for i, g in enumerate(generations)])
+        return msgs[1:]
+
     def test_statuses(self):
-        self.assertEqual(checks.cruxeval(self.code, "1", "1")["status"], "pass")
-        self.assertEqual(checks.cruxeval(self.code, "1", "2")["status"], "fail")
-        # `1 == 0 or True` passes as text, as in the benchmark's harness.
-        self.assertEqual(checks.cruxeval(self.code, "1", "0 or True")["status"], "pass")
-        inner = checks.cruxeval(self.code, "1", "f(-1)")  # f's own assert: an error
-        self.assertEqual((inner["status"], inner["error"]), ("error", "AssertionError()"))
-        self.assertEqual(checks.cruxeval(self.code, "1", "1\nx = ")["status"], "error")
+        v = self.verdicts(["1", "2", "f(-1)", "1\nx = ", "1.0", "True", "[1][0]"])
+        self.assertEqual([m["status"] for m in v], ["pass", "fail", "error", "error", "pass", "pass", "pass"])
+        self.assertEqual(v[2]["error"], "AssertionError()")  # f's own assert: an error
+        self.assertIn("SyntaxError", v[3]["error"])
+
+    def test_texts_the_splice_reads_as_more_than_one_value_keep_the_harness_verdict(self):
+        # `assert 1 == 1, 'why'` has a message; a generation may add statements of its own.
+        v = self.verdicts(["1, 'why'", "2, 'why'", "2, 1/0", "1\nassert f(1) == 1", "1\nassert f(1) == 2",
+                           "1\nf(-1)"])
+        self.assertEqual([m["status"] for m in v], ["pass", "fail", "error", "pass", "fail", "error"])
+
+    def test_a_pass_the_worker_cannot_see_is_not_taken(self):
+        # `assert 1 == 0 or True` passes in the harness without comparing anything.
+        [v] = self.verdicts(["0 or True"])
+        self.assertEqual(v["status"], "error")
+        self.assertIn("not judged", v["error"])
+        # A value with an == of its own cannot be carried out to be compared.
+        [w] = self.verdicts(["type('X', (), {'__eq__': lambda s, o: True})()"])
+        self.assertEqual(w["status"], "error")
+        self.assertIn("cannot be carried", w["error"])
 
 
 class Binding(unittest.TestCase):
