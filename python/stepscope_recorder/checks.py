@@ -207,16 +207,19 @@ class Opaque:
         return "<%s object>" % self.name
 
 
-def _has_set(v, depth=0):
+def _has(v, kind, depth=0):
+    """Whether a rebuilt value holds a set (kind=set) or an Opaque anywhere."""
     t = type(v)
-    if t is set or t is frozenset or t is type({}.keys()):
+    if kind is set and (t is set or t is frozenset or t is type({}.keys())):
         return True
+    if t is Opaque:
+        return kind is Opaque
     if depth > MAX_DEPTH:
         return False
-    if t is list or t is tuple:
-        return any(_has_set(x, depth + 1) for x in v)
-    if t is dict:
-        return any(_has_set(k, depth + 1) or _has_set(x, depth + 1) for k, x in v.items())
+    if t in (list, tuple, set, frozenset, type({}.keys())):
+        return any(_has(x, kind, depth + 1) for x in v)
+    if t is dict or t is type({}.items()):
+        return any(_has(k, kind, depth + 1) or _has(x, kind, depth + 1) for k, x in dict(v).items())
     return False
 
 
@@ -530,34 +533,39 @@ def call_args_judge(expected_repr, expected, repr_chars):
         claimed_got = _text(msg, "got")
         repr_literal, repr_value = literal(expected_repr) if expected_repr is not None else (False, None)
         exp_literal, exp_value = literal(expected) if expected is not None else (False, None)
+        carried = "value" in msg
+        if not carried and "uncarried" not in msg:
+            raise ValueError("no value")
+        value = uncarry(msg["value"]) if carried else None
+        # An object without == of its own travels as itself but not its repr: the run's.
+        own_repr = carried and not _has(value, Opaque)
+        cannot = {"status": "error", "got": claimed_got, "error": "the value cannot be carried out of the "
+                  "run to be compared (%s)" % (_text(msg, "uncarried") if not carried else "an object's repr")}
         unverified = []
-        if "value" in msg:
-            value = uncarry(msg["value"])
-            got, _ = Values(repr_chars).repr(value)
-            got = cut(got, 2000)
-            verdict = {"status": "pass", "got": got}
-            if expected_repr is not None and got != expected_repr:
+        verdict = {"status": "pass", "got": claimed_got}
+        if expected_repr is not None:
+            if own_repr:
+                got, _ = Values(repr_chars).repr(value)
+                verdict["got"] = got = cut(got, 2000)
                 # A set's order may differ once rebuilt: then the run's own repr is taken
                 # when the value it shows is the very value carried.
-                if not (claimed_got == expected_repr and _has_set(value) and repr_literal
-                        and equal(repr_value, value)):
+                if got != expected_repr and not (claimed_got == expected_repr and _has(value, set)
+                                                 and repr_literal and equal(repr_value, value)):
                     verdict["status"] = "fail"
-        else:
-            if "uncarried" not in msg:
-                raise ValueError("no value")
-            why = _text(msg, "uncarried")
-            if repr_literal or exp_literal:
-                return {"status": "error", "got": claimed_got, "error": "the value cannot be carried "
-                        "out of the run to be compared (%s)" % why}
-            verdict = {"status": "pass", "got": claimed_got}
-            if expected_repr is not None:
+            elif repr_literal:
+                return cannot
+            else:
                 unverified.append("repr")
                 if claimed_got != expected_repr:
                     verdict["status"] = "fail"
+        elif own_repr:
+            verdict["got"] = cut(Values(repr_chars).repr(value)[0], 2000)
         if expected is not None:
-            if exp_literal and "value" in msg:
+            if exp_literal and carried:
                 if not equal(exp_value, value):
                     verdict["status"] = "fail"
+            elif exp_literal:
+                return cannot
             else:
                 claim = msg.get("equal")
                 if type(claim) is not bool:
@@ -567,8 +575,9 @@ def call_args_judge(expected_repr, expected, repr_chars):
                     verdict["status"] = "fail"
         if verdict["status"] == "pass" and unverified:
             why = "the expected value is not a literal"
-            if "uncarried" in msg:
-                why += " and the result cannot be carried out of the run (%s)" % _text(msg, "uncarried")
+            if not own_repr:
+                why += " and the result cannot be carried out of the run (%s)" % _text(
+                    msg, "uncarried", "an object's repr")
             verdict["reason"] = "unverified: the run's own %s (%s)" % (" and ".join(unverified), why)
         return verdict
     return judge

@@ -338,12 +338,16 @@ class Conversation:
             pass  # the run is gone: its next read says so
 
     def _watch_memory(self):
-        used, count = _tree_memory(self._pid)
-        if count > 1 and used > self._memory:
+        used, pids = _tree_memory(self._pid)
+        if len(pids) > 1 and used > self._memory:
             self.memory_out = "memory limit %d MiB (%d MiB across %d processes)" % (
-                self._memory >> 20, used >> 20, count)
+                self._memory >> 20, used >> 20, len(pids))
             _kill_group(self._pid)
-            self._sandbox._kill_orphans()
+            for pid in pids:  # those that left the group too; the worker reaps them after
+                try:
+                    os.kill(pid, signal.SIGKILL)
+                except OSError:
+                    pass
             raise Ended()
 
 
@@ -427,7 +431,10 @@ class Sandbox:
             os.close(r)
             os.close(w2)
             _kill_group(pid)
-            _, status = os.waitpid(pid, 0)
+            try:
+                _, status = os.waitpid(pid, 0)
+            except ChildProcessError:  # reaped already (never by design: a safety net)
+                status = 0
             self.current = None
             self._kill_orphans()
             _remove_tree(workdir)
@@ -567,12 +574,12 @@ def _read(path):
 
 
 def _tree_memory(root):
-    """(resident bytes, processes) of `root` and all its descendants; cheap (one read)
-    while `root` has no children."""
+    """(resident bytes, [pids]) of `root` and all its descendants; cheap (one read) while
+    `root` has no children."""
     first = _read("/proc/%d/task/%d/children" % (root, root))
     if not first.strip():
-        return 0, 1
-    total = count = 0
+        return 0, [root]
+    total = 0
     todo = [root]
     seen = set()
     while todo:
@@ -580,7 +587,6 @@ def _tree_memory(root):
         if pid in seen:
             continue
         seen.add(pid)
-        count += 1
         fields = _read("/proc/%d/statm" % pid).split()
         if len(fields) > 1:
             total += int(fields[1]) * _PAGE
@@ -590,7 +596,7 @@ def _tree_memory(root):
             continue
         for tid in tasks:
             todo.extend(int(p) for p in _read("/proc/%d/task/%s/children" % (pid, tid)).split())
-    return total, count
+    return total, sorted(seen)
 
 
 def sweep_stale(base):
