@@ -40,7 +40,7 @@ from .values import Values
 CUT_MARK = "\u2026<cut "
 PLACEHOLDER = "_stepscope_expected_"
 MAX_DEPTH = 100
-MAX_CARRY = 4 << 20  # characters of text (str, bytes) in one carried value
+MAX_CARRY = 32 << 20  # characters of text (str, bytes) in one carried value
 
 
 class Uncarriable(Exception):

@@ -38,7 +38,7 @@ PR_SET_PDEATHSIG = 1
 PR_SET_KEEPCAPS = 8
 PR_SET_CHILD_SUBREAPER = 36
 PR_SET_NO_NEW_PRIVS = 38
-MAX_MESSAGE = 8 << 20  # a message longer than this is refused (values are cut before)
+MAX_MESSAGE = 256 << 20  # a longer message is refused (a carried value is 32 M characters at most)
 ERROR_CHARS = 500  # an error text kept in a verdict: enough to say what, too short to carry a file
 POLL = 0.02  # seconds between looks at the memory of a run that has started processes
 # The run's uid when the worker is root: this plus the worker's pid (below 2**22), far
