@@ -21,6 +21,11 @@ generations, user programs) from touching the network, other processes or the di
 import os
 import sys
 
+try:  # loaded once in the worker, so that each run only replaces its fork_exec (see _seal)
+    import _posixsubprocess
+except ImportError:
+    _posixsubprocess = None
+
 _WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_APPEND | os.O_TRUNC
 _PROGRAMS = frozenset(("os.exec", "os.posix_spawn", "os.spawn", "os.system", "os.startfile",
                        "subprocess.Popen", "pty.spawn"))
@@ -152,8 +157,5 @@ def _seal():
     for module in (signal, _signal):
         if hasattr(module, "pidfd_send_signal"):
             module.pidfd_send_signal = _refused("signal.pidfd_send_signal")
-    try:
-        import _posixsubprocess
+    if _posixsubprocess is not None:
         _posixsubprocess.fork_exec = _refused("starting a program (_posixsubprocess.fork_exec)")
-    except ImportError:
-        pass
