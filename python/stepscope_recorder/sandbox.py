@@ -79,6 +79,7 @@ class Kernel:
 
     def __init__(self, enabled=True):
         self.notes = []
+        self.enabled = enabled
         if not enabled:
             self.libc, self.uid, self.netns, self.landlock, self.read_cap = None, None, False, 0, False
             self.notes.append("kernel layer off (--only hooks)")
@@ -202,10 +203,12 @@ class Kernel:
 
     def _keep_read_cap(self):
         """After setresuid with PR_SET_KEEPCAPS: CAP_DAC_READ_SEARCH alone, effective."""
+        self._set_caps(1 << 2)
+
+    def _set_caps(self, bits):
         ctypes = self._ctypes
         header = (ctypes.c_uint32 * 2)(0x20080522, 0)  # _LINUX_CAPABILITY_VERSION_3, this process
-        bit = 1 << 2  # CAP_DAC_READ_SEARCH
-        data = (ctypes.c_uint32 * 6)(bit, bit, 0, 0, 0, 0)  # effective, permitted, inheritable x 2
+        data = (ctypes.c_uint32 * 6)(bits, bits, 0, 0, 0, 0)  # effective, permitted, inheritable x 2
         if self.libc.capset(header, data) != 0:
             raise OSError(ctypes.get_errno(), "capset")
 
@@ -228,6 +231,8 @@ class Kernel:
     # -- child side: trusted code, before anything of the run's ---------------------------
     def confine(self, workdir):
         """Raises OSError when a mechanism that was there in the worker fails here."""
+        if not self.enabled:
+            return
         if self.uid is not None:
             os.setgroups([])
             os.setresgid(self.uid, self.uid, self.uid)
@@ -236,6 +241,10 @@ class Kernel:
             os.setresuid(self.uid, self.uid, self.uid)
             if self.read_cap:
                 self._keep_read_cap()
+        elif self.libc is not None:
+            # Root kept (no Landlock to bound a uid's reads) or a user namespace of our own
+            # (whose capabilities a fork inherits): a run holds no capability either way.
+            self._set_caps(0)
         if self.landlock:
             self._restrict(workdir)
 

@@ -512,11 +512,9 @@ class HostileGenerations(unittest.TestCase):
             os.waitpid(pid, 0)
         """, memory_mb=512, timeout=20)
         for flags in [()] + ([("--only", "hooks")] if self.kernel else []):
-            started = time.monotonic()
             v = self.run_all([job], flags)["forks"]
             self.assertEqual(v["status"], "error", (flags, v))
             self.assertRegex(v["error"], r"memory limit 512 MiB \(\d+ MiB across \d processes\)")
-            self.assertLess(time.monotonic() - started, 15)
 
     def test_files_outside_the_interpreter_are_not_read_into_a_verdict(self):
         jobs = [call("passwd", "raise ValueError(open('/etc/passwd').read() * 10)")]
