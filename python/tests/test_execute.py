@@ -122,6 +122,19 @@ class Forgery(unittest.TestCase):
         [v] = self.verdicts([walk])
         self.assertEqual(v["status"], "error")
 
+    def test_the_expected_value_is_nowhere_in_the_runs_memory(self):
+        # Everything the worker held when it forked is the run's to walk (frames, gc): the
+        # expected texts of this job, and of the jobs read ahead, are kept out of it.
+        search = ("import sys\ndef run():\n    found, f = [], sys._getframe()\n    while f:\n"
+                  "        for o in list(f.f_locals.values()):\n"
+                  "            if type(o) is dict and type(o.get('expected')) is str:\n"
+                  "                found.append(o['expected'])\n"
+                  "        f = f.f_back\n    return sorted(set(found))\n")
+        jobs = [json.dumps(dict(id=i, kind="call-args", source=search, function="run", args={},
+                                expected_repr="['needle-%d']" % i, expected="['needle-%d']" % i)) for i in range(3)]
+        _, msgs = run_worker(jobs)
+        self.assertEqual([(m["status"], m["got"]) for m in msgs[1:]], [("fail", "[]")] * 3)
+
     def test_exiting_with_status_zero_is_not_a_pass(self):
         # The benchmark's harness, which reads the exit status, would count these correct.
         v = self.verdicts(["__import__('os')._exit(0)", "exit(0)", "__import__('os').kill(__import__('os').getpid(), 9)"])
