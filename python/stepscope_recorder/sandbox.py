@@ -349,6 +349,10 @@ class Conversation:
     def _watch_memory(self):
         used, pids = _tree_memory(self._pid)
         if len(pids) > 1 and used > self._memory:
+            # Resident sizes count the pages forks still share with their parent once per
+            # process: past the limit, the proportional sizes (slower to read) decide.
+            used = sum(_proportional(pid) for pid in pids)
+        if len(pids) > 1 and used > self._memory:
             self.memory_out = "memory limit %d MiB (%d MiB across %d processes)" % (
                 self._memory >> 20, used >> 20, len(pids))
             _kill_group(self._pid)
@@ -606,6 +610,16 @@ def _tree_memory(root):
         for tid in tasks:
             todo.extend(int(p) for p in _read("/proc/%d/task/%s/children" % (pid, tid)).split())
     return total, sorted(seen)
+
+
+def _proportional(pid):
+    """Proportional set size of a process in bytes (its resident pages, shared ones split)."""
+    text = _read("/proc/%d/smaps_rollup" % pid)
+    at = text.find(b"\nPss:")
+    if at < 0:
+        fields = _read("/proc/%d/statm" % pid).split()
+        return int(fields[1]) * _PAGE if len(fields) > 1 else 0
+    return int(text[at + 5:].split(None, 1)[0]) * 1024
 
 
 def sweep_stale(base):

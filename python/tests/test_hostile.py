@@ -515,6 +515,19 @@ class HostileGenerations(unittest.TestCase):
             v = self.run_all([job], flags)["forks"]
             self.assertEqual(v["status"], "error", (flags, v))
             self.assertRegex(v["error"], r"memory limit 512 MiB \(\d+ MiB across \d processes\)")
+        # Forks that only share their parent's pages are not counted again and again.
+        light = call("light forks", """
+        kids = []
+        for _ in range(12):
+            pid = os.fork()
+            if pid == 0:
+                time.sleep(1)
+                os._exit(0)
+            kids.append(pid)
+        for pid in kids:
+            os.waitpid(pid, 0)
+        """, memory_mb=160, timeout=20)
+        self.assertEqual(self.run_all([light])["light forks"]["status"], "pass")
 
     def test_files_outside_the_interpreter_are_not_read_into_a_verdict(self):
         jobs = [call("passwd", "raise ValueError(open('/etc/passwd').read() * 10)")]
