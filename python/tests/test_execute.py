@@ -169,6 +169,49 @@ class LongLines(unittest.TestCase):
         self.assertLess(seconds, 5)
 
 
+class Carry(unittest.TestCase):
+    """Values cross from the run to the worker as tagged trees of builtins (checks.carry)."""
+
+    def round_trip(self, value):
+        return checks.uncarry(json.loads(json.dumps(checks.carry(value))))
+
+    def test_builtin_values_come_back_equal_and_of_the_same_type(self):
+        import math
+        values = [None, True, 0, -(10 ** 5000), 1.5, -0.0, math.inf, 1e-310, 2 + 3j, "a\ud800é", b"\x00\xff",
+                  bytearray(b"ab"), [1, (2, [3])], {1: "a", "b": [2]}, {1, 2}, frozenset({"x"}), range(1, 9, 2),
+                  {"k": 1}.keys(), {"k": 1}.items(), ()]
+        for v in values:
+            back = self.round_trip(v)
+            self.assertEqual((type(back), back), (type(v), v))
+        self.assertTrue(math.isnan(self.round_trip(math.nan)))
+        self.assertEqual(repr(self.round_trip({"b": 1, "a": 2})), "{'b': 1, 'a': 2}")  # order kept
+
+    def test_subclasses_travel_as_their_base_unless_they_compare_otherwise(self):
+        import collections
+        import enum
+
+        class Colour(enum.IntEnum):
+            RED = 1
+        self.assertEqual(type(self.round_trip(Colour.RED)), int)
+        self.assertEqual(self.round_trip(collections.defaultdict(int, a=1)), {"a": 1})
+        for own_eq in (collections.Counter(a=1), collections.OrderedDict(a=1)):
+            with self.assertRaises(checks.Uncarriable):
+                checks.carry(own_eq)
+        opaque = self.round_trip(object())
+        self.assertFalse(opaque == 1 or opaque == [] or opaque == opaque.__class__("object"))
+        deep = []
+        for _ in range(200):
+            deep = [deep]
+        with self.assertRaises(checks.Uncarriable):
+            checks.carry(deep)
+
+    def test_a_tree_the_run_did_not_make_is_refused(self):
+        for tree in ([], ["i"], ["i", 5], ["b", 1], ["S", [["l", []]]], ["d", [["n"]]], ["?", 1], "s", ["s", 1],
+                     ["f", "nope"], ["l", "x"]):
+            with self.assertRaises((ValueError, TypeError), msg=repr(tree)):
+                checks.uncarry(tree)
+
+
 class Binding(unittest.TestCase):
     def bind(self, fn, values):
         return checks._bind(inspect.signature(fn), values)
