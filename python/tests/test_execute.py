@@ -137,7 +137,8 @@ class Forgery(unittest.TestCase):
 
     def test_exiting_with_status_zero_is_not_a_pass(self):
         # The benchmark's harness, which reads the exit status, would count these correct.
-        v = self.verdicts(["__import__('os')._exit(0)", "exit(0)", "__import__('os').kill(__import__('os').getpid(), 9)"])
+        v = self.verdicts(["__import__('os')._exit(0)", "exit(0)",
+                           "__import__('os').kill(__import__('os').getpid(), 9)"])
         self.assertEqual([m["status"] for m in v], ["error"] * 3)
         self.assertEqual(v[0]["error"], "the run ended without a result (exit status 0)")
 
