@@ -415,10 +415,15 @@ def call(name, body, **extra):
 
 FORK_EXEC = """
 import _posixsubprocess
-pid = _posixsubprocess.fork_exec(['/bin/sh', '-c', 'echo x > ' + OUTSIDE + '/sh.txt'], [b'/bin/sh'], True, (),
-                                 None, None, -1, -1, -1, -1, -1, -1, -1, -1, False, False, 0, None, None, None,
+r, w = os.pipe()
+pid = _posixsubprocess.fork_exec(['/bin/sh', '-c', 'echo x > ' + OUTSIDE + '/sh.txt'], [b'/bin/sh'], True, (w,),
+                                 None, None, -1, -1, -1, -1, -1, -1, r, w, False, False, 0, None, None, None,
                                  -1, None, False)
+os.close(w)
+failed = os.read(r, 1000)
 os.waitpid(pid, 0)
+if failed:
+    raise OSError(failed.decode(errors='replace'))
 """
 
 
