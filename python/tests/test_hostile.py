@@ -552,6 +552,45 @@ class HostileGenerations(unittest.TestCase):
                         env={"STEPSCOPE_API_KEY": "sk-secret", "TMPDIR": self.temp})
         self.assertEqual((w["status"], w["got"]), ("pass", "None"))
 
+    @unittest.skipUnless(os.geteuid() == 0 and os.access("/usr/bin/python3", os.X_OK),
+                         "needs root, to run a system Python as another user")
+    def test_not_root_the_kernel_layer_still_keeps_a_run_inside(self):
+        # The outside folder belongs to the worker's user: file permissions allow it all,
+        # only Landlock (and the user namespace it needs nothing of) is in the way.
+        probe = subprocess.run(["/usr/bin/python3", "-c", "import sys; sys.path.insert(0, %r); import "
+                                "stepscope_recorder.execute" % PYTHON_DIR], user=65534, group=65534,
+                               extra_groups=[], capture_output=True)
+        if probe.returncode != 0:
+            self.skipTest("the repository is not readable by another user here")
+        for path in (self.outside, self.victim_file, self.temp):
+            os.chown(path, 65534, 65534)
+        victim = subprocess.Popen(["sleep", "60"], user=65534, group=65534, extra_groups=[])
+        jobs = [call("dir_fd open", self.body("fd = os.open(OUTSIDE, os.O_RDONLY)\n"
+                                              "os.close(os.open('made.txt', os.O_CREAT | os.O_WRONLY, dir_fd=fd))")),
+                call("fchmod", self.body("os.chmod(os.open(VICTIM, os.O_RDONLY), 0o777)")),
+                call("write", self.body("open(VICTIM, 'w').write('x')")),
+                call("signal", "os.kill(%d, 9)" % victim.pid),
+                call("fine", "return None")]
+        try:
+            env = dict(PATH="/usr/bin:/bin", PYTHONPATH=PYTHON_DIR, PYTHONHASHSEED="0", TMPDIR=self.temp)
+            out = subprocess.run(["/usr/bin/python3", "-S", "-m", "stepscope_recorder.execute", "--only", "kernel"],
+                                 input="".join(j + "\n" for j in jobs), env=env, capture_output=True, text=True,
+                                 user=65534, group=65534, extra_groups=[], timeout=120)
+            msgs = [json.loads(line) for line in out.stdout.splitlines()]
+            hello, verdicts = msgs[0], {v["id"]: v["status"] for v in msgs[1:]}
+            if not hello["containment"]["landlock"]:
+                self.skipTest("no Landlock here: not root, the hooks are the only layer")
+            self.assertEqual(verdicts, {"dir_fd open": "error", "fchmod": "error", "write": "error",
+                                        "signal": "error" if hello["containment"]["landlock"] >= 6 else "pass",
+                                        "fine": "pass"})
+            self.assertEqual(sorted(os.listdir(self.outside)), ["victim.txt"])
+            with open(self.victim_file) as f:
+                self.assertEqual((stat_mode(self.victim_file), f.read()), (0o644, "keep"))
+            self.assertIsNone(victim.poll())
+        finally:
+            victim.kill()
+            victim.wait()
+
     def test_a_killed_worker_leaves_folders_that_the_next_one_removes(self):
         env = dict(PATH=os.environ["PATH"], PYTHONPATH=PYTHON_DIR, PYTHONHASHSEED="0", TMPDIR=self.temp)
         proc = subprocess.Popen([sys.executable, "-S", "-m", "stepscope_recorder.execute"], env=env,
