@@ -211,10 +211,10 @@ class Tracer:
                         del active[frame]
                     elif kind == _YIELD and (info[4] != "exception" or info[6] != frame.f_lasti):
                         # A yield; a generator closed or thrown into at its yield also stops
-                        # there, right after an 'exception' event at that very place. (From
-                        # 3.12 a `yield from`/`await` whose delegate finishes has an
-                        # 'exception' event, StopIteration, at the SEND, and may then yield
-                        # on the same line: `yield (yield from g())`.)
+                        # there, right after an 'exception' event at that very place. (A
+                        # `yield from`/`await` whose delegate finishes has an 'exception'
+                        # event, StopIteration, elsewhere: it may then yield on the same
+                        # line, `yield (yield from g())`.)
                         arg_json, was_cut = value_json(arg)
                     else:
                         arg_json, was_cut = "null", False
