@@ -224,6 +224,33 @@ class Hostile(unittest.TestCase):
         self.assertEqual(survivors(self.marks, wait=0), [])
         self.no_files_left("out.jsonl")
 
+    def test_a_daemon_outlives_the_process_that_started_it_as_untraced(self):
+        # The starter exits only once the daemon runs, and the daemon then marks again: a
+        # copy of a copy tied to its parent's death (or to the child's while its parent is
+        # another copy) never got there. Before the fix the test above passed only when
+        # the starter happened to exit first.
+        header, events, end = self.record('''
+        import os, time
+        def f():
+            pid = os.fork()
+            if pid == 0:
+                os.setsid()
+                if os.fork() == 0:
+                    starter = os.getppid()
+                    mark(MARKS)
+                    while os.getppid() == starter:
+                        time.sleep(0.01)
+                    mark(MARKS)
+                    time.sleep(120)
+                wait_for_marks(MARKS, 1)
+                os._exit(0)
+            os.waitpid(pid, 0)
+            wait_for_marks(MARKS, 2)
+            return "started"
+        ''', "f()", "--timeout", "60")
+        self.assertEqual((end["exit"], events[-1]["arg"]), ("normal", "'started'"))
+        self.assertEqual(survivors(self.marks, wait=0), [])
+
     def test_an_execd_program_in_a_new_session_is_killed_with_its_task(self):
         header, events, end = self.record('''
         import subprocess
