@@ -1,6 +1,5 @@
 /** `stepscope runs`: the runs of a corpus (one model's predictions for one set each), and deleting one. */
 import { recordId } from '../../contract/traces.js';
-import { redactEndpoint } from '../../model/index.js';
 import { answeredText, runInfo } from '../../predictions/views.js';
 import { CliError, intOption, type Command } from '../command.js';
 import { table, withCorpus } from '../open-corpus.js';
@@ -35,10 +34,7 @@ Options:
       });
     }
     return withCorpus(values, 'runs', { readonly: true }, (corpus) => {
-      // A predict run's source is its endpoint: one stored by an older version may still hold a key.
-      const runs = corpus
-        .listRuns()
-        .map((r) => (r.sourceHash === null && r.source ? { ...r, source: redactEndpoint(r.source) } : r));
+      const runs = corpus.listRuns().map(runInfo);
       if (values.json) {
         const line = (r: ReturnType<typeof runInfo>) => ({
           id: r.id,
@@ -56,7 +52,7 @@ Options:
           pending: r.pending,
           created: r.created,
         });
-        process.stdout.write(runs.map((r) => JSON.stringify(line(runInfo(r))) + '\n').join(''));
+        process.stdout.write(runs.map((r) => JSON.stringify(line(r)) + '\n').join(''));
         return 0;
       }
       if (runs.length) {
