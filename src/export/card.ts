@@ -13,7 +13,7 @@ const duck = (glob: string, format: string) => (format === 'jsonl' ? `read_json_
 
 const WHAT: Record<string, string> = {
   trajectories:
-    "one stored trajectory per row: its full serialized text in the paper's format (`text`), with the direction, entry, actions and exit it was walked with",
+    "one stored trajectory per row: its full serialized text in the paper's format (`text`), with the direction, entry, actions and exit it was walked with, and `target_spans`: the `[start, end]` of each state a model must predict in `text`, in code points (Python: `text[start:end]`), to mask the loss to the targets",
   'prompt-target':
     'one prompt and its target per row: evaluation-set items (`source` = `item`) and steps of stored trajectories (`source` = `trajectory`); the prompt ends with `<|frame_sep|>`, the target is the state (or exit token) that follows',
   corrections:
@@ -50,6 +50,7 @@ export function sizeCategory(n: number): string {
 
 function feature(c: Column): string[] {
   if (c.type === 'strings') return [`  - name: ${c.name}`, '    sequence: string'];
+  if (c.type === 'spans') return [`  - name: ${c.name}`, '    sequence:', '      sequence: int32'];
   return [`  - name: ${c.name}`, `    dtype: ${c.type === 'int' ? 'int32' : 'string'}`];
 }
 

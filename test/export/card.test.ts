@@ -132,18 +132,25 @@ describe('the YAML header', () => {
     ]);
   });
 
-  it('features: every column of each kind, in order, typed string, int32 or a sequence of strings', () => {
+  it('features: every column of each kind, in order, typed string, int32, a sequence of strings or of int32 pairs', () => {
     for (const kind of Object.keys(COLUMNS) as (keyof typeof COLUMNS)[]) {
       const { yaml } = cardOf(manifestOf({ kind }));
       const want = COLUMNS[kind].map((c) =>
         c.type === 'strings'
           ? { name: c.name, sequence: 'string' }
-          : { name: c.name, dtype: c.type === 'int' ? 'int32' : 'string' },
+          : c.type === 'spans'
+            ? { name: c.name, sequence: { sequence: 'int32' } }
+            : { name: c.name, dtype: c.type === 'int' ? 'int32' : 'string' },
       );
       expect(yaml.dataset_info.features, kind).toEqual(want);
       // Both kinds of scalar are there in every kind.
       expect(want.some((f) => f.dtype === 'string') && want.some((f) => f.dtype === 'int32')).toBe(true);
     }
+    // The trajectories card lists target_spans, as a list of lists of int32, and says what it is.
+    const t = cardOf(manifestOf({ kind: 'trajectories' }));
+    expect(t.yaml.dataset_info.features.at(-1)).toEqual({ name: 'target_spans', sequence: { sequence: 'int32' } });
+    expect(t.body).toContain('`target_spans`');
+    expect(t.body).toContain('in code points (Python: `text[start:end]`)');
   });
 });
 

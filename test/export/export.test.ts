@@ -54,6 +54,7 @@ describe('every kind in both formats reads back with an independent reader', () 
       entry: 'INTEGER',
       actions: 'VARCHAR[]',
       exit: 'VARCHAR',
+      target_spans: 'INTEGER[][]',
     },
     'prompt-target': {
       name: 'VARCHAR',
@@ -159,6 +160,18 @@ describe('every kind in both formats reads back with an independent reader', () 
         exit: t.exit,
       });
       expect(r.actions).toEqual(t.actions.map((a) => (a.action === 'breakpoint' ? `breakpoint ${a.src}` : a.action)));
+      // target_spans: Python's text[start:end] (code points) is each step's target, after its prompt.
+      const tr = loadTrace(corpus, t.traceId);
+      const walked = { ...t, states: stateNodes(t) } as unknown as Trajectory;
+      const parts = textParts(tr.index, walked, contextFor(t.direction, tr.record));
+      const points = Array.from(r.text as string);
+      const spans = r.target_spans as unknown as [number, number][];
+      expect(spans).toHaveLength(t.actions.length);
+      spans.forEach(([s, e], k) => {
+        const want = promptTarget(parts, k);
+        expect(points.slice(s, e).join('')).toBe(want.target);
+        expect(points.slice(0, s).join('')).toBe(want.prompt);
+      });
     }
   });
 
