@@ -217,7 +217,7 @@ function refusal(splits: string[], taken: number, had: number, owners: { name: s
   const whose = owners.map((b) => `${b.name} (${ORIGIN_WORDS[b.from]})`).join(' or ');
   const what =
     taken === had
-      ? `leave ${which} empty, as all ${had} of ${splits.length === 1 ? 'its' : 'their'} programs belong to ${whose}`
+      ? `leave ${which} empty, as ${had === 1 ? `${splits.length === 1 ? 'its' : 'their'} one program belongs` : `all ${had} of ${splits.length === 1 ? 'its' : 'their'} programs belong`} to ${whose}`
       : `take ${taken} of the ${had} programs of ${which}, as they belong to ${whose}`;
   return `the leakage guard would ${what}; give --allow-overlap to keep them there (the dataset card then records the overlap), or select other rows.`;
 }
