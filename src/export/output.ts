@@ -5,7 +5,7 @@
  * A process killed outright (kill -9, a power cut) leaves its temporary behind; the next export
  * to the same place removes those whose process is gone.
  */
-import { existsSync, lstatSync, readdirSync, readlinkSync, renameSync, rmSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readdirSync, readlinkSync, renameSync, rmdirSync, rmSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { UserError } from '../common/errors.js';
 import { writeError } from '../common/fs-errors.js';
@@ -98,7 +98,17 @@ export function removeStale(out: string, prefix: string): string[] {
  * the temporary, so failing to read the corpus is never blamed on the output.
  */
 export function outputError(e: unknown, out: string, tmp: string): UserError | undefined {
-  const { path, dest } = e as { path?: unknown; dest?: unknown };
+  const { path, dest, code, syscall } = e as { path?: unknown; dest?: unknown; code?: unknown; syscall?: unknown };
+  if (code === 'ENOENT' && syscall === 'mkdir' && typeof path === 'string' && path.startsWith(tmp)) {
+    // A recursive mkdir says ENOENT on a read-only disk (or a folder it may not write): make the
+    // first level alone to hear the real reason.
+    try {
+      mkdirSync(tmp);
+      rmdirSync(tmp);
+    } catch (again) {
+      if ((again as { code?: unknown }).code !== 'EEXIST') return writeError(again, out);
+    }
+  }
   const ours = (p: unknown) => typeof p === 'string' && (p === out || p === dirname(out) || p.startsWith(tmp));
   if (path === undefined ? true : ours(path) || ours(dest)) return writeError(e, out);
   return undefined;

@@ -97,8 +97,7 @@ export async function exportDataset(db: string, out: string, opts: WriteOptions)
   try {
     const endRead = corpus.beginRead();
     const plan = planExport(corpus, opts);
-    mkdirSync(tmp); // one level at a time: a recursive mkdir says ENOENT on a read-only disk
-    mkdirSync(join(tmp, 'data'));
+    mkdirSync(join(tmp, 'data'), { recursive: true });
     const { labels, held } = await writeSplits(corpus, plan, tmp, format, shardRows, opts.onProgress);
     endRead();
     const m = manifest(plan, {

@@ -8,7 +8,6 @@ import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { checkOutput, exportDataset, previewExport } from '../../export/run.js';
 import { UserError } from '../../common/errors.js';
-import { writeError } from '../../common/fs-errors.js';
 import type { ReadCorpus } from '../../store/corpus.js';
 import type { Api, ExportStatus } from '../../contract/index.js';
 import { createJob, readJob } from './export-jobs.js';
@@ -30,11 +29,7 @@ export function exportHandlers(corpus: ReadCorpus): Pick<Api, 'previewExport' | 
     },
     startExport({ folder, ...opts }) {
       const root = exportRoot(corpus.path);
-      try {
-        mkdirSync(root, { recursive: true });
-      } catch (e) {
-        throw writeError(e, root) ?? e;
-      }
+      mkdirSync(root, { recursive: true });
       const path = join(root, folder);
       // A wrong filter or a folder in use is refused now, not in the background.
       checkOutput(path, opts.force ?? false);
