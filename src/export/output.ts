@@ -113,3 +113,12 @@ export function outputError(e: unknown, out: string, tmp: string): UserError | u
   if (path === undefined ? true : ours(path) || ours(dest)) return writeError(e, out);
   return undefined;
 }
+
+/** Removes a temporary after a failure; never throws over that failure (its path may be impossible). */
+export function discard(tmp: string): void {
+  try {
+    rmSync(tmp, { recursive: true, force: true });
+  } catch {
+    // nothing was made there
+  }
+}

@@ -15,7 +15,7 @@ import { datasetCard } from './card.js';
 import { MANIFEST, manifest, type Manifest, type SplitHolds } from './manifest.js';
 import { planExport, type ExportOptions, type Plan } from './plan.js';
 import { shapeRows } from './rows.js';
-import { outputError, removeStale, throughLinks } from './output.js';
+import { discard, outputError, removeStale, throughLinks } from './output.js';
 import { shardNames, SplitWriter } from './shards.js';
 import { version } from './version.js';
 
@@ -116,7 +116,7 @@ export async function exportDataset(db: string, out: string, opts: WriteOptions)
     moveIntoPlace(tmp, out);
     return m;
   } catch (e) {
-    rmSync(tmp, { recursive: true, force: true });
+    discard(tmp);
     throw outputError(e, out, tmp) ?? e;
   } finally {
     corpus.close();

@@ -170,6 +170,28 @@ describe('a folder without write permission', () => {
   });
 });
 
+describe('a path through a file, or a folder where a file goes', () => {
+  it('says which, naming the path, exit 1, and leaves nothing', () => {
+    const home = tempDir('stepscope-export-notdir-');
+    writeFileSync(join(home, 'afile'), 'x');
+    const ds = join(home, 'afile', 'ds');
+    const notDir = 'a part of that path is a file, not a folder; choose another path$';
+    oneLine(
+      cli(['dataset', 'export', '--db', db, '-o', ds, '--kind', 'traces']),
+      new RegExp(`^stepscope: dataset export: cannot write ${ds}: ${notDir}`),
+    );
+    const file = join(home, 'afile', 't.jsonl');
+    oneLine(cli(['export', '--db', db, '-o', file]), new RegExp(`^stepscope: export: cannot write ${file}: ${notDir}`));
+    mkdirSync(join(home, 'adir'));
+    oneLine(
+      cli(['export', '--db', db, '-o', join(home, 'adir')]),
+      new RegExp(`^stepscope: export: cannot write ${join(home, 'adir')}: it is a folder; give the path of a file$`),
+    );
+    expect(readdirSync(home).sort()).toEqual(['adir', 'afile']);
+    expect(readdirSync(join(home, 'adir'))).toEqual([]);
+  });
+});
+
 /** The id of a process that has ended. */
 const deadPid = () => spawnSync('true').pid!;
 

@@ -1,8 +1,8 @@
 /** `stepscope export`: write stored traces back out as a trace file. */
-import { existsSync, renameSync, rmSync } from 'node:fs';
+import { existsSync, renameSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { recordId } from '../../contract/traces.js';
-import { outputError, removeStale, throughLinks } from '../../export/output.js';
+import { discard, outputError, removeStale, throughLinks } from '../../export/output.js';
 import { TextFileStream } from '../../export/writers.js';
 import { TRACE_EXITS } from '../../trace/types.js';
 import { choiceOption, CliError, intOptions, type Command } from '../command.js';
@@ -66,7 +66,7 @@ Options:
         } catch {
           // the write's own error is the one to report
         }
-        rmSync(tmp, { force: true });
+        discard(tmp);
         const failed = outputError(e, target, tmp);
         if (failed) throw new CliError(`export: ${failed.message}`, 1, failed.code);
         throw e;
