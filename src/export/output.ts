@@ -99,15 +99,19 @@ export function removeStale(out: string, prefix: string): string[] {
  */
 export function outputError(e: unknown, out: string, tmp: string): UserError | undefined {
   const { path, dest, code, syscall } = e as { path?: unknown; dest?: unknown; code?: unknown; syscall?: unknown };
-  if (code === 'ENOENT' && syscall === 'mkdir' && typeof path === 'string' && path.startsWith(tmp)) {
+  if (code === 'ENOENT' && typeof path === 'string' && path.startsWith(tmp)) {
     // A recursive mkdir says ENOENT on a read-only disk (or a folder it may not write): make the
     // first level alone to hear the real reason.
-    try {
-      mkdirSync(tmp);
-      rmdirSync(tmp);
-    } catch (again) {
-      if ((again as { code?: unknown }).code !== 'EEXIST') return writeError(again, out);
+    if (syscall === 'mkdir') {
+      try {
+        mkdirSync(tmp);
+        rmdirSync(tmp);
+      } catch (again) {
+        if ((again as { code?: unknown }).code !== 'EEXIST') return writeError(again, out);
+      }
     }
+    // The output's folder is there, so the temporary was removed meanwhile (Ctrl+C's cleanup).
+    if (existsSync(dirname(out))) return undefined;
   }
   const ours = (p: unknown) => typeof p === 'string' && (p === out || p === dirname(out) || p.startsWith(tmp));
   if (path === undefined ? true : ours(path) || ours(dest)) return writeError(e, out);
