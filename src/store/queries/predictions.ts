@@ -4,6 +4,7 @@
  * `pending` and are set when the check has run.
  */
 import type Database from 'better-sqlite3';
+import { wellFormedString } from '../../common/well-formed.js';
 import type { VerdictStatus } from '../../semantics/eval.js';
 import type { ParseError } from '../../semantics/parse.js';
 import type { FieldVerdicts } from '../../semantics/score.js';
@@ -40,8 +41,9 @@ export function insertPredictions(db: Database.Database, runId: number, preds: I
       runId,
       p.itemId,
       p.sample,
-      p.completion,
-      p.finish,
+      // Callers spell lone surrogates before scoring (src/model/response.ts, read-file.ts); this is the last guard.
+      wellFormedString(p.completion),
+      p.finish === null ? null : wellFormedString(p.finish),
       em === null ? null : b(p.parseError !== null),
       p.parseError === null ? null : JSON.stringify(p.parseError),
       b(em?.event),
