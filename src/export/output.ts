@@ -48,8 +48,12 @@ function size(path: string): number {
   return readdirSync(path).reduce((a, f) => a + size(join(path, f)), 0);
 }
 
-const mb = (bytes: number) =>
-  bytes < 1 << 20 ? `${Math.ceil(bytes / 1024)} KB` : `${Math.round(bytes / (1 << 20))} MB`;
+const amount = (bytes: number) =>
+  bytes < 1024
+    ? `${bytes} byte${bytes === 1 ? '' : 's'}`
+    : bytes < 1 << 20
+      ? `${Math.ceil(bytes / 1024)} KB`
+      : `${Math.round(bytes / (1 << 20))} MB`;
 
 /**
  * Removes the temporaries `PREFIX<pid>…` in `out`'s folder left by processes that have ended,
@@ -83,7 +87,7 @@ export function removeStale(out: string, prefix: string): string[] {
       }
       const bytes = size(path);
       rmSync(path, { recursive: true, force: true });
-      notes.push(`removed ${f} (${mb(bytes)}), left by an export that was stopped (process ${pid} has ended)`);
+      notes.push(`removed ${f} (${amount(bytes)}), left by an export that was stopped (process ${pid} has ended)`);
     } catch (e) {
       throw writeError(e, out) ?? e;
     }

@@ -219,8 +219,8 @@ describe('leftovers of an export that was killed', () => {
     expect(again.status).toBe(0);
     expect(again.stderr).toMatch(
       new RegExp(
-        `^dataset export: removed ${left[0].replace(/\./g, '\\.')} \\(\\d+ [KM]B\\), left by an export that was ` +
-          `stopped \\(process ${child.pid} has ended\\)\n$`,
+        `^dataset export: removed ${left[0].replace(/\./g, '\\.')} \\(\\d+ (bytes?|KB|MB)\\), left by an export that was ` +
+          `stopped \\(process ${child.pid} has ended\\)\n`,
       ),
     );
     expect(readdirSync(home)).toEqual(['ds']);
@@ -269,7 +269,9 @@ describe('leftovers of an export that was killed', () => {
     writeFileSync(join(home, `t.jsonl.partial-${pid}`), 'half a trace');
     const r = cli(['export', '--db', db, '-o', join(home, 't.jsonl')]);
     expect(r.status).toBe(0);
-    expect(r.stderr).toMatch(new RegExp(`^export: removed t\\.jsonl\\.partial-${pid} \\(1 KB\\), left by an export`));
+    expect(r.stderr).toMatch(
+      new RegExp(`^export: removed t\\.jsonl\\.partial-${pid} \\(12 bytes\\), left by an export`),
+    );
     expect(readdirSync(home)).toEqual(['t.jsonl']);
   });
 });
