@@ -161,21 +161,19 @@ export function importLines(corpus: Corpus, text: string, file: string, who: str
   const name = file.split(/[\\/]/).pop() || file;
   const checked: NewAnnotation[] = [];
   // A byte-order mark some editors add is dropped, as every JSON Lines reader does.
-  text
-    .replace(/^\uFEFF/, '')
-    .split('\n')
-    .forEach((line, i) => {
-      if (line.trim() === '') return;
-      let o: unknown;
-      try {
-        o = JSON.parse(line);
-      } catch (e) {
-        throw bad(`${file}:${i + 1}`, `expected a JSON object (${(e as Error).message})`);
-      }
-      if (typeof o !== 'object' || o === null || Array.isArray(o))
-        throw bad(`${file}:${i + 1}`, 'expected a JSON object');
-      checked.push(checkLine(corpus, o as Record<string, unknown>, `${file}:${i + 1}`));
-    });
+  const lines = text.replace(/^\uFEFF/, '').split('\n');
+  lines.forEach((line, i) => {
+    if (line.trim() === '') return;
+    let o: unknown;
+    try {
+      o = JSON.parse(line);
+    } catch (e) {
+      throw bad(`${file}:${i + 1}`, `expected a JSON object (${(e as Error).message})`);
+    }
+    if (typeof o !== 'object' || o === null || Array.isArray(o))
+      throw bad(`${file}:${i + 1}`, 'expected a JSON object');
+    checked.push(checkLine(corpus, o as Record<string, unknown>, `${file}:${i + 1}`));
+  });
   const r: AnnotationImportCounts = { added: 0, same: 0, conflicts: 0 };
   const out: NewAnnotation[] = [];
   const seen = new Set<string>();
