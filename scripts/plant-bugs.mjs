@@ -128,6 +128,31 @@ const BUGS = [
     replace: 'if len(text) >= self.limit:',
     tests: ['tests.test_golden', 'tests.test_values'],
   },
+  // Issue 31: three bugs an audit planted that the suite missed.
+  {
+    id: '11',
+    what: "the import's idempotency hash taken over the file's path instead of its bytes",
+    file: 'src/predictions/read-file.ts',
+    find: "createHash('sha256').update(bytes)",
+    replace: "createHash('sha256').update(path)",
+    tests: ['test/predictions/import.test.ts'],
+  },
+  {
+    id: '12',
+    what: "the dashboard's cache key ignoring pending execution checks",
+    file: 'src/api/handlers/dashboard.ts',
+    find: '`${run.created}/${run.predictions}/${run.pending}`',
+    replace: '`${run.created}/${run.predictions}`',
+    tests: ['test/api/dashboard-pending.test.ts'],
+  },
+  {
+    id: '13',
+    what: "inv_step_call climbing to the parent's plain copy instead of its inverse copy",
+    file: 'src/semantics/scope.ts',
+    find: '      cur = 2 * p + 1;',
+    replace: '      cur = 2 * p;',
+    tests: ['test/semantics/send-resume.test.ts'],
+  },
 ];
 
 const isPython = (t) => !t.includes('/');

@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import { createReadStream, existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { basename, dirname, join, resolve } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { UserError } from '../common/errors.js';
 import type { ExportFormat } from '../semantics/export-select.js';
 import { openCorpus, type ReadCorpus } from '../store/corpus.js';
@@ -15,6 +15,7 @@ import { datasetCard } from './card.js';
 import { MANIFEST, manifest, type Manifest, type SplitHolds } from './manifest.js';
 import { planExport, type ExportOptions, type Plan } from './plan.js';
 import { shapeRows } from './rows.js';
+import { discard, outputError, removeStale, throughLinks } from './output.js';
 import { shardNames, SplitWriter } from './shards.js';
 import { version } from './version.js';
 
@@ -28,6 +29,8 @@ export interface WriteOptions extends ExportOptions {
   license?: string;
   /** Called every few thousand rows with the rows written and the rows planned. */
   onProgress?: (done: number, total: number) => void;
+  /** Told what was cleaned up before writing (a killed export's leftovers), one sentence each. */
+  onNote?: (note: string) => void;
 }
 
 export const DEFAULT_SHARD_ROWS = 100_000;
@@ -69,12 +72,14 @@ export function checkOutput(out: string, force: boolean): void {
   }
 }
 
+/** The temporary folders for `out` start with this name, then the writing process's id (beside `out`). */
+const partialStem = (out: string) => `.${basename(throughLinks(out))}.partial-`;
 /** The temporary folders this process writes for `out` start with this name (beside `out`). */
-export const partialPrefix = (out: string) => `.${basename(resolve(out))}.partial-${process.pid}-`;
+export const partialPrefix = (out: string) => `${partialStem(out)}${process.pid}-`;
 
 /** Removes this process's temporary folders for `out` (a Ctrl+C handler calls it before exiting). */
 export function removePartial(out: string): void {
-  const dir = dirname(resolve(out));
+  const dir = dirname(throughLinks(out));
   for (const f of readdirSync(dir))
     if (f.startsWith(partialPrefix(out))) rmSync(join(dir, f), { recursive: true, force: true });
 }
@@ -82,7 +87,8 @@ export function removePartial(out: string): void {
 export async function exportDataset(db: string, out: string, opts: WriteOptions): Promise<Manifest> {
   const format = opts.format ?? 'jsonl';
   const shardRows = opts.shardRows ?? DEFAULT_SHARD_ROWS;
-  out = resolve(out);
+  out = throughLinks(out); // a link to a folder: write the folder, keep the link
+  for (const note of removeStale(out, partialStem(out))) opts.onNote?.(note);
   checkOutput(out, opts.force ?? false);
   if (!existsSync(dirname(out)))
     throw new UserError(`${dirname(out)} does not exist (the output folder's parent must)`, 'not-found');
@@ -111,8 +117,8 @@ export async function exportDataset(db: string, out: string, opts: WriteOptions)
     moveIntoPlace(tmp, out);
     return m;
   } catch (e) {
-    rmSync(tmp, { recursive: true, force: true });
-    throw e;
+    discard(tmp);
+    throw outputError(e, out, tmp) ?? e;
   } finally {
     corpus.close();
   }

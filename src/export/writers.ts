@@ -4,6 +4,7 @@
  * one megabyte of text (JSONL), whatever the file's size. Same rows in, same bytes out.
  */
 import { closeSync, openSync, writeSync } from 'node:fs';
+import { Writable } from 'node:stream';
 import { ParquetWriter, type SchemaElement } from 'hyparquet-writer';
 import { fileWriter } from 'hyparquet-writer/src/node.js';
 import type { Column, Row } from './columns.js';
@@ -15,22 +16,72 @@ export interface FileWriter {
 
 const FLUSH_CHARS = 1 << 20;
 
+/**
+ * A new file (never an existing one) written as text, a megabyte at a time. A write the disk
+ * cuts short (it is nearly full) is continued until the disk refuses, so a file is whole or
+ * its export fails. close() closes the file even when its last write fails, and only once.
+ */
+export class TextFile {
+  private readonly fd: number;
+  private buf = '';
+  private open = true;
+
+  constructor(path: string) {
+    this.fd = openSync(path, 'wx');
+  }
+
+  write(text: string): void {
+    this.buf += text;
+    if (this.buf.length >= FLUSH_CHARS) this.flush();
+  }
+
+  private flush(): void {
+    const bytes = Buffer.from(this.buf);
+    this.buf = '';
+    for (let at = 0; at < bytes.length;) at += writeSync(this.fd, bytes, at);
+  }
+
+  close(): void {
+    if (!this.open) return;
+    this.open = false;
+    try {
+      if (this.buf) this.flush();
+    } finally {
+      closeSync(this.fd);
+    }
+  }
+}
+
 export function jsonlWriter(path: string): FileWriter {
-  const fd = openSync(path, 'wx');
-  let buf = '';
+  const file = new TextFile(path);
   return {
-    write(row) {
-      buf += JSON.stringify(row) + '\n';
-      if (buf.length >= FLUSH_CHARS) {
-        writeSync(fd, buf);
-        buf = '';
-      }
-    },
-    close() {
-      if (buf) writeSync(fd, buf);
-      closeSync(fd);
-    },
+    write: (row) => file.write(JSON.stringify(row) + '\n'),
+    close: () => file.close(),
   };
+}
+
+/**
+ * A trace file as the Writable `corpus.export` writes into. Every write is taken at once and a
+ * failing one throws from write() itself: a stream would report a full disk as an 'error' event,
+ * which a writer that is not waiting for 'drain' never sees.
+ */
+export class TextFileStream extends Writable {
+  private readonly file: TextFile;
+
+  constructor(path: string) {
+    super();
+    this.file = new TextFile(path);
+  }
+
+  override write(chunk: string | Uint8Array): boolean {
+    this.file.write(typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8'));
+    return true;
+  }
+
+  /** Writes what is buffered and closes the file (again: nothing). */
+  closeFile(): void {
+    this.file.close();
+  }
 }
 
 /** Rows per row group, and the text a row group may buffer before it is written. */

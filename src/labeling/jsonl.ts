@@ -160,7 +160,9 @@ const sameFields = (a: AnnotationRecord, b: NewAnnotation) =>
 export function importLines(corpus: Corpus, text: string, file: string, who: string): AnnotationImportCounts {
   const name = file.split(/[\\/]/).pop() || file;
   const checked: NewAnnotation[] = [];
-  text.split('\n').forEach((line, i) => {
+  // A byte-order mark some editors add is dropped, as every JSON Lines reader does.
+  const lines = text.replace(/^\uFEFF/, '').split('\n');
+  lines.forEach((line, i) => {
     if (line.trim() === '') return;
     let o: unknown;
     try {

@@ -15,6 +15,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { wellFormedString } from '../common/well-formed.js';
+import { decodeUtf8, duplicateDetail, duplicateKey, lineAt, notUtf8Detail } from '../scoring/files.js';
 import { IngestError } from '../store/corpus.js';
 
 export interface PredictionsFile {
@@ -52,13 +53,16 @@ export function readPredictionsFile(
     throw new IngestError(path, 0, `cannot read: ${(e as Error).message}`);
   }
   const hash = createHash('sha256').update(bytes).digest('hex');
-  const text = bytes.toString('utf8');
+  const text = decodeUtf8(bytes);
+  if (typeof text !== 'string') throw new IngestError(path, text.line, notUtf8Detail(text));
   const whole = wholeObject(path, text);
   const scored = whole !== null && Object.hasOwn(whole, 'raw_generations');
   // One object on one line may be a JSON Lines record: it names an item or a completion.
   const record = whole !== null && ['id', 'prompt', 'completion', 'completions'].some((k) => Object.hasOwn(whole, k));
   if (whole && !record) {
     if (cruxevalRefused) throw new IngestError(path, 0, cruxevalRefused);
+    const twice = duplicateKey(text);
+    if (twice) throw new IngestError(path, lineAt(text, twice.second), duplicateDetail(text, twice));
     const gens = scored ? whole.raw_generations : whole;
     return { format: scored ? 'scored' : 'generations', byItem: generations(path, text, gens, scored, resolve), hash };
   }
@@ -96,9 +100,15 @@ function wholeObject(path: string, text: string): Record<string, unknown> | null
 
 /**
  * A value as a message shows it: JSON, cut at 200 characters. A list or object nested too deep
- * to write out (JSON.stringify overflows the stack) is described instead.
+ * to write out (JSON.stringify overflows the stack) is described instead. JSON.parse makes a
+ * number too large for a float Infinity, which JSON writes as null: that number is quoted from
+ * `line`, the text it was read from.
  */
-function describeId(id: unknown): string {
+function describeId(id: unknown, line?: string, key?: string): string {
+  if (typeof id === 'number' && !Number.isFinite(id)) {
+    const raw = key && line && new RegExp(`(?<!\\\\)"${key}"\\s*:\\s*(-?[0-9][0-9.eE+-]*)`).exec(line)?.[1];
+    return `${raw || (id > 0 ? 'a number' : 'a negative number')}, a number too large`;
+  }
   let text: string | undefined;
   try {
     text = JSON.stringify(id);
@@ -131,7 +141,8 @@ function jsonLines(path: string, text: string, resolve: ResolveItem, byPrompt: R
     if (!Object.hasOwn(r, 'id')) {
       if (!Object.hasOwn(r, 'prompt'))
         fail('expected an "id" key (the item id from evalset export) or a "prompt" key (the item\'s exact prompt)');
-      if (typeof r.prompt !== 'string') fail(`expected "prompt" to be a string, got ${describeId(r.prompt)}`);
+      if (typeof r.prompt !== 'string')
+        fail(`expected "prompt" to be a string, got ${describeId(r.prompt, line, 'prompt')}`);
       const ids = byPrompt(r.prompt as string);
       const ending = JSON.stringify((r.prompt as string).slice(-60));
       if (ids.length === 0)
@@ -142,7 +153,9 @@ function jsonLines(path: string, text: string, resolve: ResolveItem, byPrompt: R
       item = ids[0];
     } else {
       if (!(typeof r.id === 'string' || (typeof r.id === 'number' && Number.isInteger(r.id))))
-        fail(`expected "id" to be an item id (an integer) or an item key (a string), got ${describeId(r.id)}`);
+        fail(
+          `expected "id" to be an item id (an integer) or an item key (a string), got ${describeId(r.id, line, 'id')}`,
+        );
       item = resolve(r.id as number | string);
       if (item === undefined)
         fail(`unknown item ${describeId(r.id)}: expected an item id of this set (see evalset export)`);
@@ -153,7 +166,7 @@ function jsonLines(path: string, text: string, resolve: ResolveItem, byPrompt: R
     let texts: string[];
     if (has('completion')) {
       if (typeof r.completion !== 'string')
-        fail(`expected "completion" to be a string, got ${describeId(r.completion)}`);
+        fail(`expected "completion" to be a string, got ${describeId(r.completion, line, 'completion')}`);
       texts = [r.completion as string];
     } else {
       const list = r.completions;

@@ -1,8 +1,9 @@
 /**
  * A JSON reader that starts at an offset inside a larger text and reports where the value
  * ends, so JSON embedded between special tokens can be read without guessing its extent.
- * Strict RFC 8259 (what Python's json.loads accepts, minus NaN/Infinity). Nesting is
- * limited so hostile model output cannot exhaust the stack. Object keys keep their order,
+ * Strict RFC 8259 (what Python's json.loads accepts, minus NaN/Infinity and numbers too large
+ * for a float, which it reads as inf). Nesting is limited so hostile model output cannot
+ * exhaust the stack. Object keys keep their order,
  * a key given twice in one object is refused (RFC 8259 leaves it open; Python keeps the last),
  * and a `__proto__` key is an ordinary own property.
  */
@@ -127,8 +128,11 @@ export function readJson(text: string, start: number, limit = text.length): Json
     NUMBER.lastIndex = pos;
     const m = NUMBER.exec(text);
     if (m) {
+      const n = Number(m[0]);
+      // Python reads 1e400 as inf, which no JSON can write back: refuse it where it stands.
+      if (!Number.isFinite(n)) throw new Fail(pos, `a number a float can hold (got ${m[0]}, a number too large)`);
       pos += m[0].length;
-      return Number(m[0]);
+      return n;
     }
     throw new Fail(pos, 'a JSON value');
   };

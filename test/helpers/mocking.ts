@@ -8,5 +8,5 @@
  * - test/api/pool.test.ts, which counts the CPU priority of its process's threads: a worker
  *   pool started by an earlier file in the same process changes what it counts.
  */
-export const MOCKING = ['test/export/replace.test.ts'];
+export const MOCKING = ['test/export/replace.test.ts', 'test/export/disk-full.test.ts'];
 export const ISOLATED = [...MOCKING, 'test/api/pool.test.ts'];

@@ -208,6 +208,19 @@ describe('importLines', () => {
     b.close();
   });
 
+  it('accepts a UTF-8 byte-order mark at the start of the file, as every JSON Lines reader does', () => {
+    const a = copyOf(db);
+    setLabels(a, { target: { prediction: ids[1] }, labels: ['format.truncated'], annotator: 'ada' });
+    const o = copyOf(other);
+    expect(importLines(o, '\uFEFF' + text(exportLines(a)), 'bom.jsonl', 'lead')).toEqual({
+      added: 1,
+      same: 0,
+      conflicts: 0,
+    });
+    a.close();
+    o.close();
+  });
+
   it('finds a prediction by set, run, item and sample in a corpus where its id differs', () => {
     const a = copyOf(db);
     setLabels(a, { target: { prediction: ids[1] }, labels: ['format.truncated'], annotator: 'ada' });

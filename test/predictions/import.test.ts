@@ -1,5 +1,7 @@
 // predictions import: the formats, FILE:LINE errors with nothing stored, idempotency,
 // --replace, deleting a run, and a label a predict run holds.
+import { copyFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEvalSet } from '../../src/predictions/create.js';
 import { importPredictions } from '../../src/predictions/import.js';
@@ -262,6 +264,28 @@ describe('idempotency, --replace, deleting a run', () => {
     const preds = [...corpus.iteratePredictions({ setId: ns.id, runId: replaced.run.id })];
     expect(preds.every((p) => p.em.all === false)).toBe(true);
     expect(corpus.getRunById(first.run.id)).toBeUndefined();
+  });
+
+  it('a file is known by its bytes, not its path: edited in place it is another file; copied, the same', () => {
+    const f = join(dir, 'edited.jsonl');
+    writeFileSync(f, lines(items.map((it) => ({ id: it.id, completion: it.target }))));
+    const first = importPredictions(corpus, { file: f, set: 'ns', label: 'edited' });
+    // The same bytes under another name: nothing new.
+    const copy = join(dir, 'copy.jsonl');
+    copyFileSync(f, copy);
+    expect(importPredictions(corpus, { file: copy, set: 'ns', label: 'edited' }).outcome).toBe('unchanged');
+    // The file at the same path, its answers changed: not taken for the one imported before.
+    writeFileSync(f, lines(items.map((it) => ({ id: it.id, completion: 'changed' }))));
+    const before = state();
+    expect(() => importPredictions(corpus, { file: f, set: 'ns', label: 'edited' })).toThrow(
+      /already has a run labelled "edited", imported from another file .*--replace/,
+    );
+    expect(state()).toBe(before);
+    const replaced = importPredictions(corpus, { file: f, set: 'ns', label: 'edited', replace: true });
+    expect(replaced.outcome).toBe('replaced');
+    expect(replaced.run.sourceHash).not.toBe(first.run.sourceHash);
+    const texts = [...corpus.iteratePredictions({ setId: ns.id, runId: replaced.run.id })].map((p) => p.completion);
+    expect(new Set(texts)).toEqual(new Set(['changed']));
   });
 
   it('deleting a run deletes its predictions and nothing else', () => {

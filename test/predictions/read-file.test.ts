@@ -2,6 +2,7 @@
 // which words, at which line), what is skipped, and files that start with blank lines or end
 // their lines with CRLF. readPredictionsFile alone: no corpus, items resolved by a small map.
 import { afterAll, describe, expect, it } from 'vitest';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readPredictionsFile } from '../../src/predictions/read-file.js';
 import { IngestError } from '../../src/store/corpus.js';
@@ -158,4 +159,75 @@ describe('CRUXEval files', () => {
 it('a file that cannot be read is refused with the reason', () => {
   const missing = join(dir, 'nope.jsonl');
   expect(() => readPredictionsFile(missing, resolve)).toThrow(new RegExp(`^${missing}: cannot read: ENOENT`));
+});
+
+describe('bytes, keys and numbers as the file has them', () => {
+  const bytesFile = (...parts: (string | number[])[]) => {
+    const f = join(dir, `bytes${parts.length}-${Math.random().toString(36).slice(2)}.jsonl`);
+    writeFileSync(f, Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p) : Buffer.from(p)))));
+    return f;
+  };
+  const refusedBytes = (f: string) => {
+    try {
+      readPredictionsFile(f, resolve);
+    } catch (e) {
+      expect(e).toBeInstanceOf(IngestError);
+      return (e as Error).message.replace(f, 'FILE');
+    }
+    throw new Error('no error');
+  };
+
+  it('bytes that are not UTF-8 are refused at FILE:LINE with their byte offset, never read as U+FFFD', () => {
+    // "café" in Latin-1: the é is the byte 0xe9, after the 29 bytes of line 1 and 28 of line 2.
+    const f = bytesFile('{"id": 1, "completion": "a"}\n{"id": 2, "completion": "caf', [0xe9], '"}\n');
+    expect(refusedBytes(f)).toBe(
+      'FILE:2: expected UTF-8 text: the byte 0xe9 at byte offset 57 is not valid UTF-8 (save the file as UTF-8)',
+    );
+    // An encoded surrogate (CESU-8) and a truncated sequence are not UTF-8 either.
+    expect(refusedBytes(bytesFile('{"id": 1, "completion": "', [0xed, 0xa0, 0x80], '"}\n'))).toMatch(
+      /^FILE:1: expected UTF-8 text: the byte 0xed at byte offset 25 /,
+    );
+    expect(refusedBytes(bytesFile('{"sample_0": ["', [0xe2, 0x82], '"]}'))).toMatch(/^FILE:1: .* offset 15 /);
+  });
+
+  it('a UTF-8 byte-order mark at the start is accepted, in JSON Lines and in a generations file', () => {
+    const bom = [0xef, 0xbb, 0xbf];
+    const lines = readPredictionsFile(bytesFile(bom, '{"id": 1, "completion": "a"}\n'), resolve);
+    expect(lines).toMatchObject({ format: 'state', byItem: new Map([[1, ['a']]]) });
+    const gens = readPredictionsFile(bytesFile(bom, '{"sample_0": ["1"], "sample_146": ["2"]}'), resolve);
+    expect(gens).toMatchObject({
+      format: 'generations',
+      byItem: new Map([
+        [1, ['1']],
+        [2, ['2']],
+      ]),
+    });
+    // Elsewhere it is not a byte-order mark: a line starting with U+FEFF is not JSON.
+    expect(refusedBytes(bytesFile('{"id": 1, "completion": "a"}\n', bom, '{"id": 2, "completion": "b"}\n'))).toMatch(
+      /^FILE:2: expected a JSON object/,
+    );
+  });
+
+  it('a task given twice in generations.json is refused naming both lines, not the last kept', () => {
+    expect(refusal('{\n  "sample_0": ["1"],\n  "sample_146": ["2"],\n  "sample_0": ["3"]\n}\n')).toBe(
+      'FILE:4: "sample_0" is given twice, on line 2 and on line 4; JSON would keep only the last: remove one or merge them',
+    );
+    // Inside a scored file's raw_generations too; the same key in two different objects is fine.
+    const scored =
+      '{"raw_generations": {"sample_0": ["1"], "sample_146": ["2"]},\n' +
+      ' "raw_scored_generations": {"sample_0": [true], "sample_146": [false]}}';
+    expect(readPredictionsFile(file(scored), resolve).byItem.size).toBe(2);
+    expect(refusal('{"raw_generations": {"sample_0": ["1"],\n"sample_0": ["2"]}}')).toMatch(
+      /^FILE:2: "sample_0" is given twice, on line 1 and on line 2/,
+    );
+  });
+
+  it('an id too large for a number is quoted as written, not reported as null', () => {
+    expect(refusal('{"id": 1e400, "completion": "a"}\n')).toBe(
+      'FILE:1: expected "id" to be an item id (an integer) or an item key (a string), got 1e400, a number too large',
+    );
+    expect(refusal('{"id": 1, "completion": -2E+999}\n')).toBe(
+      'FILE:1: expected "completion" to be a string, got -2E+999, a number too large',
+    );
+  });
 });

@@ -105,6 +105,10 @@ export const command: Command = {
         force: Boolean(values.force),
         license: values.license as string | undefined,
         onProgress: bar && ((done, total) => bar.update(done, `of ${total}`)),
+        onNote: (note) => {
+          bar?.clear();
+          console.error(`dataset export: ${note}`);
+        },
       });
     } catch (e) {
       if (e instanceof UserError && !(e instanceof CliError))

@@ -1,9 +1,9 @@
 /** `stepscope export`: write stored traces back out as a trace file. */
-import { createWriteStream, existsSync, renameSync, rmSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
-import { once } from 'node:events';
-import type { Writable } from 'node:stream';
+import { existsSync, renameSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
 import { recordId } from '../../contract/traces.js';
+import { discard, outputError, removeStale, throughLinks } from '../../export/output.js';
+import { TextFileStream } from '../../export/writers.js';
 import { TRACE_EXITS } from '../../trace/types.js';
 import { choiceOption, CliError, intOptions, type Command } from '../command.js';
 import { withCorpus } from '../open-corpus.js';
@@ -51,20 +51,27 @@ Options:
         await corpus.export(chosen, process.stdout);
         return;
       }
-      const tmp = `${output}.partial-${process.pid}`;
-      const out: Writable = createWriteStream(tmp);
+      // A link is written through: its target is replaced, the link kept.
+      const target = throughLinks(output);
+      const stem = `${basename(target)}.partial-`;
+      for (const note of removeStale(target, stem)) console.error(`export: ${note}`);
+      const tmp = join(dirname(target), `${stem}${process.pid}`);
+      let out: TextFileStream | undefined;
       try {
+        out = new TextFileStream(tmp);
         const res = await corpus.export(chosen, out);
-        out.end();
-        await once(out, 'finish');
-        renameSync(tmp, output);
+        out.closeFile();
+        renameSync(tmp, target);
         console.error(`${output}: ${res.traces} traces, ${res.events} events`);
       } catch (e) {
-        out.destroy();
-        rmSync(tmp, { force: true });
-        const code = (e as NodeJS.ErrnoException).code;
-        if (code === 'ENOENT' || code === 'EACCES')
-          throw new CliError(`export: cannot write ${output}: ${(e as Error).message}`);
+        try {
+          out?.closeFile();
+        } catch {
+          // the write's own error is the one to report
+        }
+        discard(tmp);
+        const failed = outputError(e, target, tmp);
+        if (failed) throw new CliError(`export: ${failed.message}`, 1, failed.code);
         throw e;
       }
     });
