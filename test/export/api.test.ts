@@ -2,7 +2,7 @@
 // leakage guard's counts and refusal, where the files go), a background export polled to the
 // end, and the folder rules (a name inside stepscope-exports/, or an absolute path outside
 // hidden folders).
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createApi, dispatch } from '../../src/api/handlers/index.js';
@@ -207,6 +207,24 @@ describe("the dialog's preview: the leakage guard", () => {
       expect(none.guard).toMatchObject({ trainingSplits: [], refusal: null, trainingPrograms: 0 });
     } finally {
       c.close();
+    }
+  });
+});
+
+describe('an export folder that cannot be made', () => {
+  it('is one sentence naming it, not an internal error', async () => {
+    const dir = tempDir('stepscope-export-api-blocked-');
+    const path = join(dir, 'c.db');
+    copyFileSync(db, path);
+    // A file where the export folder should be: mkdir fails as on a read-only or full disk.
+    writeFileSync(join(dir, 'stepscope-exports'), 'not a folder');
+    const other = openCorpus(path, { readonly: true });
+    try {
+      const r = await dispatch(createApi(other), 'startExport', { kind: 'traces', select: [], folder: 'x' });
+      expect(r).toMatchObject({ ok: false, error: { code: 'bad-input' } });
+      if (!r.ok) expect(r.error.message).toMatch(new RegExp(`^cannot write ${join(dir, 'stepscope-exports')}: `));
+    } finally {
+      other.close();
     }
   });
 });

@@ -9,6 +9,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { checkOutput, exportDataset, previewExport } from '../../export/run.js';
 import { UserError } from '../../common/errors.js';
+import { writeError } from '../../common/fs-errors.js';
 import type { ReadCorpus } from '../../store/corpus.js';
 import type { Api, ExportPreview, ExportStatus } from '../../contract/index.js';
 import { createJob, readJob } from './export-jobs.js';
@@ -83,7 +84,13 @@ export function exportHandlers(corpus: ReadCorpus): Pick<Api, 'previewExport' | 
       if (where.problem) throw new UserError(where.problem, 'bad-input');
       const plan = previewExport(corpus.path, opts);
       if (plan.guard.refusal) throw new UserError(plan.guard.refusal, 'bad-input');
-      if (given === undefined) mkdirSync(where.root, { recursive: true });
+      if (given === undefined) {
+        try {
+          mkdirSync(where.root, { recursive: true });
+        } catch (e) {
+          throw writeError(e, where.root) ?? e;
+        }
+      }
       const path = where.path;
       const status: ExportStatus = { state: 'running', done: 0, total: 0, path };
       const { job, write } = createJob(status);
