@@ -33,7 +33,7 @@ export type { TraceShape } from './queries/events.js';
 export type { NewTrajectory, StoredTrajectory } from './queries/trajectories.js';
 export type { SqlRow } from './queries/sql.js';
 export type { RowSource } from './queries/export.js';
-export type { EvalSetRecord, ItemQuery, NewItem, StoredItem } from './queries/evalsets.js';
+export type { EvalSetRecord, ItemQuery, ItemTruth, NewItem, StoredItem } from './queries/evalsets.js';
 export type { RunFormat, NewRun, RunRecord } from './queries/runs.js';
 export type { ItemKeys, ItemVerdicts, Tally, VerdictCombo } from './queries/verdicts.js';
 export type {
