@@ -6,8 +6,11 @@
 // interpreter baseline runs an evenly spaced sample (every 20th generation, 400); our
 // pool runs that same sample too, so the ratio compares the same generations.
 // Also printed: the rate with de-duplication (scoreCruxeval's default).
-// Usage: npm run build:core && node bench/exec-scoring.mjs [--sample-every 20]
-// Exits 1 when the ratio is below 5.
+// Also: the time to take one very long job line (a 20 MB generation) against one ten
+// times shorter; reading a line is linear, so the ratio stays near 10 (it was about 30x
+// that when the worker re-split its whole buffer on every read: 100 MB took 131 s).
+// Usage: npm run build:core && node bench/exec-scoring.mjs [--sample-every 20] [--long-lines-only]
+// Exits 1 when the ratio is below 5, or when the long-line ratio is above 30.
 import { spawn } from 'node:child_process';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
@@ -22,11 +25,42 @@ const every = (() => {
   return i >= 0 ? Number(process.argv[i + 1]) : 20;
 })();
 const cpus = availableParallelism();
+
+/** Seconds for one job whose generation is a string literal of `mb` MB (a wrong answer). */
+async function longLine(pool, mb) {
+  const t0 = process.hrtime.bigint();
+  const v = await pool.submit({
+    id: `long-${mb}`,
+    kind: 'cruxeval-output',
+    code: 'def f(x):\n    return x',
+    output: "'a'",
+    generation: `'${'a'.repeat(mb << 20)}'`,
+    timeout: 120,
+    memory_mb: 4096,
+  });
+  if (v.status !== 'fail') throw new Error(`a long line gave ${v.status}: ${v.error ?? ''}`);
+  return seconds(t0);
+}
+
+async function longLines() {
+  const pool = new ExecPool({ hashseed: 0, workers: 1 });
+  await pool.start();
+  await longLine(pool, 1); // warm
+  const short = await longLine(pool, 2);
+  const long = await longLine(pool, 20);
+  await pool.close();
+  const r = long / short;
+  console.log(
+    `one job line: 2 MB ${short.toFixed(2)} s, 20 MB ${long.toFixed(2)} s: ratio ${r.toFixed(1)} (linear ~10)`,
+  );
+  return r;
+}
 const tasks = readCruxevalTasks(join(root, 'resources/cruxeval/cruxeval.jsonl'));
 const { generations } = readGenerations(join(data, 'generations/sample_scored_codellama-7b_temp0.2_output.json'));
 const all = tasks.flatMap((t) => generations[t.id].map((g, j) => cruxevalJob('output', t, g, `${t.id}#${j}`)));
 const sample = all.filter((_, i) => i % every === 0);
 const seconds = (t0) => Number(process.hrtime.bigint() - t0) / 1e9;
+if (process.argv.includes('--long-lines-only')) process.exit((await longLines()) <= 30 ? 0 : 1);
 
 async function pooled(jobs) {
   const pool = new ExecPool({ hashseed: 0 });
@@ -95,4 +129,5 @@ console.log(
 );
 console.log(`ratio pool / fresh python3 (same sample): ${ratio.toFixed(1)}x (target >= 5x)`);
 console.log(`verdicts agree on the sample: ${agree}/${sample.length}`);
-process.exit(ratio >= 5 ? 0 : 1);
+const lines = await longLines();
+process.exit(ratio >= 5 && lines <= 30 ? 0 : 1);

@@ -2,7 +2,8 @@
 // Semantics benchmark (run by `npm run bench`, after `npm run build:core`):
 // 1. Scaling: build both trees and serialize the step_into trajectory of a generated
 //    1,000,000-event trace vs a 10,000-event one; prints time per event at 1M as a ratio
-//    of time per event at 10k (target: within 2x) and the peak memory.
+//    of time per event at 10k (target: within 2x) and the peak memory, measured in a fresh
+//    process for the text as one string and streamed (target: streamed under 300 MB RSS).
 // 2. Sampling throughput over the 800 CRUXEval traces (recorded once, cached in the temp
 //    dir like the tests do): trajectories/s and serialized MB/s, against a baseline
 //    measured in the same run (JSON.stringify of the same events, MB/s).
@@ -12,56 +13,17 @@ import { existsSync, readFileSync, readdirSync, renameSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Scope, buildTraceIndex, sampleTrace, serialize, walk, contextFor } from '../dist/semantics/index.js';
+import { generate } from './_semantics-trace.mjs';
 
 const root = resolve(import.meta.dirname, '..');
 const gc = globalThis.gc ?? (() => {});
-
-/** A call-mode-like trace: main loops, each iteration calls g, which calls h. 12 events per iteration. */
-function generate(n) {
-  const ev = [];
-  const push = (event, frame, func, line, src, locals, arg, parent) =>
-    ev.push({ seq: ev.length, event, frame, func, line, src, locals, arg, parent });
-  let frames = 1;
-  push('call', 0, 'main', 10, 'def main():', {}, null, null);
-  let acc = 0;
-  for (let i = 0; ev.length + 14 < n; i++) {
-    const ml = { acc: String(acc), i: String(i) };
-    push('line', 0, 'main', 11, '    for i in range(N):', ml, null, null);
-    const callLine = ev.length;
-    push('line', 0, 'main', 12, '        acc += g(i)', { ...ml }, null, null);
-    const g = frames++;
-    push('call', g, 'g', 1, 'def g(x):', { x: String(i) }, null, callLine);
-    push('line', g, 'g', 2, '    y = x * 2', { x: String(i) }, null, callLine);
-    const hLine = ev.length;
-    push('line', g, 'g', 3, '    z = h(y) + 1', { x: String(i), y: String(2 * i) }, null, callLine);
-    const h = frames++;
-    push('call', h, 'h', 6, 'def h(v):', { v: String(2 * i) }, null, hLine);
-    push('line', h, 'h', 7, '    return v - 1', { v: String(2 * i) }, null, hLine);
-    push('return', h, 'h', 7, '    return v - 1', { v: String(2 * i) }, String(2 * i - 1), hLine);
-    push('line', g, 'g', 4, '    return z', { x: String(i), y: String(2 * i), z: String(2 * i) }, null, callLine);
-    push(
-      'return',
-      g,
-      'g',
-      4,
-      '    return z',
-      { x: String(i), y: String(2 * i), z: String(2 * i) },
-      String(2 * i),
-      callLine,
-    );
-    acc += 2 * i;
-  }
-  push('line', 0, 'main', 13, '    return acc', { acc: String(acc) }, null, null);
-  push('return', 0, 'main', 13, '    return acc', { acc: String(acc) }, String(acc), null);
-  return ev;
-}
 
 function measure(events) {
   const t0 = performance.now();
   const index = buildTraceIndex(events);
   const scope = new Scope(index, 0);
   const t1 = performance.now();
-  const actions = Array.from({ length: events.length }, () => ({ action: 'step_into' }));
+  const actions = new Array(events.length).fill({ action: 'step_into' });
   const t = walk(scope, 'forward', actions);
   const text = serialize(index, t, 'def main():\n');
   const t2 = performance.now();
@@ -94,8 +56,25 @@ console.log(
 );
 console.log(`  ratio per event 1M / 10k: ${(perBig / perSmall).toFixed(2)}x (target <= 2x)`);
 console.log(
-  `  peak RSS: ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB (the 1M events themselves: ${(heapEvents / 1e6).toFixed(0)} MB of heap)`,
+  `  peak RSS of this process: ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB (the 1M events themselves: ${(heapEvents / 1e6).toFixed(0)} MB of heap)`,
 );
+// Memory, each way in a fresh process (bench/_semantics-memory.mjs): the text as one string,
+// and streamed (serializeChunks). Target: the streamed peak under 300 MB.
+let streamedPeak = 0;
+for (const mode of ['string', 'chunks']) {
+  const out = execFileSync(process.execPath, ['--expose-gc', join(root, 'bench/_semantics-memory.mjs'), mode], {
+    encoding: 'utf8',
+  });
+  const r = JSON.parse(out);
+  const s = r.sampledMb;
+  console.log(
+    `  ${mode === 'string' ? 'one string' : 'streamed  '}: peak RSS ${r.peakRssMb.toFixed(0)} MB = ` +
+      `${(r.peakRssMb / r.heapEventsMb).toFixed(2)}x the events' ${r.heapEventsMb.toFixed(0)} MB of heap ` +
+      `(RSS with the events alone ${r.rssEventsMb.toFixed(0)}, after the trees ${s.trees.toFixed(0)}, ` +
+      `the walk ${s.walk.toFixed(0)}, serializing ${s.serialize.toFixed(0)})`,
+  );
+  if (mode === 'chunks') streamedPeak = r.peakRssMb;
+}
 
 console.log('\n2. sampling throughput over CRUXEval');
 function cruxevalFile() {
@@ -151,6 +130,10 @@ console.log(
 console.log(
   `  baseline JSON.stringify of the same events: ${baseMBs.toFixed(1)} MB/s; sampling+serializing runs at ${(bytes / 1e6 / secs / baseMBs).toFixed(2)}x of it`,
 );
+if (streamedPeak >= 300) {
+  console.log(`  FAIL: streaming a 1M-event trajectory peaks at ${streamedPeak.toFixed(0)} MB RSS (target < 300)`);
+  process.exit(1);
+}
 if (perBig / perSmall > 2) {
   console.log('  FAIL: time per event at 1M is more than 2x that at 10k');
   process.exit(1);

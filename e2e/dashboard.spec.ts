@@ -84,14 +84,15 @@ test('CRUXEval: pass@1 and pass@k are the numbers of scores --json, next to the 
     for (const p of points)
       expect(p.value, `${p.run} ${p.metric}`).toBe(lineOf(json, p.run, '')![p.metric as 'pass@1']);
   }
-  // Length and depth: the same lines as --by length / --by depth. CRUXEval's f is called from main: depth 1.
-  for (const by of ['length', 'depth'] as const) {
-    const ls = scores('crux-out', by);
-    const ms = await marks(page, by);
-    expect(ms.length).toBe(ls.filter((l) => l.group !== null && l['pass@1'] !== null).length);
-    for (const m of ms) expect(m.value, `${by} ${m.run} ${m.group}`).toBe(lineOf(ls, m.run, m.group)!['pass@1']);
-  }
-  for (const m of await marks(page, 'depth')) expect(m.group).toBe('1');
+  // Length: the same lines as --by length.
+  const ls = scores('crux-out', 'length');
+  const ms = await marks(page, 'length');
+  expect(ms.length).toBe(ls.filter((l) => l.group !== null && l['pass@1'] !== null).length);
+  for (const m of ms) expect(m.value, `length ${m.run} ${m.group}`).toBe(lineOf(ls, m.run, m.group)!['pass@1']);
+  // CRUXEval's f is called from main: every target at depth 1, one point per run. Left out, saying so.
+  expect(new Set(scores('crux-out', 'depth').map((l) => l.group))).toEqual(new Set([null, 1]));
+  await expect(page.getByTestId('plot-depth')).toHaveCount(0);
+  await expect(page.locator('[data-testid="left-out"][data-plot="depth"]')).toContainText('every target is at depth 1');
   mkdirSync(shots, { recursive: true });
   await page.screenshot({ path: join(shots, 'dashboard-cruxeval.png'), fullPage: true });
 });
@@ -336,7 +337,7 @@ async function expectBothRuns(
 
 test('each plot saves as SVG and PNG', async ({ page }) => {
   await openDashboard(page, 'ns');
-  for (const plot of ['action-field', 'pass-at-k', 'format-errors', 'length', 'depth']) {
+  for (const plot of ['action-field', 'format-errors', 'length', 'depth']) {
     const card = page.getByTestId(`plot-${plot}`);
     const [svg] = await Promise.all([page.waitForEvent('download'), card.getByTestId('export-svg').click()]);
     expect(svg.suggestedFilename()).toBe(`${plot}.svg`);
@@ -418,5 +419,93 @@ test('every plot, its axes and their labels stay inside its card, at 1280 and 19
         .toEqual([]);
       if (set === 'ns') await page.screenshot({ path: join(shots, `dashboard-${set}-${w}.png`) });
     }
+  }
+});
+
+/** The top of a plot's area (its 100% line, or for bars its highest y tick) and the boxes of its legend's entries. */
+async function legendAndFrame(page: Page, plot: string) {
+  return page.getByTestId(`plot-${plot}`).evaluate((card) => {
+    const ticks = [...card.querySelectorAll('[aria-label="y-axis tick"] path')].map(
+      (p) => p.getBoundingClientRect().top,
+    );
+    const marks = [...card.querySelectorAll('[data-testid="mark"]')].map((m) => m.getBoundingClientRect());
+    return {
+      top: Math.min(...ticks),
+      legend: [...card.querySelectorAll('.legend text')].map((t) => {
+        const r = t.getBoundingClientRect();
+        return { text: t.textContent, top: r.top, bottom: r.bottom, left: r.left, right: r.right };
+      }),
+      marks: marks.map((r) => ({ top: r.top, bottom: r.bottom, left: r.left, right: r.right })),
+    };
+  });
+}
+
+test('legends sit above the plot area, bins say how many items they hold, plots that would say nothing are left out', async ({
+  page,
+}) => {
+  mkdirSync(shots, { recursive: true });
+  for (const [w, h] of [
+    [1280, 720],
+    [1920, 1080],
+  ] as const) {
+    await page.setViewportSize({ width: w, height: h });
+    await openDashboard(page, 'ns');
+    // Format errors and the line plots: every legend entry above the plot area, clear of every mark.
+    for (const plot of ['format-errors', 'length', 'depth']) {
+      await expect(page.getByTestId(`plot-${plot}`).getByTestId('mark').first()).toBeVisible();
+      const { top, legend, marks: ms } = await legendAndFrame(page, plot);
+      expect(legend.map((l) => l.text).sort(), plot).toEqual(['● model-a', '● model-b']);
+      for (const l of legend) {
+        expect(l.bottom, `${plot} at ${w}px: "${l.text}" ends above the plot area`).toBeLessThanOrEqual(top);
+        for (const m of ms)
+          expect(
+            l.bottom <= m.top || l.top >= m.bottom || l.right <= m.left || l.left >= m.right,
+            `${plot} at ${w}px: "${l.text}" clear of a mark`,
+          ).toBe(true);
+      }
+    }
+    // Every bin's items above it, as scores --by length/depth count them; few items: hollow and orange.
+    for (const by of ['length', 'depth'] as const) {
+      const ls = scores('ns', by).filter((l) => typeof l.group === 'number');
+      const card = page.getByTestId(`plot-${by}`);
+      const shown = await card.locator('.bin-items text, .bin-items-few text').allTextContents();
+      const want = [...new Set(ls.map((l) => l.group))].map((g) => {
+        const counts = ls.filter((l) => l.group === g).map((l) => l.items);
+        return counts.every((c) => c === counts[0]) ? String(counts[0]) : counts.join('/');
+      });
+      expect(shown.sort(), by).toEqual(want.sort());
+      const few = await card.locator('.bin-items-few text').allTextContents();
+      expect(few.sort(), by).toEqual(want.filter((t) => t.split('/').some((c) => Number(c) < 10)).sort());
+      // A bin of one item (depth 3, length 128) is a hollow point, and its tooltip says how many.
+      const one = ls.find((l) => l.items === 1)!;
+      const dot = card.locator(`[data-testid="mark"][data-run="${one.model}"][data-group="${one.group}"]`);
+      await expect(dot.locator('xpath=..')).toHaveAttribute('fill', 'white');
+      await expect(dot.locator('title')).toContainText('(1 item: fewer than 10');
+    }
+    // ns has two draws per item: pass@k would be pass@1 alone.
+    await expect(page.getByTestId('plot-pass-at-k')).toHaveCount(0);
+    await expect(page.locator('[data-testid="left-out"][data-plot="pass-at-k"]')).toContainText(
+      'fewer than 5 draws per item',
+    );
+    await page.getByTestId('plot-format-errors').scrollIntoViewIfNeeded();
+    await page.screenshot({ path: join(shots, `dashboard-legends-ns-${w}.png`) });
+    await page.getByTestId('plot-depth').scrollIntoViewIfNeeded();
+    await page.screenshot({ path: join(shots, `dashboard-bins-ns-${w}.png`) });
+
+    // CRUXEval: ten draws per task, so pass@k is drawn; depth is left out (every target at depth 1).
+    await openDashboard(page, 'crux-out');
+    await expect(page.getByTestId('plot-pass-at-k').getByTestId('mark').first()).toBeVisible();
+    const pk = await legendAndFrame(page, 'pass-at-k');
+    for (const l of pk.legend) expect(l.bottom, `pass@k at ${w}px: "${l.text}"`).toBeLessThanOrEqual(pk.top);
+    await expect(page.locator('[data-testid="left-out"][data-plot="depth"]')).toBeVisible();
+    await page.getByTestId('plot-length').scrollIntoViewIfNeeded();
+    await page.screenshot({ path: join(shots, `dashboard-bins-crux-${w}.png`) });
+    await page.getByTestId('left-out').first().scrollIntoViewIfNeeded();
+    await page.screenshot({ path: join(shots, `dashboard-left-out-crux-${w}.png`) });
+    // A clicked point's items name the model's answers as draws, not as samples beside the task id (sample_0).
+    await page.getByTestId('plot-length').getByTestId('mark').first().click();
+    const first = page.getByTestId('group-item').first();
+    await expect(first.locator('.verdicts .v')).toHaveCount(10);
+    await expect(first.locator('.verdicts .v').nth(1)).toHaveAttribute('title', /^draw 2 of 10: /);
   }
 });

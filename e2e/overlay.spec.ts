@@ -178,8 +178,10 @@ test('paste a completion and ask the model at any state, against a local OpenAI-
   const at = { traceId: id, direction: 'forward' as const, entry: 0, actions: ['step_into', 'step_into', 'step_over'] };
   const cut = await truth(request, 'checkCompletions', { ...at, completions: [] });
   // Sample 0 answers the truth, sample 1 something else.
+  // On the port `serve` was told it may ask (e2e/server.mjs: --model-server e2e-model=…).
   const fake = await startFakeModelServer({
     answers: { [cut.prompt]: [cut.target, '<|return_sep|><|src_sep|>nope<|arg_sep|>"0"'] },
+    port: Number(process.env.STEPSCOPE_E2E_MODEL_PORT),
   });
   try {
     await opened(page, `?trace=${id}&actions=step_into,step_into`);
@@ -206,7 +208,7 @@ test('paste a completion and ask the model at any state, against a local OpenAI-
     await expect(page.getByTestId('sample')).toHaveCount(2);
     await expect(page.getByTestId('sample').nth(0)).toHaveAttribute('data-verdict', 'pass');
     await expect(page.getByTestId('sample').nth(1)).toHaveAttribute('data-verdict', 'fail');
-    await expect(page.getByTestId('agreement')).toContainText('1 of 2 samples agree');
+    await expect(page.getByTestId('agreement')).toContainText('1 of 2 draws agree with draw 1');
     expect(fake.requests.some((q) => q.body.prompt === cut.prompt)).toBe(true);
     await page.screenshot({ path: join(shots, 'overlay-ask.png') });
 

@@ -8,11 +8,15 @@ import { join } from 'node:path';
 
 // The config is evaluated again in each worker: pick the port and corpus once, in the
 // runner, and hand them down through the environment.
-if (!process.env.STEPSCOPE_E2E_PORT) {
-  process.env.STEPSCOPE_E2E_PORT = execFileSync(process.execPath, [
+const freePort = () =>
+  execFileSync(process.execPath, [
     '-e',
     "const s=require('net').createServer().listen(0,'127.0.0.1',()=>{process.stdout.write(String(s.address().port));s.close()})",
   ]).toString();
+if (!process.env.STEPSCOPE_E2E_PORT) {
+  process.env.STEPSCOPE_E2E_PORT = freePort();
+  // The one model server `serve` may ask (--model-server): overlay.spec.ts starts its fake there.
+  process.env.STEPSCOPE_E2E_MODEL_PORT = freePort();
   // scripts/test-all.mjs may have made the corpus already (STEPSCOPE_E2E_PREPARED, e2e/server.mjs).
   process.env.STEPSCOPE_E2E_DB ??= join(mkdtempSync(join(tmpdir(), 'stepscope-e2e-')), 'corpus.db');
 }

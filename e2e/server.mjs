@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Playwright's webServer: build the core and the renderer, make a fresh temp corpus, serve it.
-// Env: STEPSCOPE_E2E_PORT (set by the config), STEPSCOPE_E2E_DB (the corpus path);
+// Env: STEPSCOPE_E2E_PORT and STEPSCOPE_E2E_MODEL_PORT (set by the config), STEPSCOPE_E2E_DB (the corpus path);
 // STEPSCOPE_E2E_PREPARED=1: the builds and the corpus are already made (scripts/test-all.mjs
 // makes them while the other suites run), so only serve.
 import { spawn, spawnSync } from 'node:child_process';
@@ -25,6 +25,9 @@ const child = spawn(
     process.env.STEPSCOPE_E2E_DB,
     '--port',
     process.env.STEPSCOPE_E2E_PORT,
+    // "Ask the model" may ask only this server (overlay.spec.ts starts a fake one there).
+    '--model-server',
+    `e2e-model=http://127.0.0.1:${process.env.STEPSCOPE_E2E_MODEL_PORT}`,
   ],
   { cwd: root, stdio: 'inherit' },
 );

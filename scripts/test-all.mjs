@@ -156,7 +156,7 @@ async function typescript() {
 
 async function python() {
   const out = join(tmp, 'python.json');
-  await run('python', 'python3', ['python/run_tests.py', '--json', out]);
+  await run('python', 'python3', ['python/run_tests.py', '--pythons', '--json', out]);
   if (existsSync(out)) {
     const j = JSON.parse(readFileSync(out, 'utf8'));
     record('python', j.passed, j.failed, j.skipped);

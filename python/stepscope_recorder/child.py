@@ -74,6 +74,7 @@ class Child:
         self._real_exit = os._exit
         self._on_signal = None  # the handler of OWN_SIGNALS, once installed
         self._fork_masks = {}   # thread id -> signal mask before its fork (before_fork)
+        self._forker = None     # pid of the process that forked last (before_fork)
 
     # -- ending ---------------------------------------------------------------------------
     def forked_copy(self):
@@ -134,6 +135,7 @@ class Child:
     # at its time limit. So OWN_SIGNALS are blocked from just before the fork until the copy
     # has their default action back; one sent meanwhile stays pending, then acts as untraced.
     def before_fork(self):
+        self._forker = os.getpid()  # the copy reads it: who forked it
         if hasattr(signal, "pthread_sigmask"):
             mask = signal.pthread_sigmask(signal.SIG_BLOCK, OWN_SIGNALS)
             self._fork_masks[_thread.get_ident()] = mask
@@ -151,7 +153,11 @@ class Child:
         sys.settrace(None)
         if self.sender is not None:
             self.sender.disable()
-        procs.die_with_parent(self.pid)
+        # Only a copy whose parent is the child dies with it: a copy of a copy tied to its own
+        # parent would die as that parent exits (a double-fork daemon), which untraced it does
+        # not; it stays below the child (a subreaper) and is killed with the task.
+        if self._forker == self.pid or os.getppid() == self.pid:
+            procs.die_with_parent(self.pid)
         for sig in OWN_SIGNALS:
             # A handler the program set itself is the copy's to inherit, as untraced.
             if self._on_signal is not None and signal.getsignal(sig) is self._on_signal:

@@ -21,6 +21,11 @@ generations, user programs) from touching the network, other processes or the di
 import os
 import sys
 
+try:  # loaded once in the worker, so that each run only replaces its fork_exec (see _seal)
+    import _posixsubprocess
+except ImportError:
+    _posixsubprocess = None
+
 _WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_APPEND | os.O_TRUNC
 _PROGRAMS = frozenset(("os.exec", "os.posix_spawn", "os.spawn", "os.system", "os.startfile",
                        "subprocess.Popen", "pty.spawn"))
@@ -33,18 +38,36 @@ _PATH_EVENTS = frozenset(("os.remove", "os.rename", "os.rmdir", "os.mkdir", "os.
                           "shutil.copytree", "shutil.move", "shutil.chown",
                           "shutil.make_archive", "shutil.unpack_archive", "sqlite3.connect"))
 _ALLOWED_WRITE = frozenset((os.devnull,))
+# Path events whose trailing int arguments are directory descriptors (-1: none).
+_DIR_FD_EVENTS = {"os.mkdir": 1, "os.chmod": 1, "os.chown": 1, "os.rename": 2, "os.remove": 1,
+                  "os.rmdir": 1, "os.link": 2, "os.symlink": 1, "os.utime": 1, "os.mknod": 1,
+                  "os.mkfifo": 1}
+# Events whose first argument may be an open descriptor instead of a path.
+_FD_EVENTS = frozenset(("os.chmod", "os.chown", "os.utime", "os.truncate", "os.setxattr",
+                        "os.removexattr", "os.chflags"))
 
 
-_state = {"root": "/", "prefix": "/", "group": 0}
+_state = {"root": "/", "prefix": "/", "group": 0, "sealed": False}
 
 
 def _refuse(what):
     raise PermissionError("not allowed in the sandbox: %s" % what)
 
 
+def _fd_inside(fd):
+    """Whether descriptor `fd` names something in the run's directory (or /dev/null)."""
+    if fd < 0:
+        return True  # AT_FDCWD and "none": the run's cwd is its directory
+    try:
+        target = os.readlink("/proc/self/fd/%d" % fd)
+    except OSError:
+        return False
+    return target in _ALLOWED_WRITE or target == _state["root"] or target.startswith(_state["prefix"])
+
+
 def _inside(path):
     if isinstance(path, int):  # a file descriptor already open
-        return True
+        return _fd_inside(path)
     try:
         path = os.fspath(path)
     except TypeError:
@@ -73,12 +96,25 @@ def _hook(event, args):
         _refuse("ctypes")
     if event == "open":
         path, _mode, flags = args
-        if flags & _WRITE_FLAGS and not _inside(path):
+        if isinstance(path, int) or path is None:
+            pass  # a descriptor already open (builtin open on an fd)
+        elif flags & _WRITE_FLAGS and not _inside(path):
             _refuse("writing %r outside the run's directory" % (path,))
+        elif not _inside(path) and os.path.isdir(path):
+            # A directory descriptor would reach outside through dir_fd=, which the
+            # audit events of os.open do not show.
+            _refuse("opening the directory %r outside the run's directory" % (path,))
     elif event in _PATH_EVENTS:
+        if event in _FD_EVENTS and args and type(args[0]) is int and not _fd_inside(args[0]):
+            _refuse("%s on a descriptor outside the run's directory" % event)
         for arg in args:
             if isinstance(arg, (str, bytes, os.PathLike)) and not _inside(arg):
                 _refuse("%s on %r outside the run's directory" % (event, arg))
+        for arg in args[len(args) - _DIR_FD_EVENTS.get(event, 0):]:
+            if type(arg) is int and not _fd_inside(arg):
+                _refuse("%s relative to a directory outside the run's directory" % event)
+    elif event == "import" and args[0] == "_posixsubprocess" and _state["sealed"]:
+        _refuse("loading _posixsubprocess again")
     elif event in _PROGRAMS:
         _refuse("starting a program (%s)" % event)
     elif event == "os.kill":
@@ -97,4 +133,29 @@ def install(workdir):
     _state["root"] = workdir
     _state["prefix"] = workdir + os.sep
     _state["group"] = os.getpgid(0)
+    _seal()
     sys.addaudithook(_hook)
+    _state["sealed"] = True
+
+
+def _refused(what):
+    def refuse(*args, **kwargs):
+        _refuse(what)
+    return refuse
+
+
+def _seal():
+    """Takes away what raises no audit event: pidfd signals (to any process the uid may
+    signal), and the fork-and-exec helper behind subprocess, which the hook then refuses
+    to load again (so a second copy cannot be had either)."""
+    import _signal
+    import posix
+    import signal
+    for module in (os, posix):
+        if hasattr(module, "pidfd_open"):
+            module.pidfd_open = _refused("os.pidfd_open")
+    for module in (signal, _signal):
+        if hasattr(module, "pidfd_send_signal"):
+            module.pidfd_send_signal = _refused("signal.pidfd_send_signal")
+    if _posixsubprocess is not None:
+        _posixsubprocess.fork_exec = _refused("starting a program (_posixsubprocess.fork_exec)")

@@ -16,6 +16,8 @@ from .values import well_formed
 # RERAISE for try/finally, CALL for a raising callee …). RETURN_CONST exists from 3.12.
 _RETURN_OPS = frozenset(dis.opmap[n] for n in ("RETURN_VALUE", "RETURN_CONST") if n in dis.opmap)
 _YIELD_OPS = frozenset(dis.opmap[n] for n in ("YIELD_VALUE",) if n in dis.opmap)
+# What a 'return' event at each code offset is (_exit_kinds).
+_EXCEPTION, _RETURN, _YIELD = 0, 1, 2
 _GENERATOR_FLAGS = 0x20 | 0x80 | 0x200  # CO_GENERATOR | CO_COROUTINE | CO_ASYNC_GENERATOR
 
 # Script mode: the module frame's locals are its globals minus these (docs/trace-format.md).
@@ -28,6 +30,28 @@ _EVENT = ('{"type": "event", "seq": %d, "event": "%s", "frame": %d, "func": %s, 
           '"src": %s, "locals": %s, "arg": %s, "parent": %s}\n')
 _EVENT_CUT = ('{"type": "event", "seq": %d, "event": "%s", "frame": %d, "func": %s, "line": %d, '
               '"src": %s, "locals": %s, "arg": %s, "parent": %s, "cut": %s}\n')
+
+
+def _exit_kinds(raw):
+    """For each offset of bytecode `raw`: what a 'return' event with f_lasti there is.
+
+    The event order of a yield, a return and an exception exit is the same on 3.11-3.13
+    (a generator thrown into or closed at its yield gets call, exception, then return with
+    f_lasti at that yield), but where f_lasti points at a yield is not: 3.11 and 3.12 stop
+    on the YIELD_VALUE, 3.13 on the RESUME right after it (a sys.settrace probe on each).
+    Both offsets count as a yield on every version: the one a version does not stop at is
+    only ever reached by an exception raised as the generator resumes, and that return
+    follows an 'exception' event, which the tracer checks first."""
+    kinds = bytearray(len(raw))
+    for offset in range(0, len(raw), 2):
+        op = raw[offset]
+        if op in _RETURN_OPS:
+            kinds[offset] = _RETURN
+        elif op in _YIELD_OPS:
+            kinds[offset] = _YIELD
+            if offset + 2 < len(raw):
+                kinds[offset + 2] = _YIELD
+    return bytes(kinds)
 
 
 class Tracer:
@@ -46,8 +70,9 @@ class Tracer:
         self.recursion_limit = recursion_limit
         self.failed = None  # set when the tracer itself broke (the trace is then cut)
         self._src = ['""'] + [json.dumps(well_formed(line)) for line in context.split("\n")]
-        self._codes = {}   # code -> (func_json, co_code, is_generator, is_module)
-        # frame -> [number, segment parent, last seq, depth, last event, code info]
+        self._codes = {}   # code -> (func_json, exit kinds, is_generator, is_module)
+        # frame -> [number, segment parent, last seq, depth, last event, code info,
+        #           f_lasti at the frame's latest exception event]
         self._active = {}
         self._next_frame = 0
         self._build(write, flush, max_events, deadline, time_reason, on_limit)
@@ -60,7 +85,7 @@ class Tracer:
         info = self._codes.get(code)
         if info is None:
             info = self._codes[code] = (
-                json.dumps(well_formed(code.co_name)), code.co_code,
+                json.dumps(well_formed(code.co_name)), _exit_kinds(code.co_code),
                 bool(code.co_flags & _GENERATOR_FLAGS), code.co_name == "<module>")
         return info
 
@@ -159,7 +184,7 @@ class Tracer:
                 if not refused:
                     if info is None:
                         info = active[frame] = [self._next_frame, parent, None, depth, None,
-                                                code_info(frame.f_code)]
+                                                code_info(frame.f_code), -1]
                         self._next_frame += 1
                     else:  # a generator resumed: a new segment under its new caller
                         info[1] = parent
@@ -180,14 +205,16 @@ class Tracer:
                 if event == "line":
                     emit("line", frame, info, "null", False)
                 elif event == "return":
-                    cinfo = info[5]
-                    op = cinfo[1][frame.f_lasti]
-                    if op in _RETURN_OPS:
+                    kind = info[5][1][frame.f_lasti]
+                    if kind == _RETURN:
                         arg_json, was_cut = value_json(arg)
                         del active[frame]
-                    elif op in _YIELD_OPS and info[4] != "exception":
+                    elif kind == _YIELD and (info[4] != "exception" or info[6] != frame.f_lasti):
                         # A yield; a generator closed or thrown into at its yield also stops
-                        # on YIELD_VALUE, but right after an 'exception' event.
+                        # there, right after an 'exception' event at that very place. (A
+                        # `yield from`/`await` whose delegate finishes has an 'exception'
+                        # event, StopIteration, elsewhere: it may then yield on the same
+                        # line, `yield (yield from g())`.)
                         arg_json, was_cut = value_json(arg)
                     else:
                         arg_json, was_cut = "null", False
@@ -202,6 +229,7 @@ class Tracer:
                             pass
                     arg_json, was_cut = value_json(value)
                     emit("exception", frame, info, arg_json, was_cut)
+                    info[6] = frame.f_lasti
             except BaseException as e:
                 self._broke(e)
                 return None

@@ -1,6 +1,7 @@
 """The built-in demo corpus (resources/demo) records cleanly and stays small."""
 import json
 import os
+import sys
 import tempfile
 import unittest
 
@@ -36,5 +37,17 @@ class Demo(unittest.TestCase):
             self.assertLess(len(events), 2000, header["name"])
             self.assertEqual(header["meta"]["task"], "demo")
         funcs = {e["func"] for _, events, _ in traces for e in events}
-        for wanted in ("<lambda>", "<listcomp>", "<dictcomp>", "<module>", "tick", "primes"):
+        for wanted in ("<lambda>", "<genexpr>", "<module>", "tick", "primes"):
             self.assertIn(wanted, funcs)
+        comps = {"<listcomp>", "<dictcomp>"}
+        if sys.version_info < (3, 12):
+            self.assertLessEqual(comps, funcs)
+            return
+        # PEP 709 (3.12): list, dict and set comprehensions run inline in their function's
+        # frame. The squares demo has no frame of its own for them; its comprehension
+        # variable shows among evens_squared's locals while the comprehension runs.
+        self.assertEqual(comps & funcs, set())
+        [squares] = [events for h, events, _ in traces if h["meta"]["file"] == "squares_comp.py"]
+        self.assertEqual({e["func"] for e in squares}, {"main", "evens_squared"})
+        inline = [e["locals"]["n"] for e in squares if e["func"] == "evens_squared" and "n" in e["locals"]]
+        self.assertEqual(inline[:3], ["1", "2", "3"])

@@ -59,6 +59,17 @@ class Events(unittest.TestCase):
         self.assertEqual(calls[2]["parent"], 1)
         self.assertGreater(calls[2]["seq"], [e["seq"] for e in events if e["func"] == "f"][-1])
 
+    def test_a_yield_right_after_a_finished_yield_from_has_its_value(self):
+        # The delegate's return raises StopIteration in the delegating frame (an 'exception'
+        # event on every version for a returned value), which then yields on the same line.
+        header, events, end = record_source(
+            "def g():\n    yield 1\n    return 2\n\n\ndef relay():\n    yield (yield from g())\n",
+            "list(relay())")
+        exits = [(e["event"], e["arg"]) for e in events if e["func"] == "relay" and e["event"] != "line"]
+        self.assertEqual(exits, [("call", None), ("return", "1"), ("call", None), ("exception", "StopIteration(2)"),
+                                 ("return", "2"), ("call", None), ("return", "None")])
+        self.assertEqual(events[-1]["arg"], "[1, 2]")
+
 
 class RestoresTraceFunction(unittest.TestCase):
     """The child leaves whatever trace function was installed before it ran the program."""

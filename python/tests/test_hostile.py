@@ -224,6 +224,33 @@ class Hostile(unittest.TestCase):
         self.assertEqual(survivors(self.marks, wait=0), [])
         self.no_files_left("out.jsonl")
 
+    def test_a_daemon_outlives_the_process_that_started_it_as_untraced(self):
+        # The starter exits only once the daemon runs, and the daemon then marks again: a
+        # copy of a copy tied to its parent's death (or to the child's while its parent is
+        # another copy) never got there. Before the fix the test above passed only when
+        # the starter happened to exit first.
+        header, events, end = self.record('''
+        import os, time
+        def f():
+            pid = os.fork()
+            if pid == 0:
+                os.setsid()
+                if os.fork() == 0:
+                    starter = os.getppid()
+                    mark(MARKS)
+                    while os.getppid() == starter:
+                        time.sleep(0.01)
+                    mark(MARKS)
+                    time.sleep(120)
+                wait_for_marks(MARKS, 1)
+                os._exit(0)
+            os.waitpid(pid, 0)
+            wait_for_marks(MARKS, 2)
+            return "started"
+        ''', "f()", "--timeout", "60")
+        self.assertEqual((end["exit"], events[-1]["arg"]), ("normal", "'started'"))
+        self.assertEqual(survivors(self.marks, wait=0), [])
+
     def test_an_execd_program_in_a_new_session_is_killed_with_its_task(self):
         header, events, end = self.record('''
         import subprocess
@@ -392,6 +419,225 @@ class Hostile(unittest.TestCase):
         self.assertEqual((r.returncode, r.stderr), (1, "stepscope_recorder: %s: No such file or directory; "
                                                        "nothing written\n" % os.path.join(out_dir, "t.jsonl")))
         self.no_files_left()
+
+
+# -- the execution worker (python/stepscope_recorder/execute.py) ---------------------------
+def worker(lines, *flags, env=None, timeout=120):
+    """Runs the execution worker over job lines; returns (hello, [verdicts])."""
+    env = dict(env or {}, PATH=os.environ["PATH"], PYTHONPATH=PYTHON_DIR, PYTHONHASHSEED="0")
+    out = subprocess.run([sys.executable, "-S", "-m", "stepscope_recorder.execute", *flags],
+                         input="".join(line + "\n" for line in lines), env=env, capture_output=True,
+                         text=True, timeout=timeout)
+    msgs = [json.loads(line) for line in out.stdout.splitlines()]
+    assert msgs, out.stderr
+    return msgs[0], msgs[1:]
+
+
+def call(name, body, **extra):
+    """A call-args job running `body` as the function run() of a module that imported os."""
+    source = "import os, signal, sys, time\ndef run():\n" + textwrap.indent(textwrap.dedent(body), "    ")
+    return json.dumps(dict(dict(id=name, kind="call-args", source=source, function="run", args={},
+                                expected_repr="None"), **extra))
+
+
+FORK_EXEC = """
+import _posixsubprocess
+r, w = os.pipe()
+pid = _posixsubprocess.fork_exec(['/bin/sh', '-c', 'echo x > ' + OUTSIDE + '/sh.txt'], [b'/bin/sh'], True, (w,),
+                                 None, None, -1, -1, -1, -1, -1, -1, r, w, False, False, 0, None, None, None,
+                                 -1, None, False)
+os.close(w)
+failed = os.read(r, 1000)
+os.waitpid(pid, 0)
+if failed:
+    raise OSError(failed.decode(errors='replace'))
+"""
+
+
+class HostileGenerations(unittest.TestCase):
+    """What issue 31 saw a generation do, each contained by the kernel layer alone, by the
+    audit hooks alone (where each holds: python/README.md), and by both as they run."""
+
+    @classmethod
+    def setUpClass(cls):
+        hello, _ = worker([])
+        cls.containment = hello["containment"]
+        cls.kernel = cls.containment["uid"] is not None or cls.containment["landlock"] > 0
+
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp(prefix="stepscope-hostile-exec-")
+        self.outside = os.path.join(self.tmp, "outside")
+        os.mkdir(self.outside)
+        os.chmod(self.tmp, 0o755)
+        os.chmod(self.outside, 0o755)
+        self.victim_file = os.path.join(self.outside, "victim.txt")
+        with open(self.victim_file, "w") as f:
+            f.write("keep")
+        os.chmod(self.victim_file, 0o644)
+        self.temp = os.path.join(self.tmp, "temp")  # the worker's TMPDIR
+        os.mkdir(self.temp)
+        os.chmod(self.temp, 0o1777)
+
+    def tearDown(self):
+        shutil.rmtree(self.tmp)
+
+    def layers(self):
+        out = [()]
+        if self.kernel:
+            out.append(("--only", "kernel"))
+        out.append(("--only", "hooks"))
+        return out
+
+    def run_all(self, jobs, flags=(), **kw):
+        _, verdicts = worker(jobs, *flags, env={"TMPDIR": self.temp}, **kw)
+        self.assertEqual(os.listdir(self.temp), [], "a run folder was left")
+        return {v["id"]: v for v in verdicts}
+
+    def body(self, text):
+        return text.replace("OUTSIDE", repr(self.outside)).replace("VICTIM", repr(self.victim_file))
+
+    def test_nothing_is_written_removed_or_made_executable_outside_whatever_the_route(self):
+        jobs = [
+            call("dir_fd open", self.body("fd = os.open(OUTSIDE, os.O_RDONLY)\n"
+                                          "os.close(os.open('made.txt', os.O_CREAT | os.O_WRONLY, dir_fd=fd))")),
+            call("dir_fd remove", self.body("os.remove('victim.txt', dir_fd=os.open(OUTSIDE, os.O_RDONLY))")),
+            call("fchmod", self.body("os.chmod(os.open(VICTIM, os.O_RDONLY), 0o777)")),
+            call("fork_exec", self.body(FORK_EXEC)),
+            call("plain write", self.body("open(OUTSIDE + '/plain.txt', 'w').write('x')")),
+        ]
+        for flags in self.layers():
+            verdicts = self.run_all(jobs, flags)
+            for name, v in verdicts.items():
+                self.assertEqual(v["status"], "error", (flags, name, v))
+            self.assertEqual(sorted(os.listdir(self.outside)), ["victim.txt"], flags)
+            self.assertEqual(stat_mode(self.victim_file), 0o644, flags)
+
+    def test_no_process_outside_the_run_can_be_signalled_and_the_worker_goes_on(self):
+        victim = subprocess.Popen(["sleep", "60"])
+        try:
+            jobs = [call("pidfd victim", "signal.pidfd_send_signal(os.pidfd_open(%d), 9)" % victim.pid),
+                    call("pidfd worker", "signal.pidfd_send_signal(os.pidfd_open(os.getppid()), 9)"),
+                    call("kill victim", "os.kill(%d, 9)" % victim.pid),
+                    call("after", "return None")]
+            for flags in self.layers():
+                verdicts = self.run_all(jobs, flags)
+                self.assertEqual([verdicts[j]["status"] for j in ("pidfd victim", "pidfd worker", "kill victim")],
+                                 ["error"] * 3, (flags, verdicts))
+                self.assertEqual(verdicts["after"]["status"], "pass", flags)  # the worker survived
+                self.assertIsNone(victim.poll(), flags)
+        finally:
+            victim.kill()
+            victim.wait()
+
+    def test_processes_of_a_run_share_its_memory_limit(self):
+        # Five forks of 200 MB each against 512 MiB: each alone is within its own RLIMIT_AS.
+        job = call("forks", """
+        kids = []
+        for _ in range(5):
+            pid = os.fork()
+            if pid == 0:
+                block = b'x' * (200 << 20)
+                time.sleep(3)
+                os._exit(0)
+            kids.append(pid)
+        for pid in kids:
+            os.waitpid(pid, 0)
+        """, memory_mb=512, timeout=20)
+        for flags in [()] + ([("--only", "hooks")] if self.kernel else []):
+            v = self.run_all([job], flags)["forks"]
+            self.assertEqual(v["status"], "error", (flags, v))
+            self.assertRegex(v["error"], r"memory limit 512 MiB \(\d+ MiB across \d processes\)")
+        # Forks that only share their parent's pages are not counted again and again.
+        light = call("light forks", """
+        kids = []
+        for _ in range(12):
+            pid = os.fork()
+            if pid == 0:
+                time.sleep(1)
+                os._exit(0)
+            kids.append(pid)
+        for pid in kids:
+            os.waitpid(pid, 0)
+        """, memory_mb=160, timeout=20)
+        self.assertEqual(self.run_all([light])["light forks"]["status"], "pass")
+
+    def test_files_outside_the_interpreter_are_not_read_into_a_verdict(self):
+        jobs = [call("passwd", "raise ValueError(open('/etc/passwd').read() * 10)")]
+        if self.kernel and self.containment["landlock"]:
+            v = self.run_all(jobs)["passwd"]
+            self.assertEqual(v["error"], "PermissionError(13, 'Permission denied')")
+        # Without Landlock (the hooks alone) the file is readable: at most the first 500
+        # characters of an error reach a verdict.
+        v = self.run_all(jobs, ("--only", "hooks"))["passwd"]
+        self.assertLessEqual(len(v["error"]), 500 + len("\u2026<cut 99999 chars>"))
+
+    def test_a_run_sees_no_variable_of_the_worker_beyond_path_locale_and_hash_seed(self):
+        v = self.run_all([call("env", "return sorted(os.environ)", expected_repr="[]")])["env"]
+        self.assertEqual(set(eval(v["got"])) - {"PATH", "LANG", "LC_ALL", "LC_CTYPE", "PYTHONHASHSEED"},
+                         {"TMPDIR", "HOME"})
+        _, [w] = worker([call("key", "return os.environ.get('STEPSCOPE_API_KEY')")],
+                        env={"STEPSCOPE_API_KEY": "sk-secret", "TMPDIR": self.temp})
+        self.assertEqual((w["status"], w["got"]), ("pass", "None"))
+
+    @unittest.skipUnless(os.geteuid() == 0 and os.access("/usr/bin/python3", os.X_OK),
+                         "needs root, to run a system Python as another user")
+    def test_not_root_the_kernel_layer_still_keeps_a_run_inside(self):
+        # The outside folder belongs to the worker's user: file permissions allow it all,
+        # only Landlock (and the user namespace it needs nothing of) is in the way.
+        probe = subprocess.run(["/usr/bin/python3", "-c", "import sys; sys.path.insert(0, %r); import "
+                                "stepscope_recorder.execute" % PYTHON_DIR], user=65534, group=65534,
+                               extra_groups=[], capture_output=True)
+        if probe.returncode != 0:
+            self.skipTest("the repository is not readable by another user here")
+        for path in (self.outside, self.victim_file, self.temp):
+            os.chown(path, 65534, 65534)
+        victim = subprocess.Popen(["sleep", "60"], user=65534, group=65534, extra_groups=[])
+        jobs = [call("dir_fd open", self.body("fd = os.open(OUTSIDE, os.O_RDONLY)\n"
+                                              "os.close(os.open('made.txt', os.O_CREAT | os.O_WRONLY, dir_fd=fd))")),
+                call("fchmod", self.body("os.chmod(os.open(VICTIM, os.O_RDONLY), 0o777)")),
+                call("write", self.body("open(VICTIM, 'w').write('x')")),
+                call("signal", "os.kill(%d, 9)" % victim.pid),
+                call("fine", "return None")]
+        try:
+            env = dict(PATH="/usr/bin:/bin", PYTHONPATH=PYTHON_DIR, PYTHONHASHSEED="0", TMPDIR=self.temp)
+            out = subprocess.run(["/usr/bin/python3", "-S", "-m", "stepscope_recorder.execute", "--only", "kernel"],
+                                 input="".join(j + "\n" for j in jobs), env=env, capture_output=True, text=True,
+                                 user=65534, group=65534, extra_groups=[], timeout=120)
+            msgs = [json.loads(line) for line in out.stdout.splitlines()]
+            hello, verdicts = msgs[0], {v["id"]: v["status"] for v in msgs[1:]}
+            if not hello["containment"]["landlock"]:
+                self.skipTest("no Landlock here: not root, the hooks are the only layer")
+            self.assertEqual(verdicts, {"dir_fd open": "error", "fchmod": "error", "write": "error",
+                                        "signal": "error" if hello["containment"]["landlock"] >= 6 else "pass",
+                                        "fine": "pass"})
+            self.assertEqual(sorted(os.listdir(self.outside)), ["victim.txt"])
+            with open(self.victim_file) as f:
+                self.assertEqual((stat_mode(self.victim_file), f.read()), (0o644, "keep"))
+            self.assertIsNone(victim.poll())
+        finally:
+            victim.kill()
+            victim.wait()
+
+    def test_a_killed_worker_leaves_folders_that_the_next_one_removes(self):
+        env = dict(PATH=os.environ["PATH"], PYTHONPATH=PYTHON_DIR, PYTHONHASHSEED="0", TMPDIR=self.temp)
+        proc = subprocess.Popen([sys.executable, "-S", "-m", "stepscope_recorder.execute"], env=env,
+                                stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+        proc.stdout.readline()
+        proc.stdin.write((call("sleep", "time.sleep(30)", timeout=60) + "\n").encode())
+        proc.stdin.flush()
+        deadline = time.monotonic() + 20
+        while not os.listdir(self.temp) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        self.assertEqual(len(os.listdir(self.temp)), 1)
+        proc.kill()
+        proc.wait()
+        proc.stdin.close()
+        proc.stdout.close()
+        self.run_all([call("next", "return None")])  # asserts the folder is gone
+
+
+def stat_mode(path):
+    return os.stat(path).st_mode & 0o7777
 
 
 if __name__ == "__main__":

@@ -21,6 +21,7 @@ const loaders: Record<string, () => Promise<{ command: Command }>> = {
   runs: () => import('./commands/runs.js'),
   scores: () => import('./commands/scores.js'),
   dataset: () => import('./commands/dataset.js'),
+  benchmark: () => import('./commands/benchmark.js'),
   serve: () => import('./commands/serve.js'),
   annotate: () => import('./commands/annotate.js'),
   labels: () => import('./commands/labels.js'),

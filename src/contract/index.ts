@@ -42,7 +42,7 @@ export {
   type DifferingItem,
   type McNemarResult,
 } from './dashboard.js';
-export type { ExportPreview, ExportJob, ExportStatus } from './export.js';
+export type { ExportBenchmark, ExportPreview, ExportJob, ExportStatus } from './export.js';
 export { EXPORT_KINDS, EXPORT_FORMATS, type ExportKind, type ExportFormat } from '../semantics/export-select.js';
 
 export type {

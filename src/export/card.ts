@@ -4,6 +4,7 @@
  * body saying what the rows are, how they were selected, the counts, and how to load them.
  * YAML strings are written as JSON strings, which YAML reads as double-quoted scalars.
  */
+import { ORIGIN_WORDS } from './benchmarks.js';
 import type { Column } from './columns.js';
 import type { Manifest } from './manifest.js';
 
@@ -12,7 +13,7 @@ const duck = (glob: string, format: string) => (format === 'jsonl' ? `read_json_
 
 const WHAT: Record<string, string> = {
   trajectories:
-    "one stored trajectory per row: its full serialized text in the paper's format (`text`), with the direction, entry, actions and exit it was walked with",
+    "one stored trajectory per row: its full serialized text in the paper's format (`text`), with the direction, entry, actions and exit it was walked with, and `target_spans`: the `[start, end]` of each state a model must predict in `text`, in code points (Python: `text[start:end]`), to mask the loss to the targets",
   'prompt-target':
     'one prompt and its target per row: evaluation-set items (`source` = `item`) and steps of stored trajectories (`source` = `trajectory`); the prompt ends with `<|frame_sep|>`, the target is the state (or exit token) that follows',
   corrections:
@@ -20,6 +21,24 @@ const WHAT: Record<string, string> = {
   traces:
     'one recorded event per row (`seq`, `event`, `frame`, `func`, `line`, `src`, `locals` as JSON text, `arg`, `parent`), for building other formats',
 };
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+const code = (names: string[]) => names.map((n) => `\`${n}\``).join(', ');
+
+/** The leakage guard's sentence: what it left out (or let through), and of which benchmarks. */
+export function guardLine(m: Manifest): string {
+  const named = m.benchmarks.map((b) => `\`${b.name}\` (${ORIGIN_WORDS[b.from]})`).join(', ');
+  const splits = `training split${m.train_splits.length === 1 ? '' : 's'} ${code(m.train_splits)}`;
+  if (m.allow_overlap)
+    return `The leakage guard was turned off (\`--allow-overlap\`): ${plural(m.overlap_programs, 'program')} (${plural(m.overlap_rows, 'row')}) of benchmarks ${named || '(none)'} are in the ${splits || 'training splits (none)'}.`;
+  if (!m.excluded_sets.length)
+    return 'Leakage guard: no program of this corpus is known to belong to a benchmark (none of its traces was recorded from one, it has no CRUXEval evaluation set, and none was marked with `stepscope benchmark add`), so none was left out.';
+  if (!m.train_splits.length)
+    return `Leakage guard: no split is a training split (a name starting with \`train\`, or \`--train-splits\`), so the ${plural(m.benchmark_programs, 'benchmark program')} stayed in the splits they fell in.`;
+  if (!m.benchmarks.length)
+    return `Leakage guard: none of these rows' programs belongs to the corpus's benchmarks ${code(m.excluded_sets)}, so none was left out.`;
+  return `Leakage guard: ${plural(m.excluded_programs, 'program')} (${plural(m.excluded_rows, 'row')}) of benchmarks ${named} were left out of the ${splits}.`;
+}
 
 /** Hugging Face's size_categories bucket for a row count. */
 export function sizeCategory(n: number): string {
@@ -31,6 +50,7 @@ export function sizeCategory(n: number): string {
 
 function feature(c: Column): string[] {
   if (c.type === 'strings') return [`  - name: ${c.name}`, '    sequence: string'];
+  if (c.type === 'spans') return [`  - name: ${c.name}`, '    sequence:', '      sequence: int32'];
   return [`  - name: ${c.name}`, `    dtype: ${c.type === 'int' ? 'int32' : 'string'}`];
 }
 
@@ -72,9 +92,7 @@ export function datasetCard(m: Manifest, columns: Column[], license: string): st
     '',
     `Corpus \`${m.corpus.file}\` (sha256 \`${m.corpus.sha256}\`, schema ${m.corpus.schema_version}), exported by Stepscope ${m.stepscope_version} on ${m.created}.`,
     `Splits are by program, never by row: each program (its source's hash) goes to one split, chosen by seed ${m.seed} (\`--split ${m.split}\`).`,
-    m.allow_overlap
-      ? 'The leakage guard was turned off (`--allow-overlap`): programs of benchmark evaluation sets may be in a training split.'
-      : `Leakage guard: ${m.excluded_programs} program${m.excluded_programs === 1 ? '' : 's'} (${m.excluded_rows} rows) of the benchmark evaluation sets ${m.excluded_sets.length ? m.excluded_sets.map((s) => `\`${s}\``).join(', ') : '(none in this corpus)'} were left out of training splits.`,
+    guardLine(m),
     '',
     '## Counts',
     '',

@@ -5,7 +5,8 @@
  */
 import type { ExportKind } from '../semantics/export-select.js';
 
-export type ColumnType = 'string' | 'int' | 'strings';
+/** `spans`: a list of `[start, end]` pairs of int32 (a list of lists). */
+export type ColumnType = 'string' | 'int' | 'strings' | 'spans';
 
 export interface Column {
   name: string;
@@ -28,6 +29,7 @@ export const COLUMNS: Record<ExportKind, Column[]> = {
     col('entry', 'int'),
     col('actions', 'strings'),
     col('exit', 'string', true),
+    col('target_spans', 'spans'),
   ],
   'prompt-target': [
     ...COMMON,
@@ -72,4 +74,4 @@ export const COLUMNS: Record<ExportKind, Column[]> = {
   ],
 };
 
-export type Row = Record<string, string | number | string[] | null>;
+export type Row = Record<string, string | number | string[] | [number, number][] | null>;

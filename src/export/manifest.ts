@@ -2,6 +2,7 @@
  * `stepscope-export.json`: what an export holds and how it was made (docs/export.md lists
  * every key), so a training run can cite exactly which corpus, filter and seed it used.
  */
+import type { BenchmarkInfo } from './benchmarks.js';
 import type { Plan } from './plan.js';
 
 export const MANIFEST = 'stepscope-export.json';
@@ -32,9 +33,19 @@ export interface Manifest {
       trace_names: string[];
     }
   >;
+  /** The splits the leakage guard protected. */
+  train_splits: string[];
+  /** The benchmarks of the selected rows' programs, each with how many of those programs it holds. */
+  benchmarks: BenchmarkInfo[];
+  /** The selected rows' programs that belong to some benchmark (before the guard). */
+  benchmark_programs: number;
   excluded_programs: number;
   excluded_rows: number;
+  /** Every benchmark of the corpus the guard protected against (empty with allow_overlap). */
   excluded_sets: string[];
+  /** With allow_overlap: the benchmark programs and rows in training splits. */
+  overlap_programs: number;
+  overlap_rows: number;
 }
 
 /** What one split's rows hold, gathered as they are written. */
@@ -83,9 +94,14 @@ export function manifest(
     rows: plan.splits.reduce((a, s) => a + s.rows, 0),
     programs: plan.splits.reduce((a, s) => a + s.programs, 0),
     splits,
+    train_splits: plan.guard.trainingSplits,
+    benchmarks: plan.guard.benchmarks,
+    benchmark_programs: plan.guard.benchmarkPrograms,
     excluded_programs: plan.excluded.programs,
     excluded_rows: plan.excluded.rows,
     excluded_sets: o.allowOverlap ? [] : plan.excluded.sets,
+    overlap_programs: plan.guard.overlap.programs,
+    overlap_rows: plan.guard.overlap.rows,
   };
 }
 

@@ -8,7 +8,7 @@ import { formatAction } from '../semantics/actions-text.js';
 import type { Action } from '../semantics/types.js';
 import type { RowSource } from '../store/corpus.js';
 import type { Row } from './columns.js';
-import { frameEnds, stepPromptTarget } from './steps.js';
+import { frameEnds, stepPromptTarget, targetSpans } from './steps.js';
 
 /** A row of the store's SELECT for this source (its columns are named there). */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- read by column name, each as its own type
@@ -39,7 +39,8 @@ export function shapeRows(src: RowSource, raw: Raw, program: string, emit: (row:
         parent: raw.parent,
       });
       return;
-    case 'trajectories':
+    case 'trajectories': {
+      const actions = actionsOf(raw.actions);
       emit({
         name: raw.name,
         trace: raw.trace,
@@ -49,10 +50,12 @@ export function shapeRows(src: RowSource, raw: Raw, program: string, emit: (row:
         text: raw.text,
         direction: raw.direction,
         entry: raw.entry,
-        actions: actionsOf(raw.actions),
+        actions,
         exit: raw.exit,
+        target_spans: targetSpans(raw.text, frameEnds(raw.text, actions.length, raw.id)),
       });
       return;
+    }
     case 'items': {
       const actions = actionsOf(raw.actions);
       emit({

@@ -91,6 +91,7 @@ export async function exportDataset(db: string, out: string, opts: WriteOptions)
   try {
     const endRead = corpus.beginRead();
     const plan = planExport(corpus, opts);
+    if (plan.guard.refusal) throw new UserError(plan.guard.refusal, 'bad-input');
     mkdirSync(join(tmp, 'data'), { recursive: true });
     const { labels, held } = await writeSplits(corpus, plan, tmp, format, shardRows, opts.onProgress);
     endRead();

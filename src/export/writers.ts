@@ -43,7 +43,14 @@ export function parquetSchema(columns: Column[]): SchemaElement[] {
     const repetition_type = c.nullable ? 'OPTIONAL' : 'REQUIRED';
     if (c.type === 'string') out.push({ name: c.name, type: 'BYTE_ARRAY', converted_type: 'UTF8', repetition_type });
     else if (c.type === 'int') out.push({ name: c.name, type: 'INT32', repetition_type });
-    else {
+    else if (c.type === 'spans') {
+      // LIST of LIST of INT32, each level the spec's 3-level list.
+      out.push({ name: c.name, repetition_type: 'REQUIRED', converted_type: 'LIST', num_children: 1 });
+      out.push({ name: 'list', repetition_type: 'REPEATED', num_children: 1 });
+      out.push({ name: 'element', repetition_type: 'REQUIRED', converted_type: 'LIST', num_children: 1 });
+      out.push({ name: 'list', repetition_type: 'REPEATED', num_children: 1 });
+      out.push({ name: 'element', type: 'INT32', repetition_type: 'REQUIRED' });
+    } else {
       out.push({ name: c.name, repetition_type: 'REQUIRED', converted_type: 'LIST', num_children: 1 });
       out.push({ name: 'list', repetition_type: 'REPEATED', num_children: 1 });
       out.push({ name: 'element', type: 'BYTE_ARRAY', converted_type: 'UTF8', repetition_type: 'REQUIRED' });

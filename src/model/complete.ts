@@ -5,7 +5,7 @@
  * a shared ServerMemo remembers which way works so later prompts go straight to it.
  */
 import { endpointUrl, resolveEndpoint } from './endpoint.js';
-import { ModelError, redactError } from './errors.js';
+import { ModelError, redact, redactError } from './errors.js';
 import { exchangeJson } from './http.js';
 import type { Limiter } from './limiter.js';
 import { readCompletion, type CompletionAnswer, type Usage } from './response.js';
@@ -80,6 +80,7 @@ export async function complete(req: CompletionRequest, o: CallOptions = {}): Pro
           key,
           keyVar,
           timeoutMs: req.timeoutMs ?? DEFAULTS.timeoutMs,
+          maxBytes: req.maxResponseBytes ?? DEFAULTS.maxResponseBytes,
           signal: o.signal,
         }),
         url,
@@ -112,10 +113,12 @@ export async function complete(req: CompletionRequest, o: CallOptions = {}): Pro
     }
     const choices = parts.flatMap((p) => p.choices).slice(0, k);
     const usages = parts.map((p) => p.usage);
+    // A server that echoes the Authorization header into its answer must not get the key stored.
+    const clean = <T extends string | null>(t: T): T => (t === null ? t : (redactAnswer(t, key) as T));
     return {
-      texts: choices.map((c) => c.text),
-      finishReasons: choices.map((c) => c.finishReason),
-      model: parts.find((p) => p.model !== null)?.model ?? null,
+      texts: choices.map((c) => clean(c.text)),
+      finishReasons: choices.map((c) => clean(c.finishReason)),
+      model: clean(parts.find((p) => p.model !== null)?.model ?? null),
       usage: usages.every((u) => u !== null)
         ? {
             promptTokens: sum(usages.map((u) => u!.promptTokens)),
@@ -127,6 +130,17 @@ export async function complete(req: CompletionRequest, o: CallOptions = {}): Pro
   } catch (e) {
     throw redactError(e, key);
   }
+}
+
+/**
+ * Keys shorter than this are not taken out of answers: so short a string also turns up in honest
+ * completions, and replacing it would change what the model said (and its verdict).
+ */
+export const MIN_REDACTED_KEY = 8;
+
+/** `text` with every occurrence of the API key replaced by `***` (see MIN_REDACTED_KEY). */
+export function redactAnswer(text: string, key: string | undefined): string {
+  return key && key.length >= MIN_REDACTED_KEY ? redact(text, key) : text;
 }
 
 const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);

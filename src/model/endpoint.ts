@@ -45,3 +45,27 @@ export function resolveEndpoint(endpoint: string): URL {
 export function endpointUrl(base: URL, route: 'completions' | 'models'): string {
   return `${base.href.replace(/\/+$/, '')}/${route}`;
 }
+
+/** Names of query parameters that carry credentials: api_key, apikey, api-key, access_token, token, sig, … */
+const SECRET_NAME = 'key|token|secret|passw|pwd|sig|auth|credential|session|cookie';
+/** `name=value` in a query or fragment whose name looks like a credential: the value is group 2. */
+const SECRET_PAIR = new RegExp(`([?&;#][^=&;#]*(?:${SECRET_NAME})[^=&;#]*=)([^&;#]*)`, 'gi');
+
+/**
+ * The endpoint as given, fit to be stored and shown (a run's `source`): a user name and password,
+ * and the value of every query (or fragment) parameter whose name looks like a credential, become
+ * `***`; the rest is kept as typed. Text that is not a URL is masked the same way.
+ */
+export function redactEndpoint(endpoint: string): string {
+  let url: URL | null;
+  try {
+    url = new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(endpoint.trim()) ? endpoint.trim() : `http://${endpoint.trim()}`);
+  } catch {
+    url = null;
+  }
+  const masked = endpoint.replace(SECRET_PAIR, '$1***');
+  // The user information ends at the last `@` before the path (a password may hold an `@`).
+  const userinfo = /^(\s*(?:[a-z][a-z0-9+.-]*:\/\/)?)([^/?#]*)@/i;
+  if (url ? url.username || url.password : userinfo.test(masked)) return masked.replace(userinfo, '$1***@');
+  return masked;
+}

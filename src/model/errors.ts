@@ -10,6 +10,7 @@ export type ModelErrorCode =
   | 'timeout' // no complete answer within the per-request timeout
   | 'http' // the server answered with a non-2xx status (see `status`)
   | 'bad-response' // a 2xx answer that is not an OpenAI-compatible completion
+  | 'too-large' // an answer over the size limit: not read further, not retried, nothing kept
   | 'aborted'; // the caller cancelled (Ctrl+C, closed view)
 
 export class ModelError extends Error {

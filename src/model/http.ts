@@ -15,8 +15,13 @@ export interface Exchange {
   /** The variable the key comes from (or would), named in 401/403 messages. */
   keyVar: string;
   timeoutMs: number;
+  /** Largest answer body read, in bytes; a longer one is a ModelError 'too-large' (see readCapped). */
+  maxBytes: number;
   signal?: AbortSignal;
 }
+
+/** How much of an error answer (non-2xx) is read: enough for the server's one-line explanation. */
+const ERROR_BODY_BYTES = 64 * 1024;
 
 export async function exchangeJson(x: Exchange): Promise<unknown> {
   // One controller per exchange, fed by the timer and by the caller's signal. (Not
@@ -52,7 +57,7 @@ export async function exchangeJson(x: Exchange): Promise<unknown> {
         body: x.body === undefined ? undefined : JSON.stringify(x.body),
         signal: ctl.signal,
       });
-      text = await res.text();
+      text = await readCapped(res, res.ok ? x.maxBytes : ERROR_BODY_BYTES, ctl, x.url);
     } catch (e) {
       throw why(e);
     }
@@ -74,6 +79,48 @@ export async function exchangeJson(x: Exchange): Promise<unknown> {
     clearTimeout(timeout);
     x.signal?.removeEventListener('abort', cancel);
   }
+}
+
+/**
+ * The body as text, at most `max` bytes: a declared or actual length over it stops the reading
+ * and the connection (`ctl` aborts), so a runaway answer never fills memory. An error answer
+ * (max is then ERROR_BODY_BYTES) is cut there instead, as only its first line is shown.
+ */
+async function readCapped(res: Response, max: number, ctl: AbortController, url: string): Promise<string> {
+  const tooLarge = () => {
+    ctl.abort();
+    return new ModelError(
+      'too-large',
+      `the answer from ${url} is over the limit of ${formatBytes(max)}: it was not read further and nothing of it ` +
+        'was kept (raise the limit, e.g. predict --max-response-mb, if the answers are really that long)',
+    );
+  };
+  const declared = Number(res.headers.get('content-length'));
+  if (res.ok && declared > max) throw tooLarge();
+  if (!res.body) return '';
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const reader = res.body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    if (size + value.byteLength > max) {
+      if (res.ok) throw tooLarge();
+      chunks.push(value.subarray(0, max - size));
+      void reader.cancel().catch(() => undefined);
+      break;
+    }
+    chunks.push(value);
+    size += value.byteLength;
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** A byte count as a user reads it: `16 MiB`, `512 KiB`, `100 bytes`. */
+export function formatBytes(n: number): string {
+  if (n >= 2 ** 20) return `${+(n / 2 ** 20).toFixed(1)} MiB`;
+  if (n >= 1024) return `${+(n / 1024).toFixed(1)} KiB`;
+  return `${n} bytes`;
 }
 
 /** A timeout as a user reads it: `300 ms`, `1 s`, `1.5 s` (exported for its test). */

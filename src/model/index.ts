@@ -5,7 +5,7 @@
  * docs/model-servers.md is the user's guide.
  */
 export { complete, type CallOptions, type Completion, type CompletionRequest, type ServerMemo } from './complete.js';
-export { resolveEndpoint } from './endpoint.js';
+export { redactEndpoint, resolveEndpoint } from './endpoint.js';
 export { ModelError, type ModelErrorCode } from './errors.js';
 export { abortOnInterrupt, type Interrupt, type InterruptOptions } from './interrupt.js';
 export { listModels } from './models.js';
@@ -20,4 +20,4 @@ export {
   type RunSummary,
   type Sink,
 } from './run.js';
-export { DEFAULT_API_KEY_ENV, DEFAULTS, STOP_TOKENS, type ModelSettings } from './settings.js';
+export { DEFAULT_API_KEY_ENV, DEFAULTS, MAX_TIMEOUT_MS, STOP_TOKENS, type ModelSettings } from './settings.js';

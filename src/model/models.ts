@@ -24,6 +24,7 @@ export async function listModels(
           key,
           keyVar: s.apiKeyEnv ?? DEFAULT_API_KEY_ENV,
           timeoutMs: s.timeoutMs ?? DEFAULTS.timeoutMs,
+          maxBytes: s.maxResponseBytes ?? DEFAULTS.maxResponseBytes,
           signal: o.signal,
         }),
       retryOptions(s, o),

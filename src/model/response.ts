@@ -2,6 +2,7 @@
  * Reading a /v1/completions answer: `{choices: [{text, index, finish_reason}], model, usage}`.
  * Anything else is a 'bad-response' that says what was missing.
  */
+import { wellFormedString } from '../common/well-formed.js';
 import { ModelError } from './errors.js';
 import { serverMessage } from './http-errors.js';
 import { STOP_TOKENS } from './settings.js';
@@ -66,12 +67,13 @@ export function readCompletion(json: unknown, url: string): CompletionAnswer {
     typeof u?.prompt_tokens === 'number' && typeof u?.completion_tokens === 'number'
       ? { promptTokens: u.prompt_tokens, completionTokens: u.completion_tokens }
       : null;
+  // A lone surrogate (a `\ud800` escape the server sent) is spelled as the corpus spells it everywhere.
   return {
     choices: ordered.map((c) => ({
-      text: cutAtStop(c.text as string),
-      finishReason: typeof c.finish_reason === 'string' ? c.finish_reason : null,
+      text: wellFormedString(cutAtStop(c.text as string)),
+      finishReason: typeof c.finish_reason === 'string' ? wellFormedString(c.finish_reason) : null,
     })),
-    model: typeof j.model === 'string' ? j.model : null,
+    model: typeof j.model === 'string' ? wellFormedString(j.model) : null,
     usage,
   };
 }

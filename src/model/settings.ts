@@ -25,8 +25,14 @@ export interface ModelSettings {
    * if it is set; when given, the variable must be set.
    */
   apiKeyEnv?: string;
-  /** Per HTTP request, until the whole answer has arrived. Default 120,000 ms. */
+  /** Per HTTP request, until the whole answer has arrived. Default 120,000 ms; at most MAX_TIMEOUT_MS. */
   timeoutMs?: number;
+  /**
+   * Largest answer read, in bytes. Default 16 MiB. A longer answer fails its request at once
+   * (ModelError 'too-large', not retried) and nothing of it is kept; it also bounds what one
+   * completion can be, so no completion larger than this is ever stored.
+   */
+  maxResponseBytes?: number;
   /** Further attempts after a retryable failure. Default 4. */
   retries?: number;
   /**
@@ -46,8 +52,12 @@ export const DEFAULTS = {
   topP: 1,
   maxTokens: 512,
   timeoutMs: 120_000,
+  maxResponseBytes: 16 * 2 ** 20,
   retries: 4,
 } as const;
+
+/** Node's timers hold a signed 32-bit count of milliseconds: a longer one fires at once. */
+export const MAX_TIMEOUT_MS = 2 ** 31 - 1;
 
 /**
  * Fields every request carries besides the OpenAI ones. vLLM drops special tokens from
@@ -91,7 +101,13 @@ export function checkSettings(s: ModelSettings): void {
   num(s.temperature, 'temperature', (x) => x >= 0, 'a number ≥ 0');
   num(s.topP, 'top-p', (x) => x > 0 && x <= 1, 'a number in (0, 1]');
   num(s.maxTokens, 'max-tokens', (x) => Number.isInteger(x) && x > 0, 'a whole number > 0');
-  num(s.timeoutMs, 'timeout', (x) => x > 0, 'a positive number of milliseconds');
+  num(
+    s.timeoutMs,
+    'timeout',
+    (x) => x >= 1 && x <= MAX_TIMEOUT_MS,
+    `a number of milliseconds from 1 to ${MAX_TIMEOUT_MS}`,
+  );
+  num(s.maxResponseBytes, 'the answer size limit', (x) => Number.isInteger(x) && x > 0, 'a whole number of bytes > 0');
   num(s.retries, 'retries', (x) => Number.isInteger(x) && x >= 0, 'a whole number ≥ 0');
   num(s.seed, 'seed', Number.isInteger, 'a whole number');
 }

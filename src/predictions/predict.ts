@@ -5,7 +5,14 @@
  * next run with the same label and settings asks only for what is missing.
  */
 import { UserError } from '../common/errors.js';
-import { DEFAULTS, runCompletions, type ModelSettings, type RunOptions, type RunSummary } from '../model/index.js';
+import {
+  DEFAULTS,
+  redactEndpoint,
+  runCompletions,
+  type ModelSettings,
+  type RunOptions,
+  type RunSummary,
+} from '../model/index.js';
 import type { Corpus, RunRecord, StoredItem } from '../store/corpus.js';
 import { newPrediction } from './verdicts.js';
 import { requireSet } from './views.js';
@@ -79,7 +86,15 @@ export async function predict(corpus: Corpus, o: PredictOptions): Promise<Predic
   }
   if (!run || o.replace) {
     const id = corpus.saveRun(
-      { setId: set.id, label, format: 'state', params, source: o.settings.endpoint, sourceHash: null, hashseed: 0 },
+      {
+        setId: set.id,
+        label,
+        format: 'state',
+        params,
+        source: redactEndpoint(o.settings.endpoint),
+        sourceHash: null,
+        hashseed: 0,
+      },
       [],
       run?.id,
     );

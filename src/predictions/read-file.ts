@@ -14,6 +14,7 @@
  */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { wellFormedString } from '../common/well-formed.js';
 import { IngestError } from '../store/corpus.js';
 
 export interface PredictionsFile {
@@ -105,8 +106,19 @@ function firstLine(text: string): string {
   return '';
 }
 
+/**
+ * A value as a message shows it: JSON, cut at 200 characters. A list or object nested too deep
+ * to write out (JSON.stringify overflows the stack) is described instead.
+ */
 function describeId(id: unknown): string {
-  return JSON.stringify(id) ?? String(id);
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(id);
+  } catch {
+    return Array.isArray(id) ? 'a deeply nested list' : 'a deeply nested object';
+  }
+  if (text === undefined) return String(id);
+  return text.length > 200 ? `${text.slice(0, 200)}…` : text;
 }
 
 function jsonLines(path: string, text: string, resolve: ResolveItem, byPrompt: ResolvePrompt): Map<number, string[]> {
@@ -163,6 +175,8 @@ function jsonLines(path: string, text: string, resolve: ResolveItem, byPrompt: R
       if (bad >= 0) fail(`expected "completions"[${bad}] to be a string, got ${describeId(list[bad])}`);
       texts = list as string[];
     }
+    // A lone surrogate is spelled as the corpus spells it, before it is scored (src/common/well-formed.ts).
+    texts = texts.map(wellFormedString);
     const got = out.get(item!);
     if (got) got.push(...texts);
     else out.set(item!, [...texts]);
@@ -211,7 +225,7 @@ function generations(
     const bad = (list as unknown[]).findIndex((x) => typeof x !== 'string');
     if (bad >= 0)
       fail(`expected ${JSON.stringify(task)}[${bad}] to be a string, got ${describeId((list as unknown[])[bad])}`);
-    if ((list as unknown[]).length) out.set(item!, list as string[]);
+    if ((list as unknown[]).length) out.set(item!, (list as string[]).map(wellFormedString));
   }
   if (out.size === 0) throw new IngestError(path, 0, `expected generations in ${where}; there are none`);
   return out;

@@ -3,6 +3,7 @@
  * both say the same (the API's shapes are in src/contract/predictions.ts).
  */
 import { UserError } from '../common/errors.js';
+import { redactEndpoint } from '../model/index.js';
 import { formatAction, parsePrediction, type ScoreBy, type ScoreLine } from '../semantics/index.js';
 import type { EvalSetRecord, PredictionRecord, ReadCorpus, RunRecord, StoredItem } from '../store/corpus.js';
 import { scoreLines } from './scores.js';
@@ -47,9 +48,13 @@ export function answeredText(r: Pick<RunRecord, 'items' | 'setItems'>): string {
   return `${r.items} of ${r.setItems} items answered${r.items < r.setItems ? ' (partial)' : ''}`;
 }
 
+/**
+ * A run as shown. A predict run's source is its endpoint (no source hash): one stored by an older
+ * version may still hold a key in its query or user information, so it is masked when shown too.
+ */
 export function runInfo(r: RunRecord) {
   const { setId: _, ...rest } = r;
-  return rest;
+  return rest.sourceHash === null && rest.source ? { ...rest, source: redactEndpoint(rest.source) } : rest;
 }
 
 export function verdictInfo(p: PredictionRecord) {

@@ -92,4 +92,16 @@ export interface WorkerHello {
   subreaper: boolean;
   timeout: number;
   memory_mb: number;
+  /** What the kernel enforces for each run here (python/README.md, "What holds where"). */
+  containment?: {
+    /** The run's own uid when the worker is root, else null. */
+    uid: number | null;
+    /** Landlock ABI version in force for the runs (0: none). */
+    landlock: number;
+    /** Whether the worker sits in a network namespace of its own. */
+    netns: boolean;
+    read_cap: boolean;
+    /** What is missing here, and why. */
+    notes: string[];
+  };
 }

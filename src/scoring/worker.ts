@@ -4,8 +4,11 @@
  * is a FIFO and its head is the job running now. Used by ExecPool, which restarts workers.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { pythonDir, pythonExecutable } from '../recorder/python.js';
-import type { Job, Verdict, WorkerHello } from './types.js';
+import { STATUSES, type Job, type Status, type Verdict, type WorkerHello } from './types.js';
 
 export interface WorkerSettings {
   hashseed: number;
@@ -25,15 +28,68 @@ export interface SubmittedJob {
 
 const STDERR_KEEP = 4096;
 
-function workerEnv(hashseed: number): NodeJS.ProcessEnv {
-  const env = { ...process.env };
-  env.PYTHONPATH = env.PYTHONPATH ? `${pythonDir}:${env.PYTHONPATH}` : pythonDir;
+/**
+ * Variables a worker inherits: where programs and files are, and the locale. Nothing else
+ * (API keys, tokens, the user's settings) reaches the code under test; each run then
+ * starts from a smaller set still (python/stepscope_recorder/sandbox.py, KEEP_ENV).
+ */
+const INHERITED = ['PATH', 'LANG', 'LC_ALL', 'LC_CTYPE', 'TMPDIR', 'HOME'];
+
+export function workerEnv(hashseed: number): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const name of INHERITED) if (process.env[name] !== undefined) env[name] = process.env[name];
+  // The user's own PYTHONPATH (installed packages) after ours; the checks rely on `assert`,
+  // so PYTHONOPTIMIZE, a startup file or a breakpoint hook are simply not passed on.
+  const user = process.env.PYTHONPATH;
+  env.PYTHONPATH = user ? `${pythonDir}:${user}` : pythonDir;
   env.PYTHONHASHSEED = String(hashseed);
   env.PYTHONDONTWRITEBYTECODE = '1';
   env.PYTHONIOENCODING = 'utf-8';
-  // The checks rely on `assert`; a startup file or breakpoint hook has no business here.
-  for (const v of ['PYTHONOPTIMIZE', 'PYTHONSTARTUP', 'PYTHONINSPECT', 'PYTHONBREAKPOINT']) delete env[v];
   return env;
+}
+
+/** Statuses a worker may give; anything else (a forged `pending`, a typo) is an error verdict. */
+const GIVEN: ReadonlySet<string> = new Set(STATUSES);
+
+/** The verdict a worker's line says, checked field by field: never a status or a detail of the wrong kind. */
+export function readVerdict(msg: Record<string, unknown>, id: string): Verdict {
+  const status = msg.status;
+  const seconds = typeof msg.seconds === 'number' && Number.isFinite(msg.seconds) ? msg.seconds : 0;
+  const text = (k: string) => (typeof msg[k] === 'string' ? (msg[k] as string) : undefined);
+  const bad = (why: string): Verdict => ({
+    id,
+    status: 'error',
+    error: `the execution worker sent an unreadable verdict (${why})`,
+    seconds,
+  });
+  if (typeof status !== 'string' || !GIVEN.has(status)) return bad(`status ${JSON.stringify(status)?.slice(0, 40)}`);
+  for (const k of ['error', 'reason', 'got'])
+    if (msg[k] !== undefined && typeof msg[k] !== 'string') return bad(`${k} is not text`);
+  const v: Verdict = { id, status: status as Status, seconds };
+  const error = text('error');
+  const reason = text('reason');
+  const got = text('got');
+  if (error !== undefined) v.error = error;
+  if (reason !== undefined) v.reason = reason;
+  if (got !== undefined) v.got = got;
+  return v;
+}
+
+/** Removes the run folders a worker that was killed could not remove itself (`stepscope-exec-PID-*`). */
+export function removeRunFolders(pid: number, base = process.env.TMPDIR || tmpdir()): void {
+  let names: string[];
+  try {
+    names = readdirSync(base);
+  } catch {
+    return;
+  }
+  for (const name of names)
+    if (name.startsWith(`stepscope-exec-${pid}-`))
+      try {
+        rmSync(join(base, name), { recursive: true, force: true });
+      } catch {
+        // read-only folders left by a run: the next worker's sweep removes them (sandbox.py)
+      }
 }
 
 export class ExecWorker {
@@ -48,7 +104,7 @@ export class ExecWorker {
   answered = 0;
   /** Set when the process ended before its hello line (it never ran a job). */
   startError: Error | null = null;
-  private pending = '';
+  private pieces: string[] = [];
   private stderr = '';
   private closing = false;
   private exited = false;
@@ -124,12 +180,23 @@ export class ExecWorker {
   }
 
   private onData(chunk: string): void {
-    this.pending += chunk;
-    let nl: number;
-    while ((nl = this.pending.indexOf('\n')) >= 0) {
-      const line = this.pending.slice(0, nl);
-      this.pending = this.pending.slice(nl + 1);
+    // Only the new chunk is searched for a newline: a long line costs linear time.
+    let nl = chunk.indexOf('\n');
+    if (nl < 0) {
+      this.pieces.push(chunk);
+      return;
+    }
+    let line = this.pieces.length ? this.pieces.join('') + chunk.slice(0, nl) : chunk.slice(0, nl);
+    this.pieces = [];
+    for (;;) {
       this.onLine(line);
+      const start = nl + 1;
+      nl = chunk.indexOf('\n', start);
+      if (nl < 0) {
+        if (start < chunk.length) this.pieces.push(chunk.slice(start));
+        return;
+      }
+      line = chunk.slice(start, nl);
     }
   }
 
@@ -137,6 +204,7 @@ export class ExecWorker {
     let msg: Record<string, unknown>;
     try {
       msg = JSON.parse(line) as Record<string, unknown>;
+      if (typeof msg !== 'object' || msg === null || Array.isArray(msg)) throw new TypeError('not an object');
     } catch {
       this.proc.kill('SIGKILL'); // a broken protocol: restart rather than misattribute verdicts
       return;
@@ -160,12 +228,13 @@ export class ExecWorker {
     this.answered++;
     if (typeof msg.bad_job === 'string')
       ticket.reject(new Error(`bad execution job ${JSON.stringify(ticket.job.id)}: ${msg.bad_job}`));
-    else ticket.resolve({ ...(msg as unknown as Verdict), id: ticket.job.id });
+    else ticket.resolve(readVerdict(msg, ticket.job.id));
   }
 
   private async onExit(why: string): Promise<void> {
     if (this.exited) return;
     this.exited = true;
+    if (this.proc.pid !== undefined) removeRunFolders(this.proc.pid);
     const tail = this.stderr.trim();
     if (this.hello === null && !this.startError) {
       this.startError = new Error(

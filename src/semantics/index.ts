@@ -24,6 +24,7 @@ export {
   walk,
   WalkError,
   serialize,
+  serializeChunks,
   showStates,
   stateSeqs,
   textParts,

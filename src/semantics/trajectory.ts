@@ -34,17 +34,25 @@ export class WalkError extends UserError {
 
 /** Walks `actions` from the scope's start. Fails on an action of the other direction or after an exit. */
 export function walk(scope: Scope, direction: Direction, actions: readonly Action[]): Trajectory {
-  const t: Trajectory = { direction, entry: scope.entry, states: [scope.start(direction)], actions: [], exit: null };
+  // The states' array at its final size from the start (one more than the actions, one less
+  // when the last action exits): grown by push, a million states left about three times their
+  // size of dead copies until the next full collection.
+  const states: number[] = new Array<number>(actions.length + 1).fill(0);
+  states[0] = scope.start(direction);
+  let exit: ExitKind | null = null;
   for (let k = 0; k < actions.length; k++) {
     const a = actions[k];
     if (actionDirection(a.action) !== direction) {
       throw new WalkError(`action ${k + 1} (${a.action}) is not ${directionAction(direction)}`, k);
     }
-    if (t.exit)
-      throw new WalkError(`action ${k + 1} (${a.action}) comes after the trajectory exited with ${t.exit}`, k);
-    advance(scope, t, a);
+    if (exit) throw new WalkError(`action ${k + 1} (${a.action}) comes after the trajectory exited with ${exit}`, k);
+    const r = scope.apply(direction, states[k], a);
+    if ('exit' in r) {
+      exit = r.exit;
+      states.length = k + 1;
+    } else states[k + 1] = r.node;
   }
-  return t;
+  return { direction, entry: scope.entry, states, actions: actions.slice(), exit };
 }
 
 /** Applies one action at the end of `t` (in place); returns true when it left the scope. */
@@ -115,6 +123,51 @@ export function joinParts(p: TextParts): string {
 /** The serialized text. `context` is the header's context_forward or context_inverse. */
 export function serialize(index: TreeIndex, t: Trajectory, context: string): string {
   return joinParts(textParts(index, t, context));
+}
+
+/** An action's text, the same string object for each action kind but breakpoint (no string per step). */
+const ACTION_TEXTS = new Map<string, string>();
+const actionTextOnce = (a: Action) => {
+  if (a.action === 'breakpoint') return actionText(a);
+  let s = ACTION_TEXTS.get(a.action);
+  if (s === undefined) ACTION_TEXTS.set(a.action, (s = actionText(a)));
+  return s;
+};
+
+/**
+ * serialize's text in pieces of about `size` characters (the last may be shorter; a single
+ * state longer than `size` is one piece): their concatenation is exactly serialize(index, t,
+ * context). For writing a long trajectory without holding its whole text: a 1,000,000-state
+ * trajectory is about 107M characters as one string, and a few pieces at a time this way.
+ */
+export function* serializeChunks(
+  index: TreeIndex,
+  t: Trajectory,
+  context: string,
+  size = 1 << 16,
+): Generator<string, void, undefined> {
+  let parts: string[] = [BEGIN, CONTEXT, context];
+  let length = 0;
+  for (let j = 0; j < t.states.length; j++) {
+    const state = stateText(
+      index,
+      t.direction,
+      t.states[j],
+      j === 0 ? -1 : t.states[j - 1],
+      j > 0 && t.actions[j - 1].action === 'breakpoint',
+    );
+    parts.push(FRAME, state);
+    length += state.length;
+    if (j < t.actions.length) parts.push(ACTION, actionTextOnce(t.actions[j]));
+    if (length >= size) {
+      yield parts.join('');
+      parts = [];
+      length = 0;
+    }
+  }
+  if (t.exit) parts.push(FRAME, exitToken(t.exit));
+  parts.push(TRACE_END, END);
+  yield parts.join('');
 }
 
 /**

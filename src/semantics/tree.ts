@@ -106,17 +106,28 @@ export function buildTreeOrder(cols: TreeColumns): TreeOrder {
   const parent = cols.parent instanceof Int32Array ? cols.parent : Int32Array.from(cols.parent);
   const frame = cols.frame instanceof Int32Array ? cols.frame : Int32Array.from(cols.frame);
   const subtreeEnd = new Int32Array(n);
-  const stack = new Int32Array(n);
+  // The open ancestors; grown as the trace gets deeper (most are far shallower than long).
+  let stack = new Int32Array(Math.min(n, 1024));
   // The forward pre-order with a closing marker (the inv_line_call id) after the subtree of
   // every node that has children; reversed, it is the inverse pre-order (§4: levels reversed,
-  // inv_line_call before the inverse children, plain copy after them).
-  const marked = new Int32Array(2 * n);
+  // inv_line_call before the inverse children, plain copy after them). Written straight into
+  // invOrder from its end, sized by the nodes that are some event's parent (no second copy).
+  const isParent = new Uint8Array(n);
+  for (let i = 0; i < n; i++) if (parent[i] >= 0 && parent[i] < i) isParent[parent[i]] = 1;
+  let size = n;
+  for (let i = 0; i < n; i++) size += isParent[i];
+  const invOrder = new Int32Array(size);
   let nm = 0;
+  const mark = (id: number) => {
+    // Only a trace that fails below (a parent whose subtree has ended) can have more markers.
+    if (nm < size) invOrder[size - 1 - nm] = id;
+    nm++;
+  };
   let sp = 0;
   const close = (at: number) => {
     const x = stack[--sp];
     subtreeEnd[x] = at;
-    if (at > x) marked[nm++] = 2 * x + 1;
+    if (at > x) mark(2 * x + 1);
   };
   for (let i = 0; i < n; i++) {
     const p = parent[i];
@@ -133,15 +144,19 @@ export function buildTreeOrder(cols: TreeColumns): TreeOrder {
         );
       }
     }
+    if (sp === stack.length) {
+      const deeper = new Int32Array(Math.min(n, 2 * sp));
+      deeper.set(stack);
+      stack = deeper;
+    }
     stack[sp++] = i;
-    marked[nm++] = 2 * i;
+    mark(2 * i);
   }
   while (sp > 0) close(n - 1);
+  if (nm !== size) throw new Error(`tree index: ${nm} inverse nodes, expected ${size}`);
 
-  const invOrder = new Int32Array(nm);
-  for (let k = 0; k < nm; k++) invOrder[k] = marked[nm - 1 - k];
   const invPos = new Int32Array(2 * n).fill(-1);
-  for (let k = 0; k < nm; k++) invPos[invOrder[k]] = k;
+  for (let k = 0; k < size; k++) invPos[invOrder[k]] = k;
   const lcBefore = new Int32Array(n + 1);
   for (let i = 0; i < n; i++) lcBefore[i + 1] = lcBefore[i] + (subtreeEnd[i] > i ? 1 : 0);
   return { count: n, kind, frame, parent, subtreeEnd, invOrder, invPos, lcBefore };
@@ -154,10 +169,9 @@ function segments(
 ): Pick<TreeIndex, 'seg' | 'segFirst' | 'segLast' | 'segReturned'> {
   // Segments: a call opens one for its frame, a return closes it. An event of a frame with
   // no open segment (only in a malformed trace) opens one, so every event has a segment.
+  // Numbered in order of first event; a second pass fills the per-segment columns at their
+  // size (a trace has far fewer segments than events).
   const seg = new Int32Array(n);
-  const segFirstAll = new Int32Array(n);
-  const segLastAll = new Int32Array(n);
-  const segReturnedAll = new Uint8Array(n);
   const open = new Map<number, number>();
   let ns = 0;
   for (let i = 0; i < n; i++) {
@@ -165,20 +179,20 @@ function segments(
     let s = kind[i] === CALL ? undefined : open.get(f);
     if (s === undefined) {
       s = ns++;
-      segFirstAll[s] = i;
       open.set(f, s);
     }
     seg[i] = s;
-    segLastAll[s] = i;
-    if (kind[i] === RETURN) {
-      segReturnedAll[s] = 1;
-      open.delete(f);
-    }
+    if (kind[i] === RETURN) open.delete(f);
   }
-  return {
-    seg,
-    segFirst: segFirstAll.slice(0, ns),
-    segLast: segLastAll.slice(0, ns),
-    segReturned: segReturnedAll.slice(0, ns),
-  };
+  const segFirst = new Int32Array(ns);
+  const segLast = new Int32Array(ns);
+  const segReturned = new Uint8Array(ns);
+  let seen = 0;
+  for (let i = 0; i < n; i++) {
+    const s = seg[i];
+    if (s === seen) segFirst[seen++] = i;
+    segLast[s] = i;
+    if (kind[i] === RETURN) segReturned[s] = 1;
+  }
+  return { seg, segFirst, segLast, segReturned };
 }

@@ -24,6 +24,8 @@ export interface ServeOptions {
   uiDir?: string;
   /** Budget in bytes of the traces held in memory (default 1 GiB). */
   cacheBytes?: number;
+  /** The gate of "Ask the model" (see ServerOptions.vetAsk); without it, askModel is refused. */
+  vetAsk?: (params: unknown) => unknown;
 }
 
 export interface Running {
@@ -50,7 +52,12 @@ export async function startServer(o: ServeOptions): Promise<Running> {
   // The API runs in worker threads, each with its own read-only connection, and one writable for the annotation writes
   // (src/api/host/).
   const pool = await startPool({ path: o.db, cacheBytes: o.cacheBytes });
-  const server = createExplorerServer({ host: pool, staticDir: uiBuilt ? uiDir : null, token: o.token });
+  const server = createExplorerServer({
+    host: pool,
+    staticDir: uiBuilt ? uiDir : null,
+    token: o.token,
+    vetAsk: o.vetAsk,
+  });
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);

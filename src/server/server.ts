@@ -11,7 +11,9 @@
  * - without a token (loopback only, enforced by the CLI) the Host header must name a
  *   loopback host, which stops DNS-rebinding pages from reaching the API;
  * - API calls must be `application/json`, which a cross-site form cannot send without a
- *   CORS preflight (that we never answer).
+ *   CORS preflight (that we never answer);
+ * - `askModel` goes only to a model server configured when the server started (`vetAsk`), with
+ *   that server's key variable: the client names the server, never an address or a variable.
  *
  * A call with `Accept: application/octet-stream` to a method with a bytes form (BYTES_METHODS,
  * e.g. getSkeleton) is answered with the value's raw bytes as application/octet-stream; a
@@ -22,7 +24,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { timingSafeEqual } from 'node:crypto';
 import { fail } from '../contract/result.js';
 import type { ApiHost } from '../api/host/index.js';
-import type { ErrorCode } from '../common/errors.js';
+import { UserError, type ErrorCode } from '../common/errors.js';
 import { BodyError, parseBody, readBody } from './body.js';
 import { setSecurityHeaders } from './headers.js';
 import { serveStatic } from './static.js';
@@ -33,7 +35,16 @@ export interface ServerOptions {
   /** Folder of the built renderer; null serves the API only. */
   staticDir: string | null;
   token?: string;
+  /**
+   * The gate of `askModel`: given the call's params, returns them bound to a model server this
+   * process's user configured, or throws a UserError (src/model/servers.ts, askGate). Without
+   * it, askModel is refused: a client must never choose the address or the key variable.
+   */
+  vetAsk?: (params: unknown) => unknown;
 }
+
+/** Methods that make this process send a request elsewhere: they pass `vetAsk` first. */
+const ASK_METHOD = 'askModel';
 
 const LOOPBACK_HOST = /^(localhost|127\.\d+\.\d+\.\d+|\[::1\])(:\d+)?$/i;
 
@@ -74,6 +85,15 @@ async function handle(opts: ServerOptions, req: IncomingMessage, res: ServerResp
       return sendFail(res, e.status, 'bad-input', e.message);
     }
     const method = path.slice('/api/'.length);
+    if (method === ASK_METHOD) {
+      try {
+        if (!opts.vetAsk) throw new UserError(NO_MODEL_SERVERS, 'forbidden');
+        params = opts.vetAsk(params);
+      } catch (e) {
+        if (!(e instanceof UserError)) throw e;
+        return sendFail(res, e.code === 'forbidden' ? 403 : 400, e.code, e.message);
+      }
+    }
     if (opts.host.callBytes && /^application\/octet-stream\b/i.test(req.headers.accept ?? '')) {
       const a = await opts.host.callBytes(method, params);
       return sendBytes(res, 200, a.body, a.bytes ? 'application/octet-stream' : JSON_TYPE);
@@ -84,6 +104,10 @@ async function handle(opts: ServerOptions, req: IncomingMessage, res: ServerResp
   if (!opts.staticDir) return sendFail(res, 404, 'not-found', 'no UI built');
   serveStatic(opts.staticDir, path, req, res);
 }
+
+const NO_MODEL_SERVERS =
+  'this server asks no model server: start `stepscope serve` with --model-server [NAME=]URL ' +
+  '(and --model-key-env [NAME=]VAR for its key)';
 
 /** `Authorization: Bearer <token>`; the scheme in any case (RFC 9110 §11.1). */
 function tokenMatches(header: string | undefined, token: string): boolean {

@@ -13,18 +13,14 @@
  *   repr shows it; `wellFormed` applies that spelling (docs/trace-format.md, "Text").
  */
 
+import { wellFormedString } from '../common/well-formed.js';
+
+export { wellFormedString };
+
 export const MAX_DEPTH = 100;
 
-const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 /** A `\uD800`–`\uDFFF` escape in JSON text (any case): the only way a lone surrogate gets in. */
 const SURROGATE_ESCAPE = /\\u[dD][89a-fA-F]/;
-
-const spell = (c: string) => `\\u${c.charCodeAt(0).toString(16)}`;
-
-/** The string with each lone surrogate replaced by its `\udxxx` spelling. */
-export function wellFormedString(s: string): string {
-  return s.replace(LONE_SURROGATE, spell);
-}
 
 /** True when parsing `text` may have produced lone surrogates (cheap pre-check). */
 export function mayHoldSurrogates(text: string): boolean {

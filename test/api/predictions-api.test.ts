@@ -138,3 +138,23 @@ describe('predictions API', () => {
     );
   });
 });
+
+describe('a run stored by an older version', () => {
+  it('shows its endpoint with the key masked, as `stepscope runs` does', async () => {
+    const set = corpus.listEvalSets().find((s) => s.name === 'ns')!;
+    corpus.saveRun(
+      {
+        setId: set.id,
+        label: 'old-predict',
+        format: 'state',
+        params: {},
+        source: 'https://user:pw@models.example/v1?api_key=sk-0123456789&x=1',
+        sourceHash: null,
+        hashseed: 0,
+      },
+      [],
+    );
+    const run = (await api.listRuns({ set: 'ns' })).find((r) => r.label === 'old-predict')!;
+    expect(run.source).toBe('https://***@models.example/v1?api_key=***&x=1');
+  });
+});

@@ -61,7 +61,7 @@ describe('stepscope labels --reviews', () => {
     const r = annotate(0, 'cy');
     expect(r.status).toBe(1);
     expect(r.stderr.trim()).toBe(
-      `stepscope: item ${keys[0]} (prediction ${ids[0]}, sample 0) has its 2 reviews already (ada, bob): ` +
+      `stepscope: item ${keys[0]} (prediction ${ids[0]}, draw 1) has its 2 reviews already (ada, bob): ` +
         "ns/m takes 2 per item, so cy's is refused",
     );
     const listed = JSON.parse(ok(['labels', '--db', db, '--annotator', 'cy', '--json'])) as { annotations: unknown[] };

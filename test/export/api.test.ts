@@ -1,9 +1,12 @@
-// Export through the API (what the app's dialog calls): the preview, a background export
-// polled to the end, and the folder rule (a name inside stepscope-exports/, never a path).
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+// Export through the API (what the app's dialog calls): the preview (rows per split, the
+// leakage guard's counts and refusal, where the files go), a background export polled to the
+// end, and the folder rules (a name inside stepscope-exports/, or an absolute path outside
+// hidden folders).
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createApi, dispatch } from '../../src/api/handlers/index.js';
+import { sourceHash } from '../../src/export/benchmarks.js';
 import { openCorpus, type ReadCorpus } from '../../src/store/corpus.js';
 import { cleanTempDirs, tempDir, writeTraces } from '../store/fixtures.js';
 import { beforeAllOrFail } from '../helpers/before-all-or-fail.js';
@@ -98,7 +101,8 @@ describe('export over the API', () => {
     expect(existsSync(join(dirname(db), 'x'))).toBe(false);
     const used = await dispatch(api, 'startExport', { kind: 'traces', select: [], folder: 'errors' });
     expect(used).toMatchObject({ ok: false, error: { code: 'bad-input' } });
-    if (!used.ok) expect(used.error.message).toMatch(/errors is not empty: give --force/);
+    if (!used.ok)
+      expect(used.error.message).toMatch(/errors is not empty: tick "replace an earlier export" to replace/);
     const bad = await dispatch(api, 'startExport', {
       kind: 'traces',
       select: ['sql=1; DROP TABLE traces'],
@@ -107,5 +111,102 @@ describe('export over the API', () => {
     expect(bad).toMatchObject({ ok: false, error: { code: 'bad-input' } });
     expect(existsSync(join(dirname(db), 'stepscope-exports', 'new'))).toBe(false);
     expect(events()).toBeGreaterThan(0);
+  });
+});
+
+describe("the dialog's preview: where the files go", () => {
+  it('a folder name goes into stepscope-exports/ beside the corpus; an absolute path goes there', async () => {
+    const root = join(dirname(db), 'stepscope-exports');
+    const named = await api.previewExport({ kind: 'traces', select: [], folder: 'mine' });
+    expect(named.destination).toEqual({ root, path: join(root, 'mine'), problem: null });
+    expect((await api.previewExport({ kind: 'traces', select: [] })).destination).toEqual({
+      root,
+      path: null,
+      problem: null,
+    });
+    const elsewhere = join(tempDir('stepscope-export-elsewhere-'), 'ds');
+    const there = await api.previewExport({ kind: 'traces', select: [], path: elsewhere });
+    expect(there.destination).toEqual({ root, path: elsewhere, problem: null });
+    const { job, path } = await api.startExport({ kind: 'traces', select: [], path: elsewhere });
+    expect(path).toBe(elsewhere);
+    while ((await api.exportProgress({ job })).state === 'running') await new Promise((r) => setTimeout(r, 20));
+    expect(readdirSync(join(elsewhere, 'data'))).toEqual(['train-00000-of-00001.jsonl']);
+    // Now it holds an export: said before Export, with the dialog's words.
+    const again = await api.previewExport({ kind: 'traces', select: [], path: elsewhere });
+    expect(again.destination.problem).toBe(
+      `${elsewhere} is not empty: tick "replace an earlier export" to replace an earlier export there, or choose another folder`,
+    );
+    expect(
+      (await api.previewExport({ kind: 'traces', select: [], path: elsewhere, force: true })).destination.problem,
+    ).toBe(null);
+  });
+
+  it('refuses a hidden folder (not beside the corpus), a missing parent and a relative path; nothing is written', async () => {
+    const home = tempDir('stepscope-export-home-');
+    mkdirSync(join(home, '.config'));
+    const hidden = join(home, '.config', 'autostart');
+    const h = await api.previewExport({ kind: 'traces', select: [], path: hidden });
+    expect(h.destination.problem).toBe(
+      `${hidden} is inside a hidden folder, where programs keep their settings: choose another folder`,
+    );
+    const r = await dispatch(api, 'startExport', { kind: 'traces', select: [], path: hidden });
+    expect(r).toMatchObject({ ok: false, error: { code: 'bad-input' } });
+    expect(existsSync(hidden)).toBe(false);
+    const missing = join(home, 'no', 'such');
+    expect((await api.previewExport({ kind: 'traces', select: [], path: missing })).destination.problem).toBe(
+      `the folder ${join(home, 'no')} does not exist`,
+    );
+    const rel = await dispatch(api, 'startExport', { kind: 'traces', select: [], path: 'x/y' });
+    expect(rel.ok).toBe(false);
+    if (!rel.ok) expect(rel.error.message).toContain('path: expected an absolute folder path');
+    const both = await dispatch(api, 'startExport', { kind: 'traces', select: [], path: missing, folder: 'x' });
+    expect(both.ok).toBe(false);
+    // Beside the corpus a hidden folder is the corpus owner's own: allowed.
+    const beside = join(dirname(db), '.exports', 'x');
+    mkdirSync(dirname(beside));
+    expect((await api.previewExport({ kind: 'traces', select: [], path: beside })).destination.problem).toBe(null);
+  });
+});
+
+describe("the dialog's preview: the leakage guard", () => {
+  it('counts what the guard takes, says why Export would be refused, and lets it through with allowOverlap', async () => {
+    // A copy of the corpus whose one program is marked as a benchmark's (benchmark add).
+    const marked = join(tempDir('stepscope-export-guard-'), 'c.db');
+    copyFileSync(db, marked);
+    const w = openCorpus(marked);
+    const [{ source }] = [...w.query('SELECT source FROM programs')] as { source: string }[];
+    w.markPrograms('held', [sourceHash(source)]);
+    w.close();
+    const c = openCorpus(marked, { readonly: true });
+    const guarded = createApi(c);
+    try {
+      const p = await guarded.previewExport({ kind: 'traces', select: [], split: 'train=0.9,validation=0.1' });
+      expect(p.rows).toBe(0);
+      expect(p.splits).toEqual([
+        { name: 'train', rows: 0, programs: 0 },
+        { name: 'validation', rows: 0, programs: 0 },
+      ]);
+      expect(p.excluded).toEqual({ programs: 1, rows: events(), sets: ['held'] });
+      expect(p.guard).toEqual({
+        trainingSplits: ['train'],
+        known: [{ name: 'held', from: 'marked', programs: 1 }],
+        benchmarks: [{ name: 'held', from: 'marked', programs: 1 }],
+        trainingPrograms: 1,
+        overlap: { programs: 0, rows: 0 },
+        refusal:
+          'the leakage guard would leave training split train empty, as its one program belongs to held (marked); give --allow-overlap to keep them there (the dataset card then records the overlap), or select other rows.',
+      });
+      const refused = await dispatch(guarded, 'startExport', { kind: 'traces', select: [], folder: 'guarded' });
+      expect(refused).toMatchObject({ ok: false, error: { code: 'bad-input', message: p.guard.refusal } });
+      expect(existsSync(join(dirname(marked), 'stepscope-exports', 'guarded'))).toBe(false);
+      const open = await guarded.previewExport({ kind: 'traces', select: [], allowOverlap: true });
+      expect(open.guard).toMatchObject({ refusal: null, overlap: { programs: 1, rows: events() } });
+      expect(open.rows).toBe(events());
+      // Named training splits: none here, so nothing is taken.
+      const none = await guarded.previewExport({ kind: 'traces', select: [], split: 'sft=1', trainSplits: [] });
+      expect(none.guard).toMatchObject({ trainingSplits: [], refusal: null, trainingPrograms: 0 });
+    } finally {
+      c.close();
+    }
   });
 });

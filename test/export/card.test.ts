@@ -38,9 +38,17 @@ function manifestOf(over: Partial<Manifest> = {}): Manifest {
       },
       test: { rows: 0, programs: 0, files: [], labels: {}, ...held },
     },
+    train_splits: ['train'],
+    benchmarks: [
+      { name: 'cruxeval', from: 'traces', programs: 1 },
+      { name: 'crux-out', from: 'evalset', programs: 1 },
+    ],
+    benchmark_programs: 1,
     excluded_programs: 1,
     excluded_rows: 5,
-    excluded_sets: ['crux-out', 'crux-in'],
+    excluded_sets: ['cruxeval', 'crux-out', 'crux-in'],
+    overlap_programs: 0,
+    overlap_rows: 0,
     ...over,
   };
 }
@@ -124,18 +132,25 @@ describe('the YAML header', () => {
     ]);
   });
 
-  it('features: every column of each kind, in order, typed string, int32 or a sequence of strings', () => {
+  it('features: every column of each kind, in order, typed string, int32, a sequence of strings or of int32 pairs', () => {
     for (const kind of Object.keys(COLUMNS) as (keyof typeof COLUMNS)[]) {
       const { yaml } = cardOf(manifestOf({ kind }));
       const want = COLUMNS[kind].map((c) =>
         c.type === 'strings'
           ? { name: c.name, sequence: 'string' }
-          : { name: c.name, dtype: c.type === 'int' ? 'int32' : 'string' },
+          : c.type === 'spans'
+            ? { name: c.name, sequence: { sequence: 'int32' } }
+            : { name: c.name, dtype: c.type === 'int' ? 'int32' : 'string' },
       );
       expect(yaml.dataset_info.features, kind).toEqual(want);
       // Both kinds of scalar are there in every kind.
       expect(want.some((f) => f.dtype === 'string') && want.some((f) => f.dtype === 'int32')).toBe(true);
     }
+    // The trajectories card lists target_spans, as a list of lists of int32, and says what it is.
+    const t = cardOf(manifestOf({ kind: 'trajectories' }));
+    expect(t.yaml.dataset_info.features.at(-1)).toEqual({ name: 'target_spans', sequence: { sequence: 'int32' } });
+    expect(t.body).toContain('`target_spans`');
+    expect(t.body).toContain('in code points (Python: `text[start:end]`)');
   });
 });
 
@@ -169,18 +184,47 @@ describe('the body', () => {
     expect(body).toMatch(/seed 42\b/);
   });
 
-  it('the leakage guard: how many programs and rows it left out and the sets; none; or that it was turned off', () => {
+  it('the leakage guard: what it left out of which training split, and of which benchmarks (by origin)', () => {
     const guarded = cardOf(manifestOf()).body;
-    expect(guarded).toMatch(/Leakage guard: 1 program \(5 rows\)/);
-    expect(guarded).toContain('`crux-out`, `crux-in`');
-    const many = cardOf(manifestOf({ excluded_programs: 2, excluded_rows: 9 })).body;
-    expect(many).toMatch(/Leakage guard: 2 programs \(9 rows\)/);
-    const none = cardOf(manifestOf({ excluded_programs: 0, excluded_rows: 0, excluded_sets: [] })).body;
-    expect(none).toMatch(/Leakage guard: 0 programs \(0 rows\) .*\(none in this corpus\)/);
-    const off = cardOf(
-      manifestOf({ allow_overlap: true, excluded_programs: 0, excluded_rows: 0, excluded_sets: [] }),
+    expect(guarded).toContain(
+      'Leakage guard: 1 program (5 rows) of benchmarks `cruxeval` (recorded from it), `crux-out` (evaluation set) were left out of the training split `train`.',
+    );
+    const many = cardOf(manifestOf({ excluded_programs: 2, excluded_rows: 9, train_splits: ['train', 'train2'] })).body;
+    expect(many).toMatch(/Leakage guard: 2 programs \(9 rows\) of benchmarks .* training splits `train`, `train2`\./);
+  });
+
+  it('the leakage guard with nothing to guard: no benchmark known, none among the rows, no training split', () => {
+    // The corpus knows no benchmark: said so, not "0 programs of the benchmark sets".
+    const none = cardOf(
+      manifestOf({ benchmarks: [], benchmark_programs: 0, excluded_programs: 0, excluded_rows: 0, excluded_sets: [] }),
     ).body;
-    expect(off).toContain('--allow-overlap');
+    expect(none).toContain('Leakage guard: no program of this corpus is known to belong to a benchmark');
+    expect(none).not.toMatch(/Leakage guard: 0 programs/);
+    const other = cardOf(
+      manifestOf({ benchmarks: [], benchmark_programs: 0, excluded_programs: 0, excluded_rows: 0 }),
+    ).body;
+    expect(other).toContain("none of these rows' programs belongs to the corpus's benchmarks `cruxeval`, `crux-out`");
+    const untrained = cardOf(
+      manifestOf({ train_splits: [], benchmark_programs: 4, excluded_programs: 0, excluded_rows: 0 }),
+    ).body;
+    expect(untrained).toContain('no split is a training split');
+    expect(untrained).toContain('the 4 benchmark programs stayed in the splits they fell in');
+  });
+
+  it('--allow-overlap: the overlap is recorded (benchmark programs and rows in training splits)', () => {
+    const off = cardOf(
+      manifestOf({
+        allow_overlap: true,
+        excluded_programs: 0,
+        excluded_rows: 0,
+        excluded_sets: [],
+        overlap_programs: 3,
+        overlap_rows: 12,
+      }),
+    ).body;
+    expect(off).toContain(
+      'The leakage guard was turned off (`--allow-overlap`): 3 programs (12 rows) of benchmarks `cruxeval` (recorded from it), `crux-out` (evaluation set) are in the training split `train`.',
+    );
     expect(off).not.toMatch(/Leakage guard: \d/);
   });
 

@@ -54,6 +54,7 @@ describe('every kind in both formats reads back with an independent reader', () 
       entry: 'INTEGER',
       actions: 'VARCHAR[]',
       exit: 'VARCHAR',
+      target_spans: 'INTEGER[][]',
     },
     'prompt-target': {
       name: 'VARCHAR',
@@ -159,6 +160,18 @@ describe('every kind in both formats reads back with an independent reader', () 
         exit: t.exit,
       });
       expect(r.actions).toEqual(t.actions.map((a) => (a.action === 'breakpoint' ? `breakpoint ${a.src}` : a.action)));
+      // target_spans: Python's text[start:end] (code points) is each step's target, after its prompt.
+      const tr = loadTrace(corpus, t.traceId);
+      const walked = { ...t, states: stateNodes(t) } as unknown as Trajectory;
+      const parts = textParts(tr.index, walked, contextFor(t.direction, tr.record));
+      const points = Array.from(r.text as string);
+      const spans = r.target_spans as unknown as [number, number][];
+      expect(spans).toHaveLength(t.actions.length);
+      spans.forEach(([s, e], k) => {
+        const want = promptTarget(parts, k);
+        expect(points.slice(s, e).join('')).toBe(want.target);
+        expect(points.slice(0, s).join('')).toBe(want.prompt);
+      });
     }
   });
 
@@ -296,31 +309,59 @@ describe('splits are by program and reproducible', () => {
 });
 
 describe('the leakage guard', () => {
-  it('leaves the programs of the CRUXEval set out of the training split, counts them, and keeps them with --allow-overlap', async () => {
+  // The vectors' four programs and four CRUXEval tasks: the guard takes a few of the training
+  // split's programs, not most, so the export goes through.
+  const FEW = "sql=t.name NOT GLOB 'sample_*' OR t.name IN ('sample_0', 'sample_1', 'sample_2', 'sample_3')";
+
+  it('leaves the benchmark programs (CRUXEval traces, the CRUXEval set) out of the training split, counts them, and keeps them with --allow-overlap', async () => {
     const benchmark = new Set(
       sql<{ source: string }>(
-        "SELECT DISTINCT p.source FROM evalset_items i JOIN evalsets s ON s.id = i.set_id JOIN traces t ON t.id = i.trace_id JOIN programs p ON p.id = t.program_id WHERE s.task LIKE 'cruxeval%'",
+        "SELECT DISTINCT p.source FROM traces t JOIN programs p ON p.id = t.program_id WHERE t.name IN ('sample_0', 'sample_1', 'sample_2', 'sample_3')",
       ).map((p) => sha(p.source)),
     );
-    expect(benchmark.size).toBe(24);
-    const guarded = await run({ kind: 'traces', split: 'train=0.7,test=0.3', seed: 1 });
+    expect(benchmark.size).toBe(4);
+    const guarded = await run({ kind: 'traces', select: [FEW], split: 'train=0.5,test=0.5', seed: 8 });
     const files = dataFiles(guarded.out);
     const inSplit = (s: string) => new Set(jsonlRead(files[s] ?? []).map((r) => r.program as string));
     const train = inSplit('train');
     const test = inSplit('test');
     for (const p of benchmark) expect(train.has(p)).toBe(false);
     const benchInTest = [...benchmark].filter((p) => test.has(p)).length;
+    expect(benchInTest).toBeGreaterThan(0); // kept in the test split
     expect(guarded.m.excluded_programs).toBe(benchmark.size - benchInTest);
     expect(guarded.m.excluded_programs).toBeGreaterThan(0);
-    expect(guarded.m.excluded_sets).toEqual(['crux-out']);
-    const open = await run({ kind: 'traces', split: 'train=0.7,test=0.3', seed: 1, allowOverlap: true });
+    expect(guarded.m.excluded_sets).toEqual(['cruxeval', 'crux-out']);
+    expect(guarded.m.benchmarks).toEqual([
+      { name: 'cruxeval', from: 'traces', programs: 4 },
+      { name: 'crux-out', from: 'evalset', programs: 4 },
+    ]);
+    expect(guarded.m.train_splits).toEqual(['train']);
+    const open = await run({ kind: 'traces', select: [FEW], split: 'train=0.5,test=0.5', seed: 8, allowOverlap: true });
     const trainOpen = new Set(jsonlRead(dataFiles(open.out).train).map((r) => r.program as string));
     expect([...benchmark].filter((p) => trainOpen.has(p)).length).toBe(guarded.m.excluded_programs);
     expect(open.m.excluded_programs).toBe(0);
+    expect(open.m).toMatchObject({
+      overlap_programs: guarded.m.excluded_programs,
+      overlap_rows: guarded.m.excluded_rows,
+    });
     expect(open.m.splits.train.rows - guarded.m.splits.train.rows).toBe(guarded.m.excluded_rows);
     expect(readFileSync(join(guarded.out, 'README.md'), 'utf8')).toContain(
       `Leakage guard: ${guarded.m.excluded_programs} programs`,
     );
+  });
+
+  it('refuses an export whose training split would lose most of its programs, in one sentence naming --allow-overlap; the preview says so without refusing', async () => {
+    const out = join(dir, 'most');
+    const opts = { kind: 'traces' as const, select: [], split: 'train=0.7,test=0.3', seed: 1 };
+    const plan = previewExport(db, opts);
+    expect(plan.guard.refusal).toMatch(
+      /^the leakage guard would take \d+ of the \d+ programs of training split train, as they belong to cruxeval \(recorded from it\) or crux-out \(evaluation set\); give --allow-overlap to keep them there \(the dataset card then records the overlap\), or select other rows\.$/,
+    );
+    expect(plan.guard.excluded.programs * 2).toBeGreaterThan(plan.guard.trainingPrograms);
+    await expect(exportDataset(db, out, { ...opts })).rejects.toThrow(plan.guard.refusal!);
+    expect(existsSync(out)).toBe(false);
+    const m = await exportDataset(db, out, { ...opts, allowOverlap: true });
+    expect(m.overlap_programs).toBe(plan.guard.excluded.programs);
   });
 });
 
@@ -413,6 +454,8 @@ describe('the dataset card and the manifest', () => {
       seed: 4,
       shardRows: 300,
       select: ['source=items'],
+      // Every item, the CRUXEval ones too (this test checks the counts against the corpus).
+      allowOverlap: true,
     });
     const text = readFileSync(join(out, 'README.md'), 'utf8');
     const [, header, body] = text.split(/^---$/m);
@@ -450,6 +493,8 @@ describe('the dataset card and the manifest', () => {
     expect(Object.keys(onDisk).sort()).toEqual(
       [
         'allow_overlap',
+        'benchmark_programs',
+        'benchmarks',
         'corpus',
         'created',
         'excluded_programs',
@@ -458,6 +503,8 @@ describe('the dataset card and the manifest', () => {
         'filter',
         'format',
         'kind',
+        'overlap_programs',
+        'overlap_rows',
         'programs',
         'rows',
         'seed',
@@ -465,6 +512,7 @@ describe('the dataset card and the manifest', () => {
         'split',
         'splits',
         'stepscope_version',
+        'train_splits',
       ].sort(),
     );
     expect(onDisk.corpus.sha256).toBe(sha(readFileSync(db) as unknown as string));
@@ -477,33 +525,44 @@ describe('the dataset card and the manifest', () => {
       expect(onDisk.splits[name].program_hashes).toEqual([...new Set(rows.map((r) => r.program))].sort());
       expect(onDisk.splits[name].trace_names).toEqual([...new Set(rows.map((r) => r.name))].sort());
     }
-    expect(onDisk.rows).toBe(one('SELECT count(*) FROM evalset_items') - onDisk.excluded_rows);
+    expect(onDisk.excluded_rows).toBe(0);
+    expect(onDisk.rows).toBe(one('SELECT count(*) FROM evalset_items'));
+    expect(onDisk.overlap_rows).toBeGreaterThan(0);
   });
 
-  it('the preview gives the same counts as the export, without writing', async () => {
+  it("the preview gives the same counts as the export, the guard's too, without writing", async () => {
     const before = readdirSync(dir).length;
-    const plan = previewExport(db, { kind: 'traces', select: ['exit=normal'], split: 'train=0.6,test=0.4', seed: 2 });
+    const opts = {
+      kind: 'traces' as const,
+      select: ['exit=normal', "sql=t.name NOT GLOB 'sample_*' OR t.name IN ('sample_0', 'sample_1')"],
+      split: 'train=0.6,test=0.4',
+      seed: 2,
+    };
+    const plan = previewExport(db, opts);
     expect(readdirSync(dir).length).toBe(before);
-    const { m } = await run({ kind: 'traces', select: ['exit=normal'], split: 'train=0.6,test=0.4', seed: 2 });
+    const { m } = await run(opts);
     expect(plan.splits.map((s) => [s.name, s.rows, s.programs])).toEqual(
       Object.entries(m.splits).map(([k, s]) => [k, s.rows, s.programs]),
     );
+    expect(plan.excluded.programs).toBeGreaterThan(0);
+    expect([plan.excluded.programs, plan.excluded.rows]).toEqual([m.excluded_programs, m.excluded_rows]);
   });
 });
 
 describe('the output folder', () => {
   it('refuses a non-empty folder unless --force, and --force replaces only an earlier export', async () => {
-    const { out } = await run({ kind: 'trajectories' });
+    // The whole corpus, mostly CRUXEval programs: these tests are about the folder, not the guard.
+    const { out } = await run({ kind: 'trajectories', allowOverlap: true });
     await expect(exportDataset(db, out, { kind: 'traces', select: [] })).rejects.toThrow(/is not empty: give --force/);
-    const m = await exportDataset(db, out, { kind: 'traces', select: [], force: true });
+    const m = await exportDataset(db, out, { kind: 'traces', select: [], force: true, allowOverlap: true });
     expect(JSON.parse(readFileSync(join(out, 'stepscope-export.json'), 'utf8')).kind).toBe('traces');
     expect(m.kind).toBe('traces');
     const mine = join(dir, 'mine');
     mkdirSync(mine);
     writeFileSync(join(mine, 'notes.txt'), 'keep me');
-    await expect(exportDataset(db, mine, { kind: 'traces', select: [], force: true })).rejects.toThrow(
-      /not a Stepscope export/,
-    );
+    await expect(
+      exportDataset(db, mine, { kind: 'traces', select: [], force: true, allowOverlap: true }),
+    ).rejects.toThrow(/not a Stepscope export/);
     expect(readFileSync(join(mine, 'notes.txt'), 'utf8')).toBe('keep me');
   });
 
@@ -514,13 +573,12 @@ describe('the output folder', () => {
     const boom = () => {
       throw new Error('disk full');
     };
-    await expect(exportDataset(db, out, { kind: 'traces', select: [], onProgress: boom })).rejects.toThrow('disk full');
+    const all = { kind: 'traces' as const, select: [], allowOverlap: true };
+    await expect(exportDataset(db, out, { ...all, onProgress: boom })).rejects.toThrow('disk full');
     expect(listing()).toEqual(before);
-    const { out: earlier } = await run({ kind: 'trajectories' });
+    const { out: earlier } = await run({ kind: 'trajectories', allowOverlap: true });
     const snapshot = readdirSync(join(earlier, 'data')).map((f) => readFileSync(join(earlier, 'data', f), 'utf8'));
-    await expect(
-      exportDataset(db, earlier, { kind: 'traces', select: [], force: true, onProgress: boom }),
-    ).rejects.toThrow('disk full');
+    await expect(exportDataset(db, earlier, { ...all, force: true, onProgress: boom })).rejects.toThrow('disk full');
     expect(readdirSync(join(earlier, 'data')).map((f) => readFileSync(join(earlier, 'data', f), 'utf8'))).toEqual(
       snapshot,
     );

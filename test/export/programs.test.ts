@@ -4,9 +4,10 @@
 // CRUXEval tasks (a benchmark set over them) and the same four functions recorded again
 // from another file (`again_*`, in no set).
 import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { exportDataset, type WriteOptions } from '../../src/export/run.js';
+import { exportDataset, previewExport, type WriteOptions } from '../../src/export/run.js';
 import { createEvalSet } from '../../src/predictions/create.js';
 import type { Corpus } from '../../src/store/corpus.js';
 import { cleanTempDirs } from '../store/fixtures.js';
@@ -63,15 +64,29 @@ describe('programs by source', () => {
     expect(m.programs).toBe(sources.size);
     expect(m.rows).toBe(m.splits.train.rows + m.splits.test.rows);
     expect(m.excluded_sets).toEqual([]);
+    expect(m.overlap_programs).toBe(m.splits.train.programs); // every program is a benchmark's
   });
 
   it("a benchmark function recorded again is left out of training even when the filter leaves out the benchmark's own traces", async () => {
-    const { m, out } = await run({ select: ['name=again_*'] });
-    expect(dataFiles(out)).toEqual({});
-    expect(m).toMatchObject({ rows: 0, programs: 0, excluded_programs: 4, excluded_sets: ['crux-out'] });
-    expect(m.excluded_rows).toBe(
-      [...corpus.query("SELECT sum(events) AS n FROM traces WHERE name LIKE 'again_%'")][0].n,
+    // Every `again_*` program is a benchmark's by its source, so the training split would be
+    // empty: the plan counts them, and the export is refused rather than written empty.
+    const opts = { kind: 'traces' as const, select: ['name=again_*'] };
+    const plan = previewExport(db, opts);
+    expect(plan.splits.map((s) => [s.name, s.rows, s.programs])).toEqual([['train', 0, 0]]);
+    expect(plan.excluded).toEqual({
+      programs: 4,
+      rows: [...corpus.query("SELECT sum(events) AS n FROM traces WHERE name LIKE 'again_%'")][0].n,
+      sets: ['cruxeval', 'crux-out'],
+    });
+    expect(plan.guard.benchmarks).toEqual([
+      { name: 'cruxeval', from: 'traces', programs: 4 },
+      { name: 'crux-out', from: 'evalset', programs: 4 },
+    ]);
+    const out = join(dir, `out${n++}`);
+    await expect(exportDataset(db, out, { ...opts })).rejects.toThrow(
+      'the leakage guard would leave training split train empty, as all 4 of its programs belong to cruxeval (recorded from it) or crux-out (evaluation set)',
     );
+    expect(existsSync(out)).toBe(false);
   });
 
   it('programs of the benchmark that no selected row has are not counted (with --allow-overlap)', async () => {

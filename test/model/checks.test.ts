@@ -30,9 +30,10 @@ describe('settings', () => {
     [{ temperature: '0.5' }, 'temperature must be a number ≥ 0, not 0.5'],
     [{ topP: 1.5 }, 'top-p must be a number in (0, 1], not 1.5'],
     [{ maxTokens: 0 }, 'max-tokens must be a whole number > 0, not 0'],
-    [{ timeoutMs: 0 }, 'timeout must be a positive number of milliseconds, not 0'],
-    [{ timeoutMs: -5 }, 'timeout must be a positive number of milliseconds, not -5'],
+    [{ timeoutMs: 0 }, 'timeout must be a number of milliseconds from 1 to 2147483647, not 0'],
+    [{ timeoutMs: -5 }, 'timeout must be a number of milliseconds from 1 to 2147483647, not -5'],
     [{ retries: -1 }, 'retries must be a whole number ≥ 0, not -1'],
+    [{ maxResponseBytes: 0 }, 'the answer size limit must be a whole number of bytes > 0, not 0'],
     [{ retries: 1.5 }, 'retries must be a whole number ≥ 0, not 1.5'],
     [{ seed: 1.5 }, 'seed must be a whole number, not 1.5'],
   ])('refuses %j', (bad, message) => {

@@ -117,6 +117,31 @@ describe('a worker that fails', () => {
     await pool.destroy();
   });
 
+  it('answering with verdicts of a status or a detail it may not give: error verdicts, never stored as given', async () => {
+    // Issue 31, item 7: a forged `pending` stayed pending for ever, an unknown status or a
+    // non-string detail broke the corpus's CHECK on every rerun.
+    const forged = [
+      { status: 'pending' },
+      { status: 'bogus' },
+      { status: 'pass', error: 5 },
+      { status: 'fail', got: { x: 1 } },
+      { status: 'pass', reason: 'fine' },
+    ];
+    const liar = fakeWorker(
+      'liar',
+      `${hello}
+for line, v in zip(sys.stdin, ${JSON.stringify(JSON.stringify(forged))} and json.loads(${JSON.stringify(JSON.stringify(forged))})):
+    print(json.dumps(v), flush=True)`,
+    );
+    const pool = new ExecPool({ workers: 1, python: liar });
+    const got = await Promise.all(forged.map((_, i) => pool.submit(job(i))));
+    expect(got.map((v) => v.status)).toEqual(['error', 'error', 'error', 'error', 'pass']);
+    expect(got[0].error).toBe('the execution worker sent an unreadable verdict (status "pending")');
+    expect(got[2].error).toBe('the execution worker sent an unreadable verdict (error is not text)');
+    expect(got[4]).toEqual({ id: 'j4', status: 'pass', reason: 'fine', seconds: 0 });
+    await pool.destroy();
+  });
+
   it('answering with a line that is not JSON: the job is an error, the worker killed and replaced', async () => {
     const garbage = fakeWorker('garbage', `${hello}\nfor line in sys.stdin:\n    print("not json", flush=True)`);
     const pool = new ExecPool({ workers: 1, python: garbage });

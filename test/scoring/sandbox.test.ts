@@ -2,10 +2,10 @@
 // Each run reports its verdict only after the worker has killed and reaped everything the
 // run started and removed its directory, so the checks below need no waiting.
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ExecPool } from '../../src/scoring/pool.js';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { ExecPool, withExecPool } from '../../src/scoring/pool.js';
 import type { CallArgsJob, CruxevalJob } from '../../src/scoring/types.js';
 import { cleanTempDirs, tempDir } from '../store/fixtures.js';
 import { alive } from './helpers.js';
@@ -125,6 +125,45 @@ describe('the sandbox', () => {
     const v = await pool.submit(call('os.kill(os.getppid(), 9)'));
     expect(v.error).toMatch(/signalling process/);
     expect(pool.restarts).toBe(0);
+  });
+
+  it('runs generations with no variable of the user but the path and locale: no API key reaches them', async () => {
+    process.env.STEPSCOPE_API_KEY = 'sk-sandbox-test';
+    process.env.SOME_CLOUD_SECRET = 'secret';
+    try {
+      await withExecPool({ workers: 1 }, async (own) => {
+        const v = await own.submit(call('return sorted(os.environ)', { expected_repr: '[]' }));
+        expect(v.got).not.toMatch(/STEPSCOPE_API_KEY|SOME_CLOUD_SECRET/);
+        const key = await own.submit(call("return os.environ.get('STEPSCOPE_API_KEY')"));
+        expect(key).toMatchObject({ status: 'pass', got: 'None' });
+      });
+    } finally {
+      delete process.env.STEPSCOPE_API_KEY;
+      delete process.env.SOME_CLOUD_SECRET;
+    }
+  });
+
+  it('a worker killed during a run: the run is an error, not pending, and its folder is removed', async () => {
+    const base = tempDir('stepscope-sandbox-tmp-');
+    const saved = process.env.TMPDIR;
+    process.env.TMPDIR = base;
+    try {
+      await withExecPool({ workers: 1 }, async (own) => {
+        await own.start();
+        const [pid] = own.workerPids();
+        const running = own.submit(call('time.sleep(30)', { timeout: 60 }));
+        await vi.waitFor(() => expect(readdirSync(base).length).toBe(1), { timeout: 20_000 });
+        process.kill(pid, 'SIGKILL');
+        const v = await running;
+        expect(v.status).toBe('error');
+        expect(v.error).toMatch(/the execution worker died while running this job \(killed by SIGKILL\)/);
+        expect(readdirSync(base)).toEqual([]);
+        expect((await own.submit(call('return None'))).status).toBe('pass'); // a new worker took over
+      });
+    } finally {
+      if (saved === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = saved;
+    }
   });
 
   it('gives stdin at end of file and discards output', async () => {

@@ -3,8 +3,8 @@
  * (getScores), never from numbers of our own: each drawn mark carries the exact number it
  * shows (`data-value`) and what it stands for (`data-run`, `data-by`, `data-group`,
  * `data-metric`), and a click on it calls `pick` with the group whose items it stands for.
- * Lines are labelled at their end inside the SVG (no HTML legend), so an exported SVG or PNG
- * is complete.
+ * The legend is drawn inside the SVG, in the top margin above the plot area (never over the
+ * data), so an exported SVG or PNG is complete.
  */
 import * as Plot from '@observablehq/plot';
 import type { ScoreBy, ScoreLine } from '@core/contract/index.js';
@@ -60,8 +60,7 @@ const base = (width: number): Plot.PlotOptions => ({
 
 /**
  * The runs' colours, the same in every plot (the dashboard passes every run of the set, drawn
- * or not), and a legend drawn inside the SVG (top right, one line per run drawn), so a saved
- * plot needs no separate legend.
+ * or not).
  */
 export const runColors = (all: readonly string[]): Plot.ScaleOptions => ({
   type: 'categorical',
@@ -73,19 +72,59 @@ export const colorOf = (colors: Plot.ScaleOptions) => {
   const scale = Plot.scale({ color: colors });
   return (run: string) => String(scale.apply(run));
 };
-function legend(runs: readonly string[]): Plot.Markish[] {
-  return runs.map((run, i) =>
-    Plot.text([run], {
+
+const ROW = 14; // px a line of 11px text takes
+/** About how wide a legend entry is drawn (11px bold sans: ~6.8px a character, the dot and a gap). */
+const entryWidth = (run: string) => 22 + 6.8 * run.length;
+
+/**
+ * Where each run's legend entry goes: left to right in rows no wider than `room`, each row
+ * right-aligned (x: the entry's right end, from the right edge; row 0 is the top one).
+ */
+export function legendLayout(runs: readonly string[], room: number): { run: string; row: number; right: number }[] {
+  const rows: string[][] = [[]];
+  let used = 0;
+  for (const run of runs) {
+    const w = entryWidth(run);
+    if (used > 0 && used + w > room) {
+      rows.push([]);
+      used = 0;
+    }
+    rows[rows.length - 1].push(run);
+    used += w;
+  }
+  return rows.flatMap((row, i) => {
+    let right = row.reduce((a, r) => a + entryWidth(r), 0);
+    return row.map((run) => {
+      const at = { run, row: i, right: right - entryWidth(run) };
+      right -= entryWidth(run);
+      return at;
+    });
+  });
+}
+
+/**
+ * The legend, one entry per run, in the top margin: `above` px above the plot area (the
+ * space the y axis's label or the counts take), so it never covers a mark. Returns its marks
+ * and the top margin the plot needs.
+ */
+function legend(runs: readonly string[], width: number, above: number): { marks: Plot.Markish[]; marginTop: number } {
+  const at = legendLayout(runs, width - 60);
+  const rows = at.length ? Math.max(...at.map((a) => a.row)) + 1 : 0;
+  const marks = at.map((a) =>
+    Plot.text([a.run], {
       frameAnchor: 'top-right',
       text: (d: string) => `● ${d}`,
       fill: (d: string) => d,
-      dy: 4 + 14 * i,
-      dx: -4,
+      dy: -above - ROW * (rows - a.row), // text hangs from its anchor at the frame's top
+      dx: -a.right,
       textAnchor: 'end',
       fontWeight: 600,
       facet: 'super',
+      className: 'legend',
     }),
   );
+  return { marks, marginTop: above + ROW * rows + 6 };
 }
 
 export interface RunLines {
@@ -143,7 +182,75 @@ export function fieldHeatmap(runs: RunLines[], pick: Pick, width: number): Eleme
   });
 }
 
-/** One metric against a numeric group, one line per run, each point clickable. */
+/**
+ * A bin with fewer items than this is marked (a hollow point, its count in orange): one item
+ * more or less moves its percentage by more than 10 points.
+ */
+export const FEW_ITEMS = 10;
+
+/** A point of a line plot: its group's items in that run, and whether they are few. */
+export interface BinDatum extends Datum {
+  group: number;
+  items: number;
+  few: boolean;
+}
+
+/** The points of a line plot: one per run and numeric group with a value of `metric`. */
+export function binPoints(runs: RunLines[], by: ScoreBy, metric: 'pass@1' | 'em_all'): BinDatum[] {
+  const data: BinDatum[] = [];
+  for (const { run, lines } of runs)
+    for (const l of lines.slice(1)) {
+      const v = l[metric];
+      if (v === null || typeof l.group !== 'number') continue;
+      const few = l.items < FEW_ITEMS;
+      data.push({
+        run,
+        by,
+        group: l.group,
+        metric,
+        value: v,
+        items: l.items,
+        few,
+        label:
+          `${run}: ${by} ${l.group}, ${metric} ${pct(v)} (${l.items} ${l.items === 1 ? 'item' : 'items'}` +
+          `${few ? `: fewer than ${FEW_ITEMS}, read with care` : ''})`,
+      });
+    }
+  return data;
+}
+
+/**
+ * What the counts row shows above each group: its items (the runs' counts joined by "/" in
+ * the runs' order where they differ, a run answering only some of the set's items), and
+ * whether any run has few there.
+ */
+export function binCounts(points: readonly BinDatum[]): { group: number; text: string; few: boolean }[] {
+  const by = new Map<number, BinDatum[]>();
+  for (const p of points) by.set(p.group, [...(by.get(p.group) ?? []), p]);
+  return [...by]
+    .sort((a, b) => a[0] - b[0])
+    .map(([group, ps]) => {
+      const counts = ps.map((p) => p.items);
+      const text = counts.every((c) => c === counts[0]) ? String(counts[0]) : counts.join('/');
+      return { group, text, few: ps.some((p) => p.few) };
+    });
+}
+
+/** The distinct numeric groups of a breakdown that have a value (fewer than two: no line to draw). */
+export function numericGroups(runs: RunLines[], metric: 'pass@1' | 'em_all' = 'pass@1'): number[] {
+  const gs = new Set<number>();
+  for (const { lines } of runs)
+    for (const l of lines.slice(1)) if (typeof l.group === 'number' && l[metric] !== null) gs.add(l.group);
+  return [...gs].sort((a, b) => a - b);
+}
+
+const FEW_COLOR = '#c2410c';
+
+/**
+ * One metric against a numeric group, one line per run, each point clickable. Above the plot
+ * area, a row with each group's item count; a group with fewer than FEW_ITEMS items is drawn
+ * as a hollow point with its count in orange. Fewer than two groups: null (no line to read).
+ */
 function linePlot(
   runs: RunLines[],
   by: ScoreBy,
@@ -153,31 +260,61 @@ function linePlot(
   x: Plot.ScaleOptions,
   colors: Plot.ScaleOptions,
 ): Element | null {
-  const data: Datum[] = [];
-  for (const { run, lines } of runs)
-    for (const l of lines.slice(1)) {
-      const v = l[metric];
-      if (v !== null && typeof l.group === 'number')
-        data.push({
-          run,
-          by,
-          group: l.group,
-          metric,
-          value: v,
-          label: `${run}: ${by} ${l.group}, ${metric} ${pct(v)} (${l.items} items)`,
-        });
-    }
-  if (!data.length) return null;
+  const data = binPoints(runs, by, metric);
+  if (new Set(data.map((d) => d.group)).size < 2) return null;
+  const solid = data.filter((d) => !d.few);
+  const hollow = data.filter((d) => d.few);
+  const counts = binCounts(data);
+  const leg = legend(
+    runs.map((r) => r.run),
+    width,
+    2 * ROW + 4,
+  );
   return Plot.plot({
     ...base(width),
-    height: 260,
-    x,
-    y: { domain: [0, 100], grid: true, label: `${metric} (%)` },
+    height: 260 + leg.marginTop,
+    marginTop: leg.marginTop,
+    marginLeft: 48,
+    // Inset: the first group's count clear of the counts row's label.
+    x: { inset: 16, ...x },
+    y: { domain: [0, 100], grid: true, label: `${metric} (%)`, labelAnchor: 'center', labelArrow: 'none' },
     color: colors,
     marks: [
       Plot.line(data, { x: 'group', y: 'value', stroke: 'run', z: 'run' }),
-      Plot.dot(data, { x: 'group', y: 'value', fill: 'run', r: 4, title: 'label', render: clickable(data, pick) }),
-      ...legend(runs.map((r) => r.run)),
+      Plot.dot(solid, { x: 'group', y: 'value', fill: 'run', r: 4, title: 'label', render: clickable(solid, pick) }),
+      Plot.dot(hollow, {
+        x: 'group',
+        y: 'value',
+        fill: 'white',
+        stroke: 'run',
+        strokeWidth: 2,
+        r: 4,
+        title: 'label',
+        render: clickable(hollow, pick),
+      }),
+      // The counts row, just above the plot area, and what it is.
+      ...[false, true].map((few) =>
+        Plot.text(
+          counts.filter((c) => c.few === few),
+          {
+            x: 'group',
+            frameAnchor: 'top',
+            dy: -ROW - 4, // clear of a point at 100%
+            text: 'text',
+            fill: few ? FEW_COLOR : '#6b7280',
+            fontWeight: few ? 700 : 400,
+            className: few ? 'bin-items-few' : 'bin-items',
+          },
+        ),
+      ),
+      Plot.text(['items'], {
+        frameAnchor: 'top-left',
+        dx: -6,
+        dy: -ROW - 4,
+        textAnchor: 'end',
+        fill: '#6b7280',
+      }),
+      ...leg.marks,
     ],
   });
 }
@@ -202,7 +339,14 @@ export const lengthPlot = (runs: RunLines[], pick: Pick, width: number, colors: 
     'pass@1',
     pick,
     width,
-    { type: 'log', base: 2, label: 'trace length (events, bin lower end)', tickFormat: ',' },
+    // A tick per bin (the log scale's own ticks fell between the bins of a short range: 5, 10, 15).
+    {
+      type: 'log',
+      base: 2,
+      label: 'trace length (events, bin lower end)',
+      tickFormat: ',',
+      ticks: numericGroups(runs),
+    },
     colors,
   );
 
@@ -229,10 +373,20 @@ export function depthPlot(runs: RunLines[], pick: Pick, width: number, colors: P
   );
 }
 
-/** pass@k against k, from the whole-set line (k = 1, 5, 10 where every item has k samples). */
+/**
+ * Whether a run's whole-set line has a pass@k beyond k = 1, i.e. at least 5 draws of every
+ * item: with one draw per item pass@k is pass@1 alone, and a k axis would say nothing.
+ */
+export const hasPassAtK = (r: RunLines) => r.lines[0]?.['pass@5'] != null || r.lines[0]?.['pass@10'] != null;
+
+/**
+ * pass@k against k, from the whole-set line (k = 1, 5, 10 where every item has k draws), for
+ * the runs with a pass@k beyond k = 1; null when no run has one.
+ */
 export function passAtKPlot(runs: RunLines[], pick: Pick, width: number, colors: Plot.ScaleOptions): Element | null {
   const data: Datum[] = [];
-  for (const { run, lines } of runs)
+  const drawn = runs.filter(hasPassAtK);
+  for (const { run, lines } of drawn)
     for (const k of [1, 5, 10] as const) {
       const v = lines[0]?.[`pass@${k}`];
       if (v !== null && v !== undefined)
@@ -241,16 +395,22 @@ export function passAtKPlot(runs: RunLines[], pick: Pick, width: number, colors:
   if (!data.length) return null;
   // The point's group is k, but its items are the whole set's.
   const toWhole: Pick = (p) => pick({ run: p.run, label: p.label });
+  const leg = legend(
+    drawn.map((r) => r.run),
+    width,
+    ROW + 4,
+  );
   return Plot.plot({
     ...base(width),
-    height: 260,
+    height: 260 + leg.marginTop,
+    marginTop: leg.marginTop,
     x: { domain: [1, 10], ticks: [1, 5, 10], label: 'k' },
     y: { domain: [0, 100], grid: true, label: 'pass@k (%)' },
     color: colors,
     marks: [
       Plot.line(data, { x: 'group', y: 'value', stroke: 'run', z: 'run' }),
       Plot.dot(data, { x: 'group', y: 'value', fill: 'run', r: 4, title: 'label', render: clickable(data, toWhole) }),
-      ...legend(runs.map((r) => r.run)),
+      ...leg.marks,
     ],
   });
 }
@@ -329,7 +489,7 @@ export function cruxevalPlot(
   });
 }
 
-/** Completions that could not be read, per action kind and run (percent of samples; the count in the tooltip). */
+/** Completions that could not be read, per action kind and run (percent of draws; the count in the tooltip). */
 export function formatErrorPlot(
   runs: RunLines[],
   pick: Pick,
@@ -350,7 +510,7 @@ export function formatErrorPlot(
         count: l.format_errors,
         metric: 'format_errors',
         value: l.format_errors,
-        label: `${run}: ${action}, ${l.format_errors} of ${l.samples} samples (${pct(rate)}) unreadable`,
+        label: `${run}: ${action}, ${l.format_errors} of ${l.samples} draws (${pct(rate)}) unreadable`,
       });
     }
   if (!data.length) return null;
@@ -360,19 +520,22 @@ export function formatErrorPlot(
       .lines.find((x) => (x.group === null ? '(all)' : String(x.group)) === d.action)!;
     return (d.value / l.samples) * 100;
   };
+  const leg = legend([...new Set(data.map((d) => d.run))], width, ROW + 4);
   return Plot.plot({
     ...base(width),
-    height: 260,
+    height: 260 + leg.marginTop,
+    marginTop: leg.marginTop,
     marginRight: 10,
     marginBottom: 50,
-    fx: { label: null, tickRotate: -20 },
+    // The actions under the bars: above them, the legend's margin would hold them too.
+    fx: { label: null, tickRotate: -20, axis: 'bottom' },
     x: { axis: null },
-    y: { grid: true, label: 'format errors (% of samples)' },
+    y: { grid: true, label: 'format errors (% of draws)' },
     color: colors,
     marks: [
       Plot.barY(data, { fx: 'action', x: 'run', y: rate, fill: 'run', title: 'label', render: clickable(data, pick) }),
       Plot.ruleY([0]),
-      ...legend([...new Set(data.map((d) => d.run))]),
+      ...leg.marks,
     ],
   });
 }

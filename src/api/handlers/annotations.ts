@@ -2,6 +2,7 @@
  * The annotation domain's handlers (contract: ../contract/annotations.ts). Reads take a
  * ReadCorpus; writes a Corpus, and each is one transaction (src/labeling/write.ts).
  */
+import { wellFormedValue } from '../../common/well-formed.js';
 import { annotationInfo } from '../../labeling/info.js';
 import { labelListing } from '../../labeling/scope.js';
 import { agreementInfo } from '../../labeling/agreement.js';
@@ -45,7 +46,7 @@ export function annotationReadHandlers(corpus: ReadCorpus): Pick<Api, Reads> {
 }
 
 export function annotationWriteHandlers(corpus: Corpus): Pick<Api, WriteMethod> {
-  return {
+  const handlers: Pick<Api, WriteMethod> = {
     setTaxonomy: (p) => updateTaxonomy(corpus, p.taxonomy, p.author).taxonomy,
     annotate: (p) => annotationInfo(setLabels(corpus, p)),
     skipAnnotation: (p) => annotationInfo(skipTarget(corpus, p.target, p.annotator)),
@@ -56,4 +57,9 @@ export function annotationWriteHandlers(corpus: Corpus): Pick<Api, WriteMethod> 
     adjudicate: (p) => annotationInfo(setLabels(corpus, { ...p, role: 'adjudicator' })),
     setReviewQuota: (p) => setReviewQuota(corpus, p.set, p.run, p.reviews, p.author),
   };
+  // What is written is Unicode text: a lone surrogate in a note or a name (which IPC carries as
+  // is; the HTTP server has spelled them already) is stored as the six characters `\ud800`.
+  return Object.fromEntries(
+    Object.entries(handlers).map(([m, f]) => [m, (p: never) => (f as (q: never) => unknown)(wellFormedValue(p))]),
+  ) as unknown as Pick<Api, WriteMethod>;
 }

@@ -4,6 +4,8 @@
  * semantics' exact match. askModel asks the server through src/model/; a failure there (server
  * down, timeout, refused key, not a completions API) is a ModelError, which `dispatch` turns
  * into one line, code `unavailable` (`bad-input` for settings wrong before anything is sent).
+ * The handler sends to the endpoint and key variable in its params: in web mode the HTTP server
+ * has already bound them to a server `serve`'s user configured (src/model/servers.ts, askGate).
  */
 import { UserError } from '../../common/errors.js';
 import { complete } from '../../model/index.js';

@@ -1,6 +1,8 @@
 /** `stepscope dataset export`: curated, training-ready subsets of a corpus (docs/export.md). */
 import { int } from '../../contract/validate.js';
 import { UserError } from '../../common/errors.js';
+import { describeBenchmarks } from '../../export/benchmarks.js';
+import type { Manifest } from '../../export/manifest.js';
 import { DEFAULT_SHARD_ROWS, exportDataset, removePartial } from '../../export/run.js';
 import { EXPORT_FORMATS, EXPORT_KINDS } from '../../semantics/export-select.js';
 import { choiceOption, CliError, intOption, requireString, usage, type Command } from '../command.js';
@@ -8,7 +10,7 @@ import { ProgressBar } from '../progress.js';
 
 const HELP = `Usage: stepscope dataset export --db CORPUS -o DIR --kind KIND [--select KEY=VALUE]...
            [--format jsonl|parquet] [--split train=0.9,validation=0.1] [--seed S]
-           [--shard-rows N] [--allow-overlap] [--license ID] [--force]
+           [--shard-rows N] [--allow-overlap] [--train-splits NAMES] [--license ID] [--force]
 
 Writes a training-ready subset of the corpus into the folder DIR: data/<split>-NNNNN-of-NNNNN
 files, a dataset card README.md (Hugging Face YAML header) and stepscope-export.json.
@@ -30,9 +32,15 @@ Filter (--select, repeatable; every clause must hold; lists comma-separated):
   source=items|trajectories (prompt-target)
   sql=CONDITION  a read-only SQL condition over docs/schema.md's tables (aliases in docs/export.md)
 
-Splits are by program (the hash of its source), deterministic for a seed. Programs of a
-benchmark evaluation set (CRUXEval) are left out of training splits (names starting with
-'train') and counted, unless --allow-overlap.
+Splits are by program (the hash of its source), deterministic for a seed.
+
+Leakage guard: benchmark programs are left out of training splits (names starting with
+'train', or --train-splits) and counted on stderr, in the card and the manifest. A program
+is a benchmark's when a trace of it was recorded from one (meta.task = cruxeval, or
+meta.benchmark), when a CRUXEval evaluation set is over it, or when 'stepscope benchmark add'
+marked it; by its source text, so the same function recorded again counts too. An export
+where the guard would take more than half of the training splits' programs (all of them:
+an empty training split) is refused (exit 1) unless --allow-overlap.
 
 Options:
   --db CORPUS        the corpus file (opened read-only)
@@ -42,7 +50,8 @@ Options:
   --split SPEC       split names and fractions (default train=1)
   --seed S           the split's seed (default 0)
   --shard-rows N     rows per file (default ${DEFAULT_SHARD_ROWS})
-  --allow-overlap    keep benchmark programs in training splits
+  --allow-overlap    keep benchmark programs in training splits (the card and manifest record them)
+  --train-splits NAMES  the training splits, comma-separated (default: those starting with 'train')
   --license ID       the card's license (default other)
   --force            replace an earlier export in DIR`;
 
@@ -60,6 +69,7 @@ export const command: Command = {
     seed: { type: 'string' },
     'shard-rows': { type: 'string' },
     'allow-overlap': { type: 'boolean' },
+    'train-splits': { type: 'string' },
     license: { type: 'string' },
     force: { type: 'boolean' },
   },
@@ -91,6 +101,7 @@ export const command: Command = {
         seed: intOption(values, 'seed', 'dataset', 0),
         shardRows: intOption(values, 'shard-rows', 'dataset', DEFAULT_SHARD_ROWS, int(1)),
         allowOverlap: Boolean(values['allow-overlap']),
+        trainSplits: splitNames(values['train-splits']),
         force: Boolean(values.force),
         license: values.license as string | undefined,
         onProgress: bar && ((done, total) => bar.update(done, `of ${total}`)),
@@ -108,12 +119,31 @@ export const command: Command = {
       console.log(
         `${name}: ${s.rows} rows, ${s.programs} program${s.programs === 1 ? '' : 's'}, ${s.files.length} file${s.files.length === 1 ? '' : 's'}`,
       );
-    if (m.excluded_programs) {
-      console.log(
-        `left out of training splits: ${m.excluded_programs} program${m.excluded_programs === 1 ? '' : 's'} (${m.excluded_rows} rows) of benchmark sets ${m.excluded_sets.join(', ')} (--allow-overlap keeps them)`,
-      );
-    }
+    console.error(guardSummary(m));
     console.log(`${out}: ${m.rows} rows (${m.kind}, ${m.format}), README.md, stepscope-export.json`);
     return 0;
   },
 };
+
+const splitNames = (v: unknown) =>
+  typeof v === 'string'
+    ? v
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean)
+    : undefined;
+
+const n = (k: number, word: string) => `${k} ${word}${k === 1 ? '' : 's'}`;
+
+/** The guard's line on stderr: what it left out (or let through), and of which benchmarks. */
+export function guardSummary(m: Manifest): string {
+  const named = describeBenchmarks(m.benchmarks);
+  const splits = `training split${m.train_splits.length === 1 ? '' : 's'} ${m.train_splits.join(', ')}`;
+  if (m.allow_overlap)
+    return `leakage guard off (--allow-overlap): ${n(m.overlap_programs, 'benchmark program')} (${n(m.overlap_rows, 'row')}) in ${splits}${named ? `, of ${named}` : ''}`;
+  if (!m.excluded_sets.length)
+    return "leakage guard: this corpus knows no benchmark programs ('stepscope benchmark add' marks some)";
+  if (!m.train_splits.length)
+    return `leakage guard: no split is a training split (--train-splits names them), so ${n(m.benchmark_programs, 'benchmark program')} stayed in their splits`;
+  return `leakage guard: left out ${n(m.excluded_programs, 'program')} (${n(m.excluded_rows, 'row')}) from ${splits}${named ? ` as programs of ${named}` : ''}`;
+}

@@ -10,6 +10,7 @@ import { createEvalSet, DEFAULT_MAX_STEPS, DEFAULT_PER_ACTION } from '../../pred
 import { importEvalSet } from '../../predictions/import-set.js';
 import { exportLine, requireSet } from '../../predictions/views.js';
 import { DIRECTION_CHOICES, EVAL_TASKS, isCruxevalTask } from '../../semantics/index.js';
+import { mixedPythonsWarning } from '../../store/python-versions.js';
 import {
   checkedOption,
   choiceOption,
@@ -160,6 +161,8 @@ function create(values: Record<string, unknown>): Promise<number> {
         `  ${r.skipped.length} trace${r.skipped.length === 1 ? '' : 's'} gave no item, e.g. ${r.skipped[0].name} (trace ${r.skipped[0].trace}): ${r.skipped[0].reason}`,
       );
     }
+    const mixed = mixedPythonsWarning(corpus, { evalSet: r.set.id });
+    if (mixed) console.error(`  warning: the set ${mixed}`);
     if (isCruxevalTask(task))
       console.log(`items are keyed by task id; export them with: stepscope evalset export --db … --name ${name}`);
     return 0;
@@ -241,6 +244,8 @@ function exportSet(values: Record<string, unknown>): Promise<number> {
   const output = values.output as string | undefined;
   return withCorpus(values, 'evalset', { readonly: true }, async (corpus) => {
     const set = requireSet(corpus, name);
+    const mixed = mixedPythonsWarning(corpus, { evalSet: set.id });
+    if (mixed) console.error(`evalset: warning: ${set.name} ${mixed}`);
     const tmp = output && `${output}.partial-${process.pid}`;
     let out: Writable = process.stdout;
     if (tmp) {

@@ -7,6 +7,7 @@ import { recordId } from '../../contract/traces.js';
 import { TRACE_EXITS } from '../../trace/types.js';
 import { choiceOption, CliError, intOptions, type Command } from '../command.js';
 import { withCorpus } from '../open-corpus.js';
+import { mixedPythonsWarning } from '../../store/python-versions.js';
 
 export const command: Command = {
   name: 'export',
@@ -43,6 +44,8 @@ Options:
       const chosen = ids.length
         ? ids
         : corpus.listTraces({ search: values.search as string | undefined, exit }).rows.map((r) => r.id);
+      const mixed = mixedPythonsWarning(corpus, chosen);
+      if (mixed) console.error(`export: warning: the export ${mixed}`);
       // Write beside the target and rename at the end: a failed export leaves no half file.
       if (!output) {
         await corpus.export(chosen, process.stdout);

@@ -7,6 +7,7 @@ import {
   DEFAULT_API_KEY_ENV,
   DEFAULT_CONCURRENCY,
   DEFAULTS,
+  MAX_TIMEOUT_MS,
   ModelError,
   type ModelSettings,
 } from '../../model/index.js';
@@ -16,9 +17,15 @@ import { withCorpus } from '../open-corpus.js';
 import { ProgressBar } from '../progress.js';
 import { runChecks } from '../run-checks.js';
 
+/** Node's timers count milliseconds in 32 bits: the longest --timeout, in whole seconds. */
+const MAX_TIMEOUT_S = Math.floor(MAX_TIMEOUT_MS / 1000);
+/** The largest --max-response-mb: an answer is read into memory (and a JS string is at most ~512 MiB). */
+const MAX_RESPONSE_MB = 256;
+
 const HELP = `Usage: stepscope predict --db CORPUS --set NAME --endpoint URL --model NAME [--label LABEL]
                          [--samples K] [--temperature T] [--top-p P] [--max-tokens N] [--seed S]
-                         [--concurrency C] [--timeout SECONDS] [--api-key-env VAR] [--replace]
+                         [--concurrency C] [--timeout SECONDS] [--max-response-mb N] [--api-key-env VAR]
+                         [--replace]
 
 Sends each item's prompt as is (no chat template) to URL's /v1/completions (vLLM, llama.cpp's
 server, Ollama, any OpenAI-compatible server; docs/model-servers.md), stopping at
@@ -36,13 +43,16 @@ Options:
   --endpoint URL       the server, e.g. http://127.0.0.1:8000 (or …/v1)
   --model NAME         the model name the server serves
   --label LABEL        the run's label (default: the model name)
-  --samples K          completions per item (default 1)
+  --samples K          draws per item: completions asked for each (default 1)
   --temperature T      default ${DEFAULTS.temperature} (greedy, the paper's next-state protocol)
   --top-p P            default ${DEFAULTS.topP}
   --max-tokens N       default ${DEFAULTS.maxTokens}
   --seed S             sent to the server when given
   --concurrency C      requests in flight at most (default ${DEFAULT_CONCURRENCY})
-  --timeout SECONDS    per request, until the whole answer has arrived (default ${DEFAULTS.timeoutMs / 1000})
+  --timeout SECONDS    per request, until the whole answer has arrived (default ${DEFAULTS.timeoutMs / 1000};
+                       at most ${MAX_TIMEOUT_S}, about 24 days)
+  --max-response-mb N  the largest answer read from the server, in MiB (default ${DEFAULTS.maxResponseBytes / 2 ** 20}).
+                       A longer answer fails its item at once (not retried, nothing of it stored)
   --api-key-env VAR    the environment variable holding the API key
   --replace            delete the run labelled LABEL and start over`;
 
@@ -65,6 +75,7 @@ export const command: Command = {
         'seed',
         'concurrency',
         'timeout',
+        'max-response-mb',
         'api-key-env',
       ].map((k) => [k, { type: 'string' as const }]),
     ),
@@ -80,6 +91,15 @@ export const command: Command = {
       return x;
     };
     const timeout = num('timeout');
+    if (timeout !== undefined && !(timeout > 0 && timeout <= MAX_TIMEOUT_S))
+      throw usage(
+        `predict: --timeout is in seconds, more than 0 and at most ${MAX_TIMEOUT_S} (about 24 days), got '${values.timeout}'`,
+      );
+    const maxMb = num('max-response-mb');
+    if (maxMb !== undefined && !(maxMb > 0 && maxMb <= MAX_RESPONSE_MB))
+      throw usage(
+        `predict: --max-response-mb is in MiB, more than 0 and at most ${MAX_RESPONSE_MB}, got '${values['max-response-mb']}'`,
+      );
     const settings: ModelSettings = {
       endpoint: requireString(values, 'endpoint', 'predict'),
       model: requireString(values, 'model', 'predict'),
@@ -88,7 +108,9 @@ export const command: Command = {
       maxTokens:
         values['max-tokens'] === undefined ? undefined : intOption(values, 'max-tokens', 'predict', undefined, int(1)),
       seed: values.seed === undefined ? undefined : intOption(values, 'seed', 'predict'),
-      timeoutMs: timeout === undefined ? undefined : timeout * 1000,
+      // At least 1 ms: 0.0001 s is a timeout, not "none".
+      timeoutMs: timeout === undefined ? undefined : Math.max(1, Math.round(timeout * 1000)),
+      maxResponseBytes: maxMb === undefined ? undefined : Math.round(maxMb * 2 ** 20),
       apiKeyEnv: values['api-key-env'] as string | undefined,
     };
     const samples = intOption(values, 'samples', 'predict', 1, int(1));
@@ -132,7 +154,7 @@ export const command: Command = {
       const s = r.summary;
       console.log(
         `run ${JSON.stringify(r.run.label)} of ${set}: ${s.answered} items answered now (${r.resumed} before), ${s.failed} failed` +
-          `${s.truncated ? `, ${s.truncated} samples cut at --max-tokens` : ''}; ${r.run.items} of ${corpus.getEvalSet(set)!.items} items have answers`,
+          `${s.truncated ? `, ${s.truncated} draws cut at --max-tokens` : ''}; ${r.run.items} of ${corpus.getEvalSet(set)!.items} items have answers`,
       );
       const code = await runChecks(corpus, r.run.id);
       if (s.outcome === 'stopped')

@@ -15,7 +15,7 @@ const HELP = `Usage: stepscope predictions import FILE --db CORPUS --set NAME --
 import reads a model's completions for the items of a set and stores them as one run,
 labelled LABEL, with every verdict (docs/predictions.md). FILE is one of:
   - JSON Lines: {"id": ITEM, "completion": TEXT} or {"id": ITEM, "completions": [TEXT, ...]}
-    (k samples); ITEM is the item id from 'evalset export' (or the task id on CRUXEval sets);
+    (k draws); ITEM is the item id from 'evalset export' (or the task id on CRUXEval sets);
   - CRUXEval's generations.json ({"sample_0": [TEXT, ...], ...}) or a released scored file
     (its raw_generations; its verdicts and pass@k are ignored), for CRUXEval sets only.
 The whole file is checked first: a problem is reported as FILE:LINE and nothing is stored.
@@ -24,8 +24,8 @@ refused unless --replace (the run's earlier predictions are then deleted).
 CRUXEval sets and the arguments of calls are also checked by running them (Python, under
 PYTHONHASHSEED=0); that runs right after the import, and again where it left off if stopped.
 
-Without import: the predictions of a set, one line each (id, item, model, sample, verdicts,
-completion). Verdict columns: ev src loc arg all (exact match), exec (execution), alt
+Without import: the predictions of a set, one line each (id, item, model, draw: the model's
+answer 1, 2 ... of the item, verdicts, completion). Verdict columns: ev src loc arg all (exact match), exec (execution), alt
 (valid alternative): + right, - wrong, . not applicable, ? not checked yet.
 
 Options:
@@ -36,7 +36,7 @@ Options:
   --replace        import: replace the run labelled LABEL
   --failed         list: only wrong predictions (format errors included)
   --limit N        list: at most N predictions
-  --json           list: one JSON object per line: id, item, key, model, sample, completion,
+  --json           list: one JSON object per line: id, item, key, model, sample (the draw, from 0), completion,
                    format_error, parse_error, em_event, em_src, em_locals, em_arg, em_all,
                    exec_status, exec_pass, alt_status, valid_alternative, correct`;
 
@@ -161,7 +161,7 @@ function list(values: Record<string, unknown>, setName: string, label: string | 
         p.id,
         p.itemKey,
         p.model,
-        p.sample,
+        p.sample + 1, // a draw's number from 1; --json keeps the field `sample`, from 0
         mark(e.event),
         mark(e.src),
         mark(e.locals),
@@ -176,7 +176,7 @@ function list(values: Record<string, unknown>, setName: string, label: string | 
     if (!values.json) {
       if (rows.length)
         console.log(
-          table(['id', 'item', 'model', 'sample', 'ev', 'src', 'loc', 'arg', 'all', 'exec', 'alt', 'completion'], rows),
+          table(['id', 'item', 'model', 'draw', 'ev', 'src', 'loc', 'arg', 'all', 'exec', 'alt', 'completion'], rows),
         );
       console.log(`${rows.length} prediction${rows.length === 1 ? '' : 's'}${values.failed ? ' wrong' : ''}`);
     }

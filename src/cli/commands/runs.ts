@@ -34,7 +34,7 @@ Options:
       });
     }
     return withCorpus(values, 'runs', { readonly: true }, (corpus) => {
-      const runs = corpus.listRuns();
+      const runs = corpus.listRuns().map(runInfo);
       if (values.json) {
         const line = (r: ReturnType<typeof runInfo>) => ({
           id: r.id,
@@ -52,7 +52,7 @@ Options:
           pending: r.pending,
           created: r.created,
         });
-        process.stdout.write(runs.map((r) => JSON.stringify(line(runInfo(r))) + '\n').join(''));
+        process.stdout.write(runs.map((r) => JSON.stringify(line(r)) + '\n').join(''));
         return 0;
       }
       if (runs.length) {

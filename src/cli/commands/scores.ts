@@ -16,12 +16,14 @@ export const command: Command = {
 
 Scores of each run of the set (or of the run labelled LABEL), computed from the verdicts
 stored with its predictions (docs/predictions.md, "Metrics"). Percentages:
-  em_event, em_src, em_locals, em_arg   exact match of one field, over the samples whose
+  em_event, em_src, em_locals, em_arg   exact match of one field, over the draws whose
                                         target has the field; em_all: every field
   exec_pass    passing its execution check (CRUXEval's on CRUXEval sets; the valid-alternative
                check on predicted arguments of calls elsewhere)
-  pass@k       the unbiased estimator over each item's samples, averaged over items; correct
-               by execution on CRUXEval sets, by em_all elsewhere; null where k > samples
+  pass@k       the unbiased estimator over each item's draws, averaged over items; correct
+               by execution on CRUXEval sets, by em_all elsewhere; null where k > draws
+A draw is one of the model's answers to an item (predict --samples K makes K; --json's field
+"samples" counts them).
 format_errors counts completions that could not be read (wrong on every field).
 The table shows a 95% bootstrap interval for pass@1 (seeded: the same run, the same interval).
 
@@ -84,7 +86,7 @@ Options:
           const cols = ['em_event', 'em_src', 'em_locals', 'em_arg', 'em_all', 'exec_pass'] as const;
           console.log(
             table(
-              [by ?? 'set', 'items', 'samples', 'format errors', ...cols, 'pass@1 [95% CI]', 'pass@5', 'pass@10'],
+              [by ?? 'set', 'items', 'draws', 'format errors', ...cols, 'pass@1 [95% CI]', 'pass@5', 'pass@10'],
               groups.map((g) => [
                 groupText(g.line),
                 g.line.items,
@@ -136,8 +138,8 @@ function seedChecks(
       if (changes.length) {
         console.log(
           table(
-            ['prediction', 'item', 'sample', 'check', `seed ${run.hashseed}`, `seed ${seed}`],
-            changes.map((c) => [c.prediction, c.item, c.sample, c.check, c.stored, c.other]),
+            ['prediction', 'item', 'draw', 'check', `seed ${run.hashseed}`, `seed ${seed}`],
+            changes.map((c) => [c.prediction, c.item, c.sample + 1, c.check, c.stored, c.other]),
           ),
         );
       }

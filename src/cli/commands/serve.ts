@@ -2,6 +2,8 @@
 import { readFileSync } from 'node:fs';
 import { int } from '../../contract/validate.js';
 import { UserError } from '../../common/errors.js';
+import { ModelError } from '../../model/index.js';
+import { askGate, configureServers, describeServers } from '../../model/servers.js';
 import { ServeError, startServer } from '../../server/listen.js';
 import { CliError, intOption, requireString, usage, type Command } from '../command.js';
 
@@ -10,6 +12,7 @@ export const command: Command = {
   summary: 'Serve the explorer (web mode) over a corpus',
   help: [
     'Usage: stepscope serve --db CORPUS [--port P] [--host H] [--token-file FILE | --token T] [--cache-mb N]',
+    '                       [--model-server [NAME=]URL ...] [--model-key-env [NAME=]VAR ...]',
     '',
     'Serves the explorer UI and its API (POST /api/<method>) over HTTP and prints the URL.',
     '',
@@ -26,6 +29,13 @@ export const command: Command = {
     '  --cache-mb N  memory for the traces held open for walking, in MiB (default 1024;',
     '                a 1,000,000-event trace of short values takes about 430). A trace',
     '                that needs more is refused with its size',
+    '  --model-server [NAME=]URL',
+    '                a model server "Ask the model" may use (repeat for more). The page gives',
+    '                its URL (an API client may give NAME); no other address is ever asked',
+    '  --model-key-env [NAME=]VAR',
+    "                the environment variable holding that server's API key (NAME= when there",
+    '                are several servers); it must be set. A server without one gets',
+    '                STEPSCOPE_API_KEY when that is set. The page cannot name another variable',
     '',
     'The API runs in worker threads, each with its own read-only connection to the corpus',
     '(the annotation methods alone write, through one writable connection): a big trace',
@@ -44,12 +54,24 @@ export const command: Command = {
     'token-file': { type: 'string' },
     ui: { type: 'string' },
     'cache-mb': { type: 'string' },
+    'model-server': { type: 'string', multiple: true },
+    'model-key-env': { type: 'string', multiple: true },
   },
   async run(values) {
     const db = requireString(values, 'db', 'serve');
     const port = intOption(values, 'port', 'serve', 7420, int(0, 65535));
     const token = tokenOf(values);
     const cacheMb = intOption(values, 'cache-mb', 'serve', 1024, int(16, 1024 * 1024));
+    let servers;
+    try {
+      servers = configureServers(
+        (values['model-server'] as string[] | undefined) ?? [],
+        (values['model-key-env'] as string[] | undefined) ?? [],
+      );
+    } catch (e) {
+      if (e instanceof ModelError) throw usage(`serve: ${e.message}`);
+      throw e;
+    }
     let running;
     try {
       running = await startServer({
@@ -59,6 +81,7 @@ export const command: Command = {
         token,
         uiDir: values.ui as string | undefined,
         cacheBytes: cacheMb * 2 ** 20,
+        vetAsk: askGate(servers),
       });
     } catch (e) {
       if (e instanceof ServeError) throw new CliError(`serve: ${e.message}`, 2, e.code);
@@ -67,6 +90,7 @@ export const command: Command = {
     }
     if (!running.uiBuilt) console.error('stepscope: the UI is not built (run `npm run build`); serving the API only.');
     console.log(`Stepscope explorer on ${db}: ${running.openUrl}`);
+    for (const line of describeServers(servers)) console.log(`Ask the model: ${line}`);
     await new Promise<void>((resolve) => {
       const stop = () => resolve();
       process.once('SIGINT', stop);

@@ -76,7 +76,7 @@ export function AnnotationWrites<B extends CorpusClass>(Base: B) {
     /** Stores a taxonomy version (checked by the caller: src/annotate/taxonomy-diff.ts). */
     saveTaxonomy(version: number, name: string, body: string, author: string | null): void {
       this.assertWritable();
-      this.guard(() => this.conn.transaction(() => insertTaxonomy(this.conn, version, name, body, author))());
+      this.guard(() => this.conn.transaction(() => insertTaxonomy(this.conn, version, name, body, author)).immediate());
     }
 
     /**
@@ -96,7 +96,9 @@ export function AnnotationWrites<B extends CorpusClass>(Base: B) {
       op: 'create' | 'import' = 'create',
     ): AnnotationRecord[] {
       this.assertWritable();
-      return this.guard(() => this.conn.transaction(() => list.map((a) => saveAnnotation(this.conn, a, who, op)))());
+      return this.guard(() =>
+        this.conn.transaction(() => list.map((a) => saveAnnotation(this.conn, a, who, op))).immediate(),
+      );
     }
 
     /**
@@ -110,11 +112,13 @@ export function AnnotationWrites<B extends CorpusClass>(Base: B) {
     ): AnnotationRecord[] {
       this.assertWritable();
       return this.guard(() =>
-        this.conn.transaction(() => {
-          const saved = list.map((a) => saveAnnotation(this.conn, a, who));
-          statuses.forEach((c) => setSuggestionStatus(this.conn, c.id, c.status));
-          return saved;
-        })(),
+        this.conn
+          .transaction(() => {
+            const saved = list.map((a) => saveAnnotation(this.conn, a, who));
+            statuses.forEach((c) => setSuggestionStatus(this.conn, c.id, c.status));
+            return saved;
+          })
+          .immediate(),
       );
     }
 
@@ -124,13 +128,13 @@ export function AnnotationWrites<B extends CorpusClass>(Base: B) {
      */
     setReviewQuota(runId: number, reviews: number | null, author: string | null = null): void {
       this.assertWritable();
-      this.guard(() => this.conn.transaction(() => setReviewQuota(this.conn, runId, reviews, author))());
+      this.guard(() => this.conn.transaction(() => setReviewQuota(this.conn, runId, reviews, author)).immediate());
     }
 
     /** Reverts `who`'s last change not yet undone; undefined when there is none. */
     undoAnnotation(who: string): AnnotationRecord | undefined {
       this.assertWritable();
-      return this.guard(() => this.conn.transaction(() => undoLast(this.conn, who))());
+      return this.guard(() => this.conn.transaction(() => undoLast(this.conn, who)).immediate());
     }
   };
 }

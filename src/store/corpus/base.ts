@@ -6,6 +6,10 @@
  * The domain files beside this one (traces.ts, trajectories.ts, predictions.ts, export.ts,
  * annotations.ts, sql.ts) are mixins over this class: each adds its one-line methods over
  * its queries/<domain>.ts, reads and writes apart; ../corpus.ts composes them.
+ *
+ * Every write transaction begins IMMEDIATE (`.immediate()`): SQLite waits the busy timeout for
+ * the write lock only when a transaction takes it first; one that has read before its first write
+ * is refused SQLITE_BUSY at once while another program (an import) writes.
  */
 import type Database from 'better-sqlite3';
 import { bindConnection } from '../connection.js';

@@ -1,15 +1,14 @@
 /**
  * What leaves the corpus: traces written back in the trace file format (../export.ts), and
  * the curated dataset export's reads (queries/export.ts; src/export/ plans and writes): row
- * sources, weights per program, rows in a fixed order, the leakage guard's benchmark
- * programs, and one read snapshot around it all. Reads only.
+ * sources, weights per program, rows in a fixed order, and one read snapshot around it all
+ * (the leakage guard's benchmark programs: benchmarks.ts). Reads only.
  */
 import type { Writable } from 'node:stream';
 import type { ExportFilter, ExportKind } from '../../semantics/export-select.js';
 import { exportTraces } from '../export.js';
 import {
   beginRead,
-  benchmarkPrograms,
   hasAnnotations,
   iterateExportRows,
   iterateProgramSources,
@@ -44,11 +43,6 @@ export function ExportReads<B extends CorpusClass>(Base: B) {
 
     iterateProgramSources(): IterableIterator<{ id: number; source: string }> {
       return this.guard(() => iterateProgramSources(this.conn));
-    }
-
-    /** Benchmark (CRUXEval) sets and the program ids their items are over: the leakage guard's input. */
-    benchmarkPrograms(): { sets: string[]; programs: Set<number> } {
-      return this.guard(() => benchmarkPrograms(this.conn));
     }
 
     hasAnnotations(): boolean {

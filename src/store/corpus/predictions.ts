@@ -131,7 +131,9 @@ export function PredictionWrites<B extends CorpusClass>(Base: B) {
       items: readonly NewItem[],
     ): EvalSetRecord {
       this.assertWritable();
-      return this.guard(() => this.conn.transaction(() => insertEvalSet(this.conn, name, task, options, items))());
+      return this.guard(() =>
+        this.conn.transaction(() => insertEvalSet(this.conn, name, task, options, items)).immediate(),
+      );
     }
 
     /** Deletes a set with its items, runs and predictions. */
@@ -147,19 +149,23 @@ export function PredictionWrites<B extends CorpusClass>(Base: B) {
     saveRun(run: NewRun, predictions: Iterable<NewPrediction>, replace?: number): number {
       this.assertWritable();
       return this.guard(() =>
-        this.conn.transaction(() => {
-          if (replace !== undefined) deleteRun(this.conn, replace);
-          const id = insertRun(this.conn, run);
-          insertPredictions(this.conn, id, predictions);
-          return id;
-        })(),
+        this.conn
+          .transaction(() => {
+            if (replace !== undefined) deleteRun(this.conn, replace);
+            const id = insertRun(this.conn, run);
+            insertPredictions(this.conn, id, predictions);
+            return id;
+          })
+          .immediate(),
       );
     }
 
     /** Adds predictions to a run in one transaction (one item's samples, as they arrive). */
     addPredictions(runId: number, predictions: Iterable<NewPrediction>): number {
       this.assertWritable();
-      return this.guard(() => this.conn.transaction(() => insertPredictions(this.conn, runId, predictions))());
+      return this.guard(() =>
+        this.conn.transaction(() => insertPredictions(this.conn, runId, predictions)).immediate(),
+      );
     }
 
     /** Deletes a run and its predictions, nothing else. */
@@ -171,7 +177,7 @@ export function PredictionWrites<B extends CorpusClass>(Base: B) {
     /** Sets execution verdicts in one transaction. */
     setVerdicts(updates: Iterable<VerdictUpdate>): void {
       this.assertWritable();
-      this.guard(() => this.conn.transaction(() => setVerdicts(this.conn, updates))());
+      this.guard(() => this.conn.transaction(() => setVerdicts(this.conn, updates)).immediate());
     }
   };
 }

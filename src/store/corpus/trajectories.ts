@@ -42,7 +42,7 @@ export function TrajectoryWrites<B extends CorpusClass>(Base: B) {
     /** Stores trajectories in one transaction; per item its new id, or null when its sample key was stored before. */
     saveTrajectories(items: Iterable<NewTrajectory>): (number | null)[] {
       this.assertWritable();
-      return this.guard(() => this.conn.transaction(() => insertTrajectories(this.conn, items))());
+      return this.guard(() => this.conn.transaction(() => insertTrajectories(this.conn, items)).immediate());
     }
   };
 }

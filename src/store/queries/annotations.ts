@@ -271,7 +271,7 @@ function checkQuota(db: Database.Database, a: NewAnnotation): void {
     .all(a.prediction, a.annotator) as string[];
   if (by.length < n) return;
   throw new UserError(
-    `item ${ref.key} (prediction ${a.prediction}, sample ${ref.sample}) has its ${n} review${n === 1 ? '' : 's'} ` +
+    `item ${ref.key} (prediction ${a.prediction}, draw ${ref.sample + 1}) has its ${n} review${n === 1 ? '' : 's'} ` +
       `already (${by.join(', ')}): ${ref.setName}/${ref.model} takes ${n} per item, so ${a.annotator}'s is refused`,
     'bad-input',
   );

@@ -12,7 +12,6 @@
  */
 import type Database from 'better-sqlite3';
 import { UserError } from '../../common/errors.js';
-import { isCruxevalTask, type EvalTask } from '../../semantics/eval.js';
 import type { ExportFilter, ExportKind, VerdictKey } from '../../semantics/export-select.js';
 import { explainSqliteError } from '../errors.js';
 import { labelConditions, labelsColumn, type LabelScope, type Sql } from './export-labels.js';
@@ -307,23 +306,6 @@ export function iterateProgramSources(db: Database.Database): IterableIterator<{
     id: number;
     source: string;
   }>;
-}
-
-/** The benchmark sets (CRUXEval tasks) and the ids of the programs their items are over. */
-export function benchmarkPrograms(db: Database.Database): { sets: string[]; programs: Set<number> } {
-  const sets = (
-    db.prepare('SELECT id, name, task FROM evalsets ORDER BY name').all() as {
-      id: number;
-      name: string;
-      task: EvalTask;
-    }[]
-  ).filter((s) => isCruxevalTask(s.task));
-  const ids = db
-    .prepare('SELECT DISTINCT t.program_id FROM evalset_items i JOIN traces t ON t.id = i.trace_id WHERE i.set_id = ?')
-    .pluck();
-  const programs = new Set<number>();
-  for (const s of sets) for (const id of ids.iterate(s.id) as IterableIterator<number>) programs.add(id);
-  return { sets: sets.map((s) => s.name), programs };
 }
 
 /** Whether label filters can be answered: the corpus holds annotations. */

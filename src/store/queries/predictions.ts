@@ -4,6 +4,7 @@
  * `pending` and are set when the check has run.
  */
 import type Database from 'better-sqlite3';
+import { wellFormedString } from '../../common/well-formed.js';
 import type { VerdictStatus } from '../../semantics/eval.js';
 import type { ParseError } from '../../semantics/parse.js';
 import type { FieldVerdicts } from '../../semantics/score.js';
@@ -64,8 +65,9 @@ export function insertPredictions(db: Database.Database, runId: number, preds: I
     params[at++] = runId;
     params[at++] = p.itemId;
     params[at++] = p.sample;
-    params[at++] = p.completion;
-    params[at++] = p.finish;
+    // Callers spell lone surrogates before scoring (src/model/response.ts, read-file.ts); this is the last guard.
+    params[at++] = wellFormedString(p.completion);
+    params[at++] = p.finish === null ? null : wellFormedString(p.finish);
     params[at++] = em === null ? null : b(p.parseError !== null);
     params[at++] = p.parseError === null ? null : JSON.stringify(p.parseError);
     params[at++] = b(em?.event);
