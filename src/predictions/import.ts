@@ -9,7 +9,7 @@
  */
 import { UserError } from '../common/errors.js';
 import { isCruxevalTask } from '../semantics/index.js';
-import { type Corpus, type NewPrediction, type RunRecord, type StoredItem } from '../store/corpus.js';
+import { type Corpus, type ItemTruth, type NewPrediction, type RunRecord } from '../store/corpus.js';
 import { readPredictionsFile } from './read-file.js';
 import { requireSet } from './views.js';
 import { newPrediction } from './verdicts.js';
@@ -33,7 +33,13 @@ export interface ImportResult {
 
 export function importPredictions(corpus: Corpus, o: ImportOptions): ImportResult {
   const set = requireSet(corpus, o.set);
-  const { byId, byKey } = corpus.itemIds(set.id);
+  // The items' true fields (not their prompts, most of a set's bytes), by id and key.
+  const truths = new Map<number, ItemTruth>();
+  const byKey = new Map<string, number>();
+  for (const it of corpus.itemTruths(set.id)) {
+    truths.set(it.id, it);
+    byKey.set(it.key, it.id);
+  }
   const refused = isCruxevalTask(set.task)
     ? null
     : `a CRUXEval generations file fits a CRUXEval set (cruxeval-output, cruxeval-output-breakpoint, cruxeval-input); ${JSON.stringify(set.name)} is a ${set.task} set`;
@@ -47,7 +53,7 @@ export function importPredictions(corpus: Corpus, o: ImportOptions): ImportResul
   };
   const file = readPredictionsFile(
     o.file,
-    (id) => (typeof id === 'number' ? (byId.has(id) ? id : undefined) : byKey.get(id)),
+    (id) => (typeof id === 'number' ? (truths.has(id) ? id : undefined) : byKey.get(id)),
     refused,
     byPrompt,
   );
@@ -63,12 +69,25 @@ export function importPredictions(corpus: Corpus, o: ImportOptions): ImportResul
       'bad-input',
     );
   }
-  const items = new Map<number, StoredItem>();
-  for (const it of corpus.iterateItems(set.id)) if (file.byItem.has(it.id)) items.set(it.id, it);
   function* predictions(): Generator<NewPrediction> {
     for (const [id, texts] of file.byItem) {
-      const item = items.get(id)!;
-      for (let k = 0; k < texts.length; k++) yield newPrediction(item, set.task, format, k, texts[k]);
+      const item = truths.get(id)!;
+      if (texts.length === 1) {
+        yield newPrediction(item, set.task, format, 0, texts[0]);
+        continue;
+      }
+      // k samples often repeat a completion: each distinct text is scored once (a verdict is a function of the
+      // item and the text).
+      const seen = new Map<string, NewPrediction>();
+      for (let k = 0; k < texts.length; k++) {
+        const same = seen.get(texts[k]);
+        if (same) yield { ...same, sample: k, completion: texts[k] };
+        else {
+          const p = newPrediction(item, set.task, format, k, texts[k]);
+          seen.set(texts[k], p);
+          yield p;
+        }
+      }
     }
   }
   const runId = corpus.saveRun(

@@ -79,7 +79,7 @@ function wholeObject(path: string, text: string): Record<string, unknown> | null
     const v = JSON.parse(text);
     return typeof v === 'object' && v !== null && !Array.isArray(v) ? v : null;
   } catch (e) {
-    const first = text.split('\n').find((l) => l.trim() !== '') ?? '';
+    const first = firstLine(text);
     try {
       JSON.parse(first);
       return null;
@@ -96,6 +96,18 @@ function wholeObject(path: string, text: string): Record<string, unknown> | null
       );
     }
   }
+}
+
+/** The first line that is not blank ('' when none), found without splitting the whole text. */
+function firstLine(text: string): string {
+  for (let at = 0; at < text.length;) {
+    const end = text.indexOf('\n', at);
+    const line = text.slice(at, end < 0 ? text.length : end);
+    if (line.trim() !== '') return line;
+    if (end < 0) break;
+    at = end + 1;
+  }
+  return '';
 }
 
 /**

@@ -11,7 +11,7 @@
  * The benchmark's texts are not states: their field verdicts and format_error are NULL.
  */
 import { scoreCompletion, type EvalTask } from '../semantics/index.js';
-import type { NewPrediction, RunFormat, StoredItem } from '../store/corpus.js';
+import type { ItemTruth, NewPrediction, RunFormat } from '../store/corpus.js';
 
 export type ExecMode = 'output' | 'input';
 
@@ -23,8 +23,9 @@ export function execMode(task: EvalTask, format: RunFormat): ExecMode | null {
   return null;
 }
 
+/** The item's true fields are all a verdict needs. */
 export function newPrediction(
-  item: StoredItem,
+  item: Pick<ItemTruth, 'id' | 'truth' | 'callReturn'>,
   task: EvalTask,
   format: RunFormat,
   sample: number,

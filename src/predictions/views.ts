@@ -6,7 +6,6 @@ import { UserError } from '../common/errors.js';
 import { redactEndpoint } from '../model/index.js';
 import { formatAction, parsePrediction, type ScoreBy, type ScoreLine } from '../semantics/index.js';
 import type { EvalSetRecord, PredictionRecord, ReadCorpus, RunRecord, StoredItem } from '../store/corpus.js';
-import { itemVerdictsOf } from './item-verdicts.js';
 import { scoreLines } from './scores.js';
 
 /** The set named `name`, or a not-found error listing the sets there are. */
@@ -41,7 +40,7 @@ export function runsOf(corpus: ReadCorpus, set: EvalSetRecord, label?: string): 
 export function runScores(corpus: ReadCorpus, setName: string, label: string, by?: ScoreBy): ScoreLine[] {
   const set = requireSet(corpus, setName);
   const run = requireRun(corpus, set, label);
-  return scoreLines(set, run, itemVerdictsOf(corpus.verdictRows(run.id)), by);
+  return scoreLines(set, run, corpus.itemVerdicts(run.id), by);
 }
 
 /** How much of its set a run answered, as every listing says it: `237 of 320 items answered (partial)`. */

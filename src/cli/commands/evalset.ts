@@ -7,6 +7,7 @@ import { recordId } from '../../contract/traces.js';
 import { int } from '../../contract/validate.js';
 import { UserError } from '../../common/errors.js';
 import { createEvalSet, DEFAULT_MAX_STEPS, DEFAULT_PER_ACTION } from '../../predictions/create.js';
+import { importEvalSet } from '../../predictions/import-set.js';
 import { exportLine, requireSet } from '../../predictions/views.js';
 import { DIRECTION_CHOICES, EVAL_TASKS, isCruxevalTask } from '../../semantics/index.js';
 import { mixedPythonsWarning } from '../../store/python-versions.js';
@@ -29,6 +30,7 @@ const HELP = `Usage: stepscope evalset create --db CORPUS --name NAME --task TAS
                                 [--from-export DIR --split NAME] [--max-steps K]
        stepscope evalset list --db CORPUS [--json]
        stepscope evalset export --db CORPUS --name NAME [-o FILE]
+       stepscope evalset import FILE --db CORPUS [--name NAME]
        stepscope evalset delete --db CORPUS --name NAME
 
 An evaluation set is a named list of items: a prompt (a trajectory's text up to and
@@ -54,11 +56,18 @@ entry, actions, action, horizon, prompt, target. Give each prompt to the model (
 template, stop at <|action_sep|> and <|trace_end|>) and import the answers with
 'stepscope predictions import'.
 
+import makes again a set that evalset export wrote, on this corpus or another one holding the
+same programs (recorded in any order: traces are found by name, not id). Each item is cut again
+from this corpus's trace and its prompt and target must equal the file's byte for byte; the first
+that does not is named (its id and line in FILE, where and how the texts differ) and nothing is
+stored. The set keeps the file's name unless --name is given (a name the corpus already has is
+refused). Its items get this corpus's ids: answer them by "prompt", or export the set again here.
+
 delete removes a set with its items, runs and predictions (the traces stay).
 
 Options:
   --db CORPUS        the corpus file
-  --name NAME        the set's name (unique in the corpus)
+  --name NAME        the set's name (unique in the corpus); import: instead of the file's
   --task TASK        ${EVAL_TASKS.join(', ')}
   --trace ID         only this trace; repeat for several (default: every trace)
   --traces-from FILE only the traces listed in FILE, one trace id or trace name a line (blank
@@ -71,7 +80,7 @@ Options:
 
 export const command: Command = {
   name: 'evalset',
-  summary: 'Make, list, export and delete evaluation sets (prompts and targets for a model)',
+  summary: 'Make, list, export, import and delete evaluation sets (prompts and targets for a model)',
   help: HELP,
   options: {
     db: { type: 'string' },
@@ -91,8 +100,14 @@ export const command: Command = {
   positionals: true,
   run(values, positionals) {
     const [sub, ...rest] = positionals;
+    if (sub === 'import') {
+      if (rest.length !== 1) throw usage("evalset import: expected one FILE. Try 'stepscope evalset --help'.");
+      return importSet(values, rest[0]);
+    }
     if (rest.length || !['create', 'list', 'export', 'delete'].includes(sub ?? '')) {
-      throw usage("evalset: expected 'create', 'list', 'export' or 'delete'. Try 'stepscope evalset --help'.");
+      throw usage(
+        "evalset: expected 'create', 'list', 'export', 'import' or 'delete'. Try 'stepscope evalset --help'.",
+      );
     }
     if (sub === 'create') return create(values);
     if (sub === 'list') return list(values);
@@ -150,6 +165,25 @@ function create(values: Record<string, unknown>): Promise<number> {
     if (mixed) console.error(`  warning: the set ${mixed}`);
     if (isCruxevalTask(task))
       console.log(`items are keyed by task id; export them with: stepscope evalset export --db … --name ${name}`);
+    return 0;
+  });
+}
+
+function importSet(values: Record<string, unknown>, file: string): Promise<number> {
+  const name = checkedOption(values, 'name', 'evalset', recordName);
+  return withCorpus(values, 'evalset', {}, (corpus) => {
+    let r;
+    try {
+      r = importEvalSet(corpus, file, name);
+    } catch (e) {
+      if (e instanceof UserError) throw new CliError(`evalset import: ${e.message}`, 1, e.code);
+      throw e;
+    }
+    const as = r.set.name === r.from ? '' : ` (${JSON.stringify(r.from)} in the file)`;
+    console.log(
+      `evaluation set ${JSON.stringify(r.set.name)}${as} (${r.set.task}): ${r.set.items} items over ${r.traces} ` +
+        `traces imported from ${file}, every prompt and target the same as this corpus makes them`,
+    );
     return 0;
   });
 }

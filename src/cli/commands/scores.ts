@@ -1,6 +1,5 @@
 /** `stepscope scores`: a run's scores (exact match per field, execution, pass@k), whole or broken down. */
 import { recordName } from '../../contract/predictions.js';
-import { itemVerdictsOf } from '../../predictions/item-verdicts.js';
 import { pass1Interval, scoreGroups } from '../../predictions/scores.js';
 import { answeredText, requireSet, runsOf } from '../../predictions/views.js';
 import { SCORE_BY, type ScoreLine } from '../../semantics/index.js';
@@ -70,7 +69,7 @@ Options:
           `the set ${JSON.stringify(set.name)} has no runs yet (stepscope predictions import, or stepscope predict)`,
         );
       for (const run of runs) {
-        const groups = scoreGroups(set, run, itemVerdictsOf(corpus.verdictRows(run.id)), by);
+        const groups = scoreGroups(set, run, corpus.itemVerdicts(run.id), by);
         if (values.json) {
           // set_items and answered: a partial run is never read as a whole one.
           const extra = { set_items: run.setItems, answered: run.items };

@@ -11,10 +11,12 @@ import {
   getItem,
   insertEvalSet,
   itemIds,
+  itemTruths,
   iterateItems,
   listEvalSets,
   type EvalSetRecord,
   type ItemQuery,
+  type ItemTruth,
   type NewItem,
   type StoredItem,
 } from '../queries/evalsets.js';
@@ -65,6 +67,11 @@ export function PredictionReads<B extends CorpusClass>(Base: B) {
     /** The ids and keys of a set's items, to resolve what a predictions file names. */
     itemIds(setId: number): { byId: Set<number>; byKey: Map<string, number> } {
       return this.guard(() => itemIds(this.conn, setId));
+    }
+
+    /** A set's items with only what scoring needs (no prompts), in order. */
+    itemTruths(setId: number): ItemTruth[] {
+      return this.guard(() => itemTruths(this.conn, setId));
     }
 
     getRun(setId: number, label: string): RunRecord | undefined {

@@ -214,3 +214,37 @@ export function itemIds(db: Database.Database, setId: number): { byId: Set<numbe
   }[];
   return { byId: new Set(rows.map((r) => r.id)), byKey: new Map(rows.map((r) => [r.key, r.id])) };
 }
+
+/** What scoring a completion needs of an item: no prompt, no target text (they are most of a set's bytes). */
+export interface ItemTruth {
+  id: number;
+  key: string;
+  truth: TargetFields;
+  callReturn: string | null;
+}
+
+/** The items of a set in order, with their true fields only. */
+export function itemTruths(db: Database.Database, setId: number): ItemTruth[] {
+  const rows = db
+    .prepare(
+      `SELECT id, key, target_kind, target_src, target_locals, target_arg, call_return FROM evalset_items
+      WHERE set_id = ? ORDER BY ord`,
+    )
+    .raw()
+    .all(setId) as [
+    number,
+    string,
+    TargetFields['event'],
+    string | null,
+    string | null,
+    string | null,
+    string | null,
+  ][];
+  return rows.map(([id, key, event, src, locals, arg, callReturn]) => {
+    const truth: TargetFields = { event };
+    if (src !== null) truth.src = src;
+    if (locals !== null) truth.locals = JSON.parse(locals);
+    if (arg !== null) truth.arg = JSON.parse(arg);
+    return { id, key, truth, callReturn };
+  });
+}

@@ -27,36 +27,64 @@ export interface NewPrediction {
   alt: 'pending' | null;
 }
 
-/** Stores predictions of one run; call inside a transaction. */
+const PREDICTION_COLUMNS = `(run_id, item_id, sample, completion, finish, format_error, parse_error, em_event, em_src,
+  em_locals, em_arg, em_all, exec_status, alt_status, created)`;
+const WIDTH = 15; // the columns above
+/**
+ * Rows per INSERT statement: per statement SQLite resets, binds and keeps a statement journal of the pages it
+ * changes, which cost more than the rows themselves one row at a time (7,500 parameters, under SQLite's 32,766).
+ */
+const BATCH = 500;
+
+/** The two insert statements of a connection, made once (predict adds a few predictions per item). */
+const inserts = new WeakMap<Database.Database, { one: Database.Statement; many: Database.Statement }>();
+
+function insertStatements(db: Database.Database) {
+  let s = inserts.get(db);
+  if (!s) {
+    const row = `(${Array(WIDTH).fill('?').join(', ')})`;
+    s = {
+      one: db.prepare(`INSERT INTO predictions ${PREDICTION_COLUMNS} VALUES ${row}`),
+      many: db.prepare(`INSERT INTO predictions ${PREDICTION_COLUMNS} VALUES ${Array(BATCH).fill(row).join(', ')}`),
+    };
+    inserts.set(db, s);
+  }
+  return s;
+}
+
+/** Stores predictions of one run, in the order given; call inside a transaction. */
 export function insertPredictions(db: Database.Database, runId: number, preds: Iterable<NewPrediction>): number {
-  const ins =
-    db.prepare(`INSERT INTO predictions (run_id, item_id, sample, completion, finish, format_error, parse_error,
-    em_event, em_src, em_locals, em_arg, em_all, exec_status, alt_status, created) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+  const { one, many } = insertStatements(db);
   const created = new Date().toISOString();
   const b = (x: boolean | null | undefined) => (x === null || x === undefined ? null : x ? 1 : 0);
+  const params: unknown[] = new Array(BATCH * WIDTH);
+  let at = 0;
   let n = 0;
   for (const p of preds) {
     const em = p.em;
-    ins.run(
-      runId,
-      p.itemId,
-      p.sample,
-      // Callers spell lone surrogates before scoring (src/model/response.ts, read-file.ts); this is the last guard.
-      wellFormedString(p.completion),
-      p.finish === null ? null : wellFormedString(p.finish),
-      em === null ? null : b(p.parseError !== null),
-      p.parseError === null ? null : JSON.stringify(p.parseError),
-      b(em?.event),
-      b(em?.src),
-      b(em?.locals),
-      b(em?.arg),
-      b(em?.all),
-      p.exec,
-      p.alt,
-      created,
-    );
+    params[at++] = runId;
+    params[at++] = p.itemId;
+    params[at++] = p.sample;
+    // Callers spell lone surrogates before scoring (src/model/response.ts, read-file.ts); this is the last guard.
+    params[at++] = wellFormedString(p.completion);
+    params[at++] = p.finish === null ? null : wellFormedString(p.finish);
+    params[at++] = em === null ? null : b(p.parseError !== null);
+    params[at++] = p.parseError === null ? null : JSON.stringify(p.parseError);
+    params[at++] = b(em?.event);
+    params[at++] = b(em?.src);
+    params[at++] = b(em?.locals);
+    params[at++] = b(em?.arg);
+    params[at++] = b(em?.all);
+    params[at++] = p.exec;
+    params[at++] = p.alt;
+    params[at++] = created;
     n++;
+    if (at === params.length) {
+      many.run(params);
+      at = 0;
+    }
   }
+  for (let i = 0; i < at; i += WIDTH) one.run(params.slice(i, i + WIDTH));
   return n;
 }
 

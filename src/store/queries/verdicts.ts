@@ -3,15 +3,13 @@
  * comparisons from). Every figure of `stepscope scores` is a sum of these counts (or, for
  * pass@k and the interval, a function of each item's `correct` tally).
  *
- * SQL groups a run's predictions by item and combination of verdicts, over the covering index
- * `predictions_verdicts` (migration 008), in index order: k samples of an item make at most k
- * combinations and usually a few, so 100,000 predictions come back as some 20,000 rows, which
- * `foldVerdicts` sums per item. `stepscope scores` folds `verdictRows` (one row per
- * prediction, each a combination of one) instead; the tests hold both equal.
+ * SQL sums a run's predictions per item in one pass over the covering index
+ * `predictions_verdicts` (migration 008), in index order, one row per item. `foldVerdicts`
+ * makes the same sums from rows (`itemVerdictsOf` over `verdictRows`, one row per
+ * prediction); the tests hold both equal.
  */
 import type Database from 'better-sqlite3';
 import { FIELDS, type Field } from '../../semantics/eval.js';
-import type { FieldVerdicts } from '../../semantics/score.js';
 import { ITEM_DEPTH_CTE, type ItemFacts, type VerdictRow } from './predictions.js';
 
 /** Of `n` samples with a verdict (not null), `ok` right. */
@@ -103,46 +101,25 @@ export function foldVerdicts(combos: Iterable<VerdictCombo>, keysOf: (itemId: nu
 }
 
 // The generated columns are written out over the indexed statuses (SQLite does not read a
-// VIRTUAL column's value from an index holding its inputs); as expressions of the grouped
-// columns they are computed once per combination.
+// VIRTUAL column's value from an index holding its inputs).
 const PASS = (c: string) =>
   `(CASE WHEN ${c}_status IS NULL OR ${c}_status = 'pending' THEN NULL ELSE ${c}_status = 'pass' END)`;
 const CORRECT = `(CASE WHEN exec_status = 'pending' THEN NULL WHEN exec_status IS NOT NULL THEN exec_status = 'pass' ELSE em_all END)`;
-const VERDICTS = `format_error, ${EM.map((f) => `em_${f}`).join(', ')}, exec_status, alt_status`;
+const EXEC = `coalesce(${PASS('exec')}, ${PASS('alt')})`; // foldVerdicts: exec ?? alt
+
+/**
+ * Per item: samples, format errors, then per field (event … all) applicable samples, right ones and format
+ * errors among them, then exec and correct (applicable, right), pending, the first sample and its `correct`.
+ * `count(x)` counts non-null values; `total` of a 0/1 column counts its ones. With one min() in the query,
+ * SQLite takes the bare column (`correct`) from the row holding the minimum: the first sample's.
+ */
+const PER_ITEM = `SELECT item_id, count(*), total(format_error),
+  ${EM.map((f) => `count(em_${f}), total(em_${f}), total(em_${f} IS NOT NULL AND format_error)`).join(',\n  ')},
+  count(${EXEC}), total(${EXEC}), count(${CORRECT}), total(${CORRECT}),
+  total(exec_status = 'pending' OR alt_status = 'pending'), min(sample), ${CORRECT}
+  FROM predictions INDEXED BY predictions_verdicts WHERE run_id = ? GROUP BY item_id`;
 
 const bool = (x: number | null) => (x === null ? null : x === 1);
-
-/** A run's verdict combinations (item order). */
-function verdictCombos(db: Database.Database, runId: number): VerdictCombo[] {
-  const rows = db
-    .prepare(
-      `SELECT item_id, format_error, ${EM.map((f) => `em_${f}`).join(', ')}, ${PASS('exec')}, ${PASS('alt')}, ${CORRECT},
-        (exec_status = 'pending' OR alt_status = 'pending'), count(*), min(sample)
-      FROM predictions INDEXED BY predictions_verdicts WHERE run_id = ? GROUP BY item_id, ${VERDICTS}`,
-    )
-    .raw()
-    .all(runId) as (number | null)[][];
-  return rows.map((v) => {
-    const em: FieldVerdicts = {
-      event: bool(v[2]),
-      src: bool(v[3]),
-      locals: bool(v[4]),
-      arg: bool(v[5]),
-      all: bool(v[6]),
-    };
-    return {
-      itemId: v[0]!,
-      formatError: bool(v[1]),
-      em,
-      exec: bool(v[7]),
-      alt: bool(v[8]),
-      correct: bool(v[9]),
-      pending: v[10] === 1,
-      n: v[11]!,
-      firstSample: v[12]!,
-    };
-  });
-}
 
 /** The items of a run's set, by id, with what groups them. */
 function itemKeys(db: Database.Database, runId: number): Map<number, ItemKeys> {
@@ -162,7 +139,36 @@ function itemKeys(db: Database.Database, runId: number): Map<number, ItemKeys> {
   );
 }
 
+/**
+ * A run's verdicts summed per item by SQL in one pass over the covering index (one row per item, in item
+ * order); the same sums as `foldVerdicts` over the run's rows.
+ */
 export function itemVerdicts(db: Database.Database, runId: number): ItemVerdicts[] {
   const keys = itemKeys(db, runId);
-  return foldVerdicts(verdictCombos(db, runId), (id) => keys.get(id)!);
+  const rows = db.prepare(PER_ITEM).raw().all(runId) as number[][];
+  return rows.map((v) => {
+    const em = tallies();
+    EM.forEach((f, i) => {
+      const t = em[f];
+      t.n = v[3 + 3 * i];
+      t.ok = v[4 + 3 * i];
+      t.formatErrors = v[5 + 3 * i];
+    });
+    const { itemId, action, direction, horizon, traceEvents, depth } = keys.get(v[0])!;
+    return {
+      itemId,
+      action,
+      direction,
+      horizon,
+      traceEvents,
+      depth,
+      samples: v[1],
+      formatErrors: v[2],
+      em,
+      exec: { n: v[18], ok: v[19] },
+      correct: { n: v[20], ok: v[21] },
+      first: bool(v[24]),
+      pending: v[22],
+    };
+  });
 }
