@@ -10,7 +10,7 @@ import { failingOrder, failureNote, nextFailure } from '../../renderer/src/lib/o
 import { predictionIntro } from '../../renderer/src/lib/overlay/intro.js';
 import { historyMove } from '../../renderer/src/lib/history.js';
 import { KEYS, keyFor, keysOf, type KeyEventLike } from '../../renderer/src/lib/keys.js';
-import { chipWidth, placeRowChips, shortLabel } from '../../renderer/src/views/tree/edge-geometry.js';
+import { chipWidth, placeGraphChips, placeRowChips, shortLabel } from '../../renderer/src/views/tree/edge-geometry.js';
 import { fitLabel, GRAPH_LABEL_CHARS } from '../../renderer/src/views/tree/graph-labels.js';
 
 const verdict = (correct: boolean, formatError = false): VerdictInfo => ({
@@ -191,6 +191,39 @@ describe('action chips in the rows shape', () => {
     const [p] = placeRowChips([{ labels: ['continue', 'cont'], anchor: { x: 0, y: 170 }, marker: 80 }], o);
     expect(p!.x - (chipWidth('continue') + 1) / 2).toBeGreaterThan(80);
     expect(p!.y).toBe(170);
+  });
+});
+
+describe('action chips in the graph shape', () => {
+  const view = { x0: -20, x1: 400, y0: -40, y1: 300 };
+  const o = { levelH: 60, size: 1, view };
+  it('sit in the band between two levels, clear of the dots and of the labels under them', () => {
+    const from = { x: 120, y: 60 };
+    const placed = placeGraphChips(
+      [
+        { from, to: { x: 80, y: 120 }, label: 'step_into', marker: 0 },
+        { from, to: { x: 80, y: 120 }, label: 'step_over', marker: 0 },
+        { from, to: { x: 200, y: 0 }, label: 'step_return', marker: 0 },
+      ],
+      o,
+    );
+    const [a, b, c] = placed.map((p) => p!);
+    // Labels of a level reach 34 px under its dots; the next level's dots start 5 px above it.
+    for (const p of [a, b, c]) {
+      const band = ((p.y % 60) + 60) % 60;
+      expect(band - 8).toBeGreaterThanOrEqual(34);
+      expect(band + 8).toBeLessThanOrEqual(55);
+    }
+    expect(a.y).toBe(104);
+    expect(c.y).toBe(44);
+    expect(Math.abs(a.x - b.x)).toBeGreaterThanOrEqual((chipWidth('step_into') + chipWidth('step_over')) / 2 + 2);
+  });
+  it('a chip off screen is left out', () => {
+    const far = placeGraphChips(
+      [{ from: { x: 500, y: 60 }, to: { x: 560, y: 120 }, label: 'step_into', marker: 0 }],
+      o,
+    );
+    expect(far).toEqual([null]);
   });
 });
 

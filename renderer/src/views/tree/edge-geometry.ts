@@ -1,7 +1,7 @@
 /**
  * Where an edge (Edge.svelte) draws its curve, arrowhead and label chip, in tree coordinates;
- * and `separateLabels`, which moves the chips of several edges apart so none covers another
- * (two actions to one node, or to neighbouring rows, put their chips within a few pixels).
+ * and where the action edges' chips go in each shape of a tree (placeRowChips,
+ * placeGraphChips) so that none covers a node, its text or another chip.
  */
 
 export interface Point {
@@ -110,40 +110,6 @@ function viaGeometry(
   };
 }
 
-/**
- * The chips' centres moved apart so that no two overlap. Chips are placed in the order given
- * (the first keeps its place); a chip that overlaps one placed before moves away from `origin`
- * (the node the edges leave: down when the chip is below it, up when above), just past the
- * chip in its way, until it is clear. Moving away from the origin keeps chips off the
- * current node's dot and label, which the layers already bend the edges clear of. A chip that
- * would cross `minY` (the view's top) moving up moves right instead, at its own height.
- */
-export function separateLabels(
-  chips: { lx: number; ly: number; w: number; h: number }[],
-  origin: Point,
-  size = 1,
-  minY = -Infinity,
-): Point[] {
-  const placed: { x: number; y: number; w: number; h: number }[] = [];
-  const gap = GAP * size;
-  for (const c of chips) {
-    const dir = c.ly < origin.y ? -1 : 1;
-    let [x, y, sideways] = [c.lx, c.ly, false];
-    // Each pass moves past one chip in the way, always further in one direction, so no chip is
-    // in the way twice: n chips need n passes, and n more after turning right at the top.
-    for (let pass = 0; pass <= 2 * placed.length + 1; pass++) {
-      const hit = placed.find((p) => Math.abs(p.x - x) < (p.w + c.w) / 2 && Math.abs(p.y - y) < (p.h + c.h) / 2);
-      if (!hit) break;
-      if (sideways) x = hit.x + (hit.w + c.w) / 2 + gap;
-      else if (dir > 0 || hit.y - (hit.h + c.h) / 2 - gap - c.h / 2 >= minY)
-        y = hit.y + dir * ((hit.h + c.h) / 2 + gap);
-      else [sideways, y] = [true, c.ly];
-    }
-    placed.push({ x, y, w: c.w, h: c.h });
-  }
-  return placed.map((p) => ({ x: p.x, y: p.y }));
-}
-
 /** An action's label as drawn where the full one has no room: `into`, `over`, `out`, `cont`, `call`, `L12`. */
 export function shortLabel(label: string): string {
   const bp = /^breakpoint (L\d+)$/.exec(label);
@@ -236,3 +202,45 @@ export function placeRowChips(
     return null;
   });
 }
+
+/**
+ * Where the action chips of the graph shape go, so that none covers a node or its label: in the
+ * free band between two levels (below a level's labels, above the next level's dots: BAND_AT px
+ * below a level), the band nearest the middle of the edge, at the middle of its ends' x, moved
+ * right past the chips placed before it in that band; a chip to an exit sits right of the exit
+ * marker. A chip off screen is left out (null). Sizes are unscaled px, times `size`.
+ */
+export function placeGraphChips(
+  chips: readonly { from: Point; to: Point; label: string; marker: number }[],
+  o: { levelH: number; size: number; view: { x0: number; x1: number; y0: number; y1: number } },
+): (Point | null)[] {
+  const { levelH, size, view } = o;
+  const h = (CHIP_HEIGHT + OUTLINE) * size;
+  const gap = GAP * size;
+  const placed: { x: number; y: number; w: number }[] = [];
+  return chips.map((c) => {
+    const w = (chipWidth(c.label) + OUTLINE) * size;
+    let x: number;
+    let y: number;
+    if (c.marker) {
+      [x, y] = [c.to.x + c.marker * size + gap * 2 + w / 2, c.to.y];
+    } else {
+      const mid = (c.from.y + c.to.y) / 2;
+      y = Math.round((mid - BAND_AT) / levelH) * levelH + BAND_AT;
+      // Keep the band between the edge's ends (an edge within one level: the band above it).
+      if (y > Math.max(c.from.y, c.to.y)) y -= levelH;
+      x = (c.from.x + c.to.x) / 2;
+    }
+    for (let pass = 0; pass <= placed.length; pass++) {
+      const hit = placed.find((p) => Math.abs(p.x - x) < (p.w + w) / 2 + gap && Math.abs(p.y - y) < h + gap);
+      if (!hit) break;
+      x = hit.x + (hit.w + w) / 2 + gap;
+    }
+    if (x - w / 2 < view.x0 || x + w / 2 > view.x1 || y - h / 2 < view.y0 || y + h / 2 > view.y1) return null;
+    placed.push({ x, y, w });
+    return { x, y };
+  });
+}
+
+/** The middle of the free band under a graph level: its labels end ~34 px below it, the next level's dots ~55. */
+const BAND_AT = 44;
