@@ -106,6 +106,8 @@ describe('history entries', () => {
     );
     expect(historyMove({ trace: 1, item: 4 }, { trace: 1, actions: ['step_into'] })).toBe('replace');
     expect(historyMove({ trace: 1, set: 'a' }, { trace: 1, set: 'a', run: 'x' })).toBe('replace');
+    expect(historyMove({ view: 'dashboard' }, { view: 'dashboard', set: 'a' })).toBe('replace');
+    expect(historyMove({ trace: 1 }, { trace: 1, set: 'a' })).toBe('push');
     expect(historyMove({ trace: 1, item: 4 }, { trace: 2, item: 4 })).toBe('replace');
   });
 });

@@ -4,21 +4,18 @@
  * within a trace a rewrite of the current one (lib/history.ts says which is which). Back and
  * Forward (the browser's buttons, Alt+← / Alt+→ in both modes) restore an entry through
  * `restoreLink` (state/links.ts). One navigation writes one entry: what changes while it is
- * still opening (a trace loading, an item being opened, a link being applied), or within
- * BURST_MS of the change before it, rewrites the entry it made.
+ * still opening (a trace loading, an item being opened, a link being applied) rewrites the
+ * entry it made.
  */
 import { formatLink, parseLink, type DeepLink } from '../lib/deeplink.js';
 import { historyMove } from '../lib/history.js';
 import type { AppState } from '../lib/context.js';
 import { linkOf, restoreLink } from './links.js';
 
-const BURST_MS = 400;
-
 export class AppHistory {
   /** The link of the history entry the user is on, as last written. */
   #entry: DeepLink | null = null;
   #burst = false;
-  #lastChange = 0;
   #restoring = 0;
 
   constructor(private readonly app: AppState) {}
@@ -32,9 +29,7 @@ export class AppHistory {
   write(link: DeepLink = linkOf(this.app)): void {
     const q = formatLink(link);
     const url = location.pathname + q + location.hash;
-    const now = performance.now();
-    const inBurst = this.#burst && (this.#busy() || now - this.#lastChange < BURST_MS);
-    this.#lastChange = now;
+    const inBurst = this.#burst && this.#busy();
     if (this.#entry === null || this.#restoring > 0 || inBurst || historyMove(this.#entry, link) === 'replace') {
       if (q !== location.search) history.replaceState(history.state, '', url);
       if (!inBurst) this.#burst = false;
@@ -45,18 +40,29 @@ export class AppHistory {
     this.#entry = link;
   }
 
-  /** Back or Forward landed on an entry: open what its address says. */
+  /** The address to restore next, while a restore is running (Back pressed again before it landed). */
+  #pending: string | null = null;
+
+  /**
+   * Back or Forward landed on an entry: open what its address says. Restores run one at a time;
+   * entries passed over while one runs are skipped, the last one is opened.
+   */
   async restore(search: string): Promise<void> {
+    this.#pending = search;
+    if (this.#restoring > 0) return;
     this.#restoring++;
     try {
-      const { link, problems } = parseLink(search);
-      const more = await restoreLink(this.app, link);
-      this.app.nav.problems = [...problems, ...more];
+      while (this.#pending !== null) {
+        const { link, problems } = parseLink(this.#pending);
+        this.#pending = null;
+        const more = await restoreLink(this.app, link);
+        this.app.nav.problems = [...problems, ...more];
+      }
     } finally {
       this.#restoring--;
     }
     this.#burst = false;
-    if (this.#restoring === 0) this.write();
+    this.write();
   }
 
   /** Listens to Back and Forward; returns the listener's removal. */
