@@ -220,12 +220,18 @@ describe('action chips in the graph shape', () => {
     expect(c.y).toBe(44);
     expect(Math.abs(a.x - b.x)).toBeGreaterThanOrEqual((chipWidth('step_into') + chipWidth('step_over')) / 2 + 2);
   });
-  it('a chip off screen is left out', () => {
-    const far = placeGraphChips(
-      [{ from: { x: 500, y: 60 }, to: { x: 560, y: 120 }, label: 'step_into', marker: 0 }],
-      o,
-    );
-    expect(far).toEqual([null]);
+  it('a chip whose band is off screen is left out; one whose target is far to a side comes in to the border', () => {
+    const chip = (from: { x: number; y: number }, to: { x: number; y: number }, label = 'step_into', marker = 0) => ({
+      from,
+      to,
+      label,
+      marker,
+    });
+    expect(placeGraphChips([chip({ x: 100, y: 300 }, { x: 60, y: 360 })], o)).toEqual([null]);
+    const [side] = placeGraphChips([chip({ x: 300, y: 60 }, { x: 900, y: 120 })], o);
+    expect(side!.x + (chipWidth('step_into') + 1) / 2).toBeLessThanOrEqual(view.x1);
+    expect(side!.y).toBe(104);
+    expect(placeGraphChips([chip({ x: 100, y: 60 }, { x: 900, y: 10 }, 'continue', 80)], o)).toEqual([null]);
   });
 });
 

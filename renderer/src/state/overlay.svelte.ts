@@ -313,7 +313,8 @@ export class Overlay {
       this.failNote = null;
       return;
     }
-    const open = this.check?.item?.id;
+    // From the item being opened, if a press came before it landed: two quick presses go two on.
+    const open = this.opening ?? this.check?.item?.id;
     const at = open === undefined ? -1 : list.findIndex((f) => f.id === open);
     const next = nextFailure(list, at, step, this.explorer.traceId);
     await this.openItem(list[next.index].id);

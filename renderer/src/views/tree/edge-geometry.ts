@@ -206,9 +206,11 @@ export function placeRowChips(
 /**
  * Where the action chips of the graph shape go, so that none covers a node or its label: in the
  * free band between two levels (below a level's labels, above the next level's dots: BAND_AT px
- * below a level), the band nearest the middle of the edge, at the middle of its ends' x, moved
- * right past the chips placed before it in that band; a chip to an exit sits right of the exit
- * marker. A chip off screen is left out (null). Sizes are unscaled px, times `size`.
+ * below a level), the band nearest the middle of the edge, at the middle of its ends' x (kept
+ * inside the view's sides: the band covers nothing), moved right past the chips placed before
+ * it in that band; a chip to an exit sits right of the exit marker. A chip off screen (its band
+ * above or below the view, an exit's marker out of view) is left out (null). Sizes are unscaled
+ * px, times `size`.
  */
 export function placeGraphChips(
   chips: readonly { from: Point; to: Point; label: string; marker: number }[],
@@ -229,7 +231,9 @@ export function placeGraphChips(
       y = Math.round((mid - BAND_AT) / levelH) * levelH + BAND_AT;
       // Keep the band between the edge's ends (an edge within one level: the band above it).
       if (y > Math.max(c.from.y, c.to.y)) y -= levelH;
-      x = (c.from.x + c.to.x) / 2;
+      // In the band nothing is drawn but links: a chip whose middle is off screen (its target far
+      // to one side) comes in to the border, on its edge's way there.
+      x = Math.min(Math.max((c.from.x + c.to.x) / 2, view.x0 + w / 2 + gap), view.x1 - w / 2 - gap);
     }
     for (let pass = 0; pass <= placed.length; pass++) {
       const hit = placed.find((p) => Math.abs(p.x - x) < (p.w + w) / 2 + gap && Math.abs(p.y - y) < h + gap);
