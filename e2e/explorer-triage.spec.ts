@@ -165,8 +165,11 @@ test('5: graph labels are horizontal and cut with a title; at 1280×720 the pane
   await expect(inv.locator('.node text.under').first()).toBeVisible();
   await expect(page.locator('svg text[transform*="rotate"]')).toHaveCount(0);
   for (const t of await inv.locator('.node text.under').all()) {
-    const shown = (await t.evaluate((e) => e.firstChild?.textContent ?? '')) as string;
-    const full = await t.locator('title').textContent();
+    // Read at once: a label grows when its state's values arrive.
+    const [shown, full] = await t.evaluate((e) => [
+      e.firstChild?.textContent ?? '',
+      e.querySelector('title')?.textContent,
+    ]);
     expect(shown.length).toBeLessThanOrEqual(12);
     if (shown !== full) expect(full!.startsWith(shown.slice(0, -1)) && shown.endsWith('…')).toBe(true);
   }

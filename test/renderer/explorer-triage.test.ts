@@ -232,6 +232,17 @@ describe('action chips in the graph shape', () => {
     expect(side!.x + (chipWidth('step_into') + 1) / 2).toBeLessThanOrEqual(view.x1);
     expect(side!.y).toBe(104);
     expect(placeGraphChips([chip({ x: 100, y: 60 }, { x: 900, y: 10 }, 'continue', 80)], o)).toEqual([null]);
+    // Three edges far to the right: all come in, side by side, none over another.
+    const labels = ['inv_step_into', 'inv_step_over', 'inv_step_call'];
+    const three = placeGraphChips(
+      labels.map((l) => chip({ x: 300, y: 60 }, { x: 900, y: 120 }, l)),
+      o,
+    ).map((p) => p!);
+    const w = chipWidth('inv_step_into') + 1;
+    for (const p of three) expect(p.x + w / 2).toBeLessThanOrEqual(view.x1);
+    const xs = three.map((p) => p.x).sort((a, b) => a - b);
+    expect(xs[1] - xs[0]).toBeGreaterThanOrEqual(w);
+    expect(xs[2] - xs[1]).toBeGreaterThanOrEqual(w);
   });
 });
 

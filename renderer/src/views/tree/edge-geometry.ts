@@ -235,12 +235,19 @@ export function placeGraphChips(
       // to one side) comes in to the border, on its edge's way there.
       x = Math.min(Math.max((c.from.x + c.to.x) / 2, view.x0 + w / 2 + gap), view.x1 - w / 2 - gap);
     }
-    for (let pass = 0; pass <= placed.length; pass++) {
-      const hit = placed.find((p) => Math.abs(p.x - x) < (p.w + w) / 2 + gap && Math.abs(p.y - y) < h + gap);
-      if (!hit) break;
-      x = hit.x + (hit.w + w) / 2 + gap;
+    // Moved right past the chips in its way, or, where that runs off the view, left of them.
+    const start = x;
+    for (const dir of [1, -1]) {
+      x = start;
+      for (let pass = 0; pass <= placed.length; pass++) {
+        const hit = placed.find((p) => Math.abs(p.x - x) < (p.w + w) / 2 + gap && Math.abs(p.y - y) < h + gap);
+        if (!hit) break;
+        x = hit.x + dir * ((hit.w + w) / 2 + gap);
+      }
+      if (x - w / 2 >= view.x0 && x + w / 2 <= view.x1) break;
     }
-    if (x - w / 2 < view.x0 || x + w / 2 > view.x1 || y - h / 2 < view.y0 || y + h / 2 > view.y1) return null;
+    const clear = placed.every((p) => Math.abs(p.x - x) >= (p.w + w) / 2 + gap || Math.abs(p.y - y) >= h + gap);
+    if (!clear || x - w / 2 < view.x0 || x + w / 2 > view.x1 || y - h / 2 < view.y0 || y + h / 2 > view.y1) return null;
     placed.push({ x, y, w });
     return { x, y };
   });
