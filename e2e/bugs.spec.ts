@@ -166,7 +166,7 @@ test('6: messages do not outlive what they were about', ROWS_ONLY, async ({ page
   await expect(page.getByTestId('exit')).toBeVisible();
   await page.keyboard.press('F11');
   await expect(page.getByTestId('message')).toContainText('exited');
-  await page.keyboard.press('Alt+ArrowLeft');
+  await page.keyboard.press('Alt+BracketLeft');
   await expect(page.getByTestId('history-pos')).toHaveText('0/1');
   await expect(page.getByTestId('message')).toHaveCount(0);
 

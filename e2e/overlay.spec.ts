@@ -149,9 +149,9 @@ test('F8 and Shift+F8 visit every failing item of the trace, several on one node
     seen.push(Number(item()));
   }
   expect([...seen].sort((a, b) => a - b)).toEqual(failing.map((r) => r.id).sort((a, b) => a - b));
-  // Round again, and back.
+  // Past the trace's last failure F8 goes on through the set (explorer-triage.spec.ts), and back.
   await page.keyboard.press('F8');
-  await expect.poll(item).toBe(String(seen[0]));
+  await expect.poll(item).not.toBe(String(seen[seen.length - 1]));
   await page.keyboard.press('Shift+F8');
   await expect.poll(item).toBe(String(seen[seen.length - 1]));
   await page.keyboard.press('Shift+F8');

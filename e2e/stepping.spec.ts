@@ -47,11 +47,11 @@ test('forward: F11, F10, a gutter breakpoint, Shift+F11 and F5 on a script with 
   await expect(page.getByTestId('trajectory-text')).toHaveText(done.text);
 
   // History: back twice, forward once.
-  await page.keyboard.press('Alt+ArrowLeft');
+  await page.keyboard.press('Alt+BracketLeft');
   await expect(page.getByTestId('history-pos')).toHaveText(`${actions.length - 1}/${actions.length}`);
-  await page.keyboard.press('Alt+ArrowLeft');
+  await page.keyboard.press('Alt+BracketLeft');
   await expectShowsWalk(page, request, id, 'forward', actions.slice(0, -2));
-  await page.keyboard.press('Alt+ArrowRight');
+  await page.keyboard.press('Alt+BracketRight');
   await expectShowsWalk(page, request, id, 'forward', actions.slice(0, -1));
 });
 
@@ -95,7 +95,7 @@ test('CRUXEval: stepping into f to its end shows the benchmark output as the ret
   await expect(page.getByTestId('exit')).toHaveText('exit_normal');
   await expect(page.getByTestId('history-pos')).toHaveText(`${actions.length}/${actions.length}`);
   await expect(page.getByTestId('message')).toContainText('exited');
-  await page.keyboard.press('Alt+ArrowLeft');
+  await page.keyboard.press('Alt+BracketLeft');
   const { event } = await expectShowsWalk(page, request, id, 'forward', actions.slice(0, -1));
   expect(event.event).toBe('return');
   expect(event.func).toBe('main');

@@ -31,9 +31,11 @@ export function linkOf(app: AppState): DeepLink {
     if (ov.run) l.run = ov.run;
     if (ov.run2) l.run2 = ov.run2;
   }
-  if (ov.check?.item && ov.atPrompt) {
+  // An item being opened is named from the start, so its trace and trajectory arriving are part of opening it.
+  const item = ov.opening ?? (ov.check?.item && ov.atPrompt ? ov.check.item.id : undefined);
+  if (item !== undefined) {
     // The item carries its own trajectory: the link names it instead.
-    l.item = ov.check.item.id;
+    l.item = item;
     delete l.dir;
     delete l.entry;
     delete l.actions;
@@ -44,6 +46,48 @@ export function linkOf(app: AppState): DeepLink {
 }
 
 export async function applyLink(app: AppState, l: DeepLink): Promise<string[]> {
+  app.nav.applying++;
+  try {
+    return await applyAny(app, l);
+  } finally {
+    app.nav.applying--;
+  }
+}
+
+/**
+ * Back or Forward landed on a history entry (state/history.svelte.ts): what the link does not
+ * name is closed (an item, the overlay, the trace), and on the trace already open only its
+ * overlay and trajectory change (the trace is not read again); anything else opens as a link.
+ */
+export async function restoreLink(app: AppState, l: DeepLink): Promise<string[]> {
+  const ex = app.explorer;
+  const ov = app.overlay;
+  app.nav.applying++;
+  try {
+    const explorer = (l.view ?? 'explorer') === 'explorer';
+    if (!explorer || l.item === undefined) ov.closeCheck();
+    if (!explorer) return await applyAny(app, l);
+    if (l.set === undefined && ov.set) await ov.chooseSet('');
+    if (l.trace === undefined && l.item === undefined) {
+      app.nav.view = 'explorer';
+      ex.close();
+      return [];
+    }
+    if (l.item !== undefined || l.trace !== ex.traceId) return await applyAny(app, l);
+    app.nav.view = 'explorer';
+    if (l.set !== undefined && (l.set !== ov.set || (l.run ?? ov.run) !== ov.run || (l.run2 ?? '') !== ov.run2))
+      await ov.chooseSet(l.set, l.run, l.run2);
+    ov.failuresOnly = l.failures === true;
+    const actions = l.actions ?? [];
+    await ex.restart(l.dir ?? 'forward', l.entry ?? 0, actions);
+    if (l.cursor !== undefined && l.cursor <= actions.length) await ex.goTo(l.cursor);
+    return [];
+  } finally {
+    app.nav.applying--;
+  }
+}
+
+async function applyAny(app: AppState, l: DeepLink): Promise<string[]> {
   const ex = app.explorer;
   const ov = app.overlay;
   const problems: string[] = [];

@@ -9,4 +9,6 @@ export type { View };
 export class Nav {
   view = $state<View>('explorer');
   problems = $state.raw<string[]>([]);
+  /** Links being applied (state/links.ts): their changes land in one history entry (state/history.svelte.ts). */
+  applying = 0;
 }

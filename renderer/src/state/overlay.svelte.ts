@@ -1,7 +1,7 @@
 /**
  * The predictions overlay of the explorer (docs/explorer.md): the evaluation set and run(s)
  * chosen, the items of the open trace with their verdicts (marks on tree nodes), the failing
- * ones in tree order (F8 / Shift+F8), and the check that is open: an item of the run, a
+ * items of the whole set (F8 / Shift+F8, lib/overlay/failures.ts), and the check that is open: an item of the run, a
  * pasted completion or the model's answers at some state, each with the truth it is read
  * against. Opening a check replays its prompt trajectory in the explorer: the current node is
  * where the model was asked, and the next action (the check's last) leads to the target.
@@ -19,14 +19,8 @@ import type {
 import type { TargetFields } from '@core/semantics/eval.js';
 import { Newest } from '../lib/newest.js';
 import { loadModelSettings, saveModelSettings, type AppModelSettings } from '../lib/overlay/settings.js';
-import {
-  isFailing,
-  itemMark,
-  sampleVerdict,
-  worst,
-  type ItemMark,
-  type OverlayVerdict,
-} from '../lib/overlay/verdict.js';
+import { failingOrder, failureNote, nextFailure, type FailingRef } from '../lib/overlay/failures.js';
+import { itemMark, sampleVerdict, worst, type ItemMark, type OverlayVerdict } from '../lib/overlay/verdict.js';
 import type { DataSource } from '../lib/source.js';
 import { nodeOf, type Tree } from '../lib/tree/build.js';
 import type { Explorer } from './explorer.svelte.js';
@@ -94,6 +88,8 @@ export class Overlay {
   /** One line: a failed request, a stale link. */
   error = $state<string | null>(null);
   busy = $state<string | null>(null);
+  /** The item being opened (openItem), until it is shown: the address names it from the start. */
+  opening = $state<number | null>(null);
   /** The prediction panel is open without a set (to paste or ask at any state). */
   tools = $state(false);
   settings = $state<AppModelSettings>(loadModelSettings());
@@ -123,27 +119,6 @@ export class Overlay {
     }
     return out;
   }
-
-  /**
-   * Failing items of the chosen run, forward tree first, each in tree order: every one, so
-   * several items on one node (a node shows only the worst) are each reached by F8 in turn.
-   */
-  failing = $derived.by((): ItemMark[] => {
-    const out: { m: ItemMark; key: number }[] = [];
-    for (const [which, tree] of [
-      ['forward', this.explorer.fwd],
-      ['inverse', this.explorer.inv],
-    ] as const) {
-      if (!tree || !this.run) continue;
-      for (const it of this.items) {
-        if (it.direction !== which || it.targetSeq === null) continue;
-        const m = itemMark(it, this.run);
-        const node = m && isFailing(m.verdict) ? nodeOf(tree, it.targetSeq, it.targetKind) : -1;
-        if (node >= 0) out.push({ m: m!, key: (which === 'inverse' ? 1e12 : 0) + node });
-      }
-    }
-    return out.sort((a, b) => a.key - b.key || a.m.item.id - b.m.item.id).map((x) => x.m);
-  });
 
   counts = $derived.by(() => {
     const c: Record<OverlayVerdict | 'none', number> = { pass: 0, fail: 0, format: 0, alternative: 0, none: 0 };
@@ -300,6 +275,8 @@ export class Overlay {
   async openItem(id: number): Promise<void> {
     const live = this.#checks.next();
     this.error = null;
+    this.failNote = null;
+    this.opening = id;
     try {
       const [item, second] = await this.#itemAnswers(id);
       if (!live()) return;
@@ -309,23 +286,74 @@ export class Overlay {
       this.#showItem(item, second);
     } catch (e) {
       if (live()) this.error = `Item ${id}: ${(e as Error).message}`;
+    } finally {
+      if (live()) this.opening = null;
     }
   }
 
-  /** F8 / Shift+F8: the next (previous) failing item after the open one, wrapping around. */
+  /**
+   * F8 / Shift+F8: the next (previous) failing item of the chosen run in the whole set
+   * (failingOrder: trace by trace, each in tree order), opening its trace when it is another
+   * one. From the last (first) item it wraps round, and `failAt.note` says so; reaching the end
+   * says that the next press wraps.
+   */
   async jumpFailure(step: 1 | -1): Promise<void> {
     // Pressed while a trace opens or a link loads its set: the failing items are known once the
     // trees are built and the items are in (each load may start the next: wait until none is new).
     if (this.explorer.loading) await this.explorer.opening;
     for (let p: Promise<void> | null = null; p !== this.#loading;) await (p = this.#loading);
-    const f = this.failing;
-    if (!f.length) {
-      this.error = this.run ? `No failing item of ${this.run} on this trace.` : 'Choose a run first.';
+    if (!this.set || !this.run) {
+      this.error = this.set ? `The set "${this.set}" has no run to read failures from.` : 'Choose a set and run first.';
       return;
     }
-    const at = this.check?.item ? f.findIndex((m) => m.item.id === this.check!.item!.id) : -1;
-    const next = at < 0 ? (step > 0 ? 0 : f.length - 1) : (at + step + f.length) % f.length;
-    await this.openItem(f[next].item.id);
+    const list = await this.#failingOfSet();
+    if (!list) return;
+    if (!list.length) {
+      this.error = `No failing item of ${this.run} in the set "${this.set}".`;
+      this.failNote = null;
+      return;
+    }
+    // From the item being opened, if a press came before it landed: two quick presses go two on.
+    const open = this.opening ?? this.check?.item?.id;
+    const at = open === undefined ? -1 : list.findIndex((f) => f.id === open);
+    const next = nextFailure(list, at, step, this.explorer.traceId);
+    await this.openItem(list[next.index].id);
+    if (this.check?.item?.id === list[next.index].id)
+      this.failNote = failureNote(next.index, list.length, step, next.wrapped);
+  }
+
+  /** Where the open item is among the run's failing items of the set (once F8 has listed them), and a note. */
+  get failAt(): { at: number; of: number; note: string | null } | null {
+    const list = this.#failing?.key === `${this.set}\n${this.run}` ? this.#failing.list : null;
+    const id = this.check?.item?.id;
+    if (!list || id === undefined) return null;
+    const at = list.findIndex((f) => f.id === id);
+    return at < 0 ? null : { at: at + 1, of: list.length, note: this.failNote };
+  }
+
+  /** One line about the last F8 (the end of the list reached, or wrapped round). */
+  failNote = $state<string | null>(null);
+  #failing = $state.raw<{ key: string; list: FailingRef[] } | null>(null);
+
+  /** The chosen run's failing items of the whole set, in F8's order (read once per set and run); null on an error. */
+  async #failingOfSet(): Promise<FailingRef[] | null> {
+    const key = `${this.set}\n${this.run}`;
+    if (this.#failing?.key === key) return this.#failing.list;
+    const [set, run] = [this.set, this.run];
+    try {
+      const rows: ItemRow[] = [];
+      for (let offset = 0; ; offset += 1000) {
+        const page = await this.source.call('listItems', { set, run, offset, limit: 1000 });
+        rows.push(...page.rows);
+        if (rows.length >= page.total || !page.rows.length) break;
+      }
+      const list = failingOrder(rows, run);
+      if (this.set === set && this.run === run) this.#failing = { key, list };
+      return list;
+    } catch (e) {
+      this.error = (e as Error).message;
+      return null;
+    }
   }
 
   /** The state at the explorer's cursor, plus `action`: where a paste or a question is asked. */
@@ -416,6 +444,7 @@ export class Overlay {
   closeCheck(): void {
     this.#checks.next();
     this.check = null;
+    this.opening = null;
   }
 
   /** The explorer is at the state the open check was asked at (its ghost and edge are drawn from there). */

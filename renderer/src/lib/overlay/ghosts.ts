@@ -77,6 +77,8 @@ export function ghostPlace(
   x1: number,
   dot: number,
 ): { x: number; y: number } {
-  if (shape === 'graph') return { x: t.x + SLOT_W * 0.8, y: t.y + LEVEL_H * (slot ? 0.7 : 0.35) };
+  // The graph: in the free band under the target's level (its labels end ~34 px below it), the
+  // second run's a slot and a half further right.
+  if (shape === 'graph') return { x: t.x + SLOT_W * (0.8 + 1.5 * slot), y: t.y + LEVEL_H * 0.73 };
   return { x: Math.max(t.x + 60, Math.min(t.x + 240, x1 - 170 * dot)), y: t.y + slot * ROW_H * dot };
 }

@@ -38,8 +38,15 @@ export interface Focus {
   readonly pinned: readonly number[];
 }
 
+/**
+ * Where the indented rows' first column is drawn (px from the pane's left): the indentation
+ * left of it holds the action edges' label chips of shallow rows (views/tree/edge-geometry.ts,
+ * placeRowChips), so they never cover a row's text.
+ */
+export const ROWS_LEFT = 56;
+
 export class Camera {
-  transform = $state.raw<ZoomTransform>(zoomIdentity.translate(12, 12));
+  transform = $state.raw<ZoomTransform>(zoomIdentity.translate(ROWS_LEFT, 12));
   width = $state(300);
   height = $state(300);
   #svg: SVGSVGElement | null = null;
@@ -56,11 +63,11 @@ export class Camera {
 
   /**
    * Where the tree's first node is drawn at zoom k: in the graph, far enough below the top for
-   * the action edges bent above the first row and their labels (the labels keep right of the
-   * left edge themselves: Edge's labelMinX).
+   * the action edges bent above the first row and their labels; in the rows, ROWS_LEFT in.
    */
   #home(k = 1): ZoomTransform {
-    return zoomIdentity.translate(12, untrack(() => this.scene.graph) ? 44 : 12).scale(k);
+    const graph = untrack(() => this.scene.graph);
+    return zoomIdentity.translate(graph ? 12 : ROWS_LEFT, graph ? 44 : 12).scale(k);
   }
 
   #set(t: ZoomTransform): void {
@@ -115,7 +122,7 @@ export class Camera {
     }
     const h = layout.rows.length * ROW_H;
     const k = Math.min(1, (this.height - 24) / Math.max(h, 1));
-    this.#set(zoomIdentity.translate(12, 12).scale(k));
+    this.#set(zoomIdentity.translate(ROWS_LEFT, 12).scale(k));
   }
 
   /** Zooms to the nodes of states [from, to] (the overview's brush): their rows, or their part of the graph. */
@@ -144,7 +151,7 @@ export class Camera {
       graph ? (width - 2 * m) / Math.max(x1 - x0, SLOT_W) : 1,
     );
     // The indented layout keeps the left edge; the graph centres the range.
-    const tx = graph ? width / 2 - ((x0 + x1) / 2) * k : 12;
+    const tx = graph ? width / 2 - ((x0 + x1) / 2) * k : ROWS_LEFT;
     this.#set(zoomIdentity.translate(tx, m - y0 * k).scale(k));
   }
 

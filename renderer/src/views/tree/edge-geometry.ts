@@ -1,7 +1,7 @@
 /**
  * Where an edge (Edge.svelte) draws its curve, arrowhead and label chip, in tree coordinates;
- * and `separateLabels`, which moves the chips of several edges apart so none covers another
- * (two actions to one node, or to neighbouring rows, put their chips within a few pixels).
+ * and where the action edges' chips go in each shape of a tree (placeRowChips,
+ * placeGraphChips) so that none covers a node, its text or another chip.
  */
 
 export interface Point {
@@ -31,9 +31,19 @@ const GAP = 2;
 export function edgeGeometry(
   from: Point,
   to: Point,
-  o: { label: string; bend: number; size: number; marker: boolean; labelMinX: number; labelMinY: number },
+  o: {
+    label: string;
+    bend: number;
+    size: number;
+    marker: boolean;
+    labelMinX: number;
+    labelMinY: number;
+    /** A point the edge passes through (its chip's end, in the rows shape): a curve to it, then straight on. */
+    via?: Point;
+  },
 ): EdgeGeometry {
   const { size } = o;
+  if (o.via) return viaGeometry(from, to, o.via, o);
   const dx = to.x - from.x;
   const dy = to.y - from.y;
   const len = Math.hypot(dx, dy) || 1;
@@ -68,36 +78,180 @@ export function edgeGeometry(
   };
 }
 
-/**
- * The chips' centres moved apart so that no two overlap. Chips are placed in the order given
- * (the first keeps its place); a chip that overlaps one placed before moves away from `origin`
- * (the node the edges leave: down when the chip is below it, up when above), just past the
- * chip in its way, until it is clear. Moving away from the origin keeps chips off the
- * current node's dot and label, which the layers already bend the edges clear of. A chip that
- * would cross `minY` (the view's top) moving up moves right instead, at its own height.
- */
-export function separateLabels(
-  chips: { lx: number; ly: number; w: number; h: number }[],
-  origin: Point,
-  size = 1,
-  minY = -Infinity,
-): Point[] {
-  const placed: { x: number; y: number; w: number; h: number }[] = [];
-  const gap = GAP * size;
-  for (const c of chips) {
-    const dir = c.ly < origin.y ? -1 : 1;
-    let [x, y, sideways] = [c.lx, c.ly, false];
-    // Each pass moves past one chip in the way, always further in one direction, so no chip is
-    // in the way twice: n chips need n passes, and n more after turning right at the top.
-    for (let pass = 0; pass <= 2 * placed.length + 1; pass++) {
-      const hit = placed.find((p) => Math.abs(p.x - x) < (p.w + c.w) / 2 && Math.abs(p.y - y) < (p.h + c.h) / 2);
-      if (!hit) break;
-      if (sideways) x = hit.x + (hit.w + c.w) / 2 + gap;
-      else if (dir > 0 || hit.y - (hit.h + c.h) / 2 - gap - c.h / 2 >= minY)
-        y = hit.y + dir * ((hit.h + c.h) / 2 + gap);
-      else [sideways, y] = [true, c.ly];
-    }
-    placed.push({ x, y, w: c.w, h: c.h });
-  }
-  return placed.map((p) => ({ x: p.x, y: p.y }));
+/** An edge through `via`: a curve from `from` bent by `bend`, then a straight arrow on to `to`. */
+function viaGeometry(
+  from: Point,
+  to: Point,
+  via: Point,
+  o: { label: string; bend: number; size: number },
+): EdgeGeometry {
+  const { size } = o;
+  const dx = via.x - from.x;
+  const dy = via.y - from.y;
+  const len = Math.hypot(dx, dy) || 1;
+  const cx = (from.x + via.x) / 2 + (-dy / len) * o.bend * size;
+  const cy = (from.y + via.y) / 2 + (dx / len) * o.bend * size;
+  const tx = to.x - via.x;
+  const ty = to.y - via.y;
+  const tl = Math.hypot(tx, ty) || 1;
+  const [ux, uy] = [tx / tl, ty / tl];
+  const stop = 8 * size;
+  const ex = to.x - ux * stop;
+  const ey = to.y - uy * stop;
+  const ah = 7 * size;
+  const head = `M${ex},${ey}L${ex - ux * ah - uy * ah * 0.5},${ey - uy * ah + ux * ah * 0.5}L${ex - ux * ah + uy * ah * 0.5},${ey - uy * ah - ux * ah * 0.5}Z`;
+  return {
+    d: `M${from.x},${from.y}Q${cx},${cy} ${via.x},${via.y}L${ex},${ey}`,
+    head,
+    lx: via.x,
+    ly: via.y,
+    w: (chipWidth(o.label) + OUTLINE) * size,
+    h: (CHIP_HEIGHT + OUTLINE) * size,
+  };
 }
+
+/** An action's label as drawn where the full one has no room: `into`, `over`, `out`, `cont`, `call`, `L12`. */
+export function shortLabel(label: string): string {
+  const bp = /^breakpoint (L\d+)$/.exec(label);
+  if (bp) return bp[1];
+  const short: Record<string, string> = { step_return: 'out', continue: 'cont', inv_step_call: 'call' };
+  return short[label] ?? label.replace(/^(inv_)?step_/, '');
+}
+
+/** Clearance between a chip and the dot of a row it sits beside: the dot and the verdict badge left of it. */
+const DOT_CLEAR = 17;
+/** A row's text and dot reach this far above and below the row's centre (unscaled: they zoom with the tree). */
+const ROW_INK = 8;
+
+export interface RowChip {
+  /** The full label and the short one (shortLabel), tried in that order. */
+  labels: [string, string];
+  /** The row the edge points at (its y), or an exit marker: the chip goes right of it, on its row. */
+  anchor: Point;
+  /** Width of the exit marker at the anchor (0 for a node). */
+  marker: number;
+}
+
+export interface PlacedChip {
+  x: number;
+  y: number;
+  label: string;
+}
+
+/**
+ * Where the action chips of the rows shape go, so that none covers a row's dot or text: a chip
+ * beside a node sits left of the dot of every row it spans (in the indentation, where the tree
+ * draws only its thin links), on the target's row or the nearest rows above and below it with
+ * room, its full label where it fits and its short one else; a chip to an exit sits right of
+ * the exit marker, below the last row. A chip whose anchor is off screen, or that fits nowhere
+ * on screen, is not drawn (null): its edge keeps its tooltip. `rowX(r)` is the x of row r's
+ * dot (undefined past the rows); sizes are unscaled px, times `size` (TreeGeometry.dot).
+ */
+export function placeRowChips(
+  chips: readonly RowChip[],
+  o: {
+    rowH: number;
+    size: number;
+    view: { x0: number; x1: number; y0: number; y1: number };
+    rowX: (r: number) => number | undefined;
+  },
+): (PlacedChip | null)[] {
+  const { rowH, size, view } = o;
+  const h = (CHIP_HEIGHT + OUTLINE) * size;
+  const gap = GAP * size;
+  const placed: { x: number; y: number; w: number }[] = [];
+  const free = (x: number, y: number, w: number) =>
+    placed.every((p) => Math.abs(p.x - x) >= (p.w + w) / 2 + gap || Math.abs(p.y - y) >= h + gap);
+  /** The x left of which a chip centred at y covers no row's dot or text. */
+  const lane = (y: number) => {
+    let right = Infinity;
+    const reach = h / 2 + ROW_INK;
+    for (let r = Math.ceil((y - reach) / rowH); r * rowH < y + reach; r++) {
+      const x = o.rowX(r);
+      if (x !== undefined) right = Math.min(right, x - DOT_CLEAR * size);
+    }
+    return right;
+  };
+  return chips.map((c) => {
+    if (c.anchor.y < view.y0 || c.anchor.y > view.y1) return null;
+    if (c.marker) {
+      for (const label of c.labels) {
+        const w = (chipWidth(label) + OUTLINE) * size;
+        let x = c.anchor.x + c.marker * size + gap * 2 + w / 2;
+        while (!free(x, c.anchor.y, w)) x += w + gap;
+        if (x + w / 2 > view.x1) continue;
+        placed.push({ x, y: c.anchor.y, w });
+        return { x, y: c.anchor.y, label };
+      }
+      return null;
+    }
+    // The target's row, then half a row and a row up and down from it, nearest first; on each
+    // the full label, else the short one.
+    for (let j = 0; j <= 4; j++) {
+      const y = c.anchor.y + (j % 2 ? -1 : 1) * Math.ceil(j / 2) * (rowH / 2);
+      if (y < view.y0 + h / 2 || y > view.y1 - h / 2) continue;
+      const right = Math.min(lane(y), c.anchor.x - DOT_CLEAR * size, view.x1);
+      for (const label of c.labels) {
+        const w = (chipWidth(label) + OUTLINE) * size;
+        const x = right - w / 2;
+        if (x - w / 2 < view.x0 + gap || !free(x, y, w)) continue;
+        placed.push({ x, y, w });
+        return { x, y, label };
+      }
+    }
+    return null;
+  });
+}
+
+/**
+ * Where the action chips of the graph shape go, so that none covers a node or its label: in the
+ * free band between two levels (below a level's labels, above the next level's dots: BAND_AT px
+ * below a level), the band nearest the middle of the edge, at the middle of its ends' x (kept
+ * inside the view's sides: the band covers nothing), moved right past the chips placed before
+ * it in that band; a chip to an exit sits right of the exit marker. A chip off screen (its band
+ * above or below the view, an exit's marker out of view) is left out (null). Sizes are unscaled
+ * px, times `size`.
+ */
+export function placeGraphChips(
+  chips: readonly { from: Point; to: Point; label: string; marker: number }[],
+  o: { levelH: number; size: number; view: { x0: number; x1: number; y0: number; y1: number } },
+): (Point | null)[] {
+  const { levelH, size, view } = o;
+  const h = (CHIP_HEIGHT + OUTLINE) * size;
+  const gap = GAP * size;
+  const placed: { x: number; y: number; w: number }[] = [];
+  return chips.map((c) => {
+    const w = (chipWidth(c.label) + OUTLINE) * size;
+    let x: number;
+    let y: number;
+    if (c.marker) {
+      [x, y] = [c.to.x + c.marker * size + gap * 2 + w / 2, c.to.y];
+    } else {
+      const mid = (c.from.y + c.to.y) / 2;
+      y = Math.round((mid - BAND_AT) / levelH) * levelH + BAND_AT;
+      // Keep the band between the edge's ends (an edge within one level: the band above it).
+      if (y > Math.max(c.from.y, c.to.y)) y -= levelH;
+      // In the band nothing is drawn but links: a chip whose middle is off screen (its target far
+      // to one side) comes in to the border, on its edge's way there.
+      x = Math.min(Math.max((c.from.x + c.to.x) / 2, view.x0 + w / 2 + gap), view.x1 - w / 2 - gap);
+    }
+    // Moved right past the chips in its way, or, where that runs off the view, left of them.
+    const start = x;
+    for (const dir of [1, -1]) {
+      x = start;
+      for (let pass = 0; pass <= placed.length; pass++) {
+        const hit = placed.find((p) => Math.abs(p.x - x) < (p.w + w) / 2 + gap && Math.abs(p.y - y) < h + gap);
+        if (!hit) break;
+        x = hit.x + dir * ((hit.w + w) / 2 + gap);
+      }
+      if (x - w / 2 >= view.x0 && x + w / 2 <= view.x1) break;
+    }
+    const clear = placed.every((p) => Math.abs(p.x - x) >= (p.w + w) / 2 + gap || Math.abs(p.y - y) >= h + gap);
+    if (!clear || x - w / 2 < view.x0 || x + w / 2 > view.x1 || y - h / 2 < view.y0 || y + h / 2 > view.y1) return null;
+    placed.push({ x, y, w });
+    return { x, y };
+  });
+}
+
+/** The middle of the free band under a graph level: its labels end ~34 px below it, the next level's dots ~55. */
+const BAND_AT = 44;
