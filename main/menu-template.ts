@@ -43,7 +43,8 @@ export function menuTemplate(a: MenuActions, dev: boolean): MenuItemConstructorO
       label: 'Help',
       submenu: [
         {
-          label: 'Keys: F11 step into · F10 step over · Shift+F11 step out · F5 continue · Alt+… inverse',
+          // The whole list is the renderer's key table (renderer/src/lib/keys.ts), shown by `?`.
+          label: 'Keys: ? lists every key · F11 into · F10 over · Shift+F11 out · F5 continue · F8 next failure',
           enabled: false,
         },
         { label: 'Neural debugger paper (arXiv 2603.09951)', click: () => a.openPaper() },
