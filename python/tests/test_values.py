@@ -35,14 +35,15 @@ class Cutting(unittest.TestCase):
 
 
 class VerdictText(unittest.TestCase):
-    """An execution verdict's texts (the value got, an error) are cut at 2000 characters by
-    the same rule as reprs: limit-1 and limit kept whole, limit+1 cut with the count."""
+    """An execution verdict's error text is cut at 500 characters (enough to say what went
+    wrong, too short to carry a file out) by the same rule as reprs: limit-1 and limit kept
+    whole, limit+1 cut with the count."""
 
     def test_boundary_lengths(self):
         from stepscope_recorder.sandbox import cut
-        self.assertEqual(cut("g" * 1999), "g" * 1999)
-        self.assertEqual(cut("g" * 2000), "g" * 2000)
-        self.assertEqual(cut("g" * 2001), "g" * 2000 + "\u2026<cut 1 chars>")
+        self.assertEqual(cut("g" * 499), "g" * 499)
+        self.assertEqual(cut("g" * 500), "g" * 500)
+        self.assertEqual(cut("g" * 501), "g" * 500 + "\u2026<cut 1 chars>")
         self.assertEqual(cut("abcdef", 5), "abcde\u2026<cut 1 chars>")
         self.assertEqual(cut("abcde", 5), "abcde")
 

@@ -85,7 +85,7 @@ describe('reviews per item over the API', () => {
       annotator: 'bob',
     });
     expect(err.code).toBe('bad-input');
-    expect(err.message).toContain(`item ${first.key} (prediction ${first.prediction}, sample ${first.sample})`);
+    expect(err.message).toContain(`item ${first.key} (prediction ${first.prediction}, draw ${first.sample + 1})`);
     expect(err.message).toContain('has its 1 review already (ada)');
     const item = await call('getAnnotationItem', { prediction: first.prediction, annotator: 'bob' });
     expect(item.mine).toBeNull();

@@ -64,7 +64,7 @@ describe('reviews per item', () => {
     const before = corpus.listAnnotations().length;
     const key = items.find((it) => it.id === corpus.predictionRef(p)!.itemId)!.key;
     expect(() => label(p, 'cy')).toThrow(
-      `item ${key} (prediction ${p}, sample 0) has its 2 reviews already (ada, bob): ns/m takes 2 per item, ` +
+      `item ${key} (prediction ${p}, draw 1) has its 2 reviews already (ada, bob): ns/m takes 2 per item, ` +
         "so cy's is refused",
     );
     expect(corpus.listAnnotations().length).toBe(before);
