@@ -219,6 +219,9 @@ test("action edges: their labels are on screen, never cover one another, and in 
       await expect.poll(() => edges.count()).toBeGreaterThanOrEqual(4);
       const svg = (await page.getByTestId('forward-tree').locator('svg').first().boundingBox())!;
       const cur = currentNode(page, 'forward');
+      // The current node may still be drawing after the step: its box once it is shown.
+      await expect(cur.locator('circle').first()).toBeVisible();
+      await expect(cur.locator('text').last()).toBeVisible();
       const dot = (await cur.locator('circle').first().boundingBox())!;
       const label = (await cur.locator('text').last().boundingBox())!;
       const chips: Box[] = [];
