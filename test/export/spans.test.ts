@@ -8,15 +8,12 @@ import { describe, expect, it } from 'vitest';
 import { codePointSpans, frameEnds, targetSpans } from '../../src/export/steps.js';
 import { buildTraceIndex, contextFor, promptTarget, Scope, textParts, walk } from '../../src/semantics/index.js';
 import { beforeAllOrFail } from '../helpers/before-all-or-fail.js';
-import { readVectors, record, type Trace } from '../semantics/helpers.js';
+import { readVectors, vectorTrace } from '../semantics/helpers.js';
 
 const vectors = readVectors();
-const traces = new Map<string, Trace>();
+// Recorded up front, so a recorder failure fails here with its reason.
 beforeAllOrFail(() => {
-  for (const v of vectors) {
-    const key = v.source + '\0' + v.call;
-    if (!traces.has(key)) traces.set(key, record(v.source, v.call));
-  }
+  for (const v of vectors) vectorTrace(v);
 });
 
 /** Python's `text[start:end]`: code points. */
@@ -27,7 +24,7 @@ describe('target_spans on the test vectors', () => {
 
   for (const v of vectors) {
     it(`${v.name}: one span per action; each slice is the step's target, the text before it its prompt`, () => {
-      const tr = traces.get(v.source + '\0' + v.call)!;
+      const tr = vectorTrace(v);
       const index = buildTraceIndex(tr.events);
       const entry = tr.events.find((e) => e.event === 'call' && e.func === v.entry_function)!.seq;
       const t = walk(new Scope(index, entry), v.direction, v.actions);

@@ -197,3 +197,12 @@ export function refusal(f: () => unknown): UserError {
   }
   throw new Error('expected a UserError, nothing was thrown');
 }
+
+const recordedVectors = new Map<string, Trace>();
+/** A vector's program and call recorded, once per process (several vectors share a program). */
+export function vectorTrace(v: { source: string; call: string }): Trace {
+  const key = v.source + '\0' + v.call;
+  let t = recordedVectors.get(key);
+  if (!t) recordedVectors.set(key, (t = record(v.source, v.call)));
+  return t;
+}

@@ -5,23 +5,19 @@
  */
 import { describe, expect, it } from 'vitest';
 import { Scope, buildTraceIndex, contextFor, serialize, serializeChunks, walk } from '../../src/semantics/index.js';
-import { readVectors, record, type Trace } from './helpers.js';
+import { readVectors, vectorTrace } from './helpers.js';
 import { beforeAllOrFail } from '../helpers/before-all-or-fail.js';
 
 const vectors = readVectors();
-const traces = new Map<string, Trace>();
-
+// Recorded up front, so a recorder failure fails here with its reason.
 beforeAllOrFail(() => {
-  for (const v of vectors) {
-    const key = v.source + '\0' + v.call;
-    if (!traces.has(key)) traces.set(key, record(v.source, v.call));
-  }
+  for (const v of vectors) vectorTrace(v);
 });
 
 describe('serializeChunks', () => {
   for (const v of vectors) {
     it(`${v.name}: the pieces joined are serialize's text, at any piece size`, () => {
-      const tr = traces.get(v.source + '\0' + v.call)!;
+      const tr = vectorTrace(v);
       const index = buildTraceIndex(tr.events);
       const entry = tr.events.find((e) => e.event === 'call' && e.func === v.entry_function)!.seq;
       const t = walk(new Scope(index, entry), v.direction, v.actions);

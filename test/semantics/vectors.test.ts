@@ -14,21 +14,17 @@ import {
   textParts,
   walk,
 } from '../../src/semantics/index.js';
-import { readVectors, record, type Trace, type Vector } from './helpers.js';
+import { readVectors, vectorTrace, type Vector } from './helpers.js';
 import { beforeAllOrFail } from '../helpers/before-all-or-fail.js';
 
 const vectors = readVectors();
-const traces = new Map<string, Trace>();
-
+// Recorded up front, so a recorder failure fails here with its reason.
 beforeAllOrFail(() => {
-  for (const v of vectors) {
-    const key = v.source + '\0' + v.call;
-    if (!traces.has(key)) traces.set(key, record(v.source, v.call));
-  }
+  for (const v of vectors) vectorTrace(v);
 });
 
 function run(v: Vector) {
-  const tr = traces.get(v.source + '\0' + v.call)!;
+  const tr = vectorTrace(v);
   const index = buildTraceIndex(tr.events);
   const entry = tr.events.find((e) => e.event === 'call' && e.func === v.entry_function)!.seq;
   const t = walk(new Scope(index, entry), v.direction, v.actions);
