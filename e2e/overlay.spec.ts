@@ -62,6 +62,8 @@ test('a marked node opens its item: the prompt replayed, a ghost beside the trut
   const detail = await truth(request, 'getItem', { id: wrong.id, run: 'mutant' });
   const p = detail.predictions[0];
   await opened(page, `?trace=${wrong.traceId}&set=crux-bp&run=mutant`);
+  // Clicked once its mark is drawn: before the run's verdicts arrive a click only selects the node.
+  await expect(node(page, wrong)).toHaveAttribute('data-verdict', 'fail');
   await node(page, wrong).click();
   await expect(page.getByTestId('prediction-head')).toContainText(`item ${wrong.key}`);
   // The model was asked after all but the last action: that one is left to redo.
@@ -120,7 +122,8 @@ test('a format error shows where reading stopped; F8 jumps to the failing node; 
   await expect(node(page, good)).toHaveAttribute('data-verdict', 'pass');
   await page.getByTestId('failures-only').check();
   await expect(node(page, good)).not.toHaveAttribute('data-verdict', /./);
-  expect(new URL(page.url()).searchParams.get('failures')).toBe('1');
+  // The address follows the view once it has redrawn.
+  await expect.poll(() => new URL(page.url()).searchParams.get('failures')).toBe('1');
 });
 
 test('F8 and Shift+F8 visit every failing item of the trace, several on one node each in turn', async ({
