@@ -13,7 +13,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { arg, variants } from './_predictions-mix.mjs';
+import { arg, predictionLines } from './_predictions-mix.mjs';
 
 const ITEMS = arg('--items', 10_000);
 const SAMPLES = arg('--samples', 10);
@@ -38,13 +38,7 @@ try {
     `evaluation set:            ${set.items.toLocaleString('en')} next-state items over ${corpus.traceIds().length} demo traces, made in ${(ms(t0) / 1000).toFixed(1)} s`,
   );
 
-  // Per ten samples: six right, two with a local wrong, one another event, one cut short.
-  const MIX = [0, 0, 0, 0, 0, 0, 1, 1, 2, 3];
-  const lines = [];
-  for (const it of corpus.iterateItems(set.id)) {
-    const v = variants(it.target);
-    for (let k = 0; k < SAMPLES; k++) lines.push(JSON.stringify({ id: it.id, completion: v[MIX[k % 10]] }));
-  }
+  const lines = predictionLines(corpus, set.id, SAMPLES);
   const file = join(dir, 'predictions.jsonl');
   writeFileSync(file, lines.join('\n') + '\n');
   const N = lines.length;

@@ -12,7 +12,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { arg, variants } from './_predictions-mix.mjs';
+import { arg, predictionLines } from './_predictions-mix.mjs';
 
 const ITEMS = arg('--items', 10_000);
 const SAMPLES = arg('--samples', 10);
@@ -41,12 +41,7 @@ try {
   run('demo', '--db', db);
   const corpus = openCorpus(db);
   const { set } = createEvalSet(corpus, { name: 'ns', task: 'next-state', perAction: Math.ceil(ITEMS / 8), seed: 1 });
-  const MIX = [0, 0, 0, 0, 0, 0, 1, 1, 2, 3]; // as bench/predictions-import.mjs
-  const lines = [];
-  for (const it of corpus.iterateItems(set.id)) {
-    const v = variants(it.target);
-    for (let k = 0; k < SAMPLES; k++) lines.push(JSON.stringify({ id: it.id, completion: v[MIX[k % 10]] }));
-  }
+  const lines = predictionLines(corpus, set.id, SAMPLES);
   const file = join(dir, 'predictions.jsonl');
   writeFileSync(file, lines.join('\n') + '\n');
   const N = importPredictions(corpus, { file, set: 'ns', label: 'm' }).run.predictions;
