@@ -44,10 +44,15 @@ test('1: the action chips sit beside the rows, never over a row; off screen they
   await page.setViewportSize({ width: 1280, height: 720 });
   await page.goto('./');
   await openTrace(page, 'sample_3');
+  // A step redraws the edges once the walk's targets arrive and the tree has scrolled to the new
+  // node: the chips are counted once drawn (read at once they failed on a loaded CI clone with 0).
+  const chipsDrawn = () => expect.poll(() => page.getByTestId('forward-tree').getByTestId('edge-chip').count());
+  await chipsDrawn().toBeGreaterThanOrEqual(3);
   expect(await chipsClear(page, 'forward')).toBeGreaterThanOrEqual(3);
   for (let k = 1; k <= 4; k++) {
     await press(page, 'F11', k);
     await expect(page.getByTestId('forward-tree').getByTestId('action-edge')).toHaveCount(4);
+    await chipsDrawn().toBeGreaterThanOrEqual(3);
     expect(await chipsClear(page, 'forward')).toBeGreaterThanOrEqual(3);
   }
   // The long loop with the overview brushed far from the current node: no chip pinned to the border.
