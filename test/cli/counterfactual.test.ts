@@ -152,7 +152,7 @@ describe('the API', () => {
         first_difference: seq,
       });
       expect(read.getCounterfactual({ traceId: origin })).toBeNull();
-      const served = read.getEvents({ traceId: r.trace, from: 0, to: r.events });
+      const served = await read.getEvents({ traceId: r.trace, from: 0, to: r.events });
       expect(served[seq].locals.nums).toBe('[2, 2]');
       // The loop goes on over the list it started with; only nums.count sees the new one.
       expect(served.at(-1)!.arg).toBe('[(4, 1), (0, 3), (0, 3), (0, 1), (0, 1), (0, 1)]');
