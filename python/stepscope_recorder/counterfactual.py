@@ -1,5 +1,5 @@
 """Counterfactuals: record a trace's program again and, at event N, set named locals of that
-frame to Python literals before state N is recorded (docs/trace-format.md, "Counterfactuals").
+frame to Python literals before state N is recorded (docs/semantics.md, "Counterfactuals").
 
     counterfactual ORIGIN.jsonl -o OUT.jsonl --seq N --set NAME=LITERAL [--set ...]
 
