@@ -70,7 +70,15 @@ try {
     if (!r.inserted) throw new Error('the counterfactual was not new');
   }
   const best = Math.min(...cf);
+  // What one interpreter start costs on this machine now (a recording starts two: recorder and child).
+  const starts = [];
+  for (let i = 0; i < 5; i++) {
+    const t = process.hrtime.bigint();
+    spawnSync(pythonExecutable(), ['-c', 'pass']);
+    starts.push(ms(t));
+  }
   console.log(`task:                        ${task.id} (${events.length} events), edit ${name} at event ${at.seq}`);
+  console.log(`python3 -c pass:             ${Math.min(...starts).toFixed(0)} ms (one interpreter start)`);
   console.log(`record + ingest, plainly:    ${base.toFixed(0)} ms (baseline)`);
   console.log(
     `counterfactual (API method): ${best.toFixed(0)} ms (${(best / base).toFixed(2)}x the plain recording; ` +
