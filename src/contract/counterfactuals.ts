@@ -29,7 +29,11 @@ const sets: Validator<Record<string, string>> = (v, p) => {
 };
 
 export const counterfactualMethods = {
-  /** Slow (a recording, ~100 ms and up): the UI shows progress. Refusals come as `bad-input`. */
+  /**
+   * Slow (a whole recording): the UI shows progress. `seq` must be a `line`, `call` or `exception`
+   * state, and each name one of that state's locals; each value a Python literal. Refusals come as
+   * `bad-input` with one line to show (also a program that runs differently each time).
+   */
   recordCounterfactual: write(object({ traceId: recordId, seq: int(0), set: sets })),
   getCounterfactual: read(object({ traceId: recordId })),
 };

@@ -134,6 +134,23 @@ describe('stepscope counterfactual', () => {
     expect(r.status).toBe(2);
     expect(r.stderr).toContain('at least one --set');
   });
+
+  it('refuses a program that runs differently each time (exit 1), naming the first event that differs', () => {
+    const prog = join(dir, 'random.py');
+    writeFileSync(prog, 'import os\n\ndef f():\n    r = os.urandom(8)\n    s = 1\n    return s\n');
+    const out = join(dir, 'random.jsonl');
+    expect(cli(['record', prog, '-o', out, '--call', 'f()']).status).toBe(0);
+    expect(cli(['ingest', out, '--db', db]).status).toBe(0);
+    const id = Math.max(...lines(cli(['traces', '--db', db, '--json']).stdout).map((t) => t.id as number));
+    const at = events(id).find((e) => e.line === 6)!.seq;
+    const before = traceCount();
+    const r = cli(['counterfactual', '--db', db, '--trace', String(id), '--seq', String(at), '--set', 's=2']);
+    expect(r.status, r.stderr).toBe(1);
+    expect(r.stderr).toContain(`before the edit (event ${at - 1} differs in locals)`);
+    expect(r.stderr).toContain('does not run the same way twice');
+    expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
+    expect(traceCount()).toBe(before);
+  });
 });
 
 describe('the API', () => {
