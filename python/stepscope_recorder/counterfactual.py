@@ -122,8 +122,9 @@ def _describe(n, old, new):
     return "event %d differs in %s" % (n, ", ".join(fields))
 
 
-def check(header, origin_events, new_events, seq, sets):
-    """Compares the new recording with the origin; returns first_difference or raises."""
+def check(header, origin_events, new_events, seq, sets, end=None):
+    """Compares the new recording with the origin; returns first_difference or raises.
+    `end`: the new run's end record, to say why it stopped short of the edit."""
     limit = header["limits"]["repr_chars"]
     values = Values(limit)
     want = {name: values.repr(ast.literal_eval(text))[0] for name, text in sets}
@@ -134,6 +135,10 @@ def check(header, origin_events, new_events, seq, sets):
         new = next(new_events, None)
         if old is None and new is None:
             return first
+        if new is None and old is not None and n <= seq and end is not None:
+            # E.g. a time limit hit on a loaded machine: not the program's nondeterminism.
+            raise NotReproduced("the new run stopped after %d events, before the edit at event %d (%s: %s)"
+                                % (n, seq, end["exit"], end["reason"]))
         if n < seq:
             if not _same(old, new):
                 raise NotReproduced(
@@ -217,7 +222,7 @@ def run(origin_path, out_path, seq, set_pairs):
                 _, origin_events = _events(f)
                 lines = (line.decode("utf-8") for line in trace)
                 _, new_events = _events(lines)
-                first = check(header, origin_events, new_events, seq, sets)
+                first = check(header, origin_events, new_events, seq, sets, result.end)
             trace.seek(0)
             out.append(trace)
         out.commit()
