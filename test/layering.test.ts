@@ -52,6 +52,7 @@ const MAY_IMPORT: Record<string, string[]> = {
     'export',
     'labeling',
     'model',
+    'recorder', // recordCounterfactual runs the recorder
     'annotate',
     'semantics',
     'trace',

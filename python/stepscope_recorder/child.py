@@ -228,7 +228,7 @@ class Child:
         self.tracer = Tracer(
             filename, context, self.out.write, self.values, int(self.limits["events"]),
             self.started + float(self.limits["seconds"]), self.time_reason, self.on_limit,
-            program_limit, self.out.flush)
+            program_limit, self.out.flush, edits=frame_edits(task.get("edits")))
         if task["mode"] == "call":
             self.run_call(filename, context)
         else:
@@ -280,6 +280,45 @@ class Child:
             self.status = ("error", self.values.text(_safe_repr(e)))
             return
         self._outcome(lambda: exec(code, module.__dict__))
+
+
+def frame_edits(spec):
+    """{seq: edit(frame)} from a task's "edits", [[seq, [[name, literal text], ...]], ...]
+    (counterfactual.py). The literals are parsed here, so each value is a fresh object of this
+    process. An edit that cannot be made is left out silently: the parent compares the edited
+    state with what it asked for and refuses the recording when they differ."""
+    if not spec:
+        return None
+    import ast
+    write_back = None
+    if sys.version_info < (3, 13):
+        # 3.11/3.12: f_locals is a snapshot dict; PyFrame_LocalsToFast copies it back into the
+        # frame's fast locals and cells now, before the tracer reads f_locals again (which
+        # would refresh the dict from the unchanged fast locals). 3.13 (PEP 667): f_locals is
+        # a write-through proxy. Imported before the program runs, not during its trace.
+        import ctypes
+        to_fast = ctypes.pythonapi.PyFrame_LocalsToFast
+        to_fast.argtypes = (ctypes.py_object, ctypes.c_int)
+        to_fast.restype = None
+
+        def write_back(frame):
+            to_fast(frame, 0)
+
+    def make(pairs):
+        values = [(name, ast.literal_eval(text)) for name, text in pairs]
+
+        def edit(frame):
+            try:
+                loc = frame.f_locals
+                for name, value in values:
+                    if name in loc:
+                        loc[name] = value
+                if write_back is not None:
+                    write_back(frame)
+            except BaseException:
+                pass
+        return edit
+    return {int(seq): make(pairs) for seq, pairs in spec}
 
 
 def _safe_repr(value):

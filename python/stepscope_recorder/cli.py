@@ -1,4 +1,4 @@
-"""Command line: record, record-cruxeval, record-demo (argparse; --help on each)."""
+"""Command line: record, record-cruxeval, record-demo, counterfactual (argparse; --help on each)."""
 import argparse
 import json
 import os
@@ -6,7 +6,7 @@ import signal
 import sys
 import time
 
-from . import runner
+from . import counterfactual, runner
 from .tasks import DEFAULT_LIMITS, TaskError, call_task, script_task, source_file_task
 
 # The benchmark shipped with the repository (<repo>/resources/cruxeval): record-cruxeval's
@@ -86,6 +86,24 @@ def build_parser():
     p.add_argument("-o", "--output", required=True, metavar="OUT.jsonl")
     p.add_argument("--jobs", type=int, default=1, metavar="N")
     _add_limits(p)
+
+    p = sub.add_parser(
+        "counterfactual", help="record a trace's program again with locals set at one event",
+        description="Record the program and call of the (first) trace in ORIGIN.jsonl again, under "
+                    "its limits and hash seed, and at event N set the named locals of that frame "
+                    "to Python literals before state N is recorded: state N shows the new values "
+                    "and the program runs on from them. Refused (status 2, nothing written): N "
+                    "past the end, a return event, a name the frame does not have, a text that "
+                    "is not a literal, a trace recorded under another Python minor version; "
+                    "(status 1) a run that differs from the origin before N. Prints one JSON "
+                    "line: {seq, set, first_difference, exit, reason, events}.",
+        usage="%(prog)s ORIGIN.jsonl -o OUT.jsonl --seq N --set NAME=LITERAL [--set ...]")
+    p.add_argument("origin", metavar="ORIGIN.jsonl")
+    p.add_argument("-o", "--output", required=True, metavar="OUT.jsonl")
+    p.add_argument("--seq", type=int, required=True, metavar="N",
+                   help="the event to edit, as `stepscope events` numbers them")
+    p.add_argument("--set", action="append", default=[], metavar="NAME=LITERAL", dest="sets",
+                   help="a local of that frame and its new value (ast.literal_eval); repeatable")
     return parser
 
 
@@ -222,6 +240,8 @@ def main(argv=None):
     if script_args and args.command != "record":
         parser.error("arguments after -- are only for 'record'")
     args.args = script_args
+    if args.command == "counterfactual":
+        return _counterfactual(args)
     started = time.monotonic()
     for sig in (signal.SIGTERM, signal.SIGHUP):
         signal.signal(sig, _stop)
@@ -248,6 +268,29 @@ def main(argv=None):
     except Exception as e:  # a recorder bug: one line, not a traceback
         return _say("recorder error: %r; nothing written" % e, 1)
     return _say(runner.summary(results, time.monotonic() - started), 0, prefix="")
+
+
+def _counterfactual(args):
+    for sig in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sig, _stop)
+    try:
+        _write_target(args.output)
+        result = counterfactual.run(args.origin, args.output, args.seq, args.sets)
+    except (UsageError, counterfactual.UsageError, TaskError) as e:
+        return _say(str(e), 2)
+    except counterfactual.NotReproduced as e:
+        return _say("%s; nothing written" % e, 1)
+    except KeyboardInterrupt:
+        return _say("interrupted; nothing written", 130)
+    except runner.Stopped as e:
+        return _say("stopped by %s; nothing written" % e, 128 + e.signum)
+    except OSError as e:
+        where = "%s: " % e.filename if e.filename else ""
+        return _say("%s%s; nothing written" % (where, e.strerror or e), 1)
+    except Exception as e:  # a recorder bug: one line, not a traceback
+        return _say("recorder error: %r; nothing written" % e, 1)
+    print(json.dumps(result))
+    return 0
 
 
 def _stop(signum, frame):

@@ -38,10 +38,11 @@ class Task:
     """`path`: the script file on disk (script mode); header["filename"] is the same name
     spelt as text, which differs for a file name that is not valid UTF-8."""
 
-    def __init__(self, header, argv=(), path=None):
+    def __init__(self, header, argv=(), path=None, edits=None):
         self.header = header
         self.argv = list(argv)
         self.path = path
+        self.edits = edits  # counterfactual.py: [[seq, [[name, literal], ...]], ...] or None
 
     @property
     def name(self):
@@ -52,9 +53,12 @@ class Task:
 
     def child_spec(self):
         h = self.header
-        return {"mode": h["mode"], "filename": h["filename"], "path": self.path,
+        spec = {"mode": h["mode"], "filename": h["filename"], "path": self.path,
                 "context": h["context_forward"], "call": h["call"], "argv": self.argv,
                 "limits": h["limits"]}
+        if self.edits:
+            spec["edits"] = self.edits
+        return spec
 
 
 def _header(name, mode, filename, source, call, forward, inverse, limits, hashseed, meta):

@@ -64,7 +64,7 @@ class Tracer:
     Install with sys.settrace(tracer.global_trace); `tracer.seq` is the events written."""
 
     def __init__(self, filename, context, write, values, max_events, deadline, time_reason,
-                 on_limit, recursion_limit, flush=lambda: None):
+                 on_limit, recursion_limit, flush=lambda: None, edits=None):
         self.filename = filename
         self.values = values
         self.recursion_limit = recursion_limit
@@ -75,6 +75,9 @@ class Tracer:
         #           f_lasti at the frame's latest exception event]
         self._active = {}
         self._next_frame = 0
+        # Counterfactuals (counterfactual.py): {seq: edit(frame)}, each called on the frame of
+        # event seq before that event's locals are read.
+        self._edits = dict(edits or {})
         self._build(write, flush, max_events, deadline, time_reason, on_limit)
 
     @property
@@ -115,6 +118,8 @@ class Tracer:
         code_info = self._code_info
         seq = 0
         flush_at = [monotonic() + 1.0]
+        edits = self._edits
+        edit_at = min(edits) if edits else -1  # the seq of the next edit; -1: none left
 
         def count():
             return seq
@@ -122,10 +127,13 @@ class Tracer:
         self._count = count
 
         def emit(event, frame, info, arg_json, arg_cut):
-            nonlocal seq
+            nonlocal seq, edit_at
             s = seq
             if s >= max_events:
                 on_limit("event limit %d" % max_events)
+            if s == edit_at:
+                edits.pop(s)(frame)
+                edit_at = min(edits) if edits else -1
             if not s & 255:
                 now = monotonic()
                 if now > deadline:

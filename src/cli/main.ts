@@ -10,6 +10,7 @@ const loaders: Record<string, () => Promise<{ command: Command }>> = {
   ingest: () => import('./commands/ingest.js'),
   traces: () => import('./commands/traces.js'),
   events: () => import('./commands/events.js'),
+  counterfactual: () => import('./commands/counterfactual.js'),
   sql: () => import('./commands/sql.js'),
   export: () => import('./commands/export.js'),
   sample: () => import('./commands/sample.js'),

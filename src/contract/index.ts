@@ -10,6 +10,7 @@ import { dashboardMethods, type DashboardResults } from './dashboard.js';
 import { exportMethods, type ExportResults } from './export.js';
 import { askMethods, type AskResults } from './ask.js';
 import { annotationMethods, type AnnotationResults } from './annotations.js';
+import { counterfactualMethods, type CounterfactualResults } from './counterfactuals.js';
 import type { Access, MethodSpec } from './method.js';
 import { predictionMethods, type PredictionResults } from './predictions.js';
 import { traceMethods, type TraceResults } from './traces.js';
@@ -21,6 +22,7 @@ export type { TraceRow } from '../trace/listing.js';
 export type { Direction } from '../semantics/types.js';
 export type { Walk, WalkState } from '../semantics/walk-view.js';
 export { MAX_EVENT_WINDOW, type TraceInfo } from './traces.js';
+export { MAX_COUNTERFACTUAL_SETS, type CounterfactualInfo } from './counterfactuals.js';
 export {
   decodeSkeleton,
   decodeSkeletonBytes,
@@ -67,6 +69,7 @@ export const methods = {
   ...exportMethods,
   ...askMethods,
   ...annotationMethods,
+  ...counterfactualMethods,
 } satisfies Record<string, MethodSpec>;
 
 export type Method = keyof typeof methods;
@@ -81,7 +84,8 @@ export interface Results
     DashboardResults,
     ExportResults,
     AskResults,
-    AnnotationResults {}
+    AnnotationResults,
+    CounterfactualResults {}
 
 export type Api = { [M in Method]: (p: Params<M>) => Results[M] | Promise<Results[M]> };
 

@@ -20,6 +20,7 @@
 import type Database from 'better-sqlite3';
 import { AnnotationReads, AnnotationWrites } from './corpus/annotations.js';
 import { CorpusBase } from './corpus/base.js';
+import { CounterfactualReads, CounterfactualWrites } from './corpus/counterfactuals.js';
 import { BenchmarkReads, BenchmarkWrites } from './corpus/benchmarks.js';
 import { ExportReads } from './corpus/export.js';
 import { PredictionReads, PredictionWrites } from './corpus/predictions.js';
@@ -35,6 +36,7 @@ export type { NewTrajectory, StoredTrajectory } from './queries/trajectories.js'
 export type { SqlRow } from './queries/sql.js';
 export type { RowSource } from './queries/export.js';
 export type { MarkedProgram, ProgramOf } from './queries/benchmarks.js';
+export type { CounterfactualLink } from './queries/counterfactuals.js';
 export type { EvalSetRecord, ItemQuery, ItemTruth, NewItem, StoredItem } from './queries/evalsets.js';
 export type { RunFormat, NewRun, RunRecord } from './queries/runs.js';
 export type { ItemKeys, ItemVerdicts, Tally, VerdictCombo } from './queries/verdicts.js';
@@ -64,8 +66,8 @@ export { CorpusError, IngestError } from './errors.js';
 export { foldVerdicts } from './queries/verdicts.js';
 
 /** The methods that only read: traces and events, trajectories, predictions, export, annotations, plain SQL. */
-export class ReadCorpus extends SqlReads(
-  BenchmarkReads(AnnotationReads(ExportReads(PredictionReads(TrajectoryReads(TraceReads(CorpusBase)))))),
+export class ReadCorpus extends CounterfactualReads(
+  SqlReads(BenchmarkReads(AnnotationReads(ExportReads(PredictionReads(TrajectoryReads(TraceReads(CorpusBase))))))),
 ) {
   constructor(path: string, conn: Database.Database) {
     super(path, conn);
@@ -73,8 +75,8 @@ export class ReadCorpus extends SqlReads(
 }
 
 /** A ReadCorpus and the writes; each write starts with assertWritable(). */
-export class Corpus extends BenchmarkWrites(
-  AnnotationWrites(PredictionWrites(TrajectoryWrites(TraceWrites(ReadCorpus)))),
+export class Corpus extends CounterfactualWrites(
+  BenchmarkWrites(AnnotationWrites(PredictionWrites(TrajectoryWrites(TraceWrites(ReadCorpus))))),
 ) {
   constructor(path: string, conn: Database.Database) {
     super(path, conn);

@@ -34,6 +34,12 @@ export interface IngestOptions {
   onProgress?: (bytesRead: number) => void;
   /** Event rows held back per trace before writing starts (default 4096). */
   bufferEvents?: number;
+  /**
+   * Called at each trace's end record, in file order, with its id: the new row, or the stored
+   * trace it duplicates (`inserted` false). Inside the file's transaction: a later error rolls
+   * back what these ids name.
+   */
+  onTrace?: (id: number, inserted: boolean) => void;
 }
 
 export interface IngestResult {
@@ -229,8 +235,9 @@ export async function ingestStream(
       cur.hash.update(cur.pending);
       cur.hash.update(endLine(end, false) + '\n');
       const hash = cur.hash.digest('hex');
-      const known = s.known.get(hash) !== undefined;
-      if (known) {
+      const knownId = s.known.get(hash) as number | undefined;
+      if (knownId !== undefined) {
+        opts.onTrace?.(knownId, false);
         if (cur.traceId !== null) {
           s.dropEvents.run(cur.traceId);
           s.dropTrace.run(cur.traceId);
@@ -242,6 +249,7 @@ export async function ingestStream(
         if (end.tampered !== undefined) s.tampered(end.tampered, cur.traceId!);
         flush(cur);
         storeSkeleton(db, cur.traceId!);
+        opts.onTrace?.(cur.traceId!, true);
         result.inserted++;
       }
       result.traces++;

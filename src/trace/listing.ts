@@ -34,4 +34,6 @@ export interface TraceRow {
   events: number;
   python: string;
   seconds: number;
+  /** For a counterfactual trace (`stepscope counterfactual`), the trace it was made from; null or absent otherwise. */
+  counterfactual_of?: number | null;
 }

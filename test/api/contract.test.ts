@@ -45,12 +45,13 @@ describe('method names', () => {
     expect(await message('x'.repeat(100), {})).toBe(`unknown API method "${'x'.repeat(60)}"`);
   });
 
-  it('every method of the contract has a handler; only the annotation changes write', () => {
+  it('every method of the contract has a handler; only the annotation changes and counterfactuals write', () => {
     expect(Object.keys(api).sort()).toEqual([...METHODS].sort());
     expect(METHODS.length).toBeGreaterThan(5);
     expect(METHODS.filter((m) => accessOf(m) === 'write').sort()).toEqual([
       'adjudicate',
       'annotate',
+      'recordCounterfactual',
       'setReviewQuota',
       'setTaxonomy',
       'skipAnnotation',

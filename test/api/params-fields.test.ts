@@ -73,6 +73,8 @@ const FIELDS: Record<string, string[]> = {
   getAgreement: ['set', 'run', 'view'],
   getReviewQuota: ['set', 'run'],
   setReviewQuota: ['set', 'run', 'reviews', 'author'],
+  recordCounterfactual: ['traceId', 'seq', 'set'],
+  getCounterfactual: ['traceId'],
 };
 
 let corpus: Corpus;

@@ -128,7 +128,17 @@ describe('stepscope traces', () => {
     const rows = lines(cli(['traces', '--db', db, '--json']).stdout);
     expect(rows.map((r) => r.name)).toEqual(['sum_a', 'sum_b', 'sum_c']);
     for (const r of rows)
-      expect(Object.keys(r)).toEqual(['id', 'name', 'mode', 'exit', 'reason', 'events', 'python', 'seconds']);
+      expect(Object.keys(r)).toEqual([
+        'id',
+        'name',
+        'mode',
+        'exit',
+        'reason',
+        'events',
+        'python',
+        'seconds',
+        'counterfactual_of',
+      ]);
     expect(rows[1]).toMatchObject({
       exit: 'error',
       reason: "ValueError('boom')",

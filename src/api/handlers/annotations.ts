@@ -45,8 +45,10 @@ export function annotationReadHandlers(corpus: ReadCorpus): Pick<Api, Reads> {
   };
 }
 
-export function annotationWriteHandlers(corpus: Corpus): Pick<Api, WriteMethod> {
-  const handlers: Pick<Api, WriteMethod> = {
+type Writes = Exclude<WriteMethod, 'recordCounterfactual'>;
+
+export function annotationWriteHandlers(corpus: Corpus): Pick<Api, Writes> {
+  const handlers: Pick<Api, Writes> = {
     setTaxonomy: (p) => updateTaxonomy(corpus, p.taxonomy, p.author).taxonomy,
     annotate: (p) => annotationInfo(setLabels(corpus, p)),
     skipAnnotation: (p) => annotationInfo(skipTarget(corpus, p.target, p.annotator)),
@@ -61,5 +63,5 @@ export function annotationWriteHandlers(corpus: Corpus): Pick<Api, WriteMethod> 
   // is; the HTTP server has spelled them already) is stored as the six characters `\ud800`.
   return Object.fromEntries(
     Object.entries(handlers).map(([m, f]) => [m, (p: never) => (f as (q: never) => unknown)(wellFormedValue(p))]),
-  ) as unknown as Pick<Api, WriteMethod>;
+  ) as unknown as Pick<Api, Writes>;
 }

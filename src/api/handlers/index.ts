@@ -9,6 +9,7 @@ import { methods, type Api, type Method, type ReadMethod, type WriteMethod } fro
 import type { MethodTable } from './dispatch.js';
 import { annotationReadHandlers, annotationWriteHandlers } from './annotations.js';
 import { askHandlers } from './ask.js';
+import { counterfactualReadHandlers, counterfactualWriteHandlers } from './counterfactuals.js';
 import { dashboardHandlers } from './dashboard.js';
 import { exportHandlers } from './export.js';
 import { findHandlers } from './find.js';
@@ -31,12 +32,13 @@ export function createApi(corpus: ReadCorpus, cache = new TraceCache(corpus)): P
     ...exportHandlers(corpus),
     ...askHandlers(corpus),
     ...annotationReadHandlers(corpus),
+    ...counterfactualReadHandlers(corpus),
   };
 }
 
 /** Every write method, over a writable corpus (a corpus opened read-only refuses them with `read-only`). */
 export function createWriteApi(corpus: Corpus): Pick<Api, WriteMethod> {
-  return annotationWriteHandlers(corpus);
+  return { ...annotationWriteHandlers(corpus), ...counterfactualWriteHandlers(corpus) };
 }
 
 /**

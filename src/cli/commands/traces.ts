@@ -21,7 +21,8 @@ Options:
   --desc           sort descending
   --limit N        at most N traces (default: all)
   --offset N       skip the first N
-  --json           one JSON object per line: {id, name, mode, exit, reason, events, python, seconds}
+  --json           one JSON object per line: {id, name, mode, exit, reason, events, python, seconds,
+                   counterfactual_of} (counterfactual_of: the origin of a counterfactual, else null)
   -h, --help       show this help`,
   options: {
     db: { type: 'string' },
@@ -57,9 +58,11 @@ Options:
       }
       if (rows.length) {
         const reason = (r: string | null) => (r === null ? '' : r.length > 60 ? `${r.slice(0, 57)}...` : r);
+        // A column `origin` (the trace a counterfactual was made from) only when one is listed.
+        const cf = rows.some((r) => r.counterfactual_of !== null);
         console.log(
           table(
-            ['id', 'name', 'mode', 'exit', 'events', 'seconds', 'python', 'reason'],
+            ['id', 'name', 'mode', 'exit', 'events', 'seconds', 'python', ...(cf ? ['origin'] : []), 'reason'],
             rows.map((r) => [
               r.id,
               r.name,
@@ -68,6 +71,7 @@ Options:
               r.events,
               Number(r.seconds.toFixed(3)),
               r.python,
+              ...(cf ? [r.counterfactual_of === null ? '' : `cf of ${r.counterfactual_of}`] : []),
               reason(r.reason),
             ]),
           ),

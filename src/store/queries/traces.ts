@@ -64,7 +64,9 @@ export function listTraces(db: Database.Database, q: TraceQuery = {}): { total: 
   if (!Number.isInteger(limit) || !Number.isInteger(offset) || offset < 0)
     throw new RangeError('limit and offset must be whole numbers');
 
-  const select = `SELECT t.id, t.name, t.mode, t.exit, t.reason, t.events, t.python, t.seconds`;
+  const select =
+    'SELECT t.id, t.name, t.mode, t.exit, t.reason, t.events, t.python, t.seconds, ' +
+    '(SELECT c.origin_id FROM counterfactuals c WHERE c.trace_id = t.id) AS counterfactual_of';
   const page = `FROM traces t ${filter} ORDER BY ${order} LIMIT ? OFFSET ?`;
   const count = () =>
     db
