@@ -37,6 +37,7 @@ export type { RowSource } from './queries/export.js';
 export type { MarkedProgram, ProgramOf } from './queries/benchmarks.js';
 export type { EvalSetRecord, ItemQuery, ItemTruth, NewItem, RolloutTarget, StoredItem } from './queries/evalsets.js';
 export type { RunFormat, NewRun, RunRecord } from './queries/runs.js';
+export type { NewRolloutStep, RolloutStepRecord } from './queries/rollouts.js';
 export type { ItemKeys, ItemVerdicts, Tally, VerdictCombo } from './queries/verdicts.js';
 export type {
   NewPrediction,
