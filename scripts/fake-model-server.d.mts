@@ -11,7 +11,9 @@ export type Fault = {
   times?: number;
 };
 export type Answer = string | string[] | Fault;
-/** At `step` a wrong but readable state, then the truth again (`right`) or wrong from there on; `format`: unreadable. */
+/**
+ * At `step` a wrong but readable state, then the truth again (`right`) or wrong from there on; `format`: unreadable.
+ */
 export interface RolloutError {
   step: number;
   then: 'right' | 'wrong' | 'format';
