@@ -24,7 +24,8 @@
  *      `<|frame_sep|>`) is at step k = the states before it plus 1, answered with `targets[k-1]`, unless an item's
  *      `errors` (or `rolloutErrors`, for every item) name that step: `{ step, then }` answers a wrong but readable
  *      state at `step` and then the truth again (`then: 'right'`), or wrong states from there on (`'wrong'`), or an
- *      unreadable text (`'format'`: the rollout stops there);
+ *      unreadable text (`'format'`: the rollout stops there). A prompt several items share (the same text can precede
+ *      different states, as in a recursive function's frames) is answered as the first such item's;
  *   4. `continuations`: the rest of the first text that starts with the prompt (give full
  *      serialized trajectories and any prefix is answered with its true next state);
  *   5. `default` when set; otherwise HTTP 400 "no answer for this prompt" (a test bug, said loudly).
