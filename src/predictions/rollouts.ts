@@ -9,7 +9,7 @@
  * --prefixes-of SET` makes a set with every such position.
  */
 import { UserError } from '../common/errors.js';
-import type { RolloutItem, RolloutRun, RolloutStep, StepAccuracy } from '../contract/rollouts.js';
+import type { RolloutItem, RolloutRun, RolloutStep, StepAccuracy } from '../semantics/rollouts.js';
 import { formatAction, type Action } from '../semantics/index.js';
 import type { EvalSetRecord, ReadCorpus, RunRecord, StoredItem } from '../store/corpus.js';
 import { stopsAfter } from './rollout-score.js';

@@ -1,6 +1,6 @@
 /** `stepscope rollouts`: a model run on its own states, aligned with the truth step by step (docs/predictions.md). */
 import { recordName } from '../../contract/predictions.js';
-import type { RolloutRun } from '../../contract/rollouts.js';
+import type { RolloutRun } from '../../semantics/rollouts.js';
 import { rolloutRuns } from '../../predictions/rollouts.js';
 import { answeredText } from '../../predictions/views.js';
 import { checkedOption, requireString, type Command } from '../command.js';
@@ -25,7 +25,7 @@ Options:
   --set NAME      the rollout set
   --model LABEL   only this run (default: every run of the set)
   --json          one JSON object per run and line, as the API's getRollouts gives it
-                  (src/contract/rollouts.ts; docs/predictions.md, "Rollouts")`,
+                  (src/semantics/rollouts.ts; docs/predictions.md, "Rollouts")`,
   options: {
     db: { type: 'string' },
     set: { type: 'string' },
