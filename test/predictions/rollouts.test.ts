@@ -13,6 +13,7 @@ import { nextPrompt } from '../../src/predictions/rollout-score.js';
 import { serialize, contextFor, walk } from '../../src/semantics/index.js';
 import { loadTrace } from '../../src/trajectories/load.js';
 import type { Corpus, RolloutTarget, StoredItem } from '../../src/store/corpus.js';
+import { connectionOf } from '../../src/store/connection.js';
 import { callApi } from '../api/call.js';
 import { cleanTempDirs } from '../store/fixtures.js';
 import { corpusOf, vectorTraces } from './helpers.js';
@@ -179,6 +180,20 @@ describe('rollouts imported and shown', () => {
       );
       expect(corpus.getRun(corpus.getEvalSet('ro')!.id, 'bad')).toBeUndefined();
     }
+  });
+
+  it('goes with its run and its set: deleting them deletes the predicted and the true steps', () => {
+    const db = connectionOf(corpus);
+    const count = (t: string) => db.prepare(`SELECT count(*) FROM ${t}`).pluck().get() as number;
+    const setId = corpus.getEvalSet('ro')!.id;
+    const run = corpus.getRun(setId, 'm')!;
+    const steps = count('rollout_steps');
+    expect(steps).toBeGreaterThan(0);
+    corpus.deleteRun(run.id);
+    expect(count('rollout_steps')).toBe(0);
+    expect(count('rollout_targets')).toBeGreaterThan(0);
+    corpus.deleteEvalSet(setId);
+    expect(count('rollout_targets')).toBe(0);
   });
 
   it('is refused for a set that is not a rollout set', async () => {
