@@ -8,6 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApi } from '../../src/api/handlers/index.js';
 import { createEvalSet } from '../../src/predictions/create.js';
 import { importPredictions } from '../../src/predictions/import.js';
+import { importEvalSet } from '../../src/predictions/import-set.js';
+import { exportLine } from '../../src/predictions/views.js';
 import { cutItem, Traces } from '../../src/predictions/items.js';
 import { nextPrompt } from '../../src/predictions/rollout-score.js';
 import { serialize, contextFor, walk } from '../../src/semantics/index.js';
@@ -85,6 +87,20 @@ describe('rollout sets', () => {
         if (k + 1 < ts.length) prompt = nextPrompt(prompt, t.target, it.actions[k + 1]);
       });
     }
+  });
+});
+
+describe('sets made from rollout sets', () => {
+  it('--prefixes-of takes a rollout set only; evalset import refuses a rollout set for now, naming the line', () => {
+    expect(() => createEvalSet(corpus, { name: 'p', task: 'next-state', prefixesOf: 'nope' })).toThrow(
+      /--prefixes-of: "nope" is not a rollout set/,
+    );
+    const set = corpus.getEvalSet('ro')!;
+    const path = file('ro-export.jsonl', [exportLine(set, items[0], targets.get(items[0].id))]);
+    expect(() => importEvalSet(corpus, path, 'again')).toThrow(
+      /ro-export\.jsonl:1: a rollout set cannot be imported yet/,
+    );
+    expect(corpus.getEvalSet('again')).toBeUndefined();
   });
 });
 
