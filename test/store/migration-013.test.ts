@@ -25,8 +25,9 @@ describe('migration 013 (rollouts)', () => {
     const path = join(dir, 'v12.db');
     const old = openCorpus(path, { create: true, migrations: MIGRATIONS.filter((m) => m.version <= 12) });
     await old.ingest(writeTraces(dir, 't.jsonl', [{ n: 3 }, { name: 'long', n: 30 }]));
-    createEvalSet(old, { name: 'gone', task: 'next-state', perAction: 1 });
     const { set } = createEvalSet(old, { name: 'ns', task: 'next-state', perAction: 2 });
+    // The highest id deleted: only the AUTOINCREMENT counter remembers it.
+    createEvalSet(old, { name: 'gone', task: 'next-state', perAction: 1 });
     old.deleteEvalSet(old.getEvalSet('gone')!.id);
     const items = [...old.iterateItems(set.id)];
     const run = old.saveRun(
@@ -54,6 +55,7 @@ describe('migration 013 (rollouts)', () => {
     expect(userVersion(db)).toBe(12);
     const before = dump(db);
     const lastId = db.prepare("SELECT seq FROM sqlite_sequence WHERE name = 'evalsets'").pluck().get() as number;
+    expect(lastId).toBeGreaterThan(set.id);
     old.close();
 
     const c = openCorpus(path);
