@@ -174,6 +174,12 @@ describe('rollouts imported and shown', () => {
     expect(run.by_step[1]).toMatchObject({ teacher_forced: 0, teacher_forced_right: 0 });
     expect(run.items[0].steps[1].teacher_forced).toBe(false);
     expect(run.items[0].steps[0].teacher_forced).toBe(true);
+    // One trace's rollouts only (what the explorer asks for the trace it shows).
+    const one = items[0].traceId;
+    const [ofTrace] = await callApi(api, 'getRollouts', { set: 'ro', run: 'm', traceId: one });
+    expect(ofTrace.items.length).toBeGreaterThan(0);
+    expect(ofTrace.items.map((i) => i.trace_id)).toEqual(ofTrace.items.map(() => one));
+    expect(ofTrace.items.map((i) => i.id)).toEqual(run.items.filter((i) => i.trace_id === one).map((i) => i.id));
   });
 
   it('refuses a bad file naming its line and what was expected, and stores nothing', () => {
