@@ -11,11 +11,31 @@ export type Fault = {
   times?: number;
 };
 export type Answer = string | string[] | Fault;
+/**
+ * At `step` a wrong but readable state, then the truth again (`right`) or wrong from there on; `format`: unreadable.
+ */
+export interface RolloutError {
+  step: number;
+  then: 'right' | 'wrong' | 'format';
+}
+/** An item of a rollout set as `evalset export` writes it (other keys are ignored), and its own errors. */
+export interface RolloutItem {
+  id?: number;
+  prompt: string;
+  actions: { action: string; src?: string }[];
+  targets: string[];
+  errors?: RolloutError[];
+}
+/** The wrong but readable state the server answers for `truth`. */
+export function wrongState(truth: string): string;
 export interface FakeOptions {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the request's JSON body, as sent
   answer?: (q: { prompt: string; body: Record<string, any>; sample: number }) => Answer | Promise<Answer>;
   answers?: Record<string, Answer>;
   continuations?: string[];
+  rollouts?: RolloutItem[];
+  /** Errors of every rollout item. */
+  rolloutErrors?: RolloutError[];
   default?: string;
   faults?: Fault[];
   models?: string[];

@@ -11,15 +11,24 @@
  *   500 }] }); … fake.url, fake.requests, fake.stats.maxInFlight …; await fake.close();
  * From a shell (try `stepscope predict` without a GPU):
  *   node scripts/fake-model-server.mjs --answers answers.json [--port 8001] [--host 127.0.0.1]
+ *   node scripts/fake-model-server.mjs --rollouts ro.jsonl [--rollout-errors 2:right,4:wrong] (a rollout set's export;
+ *   STEP:THEN as `rolloutErrors` below, for every item)
  *   prints "fake model server listening on http://127.0.0.1:PORT" once ready. The answers
  *   file holds the options below as JSON (everything but `answer`).
  *
  * How a prompt is answered, first match wins:
  *   1. `answer({ prompt, body, sample })` when given: a string, or a fault object;
  *   2. `answers[prompt]`: a string (every sample), a list (sample i gets list[i % length]), or a fault;
- *   3. `continuations`: the rest of the first text that starts with the prompt (give full
+ *   3. `rollouts`: items of a rollout set as `evalset export` writes them (`prompt`, `actions`, `targets`); a prompt
+ *      that is an item's prompt continued by a rollout (states, each then `<|action_sep|>`, the item's next action and
+ *      `<|frame_sep|>`) is at step k = the states before it plus 1, answered with `targets[k-1]`, unless an item's
+ *      `errors` (or `rolloutErrors`, for every item) name that step: `{ step, then }` answers a wrong but readable
+ *      state at `step` and then the truth again (`then: 'right'`), or wrong states from there on (`'wrong'`), or an
+ *      unreadable text (`'format'`: the rollout stops there). A prompt several items share (the same text can precede
+ *      different states, as in a recursive function's frames) is answered as the first such item's;
+ *   4. `continuations`: the rest of the first text that starts with the prompt (give full
  *      serialized trajectories and any prefix is answered with its true next state);
- *   4. `default` when set; otherwise HTTP 400 "no answer for this prompt" (a test bug, said loudly).
+ *   5. `default` when set; otherwise HTTP 400 "no answer for this prompt" (a test bug, said loudly).
  * Like a real server, the text is cut at the first of the request's `stop` strings
  * (unless `ignoreStop`).
  *
@@ -41,9 +50,13 @@ import { pathToFileURL } from 'node:url';
  * @typedef {{
  *   answer?: (q: { prompt: string, body: Record<string, any>, sample: number }) => Answer | Promise<Answer>,
  *   answers?: Record<string, Answer>, continuations?: string[], default?: string,
+ *   rollouts?: RolloutItem[], rolloutErrors?: RolloutError[],
  *   faults?: Fault[], models?: string[], modelsAnswer?: unknown, apiKey?: string,
  *   ignoreN?: boolean, refuseN?: boolean, ignoreStop?: boolean, port?: number, host?: string,
  * }} FakeOptions
+ * @typedef {{ step: number, then: 'right' | 'wrong' | 'format' }} RolloutError
+ * @typedef {{ id?: number, prompt: string, actions: { action: string, src?: string }[], targets: string[],
+ *   errors?: RolloutError[] }} RolloutItem
  * @typedef {{ body: Record<string, any>, authorization: string | undefined,
  *   contentType: string | undefined, accept: string | undefined }} Recorded
  */
@@ -55,6 +68,42 @@ const json = (res, status, value, headers = {}) => {
 };
 const error = (res, status, message, headers = {}) =>
   json(res, status, { error: { message, type: 'fake_error', code: status } }, headers);
+const ACTION = '<|action_sep|>';
+const FRAME = '<|frame_sep|>';
+const actionText = (a) => (a.action === 'breakpoint' ? `<|breakpoint|>${a.src}` : `<|${a.action}|>`);
+
+/** A state that reads but is not `truth`: its source line marked, or another exit token. */
+export function wrongState(truth) {
+  if (truth.includes('<|src_sep|>')) return truth.replace('<|src_sep|>', '<|src_sep|># wrong ');
+  return truth === '<|exit_error|>' ? '<|exit_normal|>' : '<|exit_error|>';
+}
+
+/** The answer of a rollout at the step the prompt is at (see the file's comment), or undefined: not a rollout's. */
+function rolloutAnswer(items, everyItem, prompt) {
+  for (const it of items) {
+    if (!prompt.startsWith(it.prompt)) continue;
+    const rest = prompt.slice(it.prompt.length).split(ACTION);
+    const k = rest.length - 1; // states before this step
+    if (k >= it.targets.length) continue;
+    // Each later part is the next action and a frame, then (but for the last) the state answered after it.
+    const fits = rest
+      .slice(1)
+      .every((seg, j) =>
+        j + 1 === k
+          ? seg === actionText(it.actions[j + 1]) + FRAME
+          : seg.startsWith(actionText(it.actions[j + 1]) + FRAME),
+      );
+    if (!fits) continue;
+    const step = k + 1;
+    const errors = [...(it.errors ?? []), ...everyItem];
+    const at = errors.find((e) => e.step === step);
+    if (at?.then === 'format') return 'this is not a state';
+    const onward = errors.some((e) => e.then === 'wrong' && e.step <= step);
+    return at || onward ? wrongState(it.targets[k]) : it.targets[k];
+  }
+  return undefined;
+}
+
 const isFault = (a) => typeof a === 'object' && a !== null && !Array.isArray(a) && typeof a.fault === 'string';
 
 /** @param {FakeOptions} o */
@@ -76,6 +125,8 @@ export async function startFakeModelServer(o = {}) {
     if (o.answer) return o.answer({ prompt, body, sample });
     const given = o.answers?.[prompt];
     if (given !== undefined) return Array.isArray(given) ? given[sample % given.length] : given;
+    const rolled = o.rollouts && rolloutAnswer(o.rollouts, o.rolloutErrors ?? [], prompt);
+    if (rolled !== undefined) return rolled;
     const whole = o.continuations?.find((t) => t.startsWith(prompt) && t.length > prompt.length);
     if (whole !== undefined) return whole.slice(prompt.length);
     return o.default;
@@ -216,11 +267,28 @@ async function main(argv) {
     return i >= 0 ? argv[i + 1] : undefined;
   };
   if (argv.includes('--help')) {
-    console.log('Usage: node scripts/fake-model-server.mjs [--answers FILE.json] [--port N] [--host 127.0.0.1]');
+    console.log(
+      'Usage: node scripts/fake-model-server.mjs [--answers FILE.json] [--port N] [--host 127.0.0.1]\n' +
+        '       [--rollouts ROLLOUT_SET_EXPORT.jsonl [--rollout-errors STEP:right|wrong|format,...]]',
+    );
     return;
   }
   const file = arg('--answers');
   const options = file ? JSON.parse(readFileSync(file, 'utf8')) : {};
+  const rolloutsFile = arg('--rollouts');
+  if (rolloutsFile)
+    options.rollouts = readFileSync(rolloutsFile, 'utf8')
+      .split('\n')
+      .filter((l) => l.trim())
+      .map((l) => JSON.parse(l));
+  const errs = arg('--rollout-errors');
+  if (errs)
+    options.rolloutErrors = errs.split(',').map((e) => {
+      const [step, then] = e.split(':');
+      if (!/^[1-9][0-9]*$/.test(step) || !['right', 'wrong', 'format'].includes(then))
+        throw new Error(`--rollout-errors: expected STEP:right, STEP:wrong or STEP:format, got ${JSON.stringify(e)}`);
+      return { step: Number(step), then };
+    });
   const fake = await startFakeModelServer({
     ...options,
     port: Number(arg('--port') ?? options.port ?? 0),

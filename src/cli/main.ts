@@ -21,6 +21,7 @@ const loaders: Record<string, () => Promise<{ command: Command }>> = {
   predict: () => import('./commands/predict.js'),
   runs: () => import('./commands/runs.js'),
   scores: () => import('./commands/scores.js'),
+  rollouts: () => import('./commands/rollouts.js'),
   dataset: () => import('./commands/dataset.js'),
   benchmark: () => import('./commands/benchmark.js'),
   serve: () => import('./commands/serve.js'),

@@ -13,6 +13,7 @@ import { annotationMethods, type AnnotationResults } from './annotations.js';
 import { counterfactualMethods, type CounterfactualResults } from './counterfactuals.js';
 import type { Access, MethodSpec } from './method.js';
 import { predictionMethods, type PredictionResults } from './predictions.js';
+import { rolloutMethods, type RolloutResults } from './rollouts.js';
 import { traceMethods, type TraceResults } from './traces.js';
 import { trajectoryMethods, type TrajectoryResults } from './trajectories.js';
 
@@ -35,6 +36,7 @@ export { MAX_WALK_ACTIONS, type TrajectoryRow } from './trajectories.js';
 export type { AskResults, CheckedAnswer, StateCheck } from './ask.js';
 export type { EvalSetInfo, RunInfo, ItemRow, ItemDetail, PredictionDetail, VerdictInfo } from './predictions.js';
 export type { ScoreLine, ScoreBy } from '../semantics/eval.js';
+export type { RolloutItem, RolloutRun, RolloutStep, StepAccuracy } from './rollouts.js';
 export {
   DASHBOARD_BREAKDOWNS,
   type DashboardBreakdown,
@@ -65,6 +67,7 @@ export const methods = {
   ...traceMethods,
   ...trajectoryMethods,
   ...predictionMethods,
+  ...rolloutMethods,
   ...dashboardMethods,
   ...exportMethods,
   ...askMethods,
@@ -81,6 +84,7 @@ export interface Results
     TraceResults,
     TrajectoryResults,
     PredictionResults,
+    RolloutResults,
     DashboardResults,
     ExportResults,
     AskResults,

@@ -14,6 +14,7 @@ export type { Backoff, RetryNotice } from './retry.js';
 export {
   DEFAULT_CONCURRENCY,
   runCompletions,
+  type Answer,
   type RunItem,
   type RunOptions,
   type RunProgress,

@@ -23,7 +23,12 @@ export interface RunItem {
   prompt: string;
 }
 
-export type Sink<T extends RunItem> = (item: T, completion: Completion) => void | Promise<void>;
+export type Sink<T extends RunItem, A = Completion> = (item: T, answer: A) => void | Promise<void>;
+
+/** What an answer must tell the run's counts: each sample's (or step's) finish reason. */
+export interface Answer {
+  finishReasons: (string | null)[];
+}
 
 export interface RunProgress {
   /** Items in the run, when known (an array, or `total` given). */
@@ -57,7 +62,13 @@ export interface RunSummary extends Omit<RunProgress, 'inFlight' | 'lastError'> 
   samplesMode: 'native' | 'separate' | null;
 }
 
-export interface RunOptions<T extends RunItem> {
+export interface RunOptions<T extends RunItem, A extends Answer = Completion> {
+  /**
+   * An item's answer made of several requests in turn (a rollout: each prompt depends on the answer before), each
+   * through `ask`, which retries and is bounded by the run's limiter like a plain item's request. Default: one
+   * completion of `item.prompt`. An error of `ask` fails the item as a plain request's would.
+   */
+  perform?: (item: T, ask: (prompt: string) => Promise<Completion>) => Promise<A>;
   settings: ModelSettings;
   /** Completions per item. Default 1. */
   samples?: number;
@@ -79,10 +90,10 @@ export interface RunOptions<T extends RunItem> {
 
 export const DEFAULT_CONCURRENCY = 8;
 
-export async function runCompletions<T extends RunItem>(
+export async function runCompletions<T extends RunItem, A extends Answer = Completion>(
   items: Iterable<T> | AsyncIterable<T>,
-  o: RunOptions<T>,
-  sink: Sink<T>,
+  o: RunOptions<T, A>,
+  sink: Sink<T, A>,
 ): Promise<RunSummary> {
   const started = performance.now();
   const concurrency = o.concurrency ?? DEFAULT_CONCURRENCY;
@@ -170,12 +181,15 @@ export async function runCompletions<T extends RunItem>(
   const worker = async () => {
     for (let item = await next(); item !== undefined; item = await next()) {
       s.inFlight++;
-      let answer: Completion;
-      try {
-        answer = await complete(
-          { ...o.settings, prompt: item.prompt, samples: o.samples },
-          { signal, limiter, memo, backoff: o.backoff, env: o.env, onRetry: (n) => retried(item!, n) },
+      let answer: A;
+      const it = item;
+      const ask = (prompt: string) =>
+        complete(
+          { ...o.settings, prompt, samples: o.samples },
+          { signal, limiter, memo, backoff: o.backoff, env: o.env, onRetry: (n) => retried(it, n) },
         );
+      try {
+        answer = o.perform ? await o.perform(item, ask) : ((await ask(item.prompt)) as unknown as A);
       } catch (e) {
         if (!(e instanceof ModelError)) throw e;
         if (e.code !== 'aborted') failed(item, e);

@@ -8,8 +8,9 @@ import { DIRECTIONS, isCruxevalTask, type DirectionChoice, type EvalTask } from 
 import type { Corpus, EvalSetRecord, NewItem } from '../store/corpus.js';
 import { cruxevalItems, type Skipped } from './cruxeval-items.js';
 import { horizonItems } from './horizon.js';
-import { Traces } from './items.js';
+import { cutItem, Traces } from './items.js';
 import { nextStateItems, type Shortfall } from './next-state.js';
+import { rolloutItems } from './rollout-items.js';
 
 export interface CreateOptions {
   name: string;
@@ -20,11 +21,20 @@ export interface CreateOptions {
   direction?: DirectionChoice;
   /** Only these traces (default every trace). */
   traceIds?: number[];
-  /** next-state: the sampled trajectories' length limit. */
+  /** next-state: the sampled trajectories' length limit; rollout: the actions of each item at most. */
   maxSteps?: number;
+  /** rollout: items per trace and direction. */
+  perTrace?: number;
+  /**
+   * next-state: instead of sampling, one item per step of each item of this rollout set (the same trace, direction,
+   * entry and actions up to that step): the teacher-forced twins `stepscope rollouts` compares with.
+   */
+  prefixesOf?: string;
 }
 
 export const DEFAULT_PER_ACTION = { 'next-state': 10, horizon: 5 } as const;
+export const DEFAULT_PER_TRACE = 1;
+export const DEFAULT_ROLLOUT_STEPS = 20;
 export const DEFAULT_MAX_STEPS = 200;
 
 export interface CreateResult {
@@ -48,7 +58,21 @@ export function createEvalSet(corpus: Corpus, o: CreateOptions): CreateResult {
   let short: Shortfall[] = [];
   let skipped: Skipped[] = [];
   const options: Record<string, unknown> = { traces: o.traceIds ? traceIds : null };
-  if (o.task === 'next-state') {
+  if (o.task === 'next-state' && o.prefixesOf !== undefined) {
+    const from = corpus.getEvalSet(o.prefixesOf);
+    if (!from || from.task !== 'rollout')
+      throw new UserError(
+        `--prefixes-of: ${JSON.stringify(o.prefixesOf)} is not a rollout set of ${corpus.path}`,
+        'bad-input',
+      );
+    Object.assign(options, { prefixes_of: from.name });
+    items = [];
+    for (const it of corpus.iterateItems(from.id)) {
+      if (o.traceIds && !traceIds.includes(it.traceId)) continue;
+      for (let k = 1; k <= it.actions.length; k++)
+        items.push(cutItem(traces, it.traceId, it.direction, it.entry, it.actions.slice(0, k), `${it.key}/${k}`));
+    }
+  } else if (o.task === 'next-state') {
     const perAction = o.perAction ?? DEFAULT_PER_ACTION['next-state'];
     const seed = o.seed ?? 0;
     const maxSteps = o.maxSteps ?? DEFAULT_MAX_STEPS;
@@ -58,12 +82,18 @@ export function createEvalSet(corpus: Corpus, o: CreateOptions): CreateResult {
     const points = o.perAction ?? DEFAULT_PER_ACTION.horizon;
     Object.assign(options, { per_action: points, direction: o.direction ?? 'both' });
     ({ items, skipped } = horizonItems(traces, directions, traceIds, points));
+  } else if (o.task === 'rollout') {
+    const perTrace = o.perTrace ?? DEFAULT_PER_TRACE;
+    const seed = o.seed ?? 0;
+    const maxSteps = o.maxSteps ?? DEFAULT_ROLLOUT_STEPS;
+    Object.assign(options, { per_trace: perTrace, seed, direction: o.direction ?? 'both', max_steps: maxSteps });
+    ({ items, skipped } = rolloutItems(traces, { seed, perTrace, directions, traceIds, maxSteps }));
   } else if (isCruxevalTask(o.task)) {
     ({ items, skipped } = cruxevalItems(traces, o.task, traceIds));
   } else throw new RangeError(`unknown task ${o.task}`);
   if (items.length === 0) {
     const why =
-      o.task === 'next-state' || o.task === 'horizon'
+      o.task === 'next-state' || o.task === 'horizon' || o.task === 'rollout'
         ? 'no trace gives one'
         : 'no CRUXEval trace (record them with record-cruxeval)';
     throw new UserError(`${o.task}: no items to make (${why}); nothing was stored`, 'bad-input');

@@ -79,6 +79,8 @@ function readExport(file: string): ExportedItem[] {
     want('id', isInt(r.id, 1), 'an item id (a positive integer)');
     want('set', typeof r.set === 'string' && r.set !== '', 'the set name');
     want('task', (EVAL_TASKS as readonly unknown[]).includes(r.task), `a task (${EVAL_TASKS.join(', ')})`);
+    if (r.task === 'rollout')
+      fail('a rollout set cannot be imported yet: make it again here with evalset create --task rollout');
     want('name', typeof r.name === 'string' && r.name !== '', 'the trace name');
     want('direction', r.direction === 'forward' || r.direction === 'inverse', '"forward" or "inverse"');
     want('entry', isInt(r.entry), 'the seq of the entry call (an integer)');

@@ -9,8 +9,17 @@
  */
 import { UserError } from '../common/errors.js';
 import { isCruxevalTask } from '../semantics/index.js';
-import { type Corpus, type ItemTruth, type NewPrediction, type RunRecord } from '../store/corpus.js';
+import {
+  type Corpus,
+  type EvalSetRecord,
+  type ItemTruth,
+  type NewPrediction,
+  type RunRecord,
+  type StoredItem,
+} from '../store/corpus.js';
 import { readPredictionsFile } from './read-file.js';
+import { readRolloutFile } from './rollout-import.js';
+import { rolloutPrediction, scoreSteps } from './rollout-score.js';
 import { requireSet } from './views.js';
 import { newPrediction } from './verdicts.js';
 
@@ -33,6 +42,7 @@ export interface ImportResult {
 
 export function importPredictions(corpus: Corpus, o: ImportOptions): ImportResult {
   const set = requireSet(corpus, o.set);
+  if (set.task === 'rollout') return importRollouts(corpus, set, o);
   // The items' true fields (not their prompts, most of a set's bytes), by id and key.
   const truths = new Map<number, ItemTruth>();
   const byKey = new Map<string, number>();
@@ -60,15 +70,7 @@ export function importPredictions(corpus: Corpus, o: ImportOptions): ImportResul
   const format = file.format === 'state' ? 'state' : 'cruxeval';
   const existing = corpus.getRun(set.id, o.label);
   if (existing && existing.sourceHash === file.hash) return { run: existing, outcome: 'unchanged' };
-  if (existing && !o.replace) {
-    const from = existing.sourceHash
-      ? `imported from another file (${existing.source})`
-      : `made by stepscope predict (${existing.source})`;
-    throw new UserError(
-      `${set.name} already has a run labelled ${JSON.stringify(o.label)}, ${from}; give another --model label, or --replace to replace it`,
-      'bad-input',
-    );
-  }
+  refuseTaken(set, o, existing);
   function* predictions(): Generator<NewPrediction> {
     for (const [id, texts] of file.byItem) {
       const item = truths.get(id)!;
@@ -95,6 +97,58 @@ export function importPredictions(corpus: Corpus, o: ImportOptions): ImportResul
       setId: set.id,
       label: o.label,
       format,
+      params: o.params ?? {},
+      source: o.file,
+      sourceHash: file.hash,
+      hashseed: 0,
+    },
+    predictions(),
+    existing?.id,
+  );
+  return { run: corpus.getRunById(runId)!, outcome: existing ? 'replaced' : 'stored' };
+}
+
+/** Another file under a label that exists is refused unless `replace`. */
+function refuseTaken(set: EvalSetRecord, o: ImportOptions, existing: RunRecord | undefined): void {
+  if (!existing || o.replace) return;
+  const from = existing.sourceHash
+    ? `imported from another file (${existing.source})`
+    : `made by stepscope predict (${existing.source})`;
+  throw new UserError(
+    `${set.name} already has a run labelled ${JSON.stringify(o.label)}, ${from}; give another --model label, or --replace to replace it`,
+    'bad-input',
+  );
+}
+
+/** A rollout set's file (rollout-import.ts): each state scored against its step's truth, stored in one transaction. */
+function importRollouts(corpus: Corpus, set: EvalSetRecord, o: ImportOptions): ImportResult {
+  const byKey = new Map<string, number>();
+  const actions = new Map<number, StoredItem['actions']>();
+  for (const it of corpus.iterateItems(set.id)) {
+    byKey.set(it.key, it.id);
+    actions.set(it.id, it.actions);
+  }
+  const targets = corpus.rolloutTargets([...actions.keys()]);
+  const file = readRolloutFile(
+    o.file,
+    (id) => (typeof id === 'number' ? (actions.has(id) ? id : undefined) : byKey.get(id)),
+    (id) => targets.get(id) ?? [],
+  );
+  const existing = corpus.getRun(set.id, o.label);
+  if (existing && existing.sourceHash === file.hash) return { run: existing, outcome: 'unchanged' };
+  refuseTaken(set, o, existing);
+  function* predictions(): Generator<NewPrediction> {
+    for (const [id, samples] of file.byItem) {
+      const t = targets.get(id)!;
+      for (let k = 0; k < samples.length; k++)
+        yield rolloutPrediction(id, k, actions.get(id)!, t, scoreSteps(t, samples[k]));
+    }
+  }
+  const runId = corpus.saveRun(
+    {
+      setId: set.id,
+      label: o.label,
+      format: 'state',
       params: o.params ?? {},
       source: o.file,
       sourceHash: file.hash,

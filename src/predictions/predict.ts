@@ -13,7 +13,9 @@ import {
   type RunOptions,
   type RunSummary,
 } from '../model/index.js';
-import type { Corpus, RunRecord, StoredItem } from '../store/corpus.js';
+import type { Completion } from '../model/index.js';
+import type { Corpus, RolloutTarget, RunRecord, StoredItem } from '../store/corpus.js';
+import { nextPrompt, rolloutPrediction, scoreSteps, stopsAfter } from './rollout-score.js';
 import { newPrediction } from './verdicts.js';
 import { requireSet } from './views.js';
 
@@ -68,6 +70,11 @@ export async function predict(corpus: Corpus, o: PredictOptions): Promise<Predic
   if (dry.error) throw new UserError(dry.error.message, 'bad-input');
   const label = o.label ?? o.settings.model;
   const samples = o.samples ?? 1;
+  if (set.task === 'rollout' && samples !== 1)
+    throw new UserError(
+      `a rollout set takes one sample per item (${set.name} is one): leave out --samples`,
+      'bad-input',
+    );
   const params = runParams(o.settings, samples);
   let run = corpus.getRun(set.id, label);
   if (run && !o.replace) {
@@ -104,6 +111,30 @@ export async function predict(corpus: Corpus, o: PredictOptions): Promise<Predic
   const answered = corpus.answeredItems(runId);
   const todo = set.items - answered.size;
   o.onStart?.(todo, answered.size);
+  if (set.task === 'rollout') {
+    const summary = await runCompletions(
+      unanswered(corpus, set.id, answered),
+      {
+        settings: o.settings,
+        samples: 1,
+        concurrency: o.concurrency,
+        signal: o.signal,
+        total: todo,
+        onProgress: o.onProgress,
+        onFailure: o.onFailure,
+        onRetry: o.onRetry,
+        env: o.env,
+        backoff: o.backoff,
+        perform: (p, ask) => rollOut(p.item, corpus.rolloutTargets([p.item.id]).get(p.item.id) ?? [], ask),
+      },
+      (p, answer) => {
+        const steps = scoreSteps(answer.targets, answer.states, answer.finishReasons);
+        const last = answer.finishReasons[answer.finishReasons.length - 1] ?? null;
+        corpus.addPredictions(runId, [rolloutPrediction(p.item.id, 0, p.item.actions, answer.targets, steps, last)]);
+      },
+    );
+    return { run: corpus.getRunById(runId)!, summary, resumed: answered.size };
+  }
   const summary = await runCompletions(
     unanswered(corpus, set.id, answered),
     {
@@ -128,6 +159,36 @@ export async function predict(corpus: Corpus, o: PredictOptions): Promise<Predic
     },
   );
   return { run: corpus.getRunById(runId)!, summary, resumed: answered.size };
+}
+
+/** A rollout's answer: the predicted state after each action, until it stopped, and the true steps it is scored on. */
+interface RolloutAnswer {
+  states: string[];
+  finishReasons: (string | null)[];
+  targets: RolloutTarget[];
+}
+
+/**
+ * One item rolled out (docs/predictions.md, "Rollouts"): step 1's prompt is the item's; each next prompt appends the
+ * model's own answer, `<|action_sep|>`, the next action and `<|frame_sep|>`. Stops after the last action, or after a
+ * state that is an exit token or cannot be read (scored as such).
+ */
+async function rollOut(
+  item: StoredItem,
+  targets: RolloutTarget[],
+  ask: (prompt: string) => Promise<Completion>,
+): Promise<RolloutAnswer> {
+  const out: RolloutAnswer = { states: [], finishReasons: [], targets };
+  let prompt = item.prompt;
+  for (let k = 0; k < targets.length; k++) {
+    const c = await ask(prompt);
+    const text = c.texts[0] ?? '';
+    out.states.push(text);
+    out.finishReasons.push(c.finishReasons[0] ?? null);
+    if (stopsAfter(text) !== null || k + 1 === targets.length) break;
+    prompt = nextPrompt(prompt, text, item.actions[k + 1]);
+  }
+  return out;
 }
 
 /**

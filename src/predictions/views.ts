@@ -5,7 +5,14 @@
 import { UserError } from '../common/errors.js';
 import { redactEndpoint } from '../model/index.js';
 import { formatAction, parsePrediction, type ScoreBy, type ScoreLine } from '../semantics/index.js';
-import type { EvalSetRecord, PredictionRecord, ReadCorpus, RunRecord, StoredItem } from '../store/corpus.js';
+import type {
+  EvalSetRecord,
+  PredictionRecord,
+  ReadCorpus,
+  RolloutTarget,
+  RunRecord,
+  StoredItem,
+} from '../store/corpus.js';
 import { scoreLines } from './scores.js';
 
 /** The set named `name`, or a not-found error listing the sets there are. */
@@ -102,8 +109,24 @@ export function predictionDetail(p: PredictionRecord, format: RunRecord['format'
   };
 }
 
-/** The JSON line `evalset export` writes per item (keys as docs/predictions.md lists them). */
-export function exportLine(set: EvalSetRecord, it: StoredItem) {
+/**
+ * The JSON line `evalset export` writes per item (keys as docs/predictions.md lists them). A rollout item has no one
+ * target: `targets` holds the true state after each of its actions, and `action`, `horizon` and `target` are left out.
+ */
+export function exportLine(set: EvalSetRecord, it: StoredItem, steps?: readonly RolloutTarget[]) {
+  if (set.task === 'rollout')
+    return {
+      id: it.id,
+      set: set.name,
+      task: set.task,
+      name: it.name,
+      trace: it.traceId,
+      direction: it.direction,
+      entry: it.entry,
+      actions: it.actions,
+      prompt: it.prompt,
+      targets: (steps ?? []).map((s) => s.target),
+    };
   return {
     id: it.id,
     set: set.name,

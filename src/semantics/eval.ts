@@ -5,13 +5,17 @@
  */
 import type { ExitKind, StateKind } from './types.js';
 
-/** What `stepscope evalset create --task` makes. */
+/**
+ * What `stepscope evalset create --task` makes. A `rollout` item is a whole trajectory the model runs on its own
+ * states (docs/predictions.md, "Rollouts"); every other task's item is one teacher-forced next state.
+ */
 export const EVAL_TASKS = [
   'next-state',
   'cruxeval-output',
   'cruxeval-output-breakpoint',
   'cruxeval-input',
   'horizon',
+  'rollout',
 ] as const;
 export type EvalTask = (typeof EVAL_TASKS)[number];
 

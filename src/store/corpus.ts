@@ -37,8 +37,9 @@ export type { SqlRow } from './queries/sql.js';
 export type { RowSource } from './queries/export.js';
 export type { MarkedProgram, ProgramOf } from './queries/benchmarks.js';
 export type { CounterfactualLink } from './queries/counterfactuals.js';
-export type { EvalSetRecord, ItemQuery, ItemTruth, NewItem, StoredItem } from './queries/evalsets.js';
+export type { EvalSetRecord, ItemQuery, ItemTruth, NewItem, RolloutTarget, StoredItem } from './queries/evalsets.js';
 export type { RunFormat, NewRun, RunRecord } from './queries/runs.js';
+export type { NewRolloutStep, RolloutStepRecord } from './queries/rollouts.js';
 export type { ItemKeys, ItemVerdicts, Tally, VerdictCombo } from './queries/verdicts.js';
 export type {
   NewPrediction,

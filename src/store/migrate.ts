@@ -36,22 +36,65 @@ export function migrate(
 ): { from: number; to: number } {
   const from = userVersion(db);
   for (const m of migrations) {
-    db.transaction(() => {
-      if (userVersion(db) >= m.version) return;
-      const before = protectedCounts(db);
-      m.up(db);
-      const after = protectedCounts(db);
-      for (const [table, n] of before) {
-        const now = after.get(table);
-        if (now === undefined || now < n) {
-          throw new Error(
-            `migration ${m.version} (${m.name}) would lose rows of "${table}" (${n} before, ${now ?? 'table gone'} after); nothing was changed`,
-          );
-        }
-      }
-      db.pragma(`application_id = ${APPLICATION_ID}`);
-      db.pragma(`user_version = ${m.version}`);
-    }).immediate();
+    if (m.rebuilds?.length && userVersion(db) < m.version) rebuilding(db, () => apply(db, m));
+    else apply(db, m);
   }
   return { from, to: userVersion(db) };
+}
+
+/**
+ * Runs `f` with foreign keys off (dropping a parent table must neither cascade nor fail), and checks every reference
+ * inside f's transaction (see foreignKeyCheck) before it commits. Restores the setting whatever happens.
+ */
+function rebuilding(db: Database.Database, f: () => void): void {
+  const was = db.pragma('foreign_keys', { simple: true }) as number;
+  db.pragma('foreign_keys = OFF');
+  try {
+    f();
+  } finally {
+    db.pragma(`foreign_keys = ${was ? 'ON' : 'OFF'}`);
+  }
+}
+
+/**
+ * Throws when a row of the rebuilt tables, or of a table referencing them, references a row that does not exist
+ * (called inside the migration's transaction). Only those tables: checking all of them would read every event.
+ */
+function foreignKeyCheck(db: Database.Database, m: Migration, rebuilt: readonly string[]): void {
+  const tables = db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table'").pluck().all() as string[];
+  const children = tables.filter(
+    (t) =>
+      rebuilt.includes(t) ||
+      (db.pragma(`foreign_key_list("${t}")`) as { table: string }[]).some((fk) => rebuilt.includes(fk.table)),
+  );
+  const bad = children.flatMap(
+    (t) => db.pragma(`foreign_key_check("${t}")`) as { table: string; rowid: number; parent: string }[],
+  );
+  if (bad.length) {
+    const first = bad[0];
+    throw new Error(
+      `migration ${m.version} (${m.name}) would leave ${bad.length} rows referencing missing rows ` +
+        `(the first: "${first.table}" row ${first.rowid} → "${first.parent}"); nothing was changed`,
+    );
+  }
+}
+
+function apply(db: Database.Database, m: Migration): void {
+  db.transaction(() => {
+    if (userVersion(db) >= m.version) return;
+    const before = protectedCounts(db);
+    m.up(db);
+    const after = protectedCounts(db);
+    for (const [table, n] of before) {
+      const now = after.get(table);
+      if (now === undefined || now < n) {
+        throw new Error(
+          `migration ${m.version} (${m.name}) would lose rows of "${table}" (${n} before, ${now ?? 'table gone'} after); nothing was changed`,
+        );
+      }
+    }
+    if (m.rebuilds?.length) foreignKeyCheck(db, m, m.rebuilds);
+    db.pragma(`application_id = ${APPLICATION_ID}`);
+    db.pragma(`user_version = ${m.version}`);
+  }).immediate();
 }

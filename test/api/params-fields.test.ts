@@ -27,6 +27,7 @@ const FIELDS: Record<string, string[]> = {
   listItems: ['set', 'run', 'traceId', 'offset', 'limit'],
   getItem: ['run', 'id'],
   getScores: ['set', 'run', 'by'],
+  getRollouts: ['set', 'run', 'traceId'],
   getRunScores: ['set', 'run', 'interval'],
   getScoreIntervals: ['set', 'run', 'by'],
   listGroupItems: ['set', 'run', 'by', 'group', 'offset', 'limit'],

@@ -115,9 +115,11 @@ describe('the packed skeleton kept per trace', () => {
       const wire = encodeSkeleton({ ...e, func: e.func.map((f) => funcs.indexOf(f)), funcs });
       db.prepare('UPDATE trace_skeletons SET format = 1, packed = ? WHERE trace_id = ?').run(JSON.stringify(wire), id);
     }
-    // Made by migrations 011 and 012: a version 9 corpus has neither.
+    // Made by migrations 011, 012 and 013: a version 9 corpus has none of them.
     db.exec('DROP TABLE review_quotas');
     db.exec('DROP TABLE benchmark_programs');
+    db.exec('DROP TABLE rollout_steps');
+    db.exec('DROP TABLE rollout_targets');
     db.pragma('user_version = 9');
     c.close();
     const up = openCorpus(path);

@@ -14,6 +14,7 @@ import { dashboardHandlers } from './dashboard.js';
 import { exportHandlers } from './export.js';
 import { findHandlers } from './find.js';
 import { predictionHandlers } from './predictions.js';
+import { rolloutHandlers } from './rollouts.js';
 import { TraceCache } from './trace-cache.js';
 import { traceBytesHandlers, traceHandlers } from './traces.js';
 import { trajectoryHandlers } from './trajectories.js';
@@ -28,6 +29,7 @@ export function createApi(corpus: ReadCorpus, cache = new TraceCache(corpus)): P
     ...trajectoryHandlers(corpus, cache),
     ...findHandlers(cache),
     ...predictionHandlers(corpus),
+    ...rolloutHandlers(corpus),
     ...dashboardHandlers(corpus),
     ...exportHandlers(corpus),
     ...askHandlers(corpus),

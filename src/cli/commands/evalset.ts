@@ -6,7 +6,13 @@ import { recordName } from '../../contract/predictions.js';
 import { recordId } from '../../contract/traces.js';
 import { int } from '../../contract/validate.js';
 import { UserError } from '../../common/errors.js';
-import { createEvalSet, DEFAULT_MAX_STEPS, DEFAULT_PER_ACTION } from '../../predictions/create.js';
+import {
+  createEvalSet,
+  DEFAULT_MAX_STEPS,
+  DEFAULT_PER_ACTION,
+  DEFAULT_PER_TRACE,
+  DEFAULT_ROLLOUT_STEPS,
+} from '../../predictions/create.js';
 import { importEvalSet } from '../../predictions/import-set.js';
 import { exportLine, requireSet } from '../../predictions/views.js';
 import { DIRECTION_CHOICES, EVAL_TASKS, isCruxevalTask } from '../../semantics/index.js';
@@ -28,6 +34,9 @@ import { traceIdsFromFile } from '../trace-list.js';
 const HELP = `Usage: stepscope evalset create --db CORPUS --name NAME --task TASK [--per-action N] [--seed S]
                                 [--direction forward|inverse|both] [--trace ID]... [--traces-from FILE]
                                 [--from-export DIR --split NAME] [--max-steps K]
+       stepscope evalset create --db CORPUS --name NAME --task rollout [--per-trace N] [--max-steps K]
+                                [--direction D] [--seed S] [--trace ID]...
+       stepscope evalset create --db CORPUS --name NAME --task next-state --prefixes-of ROLLOUT_SET
        stepscope evalset list --db CORPUS [--json]
        stepscope evalset export --db CORPUS --name NAME [-o FILE]
        stepscope evalset import FILE --db CORPUS [--name NAME]
@@ -49,10 +58,16 @@ Tasks (docs/predictions.md explains each):
   horizon           per call-mode trace and direction, N items (--per-action, default ${DEFAULT_PER_ACTION.horizon}) whose
                     final jump (step_return, inverse inv_step_call) skips a fraction of the
                     function's states evenly spaced from 1 (the whole function) to 0
+  rollout           per trace and direction, N whole trajectories (--per-trace N, default ${DEFAULT_PER_TRACE}) sampled
+                    with the paper's policy from a random entry, of at most K actions (--max-steps K,
+                    default ${DEFAULT_ROLLOUT_STEPS}; --seed S): the model runs on its own states (stepscope rollouts)
+  next-state --prefixes-of ROLLOUT_SET: one item per step of each rollout item (its actions up
+                    to that step): the teacher-forced accuracy stepscope rollouts shows beside it
 CRUXEval sets key items by task id (sample_12); record the traces with record-cruxeval.
 
 export writes one JSON object per line: id, set, task, name (trace name), trace, direction,
-entry, actions, action, horizon, prompt, target. Give each prompt to the model (raw, no chat
+entry, actions, action, horizon, prompt, target (rollout sets: id, set, task, name, trace,
+direction, entry, actions, prompt up to the first action, targets: the true state after each). Give each prompt to the model (raw, no chat
 template, stop at <|action_sep|> and <|trace_end|>) and import the answers with
 'stepscope predictions import'.
 
@@ -69,6 +84,8 @@ Options:
   --db CORPUS        the corpus file
   --name NAME        the set's name (unique in the corpus); import: instead of the file's
   --task TASK        ${EVAL_TASKS.join(', ')}
+  --per-trace N      rollout: items per trace and direction
+  --prefixes-of SET  next-state: one item per step of each item of the rollout set SET
   --trace ID         only this trace; repeat for several (default: every trace)
   --traces-from FILE only the traces listed in FILE, one trace id or trace name a line (blank
                      lines and # comments skipped; with --trace, both lists)
@@ -94,6 +111,8 @@ export const command: Command = {
     'from-export': { type: 'string' },
     split: { type: 'string' },
     'max-steps': { type: 'string' },
+    'per-trace': { type: 'string' },
+    'prefixes-of': { type: 'string' },
     json: { type: 'boolean' },
     output: { type: 'string', short: 'o' },
   },
@@ -121,10 +140,19 @@ function create(values: Record<string, unknown>): Promise<number> {
   const task = choiceOption(values, 'task', 'evalset', EVAL_TASKS);
   if (!task) throw usage(`evalset: --task is required (${EVAL_TASKS.join(', ')})`);
   const given = (k: string) => values[k] !== undefined;
-  for (const k of ['per-action', 'seed', 'direction', 'max-steps']) {
-    const fits = task === 'next-state' || (task === 'horizon' && (k === 'per-action' || k === 'direction'));
+  for (const k of ['per-action', 'seed', 'direction', 'max-steps', 'per-trace', 'prefixes-of']) {
+    const fits =
+      task === 'next-state'
+        ? k !== 'per-trace'
+        : task === 'horizon'
+          ? k === 'per-action' || k === 'direction'
+          : task === 'rollout' && k !== 'per-action' && k !== 'prefixes-of';
     if (given(k) && !fits) throw usage(`evalset: --${k} does not apply to --task ${task}`);
   }
+  if (given('prefixes-of'))
+    for (const k of ['per-action', 'seed', 'direction', 'max-steps'])
+      if (given(k))
+        throw usage(`evalset: --${k} does not apply with --prefixes-of (the rollout set's actions are used)`);
   const opt = (k: string, min: number) => (given(k) ? intOption(values, k, 'evalset', undefined, int(min)) : undefined);
   const traceIds = intOptions(values, 'trace', 'evalset', recordId);
   return withCorpus(values, 'evalset', {}, (corpus) => {
@@ -146,6 +174,8 @@ function create(values: Record<string, unknown>): Promise<number> {
         seed: given('seed') ? intOption(values, 'seed', 'evalset') : undefined,
         direction: choiceOption(values, 'direction', 'evalset', DIRECTION_CHOICES),
         maxSteps: opt('max-steps', 1),
+        perTrace: opt('per-trace', 1),
+        prefixesOf: checkedOption(values, 'prefixes-of', 'evalset', recordName),
         traceIds: chosen.length ? chosen : undefined,
       });
     } catch (e) {
@@ -260,7 +290,8 @@ function exportSet(values: Record<string, unknown>): Promise<number> {
     try {
       let n = 0;
       for (const it of corpus.iterateItems(set.id)) {
-        if (!out.write(JSON.stringify(exportLine(set, it)) + '\n')) await once(out, 'drain');
+        const steps = set.task === 'rollout' ? corpus.rolloutTargets([it.id]).get(it.id) : undefined;
+        if (!out.write(JSON.stringify(exportLine(set, it, steps)) + '\n')) await once(out, 'drain');
         n++;
       }
       if (tmp) {

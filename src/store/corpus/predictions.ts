@@ -14,10 +14,12 @@ import {
   itemTruths,
   iterateItems,
   listEvalSets,
+  rolloutTargets,
   type EvalSetRecord,
   type ItemQuery,
   type ItemTruth,
   type NewItem,
+  type RolloutTarget,
   type StoredItem,
 } from '../queries/evalsets.js';
 import {
@@ -38,6 +40,7 @@ import {
   type VerdictUpdate,
 } from '../queries/predictions.js';
 import { deleteRun, getRun, getRunById, insertRun, listRuns, type NewRun, type RunRecord } from '../queries/runs.js';
+import { rolloutStepsOfRun, type RolloutStepRecord } from '../queries/rollouts.js';
 import { itemVerdicts, type ItemVerdicts } from '../queries/verdicts.js';
 import type { CorpusClass } from './base.js';
 
@@ -67,6 +70,16 @@ export function PredictionReads<B extends CorpusClass>(Base: B) {
     /** The ids and keys of a set's items, to resolve what a predictions file names. */
     itemIds(setId: number): { byId: Set<number>; byKey: Map<string, number> } {
       return this.guard(() => itemIds(this.conn, setId));
+    }
+
+    /** The true steps of rollout items, by item id (items that are not a rollout's are absent). */
+    rolloutTargets(itemIds: readonly number[]): Map<number, RolloutTarget[]> {
+      return this.guard(() => rolloutTargets(this.conn, itemIds));
+    }
+
+    /** The predicted steps of each rollout prediction of a run, by prediction id. */
+    rolloutStepsOfRun(runId: number): Map<number, RolloutStepRecord[]> {
+      return this.guard(() => rolloutStepsOfRun(this.conn, runId));
     }
 
     /** A set's items with only what scoring needs (no prompts), in order. */

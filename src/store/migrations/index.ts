@@ -4,9 +4,10 @@
  * Numbers in use: 001 initial, 002 trajectories, 003 tampered (recorder trust), 004
  * predictions, 005 annotations, 006 natural sort key, 007 annotations again (for corpora made at 006 before 005
  * landed), 008 the verdicts' covering index, 009 packed trace skeletons, 010 those skeletons kept as bytes, 011
- * reviews per item (review_quotas), 012 programs marked as a benchmark's (benchmark_programs), 014
- * counterfactual traces linked to their origin (counterfactuals; 013 comes from another branch). The queries
- * of a new table go in src/store/queries/<domain>.ts (docs/architecture.md).
+ * reviews per item (review_quotas), 012 programs marked as a benchmark's (benchmark_programs), 013 rollouts
+ * (evalsets.task widened to rollout and counterfactual; rollout_targets, rollout_steps), 014 counterfactual
+ * traces linked to their origin (counterfactuals).
+ * The queries of a new table go in src/store/queries/<domain>.ts (docs/architecture.md).
  */
 import type { Migration } from './types.js';
 import { migration as m001 } from './001-initial.js';
@@ -21,6 +22,7 @@ import { migration as m009 } from './009-trace-skeletons.js';
 import { migration as m010 } from './010-skeleton-bytes.js';
 import { migration as m011 } from './011-review-quotas.js';
 import { migration as m012 } from './012-benchmark-programs.js';
+import { migration as m013 } from './013-rollouts.js';
 import { migration as m014 } from './014-counterfactuals.js';
 
 export const MIGRATIONS: readonly Migration[] = checkOrder([
@@ -36,6 +38,7 @@ export const MIGRATIONS: readonly Migration[] = checkOrder([
   m010,
   m011,
   m012,
+  m013,
   m014,
 ]);
 

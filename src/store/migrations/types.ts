@@ -14,4 +14,11 @@ export interface Migration {
   version: number;
   name: string;
   up(db: Database.Database): void;
+  /**
+   * Tables the migration rebuilds (SQLite's documented procedure: create the new table, copy, drop the old, rename):
+   * the runner turns foreign keys OFF before its transaction (the pragma is a no-op inside one), runs
+   * `PRAGMA foreign_key_check` on these tables and on every table referencing them before committing (a dangling
+   * reference rolls everything back), and turns them back on.
+   */
+  rebuilds?: readonly string[];
 }

@@ -39,6 +39,21 @@ export interface NewItem {
   truth: TargetFields;
   /** For an inv_call target on a call-mode trace: the repr the call returned; else null. */
   callReturn: string | null;
+  /** Rollout items: the true state after each action (steps[0] is step 1, the one prompt and target describe). */
+  steps?: RolloutTarget[];
+}
+
+/** The true state after action `step` of a rollout item (table rollout_targets). */
+export interface RolloutTarget {
+  /** 1, 2, …: the state after the item's action number `step`. */
+  step: number;
+  /** That action's kind. */
+  action: ActionName;
+  /** The true state (or exit token) as text. */
+  target: string;
+  targetNode: number | null;
+  targetSeq: number | null;
+  truth: TargetFields;
 }
 
 export interface StoredItem extends NewItem {
@@ -70,7 +85,7 @@ export function insertEvalSet(
     target_node, target_seq, target_kind, target_src, target_locals, target_arg, call_return) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
   items.forEach((it, ord) => {
     const t = it.truth;
-    ins.run(
+    const row = ins.run(
       setId,
       ord,
       it.key,
@@ -78,7 +93,8 @@ export function insertEvalSet(
       it.direction,
       it.entry,
       JSON.stringify(it.actions),
-      it.actions[it.actions.length - 1].action,
+      // A rollout's row describes its step 1, which follows its first action.
+      (it.steps ? it.actions[0] : it.actions[it.actions.length - 1]).action,
       it.horizon,
       it.prompt,
       it.target,
@@ -90,6 +106,7 @@ export function insertEvalSet(
       t.arg === undefined ? null : JSON.stringify(t.arg),
       it.callReturn,
     );
+    if (it.steps) insertRolloutTargets(db, Number(row.lastInsertRowid), it.steps);
   });
   return getEvalSet(db, name)!;
 }
@@ -247,4 +264,64 @@ export function itemTruths(db: Database.Database, setId: number): ItemTruth[] {
     if (arg !== null) truth.arg = JSON.parse(arg);
     return { id, key, truth, callReturn };
   });
+}
+
+function insertRolloutTargets(db: Database.Database, itemId: number, steps: readonly RolloutTarget[]): void {
+  const ins = db.prepare(`INSERT INTO rollout_targets (item_id, step, action, target, target_node, target_seq,
+    target_kind, target_src, target_locals, target_arg) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+  for (const s of steps) {
+    const t = s.truth;
+    ins.run(
+      itemId,
+      s.step,
+      s.action,
+      s.target,
+      s.targetNode,
+      s.targetSeq,
+      t.event,
+      t.src ?? null,
+      t.locals === undefined ? null : JSON.stringify(t.locals),
+      t.arg === undefined ? null : JSON.stringify(t.arg),
+    );
+  }
+}
+
+/** The true steps of rollout items, by item id, in step order (items without steps are absent). */
+export function rolloutTargets(db: Database.Database, itemIds: readonly number[]): Map<number, RolloutTarget[]> {
+  const out = new Map<number, RolloutTarget[]>();
+  const stmt = db.prepare(`SELECT item_id, step, action, target, target_node, target_seq, target_kind, target_src,
+    target_locals, target_arg FROM rollout_targets WHERE item_id = ? ORDER BY step`);
+  for (const id of itemIds) {
+    const rows = stmt.all(id) as {
+      item_id: number;
+      step: number;
+      action: ActionName;
+      target: string;
+      target_node: number | null;
+      target_seq: number | null;
+      target_kind: StateKind | ExitKind;
+      target_src: string | null;
+      target_locals: string | null;
+      target_arg: string | null;
+    }[];
+    if (!rows.length) continue;
+    out.set(
+      id,
+      rows.map((r) => {
+        const truth: TargetFields = { event: r.target_kind };
+        if (r.target_src !== null) truth.src = r.target_src;
+        if (r.target_locals !== null) truth.locals = JSON.parse(r.target_locals);
+        if (r.target_arg !== null) truth.arg = JSON.parse(r.target_arg);
+        return {
+          step: r.step,
+          action: r.action,
+          target: r.target,
+          targetNode: r.target_node,
+          targetSeq: r.target_seq,
+          truth,
+        };
+      }),
+    );
+  }
+  return out;
 }

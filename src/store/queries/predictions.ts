@@ -8,6 +8,7 @@ import { wellFormedString } from '../../common/well-formed.js';
 import type { VerdictStatus } from '../../semantics/eval.js';
 import type { ParseError } from '../../semantics/parse.js';
 import type { FieldVerdicts } from '../../semantics/score.js';
+import { insertRolloutSteps, type NewRolloutStep } from './rollouts.js';
 
 /**
  * A prediction to store: its exact-match verdicts (null for the benchmark's own texts) and which execution checks are
@@ -25,6 +26,8 @@ export interface NewPrediction {
   /** `pending` when the check applies, null when it does not. */
   exec: 'pending' | null;
   alt: 'pending' | null;
+  /** A rollout's predicted states with their verdicts (table rollout_steps); this row summarises them. */
+  steps?: readonly NewRolloutStep[];
 }
 
 const PREDICTION_COLUMNS = `(run_id, item_id, sample, completion, finish, format_error, parse_error, em_event, em_src,
@@ -79,7 +82,13 @@ export function insertPredictions(db: Database.Database, runId: number, preds: I
     params[at++] = p.alt;
     params[at++] = created;
     n++;
-    if (at === params.length) {
+    if (p.steps) {
+      // The steps need the row's id: this row (and those before it) go in one at a time.
+      let id = 0;
+      for (let i = 0; i < at; i += WIDTH) id = Number(one.run(params.slice(i, i + WIDTH)).lastInsertRowid);
+      at = 0;
+      insertRolloutSteps(db, id, p.steps);
+    } else if (at === params.length) {
       many.run(params);
       at = 0;
     }
