@@ -28,6 +28,9 @@ export default defineConfig({
   // The screenshots (shots.spec.ts) assert nothing: only `npm run screenshots` takes them.
   testIgnore: process.env.STEPSCOPE_SCREENSHOTS === '1' ? [] : ['shots.spec.ts'],
   timeout: 60_000,
+  // Assertions wait for what the page will show; on a loaded CI machine a redraw after a reload
+  // took more than the default 5 s (a ghost of the dashboard-compare test).
+  expect: { timeout: 15_000 },
   fullyParallel: false,
   workers: 1,
   reporter: [
