@@ -120,6 +120,7 @@ describe('the packed skeleton kept per trace', () => {
     db.exec('DROP TABLE benchmark_programs');
     db.exec('DROP TABLE rollout_steps');
     db.exec('DROP TABLE rollout_targets');
+    db.exec('DROP TABLE counterfactuals');
     db.pragma('user_version = 9');
     c.close();
     const up = openCorpus(path);
