@@ -5,16 +5,21 @@ this same run (the machines are shared and noisy; absolute numbers mean little).
     python3 bench/recorder.py [--n 2000] [--repeat 3] [--json]
 
 - untraced:  the workload without any tracer (same interpreter, child process)
+- bare:      sys.settrace + repr of every local, writing nothing (the floor of any recorder)
 - naive:     a minimal settrace recorder (json.dumps of seq/event/line/locals to /dev/null)
 - recorder:  `python3 -m stepscope_recorder record` (full records, written to a file)
-Best of --repeat for each. Prints events/s and the ratios recorder/naive and
-recorder/untraced (the slowdown)."""
+Best of --repeat for each. Prints events/s and the ratios recorder/naive, recorder/bare (as
+events/s: 1 would be a recorder costing nothing beyond bare) both whole process (wall time of
+the command, start-up and the recorder's parent writing the file included) and traced part
+only, and recorder/untraced (the slowdown)."""
 import argparse
 import json
 import os
+import resource
 import subprocess
 import sys
 import tempfile
+import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 WORKLOAD = '''\
@@ -48,6 +53,20 @@ exec(compile(src, "<program>", "exec"), ns)
 t = time.perf_counter(); ns["run"](int(sys.argv[2])); print(time.perf_counter() - t)
 '''
 
+BARE = '''
+import sys, time
+src = open(sys.argv[1]).read()
+ns = {}
+exec(compile(src, "<program>", "exec"), ns)
+def tr(frame, event, arg):
+    if frame.f_code.co_filename != "<program>":
+        return None
+    {k: repr(v) for k, v in frame.f_locals.items()}
+    return tr
+t = time.perf_counter(); sys.settrace(tr); ns["run"](int(sys.argv[2])); sys.settrace(None)
+print(time.perf_counter() - t)
+'''
+
 NAIVE = '''
 import json, sys, time
 src = open(sys.argv[1]).read()
@@ -70,6 +89,17 @@ print(time.perf_counter() - t, n)
 
 def best(fn, repeat):
     return min((fn() for _ in range(repeat)), key=lambda r: r[0])
+
+
+def timed(cmd, env):
+    """(wall seconds of the whole command, its CompletedProcess, CPU seconds of all its
+    processes: less affected by a shared machine's load than the wall time)."""
+    def cpu():
+        r = resource.getrusage(resource.RUSAGE_CHILDREN)
+        return r.ru_utime + r.ru_stime
+    t, c = time.perf_counter(), cpu()
+    r = subprocess.run(cmd, env=env, capture_output=True, text=True, check=True)
+    return time.perf_counter() - t, r, cpu() - c
 
 
 def main():
@@ -96,20 +126,33 @@ def main():
             s, n = r.stdout.split()
             return float(s), int(n)
 
+        def bare():
+            wall, r, cpu = timed([sys.executable, "-c", BARE, prog, str(args.n)], env)
+            return wall, float(r.stdout.split()[0]), cpu
+
         def recorder():
-            subprocess.run([sys.executable, "-m", "stepscope_recorder", "record", prog, "-o", out,
-                            "--call", "run(%d)" % args.n, "--timeout", "120"],
-                           env=env, capture_output=True, text=True, check=True)
+            wall, _, cpu = timed([sys.executable, "-m", "stepscope_recorder", "record", prog, "-o", out,
+                                  "--call", "run(%d)" % args.n, "--timeout", "120"], env)
             with open(out, "rb") as f:
                 f.seek(-400, os.SEEK_END)
                 end = json.loads(f.read().splitlines()[-1])
             if end["exit"] != "normal":
                 raise SystemExit("recording did not finish: %s" % end)
-            return end["seconds"], end["events"], os.path.getsize(out)
+            return end["seconds"], end["events"], os.path.getsize(out), wall, cpu
 
         base = best(untraced, args.repeat)
         nv = best(naive, args.repeat)
-        rec = best(recorder, args.repeat)
+        # Interleaved, so both see the same load on a shared machine.
+        bares, recs = [], []
+        for _ in range(args.repeat):
+            bares.append(bare())
+            recs.append(recorder())
+        bare_whole = min(b[0] for b in bares)
+        bare_traced = min(b[1] for b in bares)
+        rec = min(recs, key=lambda r: r[0])
+        rec_whole = min(r[3] for r in recs)
+        bare_cpu = min(b[2] for b in bares)
+        rec_cpu = min(r[4] for r in recs)
     result = {
         "events": rec[1],
         "trace_bytes": rec[2],
@@ -117,6 +160,9 @@ def main():
         "naive_events_per_s": round(nv[1] / nv[0]),
         "recorder_events_per_s": round(rec[1] / rec[0]),
         "recorder_vs_naive": round((rec[1] / rec[0]) / (nv[1] / nv[0]), 3),
+        "recorder_vs_bare_whole_process": round(bare_whole / rec_whole, 3),
+        "recorder_vs_bare_traced_part": round(bare_traced / rec[0], 3),
+        "recorder_vs_bare_whole_process_cpu": round(bare_cpu / rec_cpu, 3),
         "slowdown_vs_untraced": round(rec[0] / base[0], 1),
         "naive_slowdown_vs_untraced": round(nv[0] / base[0], 1),
     }
@@ -124,6 +170,12 @@ def main():
         rec[1], rec[0], result["recorder_events_per_s"], rec[2] / 1e6))
     print("naive settrace baseline: %d events/s; recorder/naive = %.2f" % (
         result["naive_events_per_s"], result["recorder_vs_naive"]))
+    print("bare settrace + repr of all locals (writes nothing): recorder/bare = %.2f whole process "
+          "(%.2fs vs %.2fs), %.2f traced part only" % (
+              result["recorder_vs_bare_whole_process"], rec_whole, bare_whole,
+              result["recorder_vs_bare_traced_part"]))
+    print("  in CPU time of all processes: recorder/bare = %.2f whole process (%.2fs vs %.2fs)" % (
+        result["recorder_vs_bare_whole_process_cpu"], rec_cpu, bare_cpu))
     print("slowdown vs untraced: recorder %.1fx, naive %.1fx (untraced run %.4fs)" % (
         result["slowdown_vs_untraced"], result["naive_slowdown_vs_untraced"], base[0]))
     if args.json:

@@ -2,6 +2,7 @@
 record) to the parent over the trace channel (channel.py).
 
     python3 -m stepscope_recorder.child SPEC_FD CHANNEL_FD PARENT_PID
+    python3 -m stepscope_recorder.child --serve CONTROL_FD      (the fork server, see serve)
 
 SPEC_FD: a pipe holding the task as JSON ({"mode", "filename", "path", "context", "call",
 "argv", "limits", "token"}, see runner.py), read to the end and closed before the program
@@ -339,7 +340,97 @@ def _read_spec(fd):
     return json.loads(b"".join(chunks))
 
 
+def serve(control_fd):
+    """The fork server (runner.ForkServer): a warm interpreter with this module loaded that
+    forks one task child per request and returns only in that child, with the argv a child
+    started as `python3 -m stepscope_recorder.child SPEC_FD CHANNEL_FD PARENT_PID` gets.
+
+    A request is one message on the control socket: the recorder's pid as text, carrying
+    three descriptors (the spec pipe, the channel, the output pipe). Between the server and
+    the task child stands one more process, which exits at once: the task child is thereby
+    re-parented to the recorder (a subreaper), which waits for it and reads its rusage as it
+    would a child of its own. The reply is the task child's pid as text, "0" on failure,
+    sent once the middle process is reaped (the task child is the recorder's by then).
+    The server exits when the recorder closes its end (the recorder ended or died)."""
+    import socket
+    procs.prctl(procs.PR_SET_DUMPABLE, 0)  # a traced program cannot write into its memory
+    control = socket.socket(fileno=control_fd)
+    while True:
+        try:
+            msg, fds, _, _ = socket.recv_fds(control, 64, 3)
+        except OSError:
+            os._exit(0)
+        if not msg:
+            os._exit(0)
+        try:
+            parent = int(msg)
+            spec_fd, channel_fd, out_fd = fds
+        except ValueError:
+            for fd in fds:
+                os.close(fd)
+            control.send(b"0")
+            continue
+        pid_r, pid_w = os.pipe()
+        try:
+            middle = os.fork()
+        except OSError:  # e.g. out of processes: this request fails, the server stays
+            for fd in (pid_r, pid_w, spec_fd, channel_fd, out_fd):
+                os.close(fd)
+            control.send(b"0")
+            continue
+        if middle == 0:
+            try:
+                if os.fork():
+                    os._exit(0)  # the middle process
+            except BaseException:
+                os._exit(1)
+            return _task_child(control, pid_r, pid_w, parent, spec_fd, channel_fd, out_fd)
+        for fd in (pid_w, spec_fd, channel_fd, out_fd):
+            os.close(fd)
+        with os.fdopen(pid_r, "rb") as f:
+            reply = f.read()
+        os.waitpid(middle, 0)
+        control.send(reply if reply.isdigit() else b"0")
+
+
+def _task_child(control, pid_r, pid_w, parent, spec_fd, channel_fd, out_fd):
+    """In the task child: the process state subprocess.Popen gave a child (runner._spawn:
+    its own session, stdin /dev/null, stdout and stderr the output pipe, no other
+    descriptor), then the argv of one. Waits until it is the recorder's child."""
+    try:
+        os.setsid()
+        control.close()
+        os.close(pid_r)
+        null = os.open(os.devnull, os.O_RDONLY)
+        os.dup2(null, 0)
+        os.dup2(out_fd, 1)
+        os.dup2(out_fd, 2)
+        keep = sorted((pid_w, spec_fd, channel_fd))
+        low = 3
+        for fd in keep:
+            os.closerange(low, fd)
+            low = fd + 1
+        os.closerange(low, 1 << 20)
+        procs.prctl(procs.PR_SET_DUMPABLE, 1)
+        os.write(pid_w, b"%d" % os.getpid())
+        os.close(pid_w)
+        deadline = time.monotonic() + 10.0
+        while os.getppid() != parent:  # the middle process is exiting
+            if time.monotonic() > deadline:
+                os._exit(1)
+            time.sleep(0.0002)
+        os.set_inheritable(spec_fd, True)
+        os.set_inheritable(channel_fd, True)
+    except BaseException:
+        os._exit(1)
+    return [sys.argv[0], str(spec_fd), str(channel_fd), str(parent)]
+
+
 def main(argv):
+    if argv[1] == "--serve":
+        # Returns in each task child only. main keeps its place on the stack, so a program
+        # runs at the same depth as in a child of its own (the recursion limit counts it).
+        argv = sys.argv[:] = serve(int(argv[2]))
     spec_fd, channel_fd, parent = int(argv[1]), int(argv[2]), int(argv[3])
     if os.getppid() != parent:
         os._exit(1)

@@ -104,6 +104,16 @@ def parents():
     return out
 
 
+def parent_of(pid):
+    """The parent pid of `pid`, or None when it is gone."""
+    try:
+        with open("/proc/%d/stat" % pid, "rb") as f:
+            stat = f.read()
+        return int(stat[stat.rindex(b")") + 2:].split(None, 2)[1])
+    except (OSError, ValueError, IndexError):
+        return None
+
+
 def descendants(root, table=None):
     """Pids below `root`, parents before children."""
     children = {}

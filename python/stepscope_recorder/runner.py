@@ -91,8 +91,9 @@ def record_task(task):
         receiver = Receiver(parent_sock, token, trace, len(header))
         started = time.monotonic()
         try:
+            hashseed = task.header["hashseed"]
             status, rusage, timed_out, out_bytes = _run_child(
-                spec, child_sock, receiver, child_env(task.header["hashseed"]),
+                spec, child_sock, receiver, child_env(hashseed), hashseed,
                 float(limits["seconds"]) + GRACE_SECONDS)
         finally:
             parent_sock.close()
@@ -110,15 +111,120 @@ def record_task(task):
         raise
 
 
-def _spawn(spec_r, child_sock, env):
-    cmd = [sys.executable, "-m", "stepscope_recorder.child", str(spec_r),
-           str(child_sock.fileno()), str(os.getpid())]
+class _Forked:
+    """A task child the fork server made (what _run_child uses of a Popen)."""
+
+    def __init__(self, pid, stdout):
+        self.pid = pid
+        self.stdout = stdout
+        self.returncode = None
+
+
+class ForkServer:
+    """A warm interpreter (`child.py --serve`) that forks the task children of one hash
+    seed: a child then costs a fork instead of an interpreter start-up and imports. The
+    children are the same as Popen's (child.serve says how): this process's own children,
+    in their own session, same environment, descriptors, stack depth and limits.
+
+    Used when the recorder is a subreaper (Linux), unless STEPSCOPE_FORK_SERVER=0. A server
+    that fails (does not start, dies, answers wrongly or not within SERVER_SECONDS; a
+    traced program may kill or stop it) is closed and its seed's tasks start interpreters
+    of their own from then on, as without it."""
+
+    def __init__(self, env):
+        import socket
+        self._socket = socket
+        self.control, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        try:
+            self.proc = subprocess.Popen(
+                [sys.executable, "-m", "stepscope_recorder.child", "--serve", str(theirs.fileno())],
+                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                env=env, start_new_session=True, pass_fds=(theirs.fileno(),))
+        except BaseException:
+            self.control.close()
+            raise
+        finally:
+            theirs.close()
+        self.control.settimeout(SERVER_SECONDS)
+
+    def spawn(self, spec_r, channel_fd):
+        """A _Forked task child, or None when the server failed (it is then unusable)."""
+        out_r, out_w = os.pipe()
+        try:
+            self._socket.send_fds(self.control, [b"%d" % os.getpid()], [spec_r, channel_fd, out_w])
+            reply = self.control.recv(32)
+        except OSError:
+            reply = b""
+        finally:
+            os.close(out_w)
+        pid = int(reply) if reply.isdigit() else 0
+        if pid > 0 and procs.parent_of(pid) == os.getpid():
+            return _Forked(pid, open(out_r, "rb", buffering=0))
+        os.close(out_r)
+        if pid > 0:
+            _kill_group(pid)
+        return None
+
+    def close(self, kill=False):
+        self.control.close()  # the server exits on its own when it sees this
+        if kill:
+            self.proc.kill()
+        try:
+            self.proc.wait(SERVER_SECONDS)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+
+
+SERVER_SECONDS = 10.0
+_servers = {}  # hash seed -> ForkServer, or None once it failed; guarded by _lock
+_use_servers = [False]
+
+
+def _server(env, hashseed):
+    if not _use_servers[0]:
+        return None
+    if hashseed not in _servers:
+        try:
+            _servers[hashseed] = ForkServer(env)
+        except (OSError, AttributeError, ValueError):  # AttributeError: no socket.send_fds
+            _servers[hashseed] = None
+    return _servers[hashseed]
+
+
+def _keep():
+    """Children of this process that are not strays: the live tasks and the fork servers."""
+    return set(_live) | {s.proc.pid for s in _servers.values() if s is not None}
+
+
+def _close_servers():
+    with _lock:
+        servers = [s for s in _servers.values() if s is not None]
+        _servers.clear()
+    for s in servers:
+        s.close()
+
+
+def _spawn(spec_r, child_sock, env, hashseed):
     with _lock:
         if _stopping.is_set():
             raise Stopped()
-        proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                                stderr=subprocess.STDOUT, env=env, start_new_session=True,
-                                pass_fds=(spec_r, child_sock.fileno()))
+        proc = None
+        server = _server(env, hashseed)
+        if server is not None:
+            proc = server.spawn(spec_r, child_sock.fileno())
+            if proc is None:
+                # What it may have forked for this request must not read the spec: it is
+                # ours now (a subreaper's) and not live, so the sweep kills it.
+                _servers[hashseed] = None
+                server.close(kill=True)
+                procs.sweep_orphans(_keep())
+        if proc is None:
+            cmd = [sys.executable, "-m", "stepscope_recorder.child", str(spec_r),
+                   str(child_sock.fileno()), str(os.getpid())]
+            proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                    stderr=subprocess.STDOUT, env=env, start_new_session=True,
+                                    pass_fds=(spec_r, child_sock.fileno()))
         _live[proc.pid] = proc
     return proc
 
@@ -129,10 +235,10 @@ def _thread(target):
     return t
 
 
-def _run_child(spec, child_sock, receiver, env, kill_after):
+def _run_child(spec, child_sock, receiver, env, hashseed, kill_after):
     spec_r, spec_w = os.pipe()
     try:
-        proc = _spawn(spec_r, child_sock, env)
+        proc = _spawn(spec_r, child_sock, env, hashseed)
     except BaseException:
         os.close(spec_w)
         raise
@@ -188,7 +294,7 @@ def _run_child(spec, child_sock, receiver, env, kill_after):
         # The child kills what the program started before it sends its end record and
         # exits; if it was killed instead, those processes are now this process's children.
         if receiving.is_alive() or receiver.end is None or not os.WIFEXITED(status):
-            procs.sweep_orphans(_live)
+            procs.sweep_orphans(_keep())
     receiving.join(10.0)
     if receiving.is_alive():  # a copy of the channel survived somewhere: stop listening
         receiver.stop()
@@ -266,7 +372,9 @@ def stop_all():
 def record_all(tasks, out_path, jobs=1, on_result=None):
     """Records tasks (jobs at a time) into out_path in input order. The file appears only
     when complete: until then it is an unnamed file (output.py). Returns the Results."""
-    procs.prctl(procs.PR_SET_CHILD_SUBREAPER, 1)
+    # The fork server's children become this process's only when it is a subreaper.
+    _use_servers[0] = procs.prctl(procs.PR_SET_CHILD_SUBREAPER, 1) and \
+        os.environ.get("STEPSCOPE_FORK_SERVER") != "0"
     procs.prctl(procs.PR_SET_DUMPABLE, 0)
     _stopping.clear()
     jobs = max(1, jobs)
@@ -299,6 +407,7 @@ def record_all(tasks, out_path, jobs=1, on_result=None):
         raise
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
+        _close_servers()
         for fut in pending:
             if fut.done() and not fut.cancelled() and fut.exception() is None:
                 fut.result()[1].close()

@@ -8,6 +8,7 @@ import dis
 import json
 import sys
 import time
+from json.encoder import c_make_encoder as _c_make_encoder, encode_basestring_ascii
 
 from .values import well_formed
 
@@ -26,10 +27,26 @@ MODULE_HIDDEN = frozenset((
     "__annotations__", "__file__", "__cached__",
 ))
 
+_ENCODER = json.JSONEncoder()
+
 _EVENT = ('{"type": "event", "seq": %d, "event": "%s", "frame": %d, "func": %s, "line": %d, '
           '"src": %s, "locals": %s, "arg": %s, "parent": %s}\n')
 _EVENT_CUT = ('{"type": "event", "seq": %d, "event": "%s", "frame": %d, "func": %s, "line": %d, '
               '"src": %s, "locals": %s, "arg": %s, "parent": %s, "cut": %s}\n')
+
+
+def _dumps(value):
+    """json.dumps(value) with json.dumps' defaults, without its three Python calls: the C
+    encoder made as JSONEncoder.iterencode makes it. The same objects are made and freed in
+    the same order (an encoder, its markers dict, the bound `default`), so a program's
+    objects land at the same addresses as under json.dumps: the trace numbers addresses in
+    order of first appearance, so a freed address taken again or not shows in its bytes."""
+    return "".join(_c_make_encoder({}, _ENCODER.default, encode_basestring_ascii, None, ": ", ", ",
+                                   False, False, True)(value, 0))
+
+
+if _c_make_encoder is None:  # no C accelerator: json.dumps itself
+    _dumps = json.dumps
 
 
 def _exit_kinds(raw):
@@ -116,6 +133,7 @@ class Tracer:
         slow_locals = self._slow_locals
         value_json = self._value_json
         code_info = self._code_info
+        to_json = _dumps
         seq = 0
         flush_at = [monotonic() + 1.0]
         edits = self._edits
@@ -148,7 +166,7 @@ class Tracer:
                 loc, cut = slow_locals(loc, True)
             else:
                 try:
-                    loc = dumps({k: repr(v) for k, v in loc.items()})
+                    loc = to_json({k: repr(v) for k, v in loc.items()})
                     # Long reprs, addresses, and `\ud…` (a lone surrogate, or a pair,
                     # or a backslash before "ud") take the careful path.
                     if len(loc) > limit or " at 0x" in loc or "\\ud" in loc:

@@ -1,5 +1,7 @@
 """All 800 CRUXEval tasks: recorded in input order, every exit normal, and the value f
-returns (its `return` event under main's calling line) equals the benchmark's output."""
+returns (its `return` event under main's calling line) equals the benchmark's output; and
+the same bytes whether the children are forked by the fork server or started as
+interpreters of their own (runner.ForkServer)."""
 import ast
 import json
 import os
@@ -9,25 +11,65 @@ import unittest
 from .helpers import CRUXEVAL as DATA, GIVEN_CRUXEVAL, read_traces, run_recorder
 
 
+def _recorded(testcase, env=None):
+    """(stderr, path of a copy of the file) of record-cruxeval on all 800 tasks."""
+    out = os.path.join(testcase.tmp.name, "crux-%d.jsonl" % len(os.listdir(testcase.tmp.name)))
+    r = run_recorder("record-cruxeval", DATA, "-o", out, "--jobs", "2", env=env)
+    testcase.assertEqual(r.returncode, 0, r.stderr)
+    return r.stderr, out
+
+
+def _without_times(path):
+    """The file's lines, each end record without `seconds` (wall time differs run to run)."""
+    lines = []
+    with open(path, "rb") as f:
+        for line in f:
+            if line.startswith(b'{"type": "end"'):
+                end = json.loads(line)
+                del end["seconds"]
+                line = json.dumps(end).encode("utf-8")
+            lines.append(line)
+    return lines
+
+
 class CruxEval(unittest.TestCase):
-    def test_all_800_tasks_return_the_expected_output(self):
-        with open(DATA, encoding="utf-8") as f:
-            records = [json.loads(line) for line in f if line.strip()]
-        self.assertEqual(len(records), 800)
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.TemporaryDirectory()
         given = GIVEN_CRUXEVAL
         if given and os.path.exists(given) and os.path.exists(given + ".stderr"):
             # npm test recorded them once, with this command, for this suite and the
             # TypeScript one (scripts/test-all.mjs), and kept its stderr; it exited 0.
             with open(given + ".stderr", encoding="utf-8") as f:
-                stderr = f.read()
-            traces = read_traces(given)
+                cls.stderr = f.read()
+            cls.path = given
         else:
-            with tempfile.TemporaryDirectory() as tmp:
-                out = os.path.join(tmp, "crux.jsonl")
-                r = run_recorder("record-cruxeval", DATA, "-o", out, "--jobs", "2")
-                self.assertEqual(r.returncode, 0, r.stderr)
-                stderr = r.stderr
-                traces = read_traces(out)
+            cls.stderr, cls.path = None, None
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.tmp.cleanup()
+
+    def recording(self):
+        if self.path is None:
+            type(self).stderr, type(self).path = _recorded(self)
+        return self.stderr, self.path
+
+    def test_fork_server_and_own_interpreters_record_the_same_bytes(self):
+        _, forked = self.recording()
+        _, spawned = _recorded(self, {"STEPSCOPE_FORK_SERVER": "0"})
+        a, b = _without_times(forked), _without_times(spawned)
+        self.assertEqual(len(a), len(b))
+        differ = [i for i, (x, y) in enumerate(zip(a, b)) if x != y]
+        self.assertEqual(differ, [], "first differing line: %r / %r" % (
+            a[differ[0]][:300], b[differ[0]][:300]) if differ else "")
+
+    def test_all_800_tasks_return_the_expected_output(self):
+        with open(DATA, encoding="utf-8") as f:
+            records = [json.loads(line) for line in f if line.strip()]
+        self.assertEqual(len(records), 800)
+        stderr, path = self.recording()
+        traces = read_traces(path)
         self.assertIn("recorded 800 traces", stderr)
         self.assertIn("exits: normal 800, error 0, never 0", stderr)
         self.assertEqual([h["name"] for h, _, _ in traces], [rec["id"] for rec in records])

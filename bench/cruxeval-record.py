@@ -1,0 +1,85 @@
+#!/usr/bin/env python3
+"""CRUXEval end to end on one machine: `stepscope record-cruxeval --jobs 2` (800 tasks) +
+`ingest` + `sample`, with the recorder's fork server (the default) and without it
+(STEPSCOPE_FORK_SERVER=0: an interpreter started per task), interleaved in this same run.
+
+    python3 bench/cruxeval-record.py [--repeat 1] [--limit K] [--json]
+
+Prints each step's wall time, the totals, the CPU time of all processes (less affected by
+a shared machine's load), and the ratios old/new (how many times faster);
+needs dist/ (npm run build:core)."""
+import argparse
+import json
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+CLI = os.path.join(ROOT, "bin", "stepscope.js")
+
+
+def cpu():
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
+def step(args, env, cpus):
+    """Wall seconds of one CLI command; its CPU seconds (every process it waited for, the
+    traced programs included) are added to cpus[0]."""
+    t, c = time.perf_counter(), cpu()
+    subprocess.run(["node", CLI] + args, env=env, check=True, stdout=subprocess.DEVNULL,
+                   stderr=subprocess.DEVNULL)
+    cpus[0] += cpu() - c
+    return time.perf_counter() - t
+
+
+def pipeline(tmp, fork_server, limit):
+    env = dict(os.environ, STEPSCOPE_FORK_SERVER="1" if fork_server else "0")
+    traces = os.path.join(tmp, "crux-%s.jsonl" % fork_server)
+    db = os.path.join(tmp, "crux-%s.db" % fork_server)
+    for path in (traces, db):
+        if os.path.exists(path):
+            os.remove(path)
+    extra = ["--limit", str(limit)] if limit else []
+    cpus = [0.0]
+    times = {"record": step(["record-cruxeval", "-o", traces, "--jobs", "2"] + extra, env, cpus)}
+    times["record_cpu"] = cpus[0]
+    times["ingest"] = step(["ingest", traces, "--db", db], env, cpus)
+    times["sample"] = step(["sample", "--db", db, "--per-entry", "2", "--unique", "--seed", "1",
+                            "--direction", "both", "--entry", "calls"], env, cpus)
+    times["total"] = times["record"] + times["ingest"] + times["sample"]
+    times["total_cpu"] = cpus[0]
+    return times
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--repeat", type=int, default=1)
+    ap.add_argument("--limit", type=int, help="only the first K tasks")
+    ap.add_argument("--json", action="store_true")
+    args = ap.parse_args()
+    runs = {True: [], False: []}
+    with tempfile.TemporaryDirectory() as tmp:
+        for _ in range(args.repeat):
+            for fork_server in (True, False):  # interleaved: both see the same load
+                runs[fork_server].append(pipeline(tmp, fork_server, args.limit))
+    new = min(runs[True], key=lambda t: t["total"])
+    old = min(runs[False], key=lambda t: t["total"])
+    for name, t in (("fork server", new), ("an interpreter per task", old)):
+        print("%-24s record %.1fs + ingest %.1fs + sample %.1fs = %.1fs wall; CPU %.1fs, record %.1fs" % (
+            name, t["record"], t["ingest"], t["sample"], t["total"], t["total_cpu"], t["record_cpu"]))
+    print("fork server: record %.2fx, record + ingest + sample %.2fx as fast (old/new wall); "
+          "CPU: record %.2fx, all %.2fx less" % (
+              old["record"] / new["record"], old["total"] / new["total"],
+              old["record_cpu"] / new["record_cpu"], old["total_cpu"] / new["total_cpu"]))
+    if args.json:
+        print(json.dumps({"fork_server": new, "interpreter_per_task": old,
+                          "record_speedup": round(old["record"] / new["record"], 2),
+                          "total_speedup": round(old["total"] / new["total"], 2)}))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,93 @@
+"""The fork server (runner.ForkServer): task children forked from a warm interpreter, and
+what happens when it cannot be used. Byte-identical output on CRUXEval: test_cruxeval."""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+from stepscope_recorder import runner
+from stepscope_recorder.tasks import DEFAULT_LIMITS, call_task
+
+from .helpers import read_traces, run_recorder
+
+# Returns whether this task child was forked by the fork server (its interpreter was
+# started with --serve) and its pid, so tests tell the two paths apart.
+FORKED = '''import os, sys
+def f(x):
+    return ("--serve" in sys.orig_argv, os.getpid(), x)
+'''
+# Kills the fork server, a child of the recorder (this child's parent) started with --serve.
+KILL_SERVER = '''import os, signal
+def f(x):
+    recorder = os.getppid()
+    killed = 0
+    for tid in os.listdir("/proc/%d/task" % recorder):
+        with open("/proc/%d/task/%s/children" % (recorder, tid)) as fh:
+            for pid in fh.read().split():
+                if int(pid) == os.getpid():  # a forked task child has the server's cmdline too
+                    continue
+                with open("/proc/%s/cmdline" % pid, "rb") as cmd:
+                    if b"--serve" in cmd.read().split(b"\\0"):
+                        os.kill(int(pid), signal.SIGKILL)
+                        killed += 1
+    return killed
+'''
+
+
+def record_tasks(codes, env=None, jobs=1):
+    """Records each code as a CRUXEval task f(0); returns [(header, events, end)]."""
+    with tempfile.TemporaryDirectory() as tmp:
+        data = os.path.join(tmp, "tasks.jsonl")
+        with open(data, "w", encoding="utf-8") as f:
+            for i, code in enumerate(codes):
+                f.write(json.dumps({"id": "t%d" % i, "code": code, "input": "0", "output": "0"}) + "\n")
+        out = os.path.join(tmp, "out.jsonl")
+        r = run_recorder("record-cruxeval", data, "-o", out, "--jobs", str(jobs), env=env)
+        if r.returncode != 0:
+            raise AssertionError(r.stderr)
+        return read_traces(out)
+
+
+def returned(trace):
+    header, events, end = trace
+    assert end["exit"] == "normal", end
+    return [e["arg"] for e in events if e["event"] == "return" and e["func"] == "main"][0]
+
+
+@unittest.skipUnless(sys.platform.startswith("linux"), "the fork server needs a subreaper (Linux)")
+class ForkServer(unittest.TestCase):
+    def test_tasks_are_forked_children_each_its_own_process(self):
+        values = [eval(returned(t)) for t in record_tasks([FORKED] * 4, jobs=2)]
+        self.assertEqual([v[0] for v in values], [True] * 4)
+        self.assertEqual(len({v[1] for v in values}), 4)
+
+    def test_turned_off_every_task_starts_an_interpreter(self):
+        values = [eval(returned(t)) for t in record_tasks([FORKED] * 2, {"STEPSCOPE_FORK_SERVER": "0"})]
+        self.assertEqual([v[0] for v in values], [False, False])
+
+    def test_a_program_killing_the_server_leaves_later_tasks_recorded(self):
+        traces = record_tasks([FORKED, KILL_SERVER, FORKED, FORKED])
+        self.assertEqual(returned(traces[1]), "1")
+        self.assertEqual([eval(returned(t))[0] for t in traces[2:]], [False, False])
+        self.assertEqual([t[2]["exit"] for t in traces], ["normal"] * 4)
+
+    def test_each_hash_seed_has_its_own_server(self):
+        code = "def f(x):\n    return hash('stepscope')\n"
+        tasks = [call_task("t%d" % i, code, "f(0)", DEFAULT_LIMITS, seed) for i, seed in enumerate((1, 2, 1))]
+        with tempfile.TemporaryDirectory() as tmp:
+            out = os.path.join(tmp, "out.jsonl")
+            runner.record_all(tasks, out, jobs=1)
+            got = [returned(t) for t in read_traces(out)]
+        want = []
+        for seed in (1, 2, 1):
+            r = subprocess.run([sys.executable, "-c", "print(hash('stepscope'))"], capture_output=True,
+                               text=True, env=dict(os.environ, PYTHONHASHSEED=str(seed)), check=True)
+            want.append(r.stdout.strip())
+        self.assertEqual(got, want)
+        self.assertNotEqual(want[0], want[1])
+
+
+if __name__ == "__main__":
+    unittest.main()
