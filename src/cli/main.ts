@@ -22,6 +22,7 @@ const loaders: Record<string, () => Promise<{ command: Command }>> = {
   scores: () => import('./commands/scores.js'),
   dataset: () => import('./commands/dataset.js'),
   benchmark: () => import('./commands/benchmark.js'),
+  pipeline: () => import('./commands/pipeline.js'),
   serve: () => import('./commands/serve.js'),
   annotate: () => import('./commands/annotate.js'),
   labels: () => import('./commands/labels.js'),
