@@ -174,6 +174,13 @@ def run_shard(spec):
     return entry
 
 
+def worker_memory():
+    """This worker's peak RSS and its children's largest, in kB (Linux reports kB). Here, not in
+    the driver, as this module travels to workers that do not have the package."""
+    return {"self_kb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss,
+            "children_kb": resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss}
+
+
 def step_args(text, defaults):
     """The user's arguments of a step (shell words) after the defaults they do not override."""
     given = shlex.split(text or "")
