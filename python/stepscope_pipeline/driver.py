@@ -64,6 +64,9 @@ def main(argv=None):
     except (shards.ProgramError, ValueError) as e:
         print("pipeline: %s" % e, file=sys.stderr)
         return 2
+    if not specs:
+        print("pipeline: no programs in %s" % ", ".join(args.programs), file=sys.stderr)
+        return 2
     os.makedirs(os.path.join(os.path.abspath(args.out), "shards"), exist_ok=True)
     done, todo = [], []
     for s in specs:
@@ -80,7 +83,11 @@ def main(argv=None):
         if hasattr(cloudpickle, "register_pickle_by_value"):
             cloudpickle.register_pickle_by_value(shards)
         from distributed import as_completed
-        client, cluster = client_for(args)
+        try:
+            client, cluster = client_for(args)
+        except OSError as e:  # distributed's connection timeouts are OSErrors too
+            print("pipeline: cannot reach the Dask scheduler at %s: %s" % (args.scheduler, e), file=sys.stderr)
+            return 1
         try:
             names = list(client.scheduler_info().get("workers", {}))
             print("pipeline: %d shards to run on %d workers (%s)" % (
