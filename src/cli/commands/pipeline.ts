@@ -37,6 +37,8 @@ Options:
   --sample ARGS         arguments of 'stepscope sample', e.g. '--per-entry 2 --direction both --seed 1'
   --export ARGS         arguments of 'stepscope dataset export' (default '--kind trajectories
                         --format parquet'), e.g. '--split train=0.9,validation=0.1 --allow-overlap'
+                        (write these three with '=': --export='--seed 3', as their values start with dashes)
+  --license ID          the combined card's license (default other)
 
 Needs a Python with Dask's distributed (Debian: apt-get install python3-distributed): tried in
 turn $STEPSCOPE_DASK_PYTHON (alone when set), /usr/bin/python3, python3.`;
