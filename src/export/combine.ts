@@ -142,7 +142,17 @@ export function combineShards(out: string, parts: ShardPart[], license = 'other'
     return { shard, m, files };
   });
   const m = combineManifests(read);
-  const card = datasetCard(m, COLUMNS[m.kind as ExportKind], license);
+  const card =
+    datasetCard(m, COLUMNS[m.kind as ExportKind], license) +
+    [
+      '## Shards',
+      '',
+      `Made by \`stepscope pipeline\` in ${parts.length} shard${parts.length === 1 ? '' : 's'}, each recorded into ` +
+        'its own corpus (`shards/NNNN/corpus.db`). Ids (`trace`, and `id` where the kind has it) number the rows ' +
+        "within their shard's corpus: with the shard (`-sNNNN-` in a file's name) they name one row; the trace " +
+        'name and the program hash mean the same in every shard.',
+      '',
+    ].join('\n');
   const put = (name: string, text: string) => {
     const tmp = join(out, `.${name}.tmp-${process.pid}`);
     writeFileSync(tmp, text);

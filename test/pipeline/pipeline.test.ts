@@ -77,6 +77,7 @@ describe.skipIf(!py)(title, () => {
     const card = readFileSync(join(dir, 'three', 'README.md'), 'utf8');
     expect(card).toContain('path: "data/train-*.parquet"');
     expect(card).toContain(`num_examples: ${b.splits.train.rows}`);
+    expect(card).toContain('in 3 shards, each recorded into its own corpus');
   }, 900_000);
 
   it('skips the shards already done when run again', () => {
