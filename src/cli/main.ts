@@ -24,6 +24,8 @@ const loaders: Record<string, () => Promise<{ command: Command }>> = {
   rollouts: () => import('./commands/rollouts.js'),
   dataset: () => import('./commands/dataset.js'),
   benchmark: () => import('./commands/benchmark.js'),
+  pipeline: () => import('./commands/pipeline.js'),
+  corpus: () => import('./commands/corpus.js'),
   serve: () => import('./commands/serve.js'),
   annotate: () => import('./commands/annotate.js'),
   labels: () => import('./commands/labels.js'),

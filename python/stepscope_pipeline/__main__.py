@@ -1,0 +1,6 @@
+import sys
+
+from .driver import main
+
+if __name__ == "__main__":  # not when a spawned worker process imports it
+    sys.exit(main())

@@ -1,0 +1,195 @@
+"""Shards: splitting the programs, and the work of one shard (standard library only).
+
+A shard's folder, OUT/shards/NNNN/, holds its programs, traces, corpus.db and export/. The
+shard is done when shard.json is there with the digest of its spec (programs and options):
+shard.json is written last, through a temporary file renamed over it, so a shard killed at
+any point before has no shard.json and is redone from an empty folder.
+"""
+import hashlib
+import json
+import os
+import resource
+import shlex
+import shutil
+import signal
+import subprocess
+import time
+
+DONE = "shard.json"
+# Test hook: "NNNN:kill" or "NNNN:raise" makes shard NNNN, once per output folder, kill its own
+# worker process (a worker lost mid-shard) or raise, after its traces are ingested.
+CRASH_ENV = "STEPSCOPE_PIPELINE_CRASH_ONCE"
+
+
+class ProgramError(ValueError):
+    """A programs file that cannot be read: names the file (and line) and what was expected."""
+
+
+def read_programs(paths):
+    """The programs in order: ("task", JSON line) per line of a .jsonl file, ("file", path) per .py."""
+    out = []
+    for path in paths:
+        if path.endswith(".py"):
+            if not os.path.isfile(path):
+                raise ProgramError("%s: no such file" % path)
+            out.append(("file", os.path.abspath(path)))
+            continue
+        if not path.endswith(".jsonl"):
+            raise ProgramError("%s: expected a .jsonl file of CRUXEval-style tasks or a .py file" % path)
+        try:
+            f = open(path, encoding="utf-8")
+        except OSError as e:
+            raise ProgramError("%s: cannot open: %s" % (path, e.strerror)) from None
+        with f:
+            for line in f:
+                if line.strip():
+                    # Kept as text: the recorder validates each line, in its shard.
+                    out.append(("task", line.rstrip("\n")))
+    return out
+
+
+def split(programs, per_shard):
+    """Consecutive runs of `per_shard` programs; the last may be shorter."""
+    if per_shard < 1:
+        raise ValueError("--shard-programs must be at least 1")
+    return [programs[k:k + per_shard] for k in range(0, len(programs), per_shard)]
+
+
+def spec_digest(programs, options):
+    """What a shard's result depends on: its programs and the options of each step."""
+    h = hashlib.sha256()
+    h.update(json.dumps({"programs": programs, "options": options}, sort_keys=True).encode())
+    return h.hexdigest()
+
+
+def shard_dir(out, index):
+    return os.path.join(out, "shards", "%04d" % index)
+
+
+def done_entry(out, index, digest):
+    """The shard's entry when it is done with this digest, else None."""
+    try:
+        with open(os.path.join(shard_dir(out, index), DONE), encoding="utf-8") as f:
+            entry = json.load(f)
+    except (OSError, ValueError):
+        return None
+    return entry if entry.get("digest") == digest else None
+
+
+def write_atomic(path, data):
+    tmp = "%s.tmp-%d" % (path, os.getpid())
+    with open(tmp, "w", encoding="utf-8") as f:
+        json.dump(data, f, indent=2, sort_keys=True)
+        f.write("\n")
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, path)
+
+
+def _die_with_parent():
+    """In the step's child: be killed when the worker dies (Linux), so a lost worker leaves no step
+    writing into the folder the shard's next attempt starts afresh."""
+    try:
+        import ctypes
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
+
+
+def _run(cmd, cwd, log):
+    """Runs one step; a failure raises with the step's command and the end of its output."""
+    with open(log, "ab") as f:
+        f.write(("$ %s\n" % " ".join(shlex.quote(c) for c in cmd)).encode())
+        f.flush()
+        r = subprocess.run(cmd, cwd=cwd, stdout=f, stderr=subprocess.STDOUT, preexec_fn=_die_with_parent)
+    if r.returncode != 0:
+        with open(log, "rb") as f:
+            tail = f.read()[-2000:].decode("utf-8", "replace").strip().splitlines()[-6:]
+        raise RuntimeError("%s exited with %d: %s" % (cmd[2] if len(cmd) > 2 else cmd[0], r.returncode,
+                                                       " | ".join(tail)))
+
+
+def _crash_hook(out, index):
+    want = os.environ.get(CRASH_ENV, "")
+    if ":" not in want:
+        return
+    which, how = want.split(":", 1)
+    if which != "%04d" % index:
+        return
+    marker = os.path.join(out, ".crashed-%04d" % index)
+    if os.path.exists(marker):
+        return
+    open(marker, "w").close()
+    if how == "kill":
+        os.kill(os.getpid(), signal.SIGKILL)
+    raise RuntimeError("crashed on purpose (%s)" % CRASH_ENV)
+
+
+def run_shard(spec):
+    """Records, ingests, samples and exports one shard; returns its entry (what shard.json holds).
+
+    spec: index, out, digest, programs ([kind, value] pairs), node and cli (how to run stepscope),
+    record, sample and export (argument lists of those steps)."""
+    out, index, digest = spec["out"], spec["index"], spec["digest"]
+    entry = done_entry(out, index, digest)
+    if entry is not None:
+        return entry
+    started = time.time()
+    d = shard_dir(out, index)
+    shutil.rmtree(d, ignore_errors=True)  # a lost attempt's partial files, and only this shard's
+    os.makedirs(d)
+    log = os.path.join(d, "steps.log")
+    cli = [spec["node"], spec["cli"]]
+    traces = []
+    tasks = [v for k, v in spec["programs"] if k == "task"]
+    if tasks:
+        with open(os.path.join(d, "tasks.jsonl"), "w", encoding="utf-8") as f:
+            f.write("\n".join(tasks) + "\n")
+        _run(cli + ["record-cruxeval", "tasks.jsonl", "-o", "tasks.trace.jsonl"] + spec["record"], d, log)
+        traces.append("tasks.trace.jsonl")
+    files = [v for k, v in spec["programs"] if k == "file"]
+    for n, path in enumerate(files):
+        name = "file-%05d.trace.jsonl" % n
+        _run(cli + ["record", path, "-o", name] + spec["record"], d, log)
+        traces.append(name)
+    _run(cli + ["ingest"] + traces + ["--db", "corpus.db"], d, log)
+    _crash_hook(out, index)
+    _run(cli + ["sample", "--db", "corpus.db"] + spec["sample"], d, log)
+    _run(cli + ["dataset", "export", "--db", "corpus.db", "-o", "export"] + spec["export"], d, log)
+    for t in traces:  # the corpus holds them; the shard keeps its corpus and export only
+        os.remove(os.path.join(d, t))
+    children = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    entry = {
+        "shard": index,
+        "digest": digest,
+        "programs": len(spec["programs"]),
+        "corpus": "corpus.db",
+        "export": "export",
+        "seconds": round(time.time() - started, 3),
+        "peak_child_rss_kb": children,
+        "host": os.uname().nodename,
+        "pid": os.getpid(),
+    }
+    write_atomic(os.path.join(d, DONE), entry)
+    return entry
+
+
+def worker_memory():
+    """This worker's peak RSS and its children's largest, in kB (Linux reports kB). Here, not in
+    the driver, as this module travels to workers that do not have the package."""
+    return {"self_kb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss,
+            "children_kb": resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss}
+
+
+def step_args(text, defaults):
+    """The user's arguments of a step (shell words) after the defaults they do not override."""
+    given = shlex.split(text or "")
+    names = {a.split("=", 1)[0] for a in given if a.startswith("--")}
+    out = []
+    k = 0
+    while k < len(defaults):
+        name, value = defaults[k], defaults[k + 1]
+        if name not in names:
+            out += [name, value]
+        k += 2
+    return out + given
