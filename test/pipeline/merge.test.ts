@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanTempDirs, jsonl, tempDir, traceRecords } from '../store/fixtures.js';
 import { cli, ensureBuilt, lines } from '../cli/helpers.js';
+import { MERGED_TABLES, UNDER_UNMERGED, UNMERGED_TABLES } from '../../src/store/queries/merge.js';
 
 let dir: string;
 const shard = (name: string, traces: [string, number][]) => {
@@ -32,6 +33,13 @@ describe('stepscope corpus merge', () => {
     ]);
   });
   afterAll(cleanTempDirs);
+
+  it('knows every table of a corpus: merged, refused by name, or only under a refused one', () => {
+    const known = new Set<string>([...MERGED_TABLES, ...UNMERGED_TABLES, ...UNDER_UNMERGED, 'sqlite_sequence']);
+    const tables = sql(a, "SELECT name FROM sqlite_schema WHERE type = 'table'").map((r) => String(r.name));
+    expect(tables.filter((t) => !known.has(t))).toEqual([]);
+    expect(tables).toContain('counterfactuals');
+  });
 
   it('copies every trace once with its events and trajectories, under new ids', () => {
     const out = join(dir, 'out.db');

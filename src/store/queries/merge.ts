@@ -15,7 +15,22 @@ export const UNMERGED_TABLES = [
   'taxonomies',
   'review_quotas',
   'benchmark_programs',
+  // A counterfactual's link names its origin's trace id; merged traces would need it renumbered.
+  'counterfactuals',
 ] as const;
+
+/** What a merge copies (ids renumbered); a table in neither list fails test/pipeline/merge.test.ts. */
+export const MERGED_TABLES = [
+  'programs',
+  'traces',
+  'events',
+  'trace_skeletons',
+  'trajectories',
+  'trajectory_steps',
+] as const;
+
+/** Rows that only exist under a row of an unmerged table (an evaluation set's items, runs' predictions). */
+export const UNDER_UNMERGED = ['evalset_items', 'predictions', 'rollout_targets', 'rollout_steps'] as const;
 
 export function rowsOf(db: Database.Database, schema: string, table: string): number {
   return (db.prepare(`SELECT count(*) AS n FROM ${schema}.${table}`).get() as { n: number }).n;
