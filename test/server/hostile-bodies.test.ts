@@ -1,7 +1,7 @@
 // What an API body cannot do to the corpus or the server: store text that is not Unicode (a lone
 // surrogate in a note or an annotator's name, which Python's sqlite3 then cannot read), or crash
 // a handler with a value nested deeper than anything walks (a 500 "Maximum call stack size").
-import { spawnSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { copyFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -53,19 +53,20 @@ const post = async (method: string, body: string) => {
   return { status: r.status, json: (await r.json()) as { ok: boolean; value?: unknown; error?: { message: string } } };
 };
 
-/** Rows of `sql` as Python's sqlite3 reads the corpus (it refuses invalid UTF-8). */
-function python(sql: string, file = db): { rows: unknown[][]; stderr: string } {
-  const r = spawnSync(
-    'python3',
-    [
-      '-c',
-      'import sqlite3, sys, json\nprint(json.dumps(sqlite3.connect(sys.argv[1]).execute(sys.argv[2]).fetchall()))',
-      file,
-      sql,
-    ],
-    { encoding: 'utf8' },
+/**
+ * Rows of `sql` as Python's sqlite3 reads the corpus (it refuses invalid UTF-8). Asynchronous on
+ * purpose: a synchronous child blocks this process's event loop past the server's keep-alive, and
+ * fetch then reuses a socket the server has just closed (ECONNRESET on the next request, seen on
+ * a loaded machine).
+ */
+function python(sql: string, file = db): Promise<{ rows: unknown[][]; stderr: string }> {
+  const code =
+    'import sqlite3, sys, json\nprint(json.dumps(sqlite3.connect(sys.argv[1]).execute(sys.argv[2]).fetchall()))';
+  return new Promise((done) =>
+    execFile('python3', ['-c', code, file, sql], { encoding: 'utf8' }, (err, stdout, stderr) =>
+      done({ rows: err ? [] : (JSON.parse(stdout) as unknown[][]), stderr }),
+    ),
   );
-  return { rows: r.status === 0 ? (JSON.parse(r.stdout) as unknown[][]) : [], stderr: r.stderr };
 }
 
 describe('lone surrogates over HTTP', () => {
@@ -76,10 +77,10 @@ describe('lone surrogates over HTTP', () => {
     );
     expect(r.json, JSON.stringify(r.json)).toMatchObject({ ok: true });
     expect(r.json.value).toMatchObject({ annotator: 'ada\\udc00', note: 'n\\ud800 \u{1f600}' });
-    const got = python('SELECT annotator, note FROM annotations');
+    const got = await python('SELECT annotator, note FROM annotations');
     expect(got.stderr).toBe('');
     expect(got.rows).toEqual([['ada\\udc00', 'n\\ud800 \u{1f600}']]);
-    const history = python('SELECT who FROM annotation_history');
+    const history = await python('SELECT who FROM annotation_history');
     expect(history.stderr).toBe('');
     expect(history.rows).toEqual([['ada\\udc00']]);
     // The same name, sent the same way, is the same annotator: their labels are replaced, not added.
@@ -88,12 +89,12 @@ describe('lone surrogates over HTTP', () => {
       `{"target": {"prediction": ${ids[0]}}, "annotator": "ada\\udc00", "note": "second"}`,
     );
     expect(again.json).toMatchObject({ ok: true });
-    expect(python('SELECT count(*) FROM annotations').rows).toEqual([[1]]);
+    expect((await python('SELECT count(*) FROM annotations')).rows).toEqual([[1]]);
   });
 });
 
 describe('lone surrogates over IPC (the desktop app: structured clone carries them as they are)', () => {
-  it('the write handlers spell them too', () => {
+  it('the write handlers spell them too', async () => {
     const corpus = openForWriting(ipcDb);
     try {
       const api = createWriteApi(corpus);
@@ -107,7 +108,7 @@ describe('lone surrogates over IPC (the desktop app: structured clone carries th
     } finally {
       corpus.close();
     }
-    const got = python(`SELECT annotator, note FROM annotations WHERE prediction_id = ${ids[1]}`, ipcDb);
+    const got = await python(`SELECT annotator, note FROM annotations WHERE prediction_id = ${ids[1]}`, ipcDb);
     expect(got.stderr).toBe('');
     expect(got.rows).toEqual([['bob\\ud800', 'x\\udfff']]);
   });

@@ -58,7 +58,8 @@ describe('migration 013 (rollouts)', () => {
     expect(lastId).toBeGreaterThan(set.id);
     old.close();
 
-    const c = openCorpus(path);
+    // Up to 013 only: the later migrations have tests of their own.
+    const c = openCorpus(path, { migrations: MIGRATIONS.filter((m) => m.version <= 13) });
     const up = connectionOf(c);
     expect(userVersion(up)).toBe(13);
     expect(dump(up)).toEqual(before);
