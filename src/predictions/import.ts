@@ -12,6 +12,7 @@
  * problem found on a later line rolls back what was stored. The verdicts are the same either way.
  */
 import { existsSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { MessageChannel, receiveMessageOnPort, Worker } from 'node:worker_threads';
 import { UserError } from '../common/errors.js';
@@ -170,10 +171,20 @@ interface Reader {
   stop(): void;
 }
 
-/** The reading thread over the file, or null when this build has none (the sources, run by tests). */
+/** The compiled reading thread: beside this module, or in dist/ when this runs from the TypeScript sources (tests). */
+function workerFile(): string | null {
+  if (!import.meta.url.startsWith('file:')) return null;
+  const here = fileURLToPath(import.meta.url);
+  const file = here.endsWith('.ts')
+    ? join(dirname(here), '../../dist/predictions/import-worker.js')
+    : join(dirname(here), 'import-worker.js');
+  return existsSync(file) ? file : null;
+}
+
+/** The reading thread over the file, or null when there is no compiled one (tests before a build). */
 function startReader(corpus: Corpus, set: EvalSetRecord, file: string, refused: string | null): Reader | null {
-  const url = new URL('./import-worker.js', import.meta.url);
-  if (url.protocol !== 'file:' || !existsSync(fileURLToPath(url))) return null;
+  const url = workerFile();
+  if (!url) return null;
   const signal = new SharedArrayBuffer(8);
   const flags = new Int32Array(signal);
   const { port1, port2 } = new MessageChannel();
