@@ -16,7 +16,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { wellFormedString } from '../common/well-formed.js';
 import { decodeUtf8, duplicateDetail, duplicateKey, lineAt, notUtf8Detail } from '../scoring/files.js';
-import { IngestError } from '../store/errors.js';
+import { IngestError } from '../store/corpus.js';
 
 export interface PredictionsFile {
   /** `state`: serialized states (JSON Lines); `generations` / `scored`: CRUXEval's own files. */
@@ -36,12 +36,6 @@ export type ResolveItem = (id: number | string) => number | undefined;
  */
 export type ResolvePrompt = (prompt: string) => number[];
 
-/** What is known of a file before its records are read: its format and the sha256 of its bytes. */
-export type FileStart = Omit<PredictionsFile, 'byItem'>;
-
-/** One record's completions (a JSON Lines line, or a generations task): the item, and its texts in order. */
-export type OnRecord = (item: number, texts: string[]) => void;
-
 /**
  * Reads and checks the whole file. `cruxevalRefused`: why CRUXEval's own files do not fit
  * the set (not a CRUXEval set), or null when they do.
@@ -52,27 +46,6 @@ export function readPredictionsFile(
   cruxevalRefused: string | null = null,
   resolvePrompt: ResolvePrompt = () => [],
 ): PredictionsFile {
-  const byItem = new Map<number, string[]>();
-  const start = scanPredictionsFile(path, resolve, cruxevalRefused, resolvePrompt, undefined, (item, texts) => {
-    const got = byItem.get(item);
-    if (got) got.push(...texts);
-    else byItem.set(item, [...texts]);
-  });
-  return { ...start, byItem };
-}
-
-/**
- * readPredictionsFile as it reads: `onStart` once the format is known (before any record), then `onRecord` for
- * each record in file order (JSON Lines: as each line is read, so a problem on a later line comes after them).
- */
-export function scanPredictionsFile(
-  path: string,
-  resolve: ResolveItem,
-  cruxevalRefused: string | null,
-  resolvePrompt: ResolvePrompt,
-  onStart: ((start: FileStart) => void) | undefined,
-  onRecord: OnRecord,
-): FileStart {
   let bytes: Buffer;
   try {
     bytes = readFileSync(path);
@@ -91,16 +64,9 @@ export function scanPredictionsFile(
     const twice = duplicateKey(text);
     if (twice) throw new IngestError(path, lineAt(text, twice.second), duplicateDetail(text, twice));
     const gens = scored ? whole.raw_generations : whole;
-    const start: FileStart = { format: scored ? 'scored' : 'generations', hash };
-    const byItem = generations(path, text, gens, scored, resolve);
-    onStart?.(start);
-    for (const [item, texts] of byItem) onRecord(item, texts);
-    return start;
+    return { format: scored ? 'scored' : 'generations', byItem: generations(path, text, gens, scored, resolve), hash };
   }
-  const start: FileStart = { format: 'state', hash };
-  onStart?.(start);
-  jsonLines(path, text, resolve, resolvePrompt, onRecord);
-  return start;
+  return { format: 'state', byItem: jsonLines(path, text, resolve, resolvePrompt), hash };
 }
 
 /**
@@ -165,8 +131,8 @@ function describeId(id: unknown, line?: string, key?: string): string {
   return text.length > 200 ? `${text.slice(0, 200)}…` : text;
 }
 
-function jsonLines(path: string, text: string, resolve: ResolveItem, byPrompt: ResolvePrompt, onRecord: OnRecord) {
-  let records = 0;
+function jsonLines(path: string, text: string, resolve: ResolveItem, byPrompt: ResolvePrompt): Map<number, string[]> {
+  const out = new Map<number, string[]>();
   const lines = text.split('\n');
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i];
@@ -224,15 +190,17 @@ function jsonLines(path: string, text: string, resolve: ResolveItem, byPrompt: R
     }
     // A lone surrogate is spelled as the corpus spells it, before it is scored (src/common/well-formed.ts).
     texts = texts.map(wellFormedString);
-    onRecord(item!, texts);
-    records++;
+    const got = out.get(item!);
+    if (got) got.push(...texts);
+    else out.set(item!, [...texts]);
   }
-  if (records === 0)
+  if (out.size === 0)
     throw new IngestError(
       path,
       0,
       'expected predictions: JSON Lines of {"id", "completion"}, or a CRUXEval generations file; the file is empty',
     );
+  return out;
 }
 
 /** The 1-based line where `"key":` first appears (1 when not found). */

@@ -35,7 +35,7 @@ export type { NewTrajectory, StoredTrajectory } from './queries/trajectories.js'
 export type { SqlRow } from './queries/sql.js';
 export type { RowSource } from './queries/export.js';
 export type { MarkedProgram, ProgramOf } from './queries/benchmarks.js';
-export type { EvalSetRecord, ItemQuery, ItemTruth, ItemTruthRow, NewItem, StoredItem } from './queries/evalsets.js';
+export type { EvalSetRecord, ItemQuery, ItemTruth, NewItem, StoredItem } from './queries/evalsets.js';
 export type { RunFormat, NewRun, RunRecord } from './queries/runs.js';
 export type { ItemKeys, ItemVerdicts, Tally, VerdictCombo } from './queries/verdicts.js';
 export type {

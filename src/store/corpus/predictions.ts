@@ -11,14 +11,12 @@ import {
   getItem,
   insertEvalSet,
   itemIds,
-  itemTruthRows,
   itemTruths,
   iterateItems,
   listEvalSets,
   type EvalSetRecord,
   type ItemQuery,
   type ItemTruth,
-  type ItemTruthRow,
   type NewItem,
   type StoredItem,
 } from '../queries/evalsets.js';
@@ -26,7 +24,6 @@ import {
   answeredItems,
   checkedPredictions,
   countPredictions,
-  insertPredictionRows,
   insertPredictions,
   iteratePredictions,
   pendingChecks,
@@ -43,19 +40,6 @@ import {
 import { deleteRun, getRun, getRunById, insertRun, listRuns, type NewRun, type RunRecord } from '../queries/runs.js';
 import { itemVerdicts, type ItemVerdicts } from '../queries/verdicts.js';
 import type { CorpusClass } from './base.js';
-import type Database from 'better-sqlite3';
-
-/** A run stored with its predictions (`insert`) in one transaction, after the run `replace` names is deleted. */
-function saveRunIn(db: Database.Database, run: NewRun, insert: (runId: number) => void, replace?: number): number {
-  return db
-    .transaction(() => {
-      if (replace !== undefined) deleteRun(db, replace);
-      const id = insertRun(db, run);
-      insert(id);
-      return id;
-    })
-    .immediate();
-}
 
 export function PredictionReads<B extends CorpusClass>(Base: B) {
   return class PredictionReads extends Base {
@@ -88,11 +72,6 @@ export function PredictionReads<B extends CorpusClass>(Base: B) {
     /** A set's items with only what scoring needs (no prompts), in order. */
     itemTruths(setId: number): ItemTruth[] {
       return this.guard(() => itemTruths(this.conn, setId));
-    }
-
-    /** itemTruths as stored, unparsed (queries/evalsets.ts itemTruth reads one). */
-    itemTruthRows(setId: number): ItemTruthRow[] {
-      return this.guard(() => itemTruthRows(this.conn, setId));
     }
 
     getRun(setId: number, label: string): RunRecord | undefined {
@@ -170,17 +149,15 @@ export function PredictionWrites<B extends CorpusClass>(Base: B) {
     saveRun(run: NewRun, predictions: Iterable<NewPrediction>, replace?: number): number {
       this.assertWritable();
       return this.guard(() =>
-        saveRunIn(this.conn, run, (id) => insertPredictions(this.conn, id, predictions), replace),
+        this.conn
+          .transaction(() => {
+            if (replace !== undefined) deleteRun(this.conn, replace);
+            const id = insertRun(this.conn, run);
+            insertPredictions(this.conn, id, predictions);
+            return id;
+          })
+          .immediate(),
       );
-    }
-
-    /**
-     * saveRun for rows already made by predictionValues (queries/predictions.ts), in batches of whole rows; a
-     * batch source that throws (a bad line read while rows were stored) leaves the corpus as it was.
-     */
-    saveRunRows(run: NewRun, batches: Iterable<unknown[]>, replace?: number): number {
-      this.assertWritable();
-      return this.guard(() => saveRunIn(this.conn, run, (id) => insertPredictionRows(this.conn, id, batches), replace));
     }
 
     /** Adds predictions to a run in one transaction (one item's samples, as they arrive). */

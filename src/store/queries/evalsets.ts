@@ -223,40 +223,28 @@ export interface ItemTruth {
   callReturn: string | null;
 }
 
-/**
- * An item's true fields as stored: id, key, target kind, src, locals and arg (JSON texts), call return. Plain
- * values, so a thread that scores completions (src/predictions/import-worker.ts) can be sent them as they are.
- */
-export type ItemTruthRow = [
-  number,
-  string,
-  TargetFields['event'],
-  string | null,
-  string | null,
-  string | null,
-  string | null,
-];
-
-/** The items of a set in order, as stored (itemTruth reads one). */
-export function itemTruthRows(db: Database.Database, setId: number): ItemTruthRow[] {
-  return db
+/** The items of a set in order, with their true fields only. */
+export function itemTruths(db: Database.Database, setId: number): ItemTruth[] {
+  const rows = db
     .prepare(
       `SELECT id, key, target_kind, target_src, target_locals, target_arg, call_return FROM evalset_items
       WHERE set_id = ? ORDER BY ord`,
     )
     .raw()
-    .all(setId) as ItemTruthRow[];
-}
-
-export function itemTruth([id, key, event, src, locals, arg, callReturn]: ItemTruthRow): ItemTruth {
-  const truth: TargetFields = { event };
-  if (src !== null) truth.src = src;
-  if (locals !== null) truth.locals = JSON.parse(locals);
-  if (arg !== null) truth.arg = JSON.parse(arg);
-  return { id, key, truth, callReturn };
-}
-
-/** The items of a set in order, with their true fields only. */
-export function itemTruths(db: Database.Database, setId: number): ItemTruth[] {
-  return itemTruthRows(db, setId).map(itemTruth);
+    .all(setId) as [
+    number,
+    string,
+    TargetFields['event'],
+    string | null,
+    string | null,
+    string | null,
+    string | null,
+  ][];
+  return rows.map(([id, key, event, src, locals, arg, callReturn]) => {
+    const truth: TargetFields = { event };
+    if (src !== null) truth.src = src;
+    if (locals !== null) truth.locals = JSON.parse(locals);
+    if (arg !== null) truth.arg = JSON.parse(arg);
+    return { id, key, truth, callReturn };
+  });
 }

@@ -29,13 +29,13 @@ export interface NewPrediction {
 
 const PREDICTION_COLUMNS = `(run_id, created, item_id, sample, completion, finish, format_error, parse_error, em_event,
   em_src, em_locals, em_arg, em_all, exec_status, alt_status)`;
-/** Values bound per row (predictionValues); the run and the time are bound once per statement, by name. */
-export const ROW_WIDTH = 13;
+/** Values bound per row: the columns above but the run and the time, which are bound once per statement, by name. */
+const WIDTH = 13;
 /**
  * Rows per INSERT statement: per statement SQLite resets, binds and keeps a statement journal of the pages it
  * changes, which cost more than the rows themselves one row at a time (6,500 parameters, under SQLite's 32,766).
  */
-export const ROWS_PER_STATEMENT = 500;
+const BATCH = 500;
 
 /** The two insert statements of a connection, made once (predict adds a few predictions per item). */
 const inserts = new WeakMap<Database.Database, { one: Database.Statement; many: Database.Statement }>();
@@ -43,74 +43,48 @@ const inserts = new WeakMap<Database.Database, { one: Database.Statement; many: 
 function insertStatements(db: Database.Database) {
   let s = inserts.get(db);
   if (!s) {
-    const row = `(@run, @created, ${Array(ROW_WIDTH).fill('?').join(', ')})`;
-    const sql = (n: number) => `INSERT INTO predictions ${PREDICTION_COLUMNS} VALUES ${Array(n).fill(row).join(', ')}`;
-    s = { one: db.prepare(sql(1)), many: db.prepare(sql(ROWS_PER_STATEMENT)) };
+    const row = `(@run, @created, ${Array(WIDTH).fill('?').join(', ')})`;
+    s = {
+      one: db.prepare(`INSERT INTO predictions ${PREDICTION_COLUMNS} VALUES ${row}`),
+      many: db.prepare(`INSERT INTO predictions ${PREDICTION_COLUMNS} VALUES ${Array(BATCH).fill(row).join(', ')}`),
+    };
     inserts.set(db, s);
   }
   return s;
 }
 
-const bit = (x: boolean | null | undefined) => (x === null || x === undefined ? null : x ? 1 : 0);
-
-/**
- * Writes the ROW_WIDTH values a prediction is stored with into `out` from `at`; returns the next index. Pure: the
- * import's reading thread (src/predictions/import-worker.ts) makes the rows that insertPredictionRows stores.
- */
-export function predictionValues(p: NewPrediction, out: unknown[], at: number): number {
-  const em = p.em;
-  out[at++] = p.itemId;
-  out[at++] = p.sample;
-  // Callers spell lone surrogates before scoring (src/model/response.ts, read-file.ts); this is the last guard.
-  out[at++] = wellFormedString(p.completion);
-  out[at++] = p.finish === null ? null : wellFormedString(p.finish);
-  out[at++] = em === null ? null : bit(p.parseError !== null);
-  out[at++] = p.parseError === null ? null : JSON.stringify(p.parseError);
-  out[at++] = bit(em?.event);
-  out[at++] = bit(em?.src);
-  out[at++] = bit(em?.locals);
-  out[at++] = bit(em?.arg);
-  out[at++] = bit(em?.all);
-  out[at++] = p.exec;
-  out[at++] = p.alt;
-  return at;
-}
-
-/**
- * Stores rows made by predictionValues, in the order given; call inside a transaction. Each batch holds whole rows;
- * a batch of exactly ROWS_PER_STATEMENT rows is bound as it is, without a copy.
- */
-export function insertPredictionRows(db: Database.Database, runId: number, batches: Iterable<unknown[]>): number {
-  const { one, many } = insertStatements(db);
-  const named = { run: runId, created: new Date().toISOString() };
-  const full = ROWS_PER_STATEMENT * ROW_WIDTH;
-  let n = 0;
-  for (const b of batches) {
-    let at = 0;
-    for (; b.length - at >= full; at += full)
-      many.run(at === 0 && b.length === full ? b : b.slice(at, at + full), named);
-    for (; at < b.length; at += ROW_WIDTH) one.run(b.slice(at, at + ROW_WIDTH), named);
-    n += b.length / ROW_WIDTH;
-  }
-  return n;
-}
-
 /** Stores predictions of one run, in the order given; call inside a transaction. */
 export function insertPredictions(db: Database.Database, runId: number, preds: Iterable<NewPrediction>): number {
-  function* batches() {
-    let rows: unknown[] = new Array(ROWS_PER_STATEMENT * ROW_WIDTH);
-    let at = 0;
-    for (const p of preds) {
-      at = predictionValues(p, rows, at);
-      if (at === rows.length) {
-        yield rows;
-        rows = new Array(rows.length);
-        at = 0;
-      }
+  const { one, many } = insertStatements(db);
+  const named = { run: runId, created: new Date().toISOString() };
+  const b = (x: boolean | null | undefined) => (x === null || x === undefined ? null : x ? 1 : 0);
+  const params: unknown[] = new Array(BATCH * WIDTH);
+  let at = 0;
+  let n = 0;
+  for (const p of preds) {
+    const em = p.em;
+    params[at++] = p.itemId;
+    params[at++] = p.sample;
+    // Callers spell lone surrogates before scoring (src/model/response.ts, read-file.ts); this is the last guard.
+    params[at++] = wellFormedString(p.completion);
+    params[at++] = p.finish === null ? null : wellFormedString(p.finish);
+    params[at++] = em === null ? null : b(p.parseError !== null);
+    params[at++] = p.parseError === null ? null : JSON.stringify(p.parseError);
+    params[at++] = b(em?.event);
+    params[at++] = b(em?.src);
+    params[at++] = b(em?.locals);
+    params[at++] = b(em?.arg);
+    params[at++] = b(em?.all);
+    params[at++] = p.exec;
+    params[at++] = p.alt;
+    n++;
+    if (at === params.length) {
+      many.run(params, named);
+      at = 0;
     }
-    if (at > 0) yield rows.slice(0, at);
   }
-  return insertPredictionRows(db, runId, batches());
+  for (let i = 0; i < at; i += WIDTH) one.run(params.slice(i, i + WIDTH), named);
+  return n;
 }
 
 /** Ids of the items that have at least one prediction in the run. */

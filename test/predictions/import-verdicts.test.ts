@@ -1,7 +1,6 @@
-// predictions import reads a large file on a second thread while it stores rows: the verdicts it stores, sample by
-// sample, are the ones the import on one thread stores, over a mixed file (right, a local wrong, another event, cut
-// short, not a state, a lone surrogate, ids, keys, a prompt, lists, an item named again further down); a problem on
-// a late line still names the file and line and stores nothing.
+// The verdict columns predictions import stores over a mixed file (right, a local wrong, another event, cut short, not
+// a state, a lone surrogate; ids, keys, a prompt, lists, an item named again further down), sample by sample, are
+// what scoring each completion alone gives; a problem on a late line names the file and line and stores nothing.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,7 +8,6 @@ import { createEvalSet } from '../../src/predictions/create.js';
 import { importPredictions } from '../../src/predictions/import.js';
 import { newPrediction } from '../../src/predictions/verdicts.js';
 import type { Corpus, StoredItem } from '../../src/store/corpus.js';
-import { ensureBuilt } from '../cli/helpers.js';
 import { cleanTempDirs } from '../store/fixtures.js';
 import { corpusOf, vectorTraces } from './helpers.js';
 
@@ -18,7 +16,6 @@ let dir: string;
 let items: StoredItem[];
 
 beforeAll(async () => {
-  ensureBuilt(); // the reading thread is the compiled one
   ({ corpus, dir } = await corpusOf(vectorTraces().traces, 'stepscope-threads-'));
   createEvalSet(corpus, { name: 'ns', task: 'next-state', perAction: 4, seed: 2 });
   items = [...corpus.iterateItems(corpus.getEvalSet('ns')!.id)];
@@ -65,29 +62,40 @@ const stored = (runId: number) => [
 ];
 const count = () => [...corpus.query('SELECT count(*) AS n FROM predictions')][0].n;
 
-describe('an import read on a second thread', () => {
-  it('stores the verdicts the import on one thread stores, sample by sample', () => {
+describe('the verdicts predictions import stores', () => {
+  it('are, column by column, what each completion scores alone', () => {
     const file = mixedFile('mixed.jsonl');
-    const here = importPredictions(corpus, { file, set: 'ns', label: 'here' }, false).run;
-    const there = importPredictions(corpus, { file, set: 'ns', label: 'there' }, true).run;
-    expect(there.predictions).toBe(here.predictions);
-    expect(here.predictions).toBeGreaterThan(1000); // more than two INSERT statements' worth, and a remainder
-    const rows = stored(there.id);
-    expect(rows).toEqual(stored(here.id));
-    const kinds = new Set(rows.map((r) => `${r.format_error}/${r.em_all}`));
-    expect(kinds).toEqual(new Set(['1/0', '0/0', '0/1'])); // format errors, wrong and right states
-    expect(rows.some((r) => String(r.completion).endsWith('\\ud800'))).toBe(true); // spelled, as on one thread
-    // And they are what each completion scores alone.
+    const { run } = importPredictions(corpus, { file, set: 'ns', label: 'here' });
+    expect(run.predictions).toBeGreaterThan(1000); // more than two INSERT statements' worth, and a remainder
+    const rows = stored(run.id);
+    expect(rows.length).toBe(run.predictions);
     const byId = new Map(items.map((it) => [it.id, it]));
-    for (const r of rows.filter((_, i) => i % 7 === 0)) {
-      const alone = newPrediction(byId.get(r.item_id as number)!, 'next-state', 'state', 0, r.completion as string);
-      expect([r.format_error, r.em_all, r.alt_status]).toEqual([
-        Number(alone.parseError !== null),
-        Number(alone.em!.all),
-        alone.alt,
-      ]);
+    const bit = (x: boolean | null | undefined) => (x === undefined || x === null ? null : Number(x));
+    for (const r of rows) {
+      const it = byId.get(r.item_id as number)!;
+      const a = newPrediction(it, 'next-state', 'state', r.sample as number, r.completion as string);
+      expect(r).toEqual({
+        item_id: it.id,
+        sample: r.sample,
+        completion: r.completion,
+        finish: null,
+        format_error: Number(a.parseError !== null),
+        parse_error: a.parseError === null ? null : JSON.stringify(a.parseError),
+        em_event: bit(a.em!.event),
+        em_src: bit(a.em!.src),
+        em_locals: bit(a.em!.locals),
+        em_arg: bit(a.em!.arg),
+        em_all: bit(a.em!.all),
+        exec_status: null,
+        alt_status: a.alt,
+      });
     }
-    expect(importPredictions(corpus, { file, set: 'ns', label: 'there' }, true).outcome).toBe('unchanged');
+    // Samples are numbered per item in file order; every kind of verdict is there.
+    const first = items.map((it, i) => [it.id, i % 3 === 0 ? 3 : 1]);
+    for (const [id, n] of first) expect(rows.filter((r) => r.item_id === id).length).toBeGreaterThan(n);
+    expect(new Set(rows.map((r) => `${r.format_error}/${r.em_all}`))).toEqual(new Set(['1/0', '0/0', '0/1']));
+    expect(rows.some((r) => String(r.completion).endsWith('\\ud800'))).toBe(true); // a lone surrogate, spelled
+    expect(importPredictions(corpus, { file, set: 'ns', label: 'here' }).outcome).toBe('unchanged');
   });
 
   it('names the file and line of a problem on a late line, and stores nothing', () => {
@@ -96,16 +104,16 @@ describe('an import read on a second thread', () => {
     const setId = corpus.getEvalSet('ns')!.id;
     const n = count();
     const late = `${file}:${last}: expected "completion" to be a string, got 7`;
-    expect(() => importPredictions(corpus, { file, set: 'ns', label: 'late' }, true)).toThrow(late);
+    expect(() => importPredictions(corpus, { file, set: 'ns', label: 'late' })).toThrow(late);
     expect(corpus.getRun(setId, 'late')).toBeUndefined();
-    // Replacing a run by it keeps the run; under a label taken, the file's problem is named first, as on one thread.
+    // Replacing a run by it keeps the run; under a label taken, the file's problem is named first, before the label.
     const kept = stored(corpus.getRun(setId, 'here')!.id);
-    expect(() => importPredictions(corpus, { file, set: 'ns', label: 'here', replace: true }, true)).toThrow(late);
-    expect(() => importPredictions(corpus, { file, set: 'ns', label: 'here' }, true)).toThrow(late);
+    expect(() => importPredictions(corpus, { file, set: 'ns', label: 'here', replace: true })).toThrow(late);
+    expect(() => importPredictions(corpus, { file, set: 'ns', label: 'here' })).toThrow(late);
     expect(stored(corpus.getRun(setId, 'here')!.id)).toEqual(kept);
     expect(count()).toBe(n);
     const other = mixedFile('other.jsonl', ['']);
-    expect(() => importPredictions(corpus, { file: other, set: 'ns', label: 'here' }, true)).toThrow(
+    expect(() => importPredictions(corpus, { file: other, set: 'ns', label: 'here' })).toThrow(
       /already has a run labelled "here"/,
     );
   });
