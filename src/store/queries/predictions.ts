@@ -30,12 +30,13 @@ export interface NewPrediction {
   steps?: readonly NewRolloutStep[];
 }
 
-const PREDICTION_COLUMNS = `(run_id, item_id, sample, completion, finish, format_error, parse_error, em_event, em_src,
-  em_locals, em_arg, em_all, exec_status, alt_status, created)`;
-const WIDTH = 15; // the columns above
+const PREDICTION_COLUMNS = `(run_id, created, item_id, sample, completion, finish, format_error, parse_error, em_event,
+  em_src, em_locals, em_arg, em_all, exec_status, alt_status)`;
+/** Values bound per row: the columns above but the run and the time, which are bound once per statement, by name. */
+const WIDTH = 13;
 /**
  * Rows per INSERT statement: per statement SQLite resets, binds and keeps a statement journal of the pages it
- * changes, which cost more than the rows themselves one row at a time (7,500 parameters, under SQLite's 32,766).
+ * changes, which cost more than the rows themselves one row at a time (6,500 parameters, under SQLite's 32,766).
  */
 const BATCH = 500;
 
@@ -45,7 +46,7 @@ const inserts = new WeakMap<Database.Database, { one: Database.Statement; many: 
 function insertStatements(db: Database.Database) {
   let s = inserts.get(db);
   if (!s) {
-    const row = `(${Array(WIDTH).fill('?').join(', ')})`;
+    const row = `(@run, @created, ${Array(WIDTH).fill('?').join(', ')})`;
     s = {
       one: db.prepare(`INSERT INTO predictions ${PREDICTION_COLUMNS} VALUES ${row}`),
       many: db.prepare(`INSERT INTO predictions ${PREDICTION_COLUMNS} VALUES ${Array(BATCH).fill(row).join(', ')}`),
@@ -58,14 +59,13 @@ function insertStatements(db: Database.Database) {
 /** Stores predictions of one run, in the order given; call inside a transaction. */
 export function insertPredictions(db: Database.Database, runId: number, preds: Iterable<NewPrediction>): number {
   const { one, many } = insertStatements(db);
-  const created = new Date().toISOString();
+  const named = { run: runId, created: new Date().toISOString() };
   const b = (x: boolean | null | undefined) => (x === null || x === undefined ? null : x ? 1 : 0);
   const params: unknown[] = new Array(BATCH * WIDTH);
   let at = 0;
   let n = 0;
   for (const p of preds) {
     const em = p.em;
-    params[at++] = runId;
     params[at++] = p.itemId;
     params[at++] = p.sample;
     // Callers spell lone surrogates before scoring (src/model/response.ts, read-file.ts); this is the last guard.
@@ -80,20 +80,19 @@ export function insertPredictions(db: Database.Database, runId: number, preds: I
     params[at++] = b(em?.all);
     params[at++] = p.exec;
     params[at++] = p.alt;
-    params[at++] = created;
     n++;
     if (p.steps) {
       // The steps need the row's id: this row (and those before it) go in one at a time.
       let id = 0;
-      for (let i = 0; i < at; i += WIDTH) id = Number(one.run(params.slice(i, i + WIDTH)).lastInsertRowid);
+      for (let i = 0; i < at; i += WIDTH) id = Number(one.run(params.slice(i, i + WIDTH), named).lastInsertRowid);
       at = 0;
       insertRolloutSteps(db, id, p.steps);
     } else if (at === params.length) {
-      many.run(params);
+      many.run(params, named);
       at = 0;
     }
   }
-  for (let i = 0; i < at; i += WIDTH) one.run(params.slice(i, i + WIDTH));
+  for (let i = 0; i < at; i += WIDTH) one.run(params.slice(i, i + WIDTH), named);
   return n;
 }
 
