@@ -99,7 +99,21 @@ if (existsSync(join(root, 'dist/cli/commands/rollouts.js'))) {
   const cli = (...args) => must(process.execPath, [join(root, 'bin/stepscope.js'), ...args]);
   writeFileSync(join(work, 'ro-traces.txt'), 'long_loop.py\ncalls.py\n');
   const traces = ['--traces-from', join(work, 'ro-traces.txt')];
-  cli('evalset', 'create', '--db', db, '--name', 'ro', '--task', 'rollout', '--max-steps', '6', '--seed', '3', ...traces);
+  cli(
+    'evalset',
+    'create',
+    '--db',
+    db,
+    '--name',
+    'ro',
+    '--task',
+    'rollout',
+    '--max-steps',
+    '6',
+    '--seed',
+    '3',
+    ...traces,
+  );
   cli('evalset', 'create', '--db', db, '--name', 'ro-tf', '--task', 'next-state', '--prefixes-of', 'ro');
   const file = join(work, 'ro.jsonl');
   cli('evalset', 'export', '--db', db, '--name', 'ro', '-o', file);
