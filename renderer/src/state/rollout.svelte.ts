@@ -26,6 +26,8 @@ export class Rollouts {
   error = $state<string | null>(null);
 
   #loads = new Newest();
+  /** Apart from the loads: opening a rollout's trace loads the trace's rollouts, which must not cancel the open. */
+  #opens = new Newest();
   #checks = new Newest();
 
   constructor(
@@ -59,7 +61,7 @@ export class Rollouts {
    * its trace, the actions replayed up to that step.
    */
   async openItem(set: string, run: string, id: number, step?: number): Promise<void> {
-    const live = this.#loads.next();
+    const live = this.#opens.next();
     this.error = null;
     try {
       let it = this.run?.set === set && this.run.model === run ? this.run.items.find((i) => i.id === id) : undefined;
@@ -81,7 +83,7 @@ export class Rollouts {
   }
 
   close(): void {
-    this.#loads.next();
+    this.#opens.next();
     this.open = null;
     this.check = null;
   }
