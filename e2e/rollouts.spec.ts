@@ -89,6 +89,12 @@ test('a rollout is a ghost path beside the true path: one ghost per step predict
   await page.mouse.move(box.x + box.width / 2, box.y - 130, { steps: 5 });
   await page.mouse.up();
   await page.screenshot({ path: join(shots, 'rollout-explorer.png') });
+
+  // F8 goes through the set's rollouts that go wrong somewhere (those with a first divergence), as through failures.
+  await page.keyboard.press('F8');
+  const pos = page.getByTestId('failure-position');
+  await expect(pos).toHaveAttribute('data-of', String(run.items.filter((i) => i.first_divergence !== null).length));
+  await expect(page.getByTestId('rollout-head')).toBeVisible();
 });
 
 test("the dashboard plots accuracy by rollout step as getRollouts' by_step, and lists rollouts by first divergence", async ({

@@ -345,14 +345,14 @@ export class Overlay {
     const at = open === undefined ? -1 : list.findIndex((f) => f.id === open);
     const next = nextFailure(list, at, step, this.explorer.traceId);
     await this.openItem(list[next.index].id);
-    if (this.check?.item?.id === list[next.index].id)
+    if ((this.check?.item?.id ?? this.rollout.open?.id) === list[next.index].id)
       this.failNote = failureNote(next.index, list.length, step, next.wrapped);
   }
 
   /** Where the open item is among the run's failing items of the set (once F8 has listed them), and a note. */
   get failAt(): { at: number; of: number; note: string | null } | null {
     const list = this.#failing?.key === `${this.set}\n${this.run}` ? this.#failing.list : null;
-    const id = this.check?.item?.id;
+    const id = this.check?.item?.id ?? this.rollout.open?.id;
     if (!list || id === undefined) return null;
     const at = list.findIndex((f) => f.id === id);
     return at < 0 ? null : { at: at + 1, of: list.length, note: this.failNote };
