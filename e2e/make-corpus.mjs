@@ -3,10 +3,11 @@
 // store provides it), the fixture programs of e2e/fixtures/ and the first CRUXEval tasks,
 // recorded with the Python recorder and ingested with the store's Corpus, then sampled
 // trajectories (`stepscope sample`).
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
 
 const root = resolve(import.meta.dirname, '..');
 const db = resolve(process.argv[2]);
@@ -90,6 +91,54 @@ if (existsSync(join(root, 'dist/cli/commands/evalset.js'))) {
       .join('\n') + '\n',
   );
   cli('predictions', 'import', join(work, 'oracle.jsonl'), '--db', db, '--set', 'crux-bp', '--model', 'oracle');
+}
+// A rollout set (e2e/rollouts.spec.ts): two fixture traces, short trajectories, rolled out by the fake model server
+// with a wrong state injected at step 2 (right again after it), and the teacher-forced run of the same label on the
+// next-state set of its prefixes.
+if (existsSync(join(root, 'dist/cli/commands/rollouts.js'))) {
+  const cli = (...args) => must(process.execPath, [join(root, 'bin/stepscope.js'), ...args]);
+  writeFileSync(join(work, 'ro-traces.txt'), 'long_loop.py\ncalls.py\n');
+  const traces = ['--traces-from', join(work, 'ro-traces.txt')];
+  cli(
+    'evalset',
+    'create',
+    '--db',
+    db,
+    '--name',
+    'ro',
+    '--task',
+    'rollout',
+    '--max-steps',
+    '6',
+    '--seed',
+    '3',
+    ...traces,
+  );
+  cli('evalset', 'create', '--db', db, '--name', 'ro-tf', '--task', 'next-state', '--prefixes-of', 'ro');
+  const file = join(work, 'ro.jsonl');
+  cli('evalset', 'export', '--db', db, '--name', 'ro', '-o', file);
+  const server = spawn(
+    process.execPath,
+    [join(root, 'scripts/fake-model-server.mjs'), '--rollouts', file, '--rollout-errors', '2:right'],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  try {
+    const first = await new Promise((done) => createInterface({ input: server.stdout }).once('line', done));
+    const url = /listening on (http:\/\/\S+)$/.exec(first)[1];
+    for (const set of ['ro', 'ro-tf'])
+      await new Promise((done, fail) => {
+        const args = ['predict', '--db', db, '--set', set, '--endpoint', url, '--model', 'fake-model'];
+        const p = spawn(process.execPath, [join(root, 'bin/stepscope.js'), ...args, '--label', 'fake'], {
+          cwd: root,
+          stdio: ['ignore', 'ignore', 'pipe'],
+        });
+        let err = '';
+        p.stderr.on('data', (d) => (err += d));
+        p.on('close', (code) => (code === 0 ? done() : fail(new Error(`predict --set ${set} failed:\n${err}`))));
+      });
+  } finally {
+    server.kill();
+  }
 }
 // The labeling queue's data: CodeLlama-7B's CRUXEval output predictions with pre-labels.
 if (existsSync(join(root, 'dist/labeling/prelabel-run.js')))

@@ -7,7 +7,7 @@
  * data), so an exported SVG or PNG is complete.
  */
 import * as Plot from '@observablehq/plot';
-import type { ScoreBy, ScoreLine } from '@core/contract/index.js';
+import type { RolloutRun, ScoreBy, ScoreLine } from '@core/contract/index.js';
 
 export interface PickArgs {
   run: string;
@@ -535,6 +535,148 @@ export function formatErrorPlot(
     marks: [
       Plot.barY(data, { fx: 'action', x: 'run', y: rate, fill: 'run', title: 'label', render: clickable(data, pick) }),
       Plot.ruleY([0]),
+      ...leg.marks,
+    ],
+  });
+}
+
+/** A point of the rollout plot: one run's accuracy at one step, rolled out or teacher-forced. */
+export interface RolloutDatum extends Datum {
+  group: number;
+  kind: 'rollout' | 'teacher-forced';
+  items: number;
+  few: boolean;
+}
+
+/**
+ * The points of the rollout plot, straight from getRollouts' `by_step`: per run and step its rollout accuracy, and
+ * the teacher-forced accuracy at the same positions where the run has it.
+ */
+export function rolloutPoints(runs: readonly RolloutRun[]): RolloutDatum[] {
+  const data: RolloutDatum[] = [];
+  for (const r of runs)
+    for (const s of r.by_step) {
+      const few = s.rollouts < FEW_ITEMS;
+      if (s.accuracy !== null)
+        data.push({
+          run: r.model,
+          group: s.step,
+          kind: 'rollout',
+          metric: 'rollout',
+          value: s.accuracy,
+          items: s.rollouts,
+          few,
+          label:
+            `${r.model}: step ${s.step}, rolled out ${pct(s.accuracy)} (${s.right} of ${s.rollouts} rollouts` +
+            `${few ? `: fewer than ${FEW_ITEMS}, read with care` : ''})`,
+        });
+      if (s.teacher_forced !== null)
+        data.push({
+          run: r.model,
+          group: s.step,
+          kind: 'teacher-forced',
+          metric: 'teacher_forced',
+          value: s.teacher_forced,
+          items: s.teacher_forced_items,
+          few: s.teacher_forced_items < FEW_ITEMS,
+          label: `${r.model}: step ${s.step}, teacher-forced ${pct(s.teacher_forced)} (${s.teacher_forced_right} of ${s.teacher_forced_items})`,
+        });
+    }
+  return data;
+}
+
+/**
+ * Accuracy by rollout step, one solid line per run, with the same run's teacher-forced accuracy at the same positions
+ * dashed beside it; above the plot area, the rollouts at each step (orange: fewer than FEW_ITEMS). A click on a point
+ * calls `onStep` with its run and step. Fewer than two steps: null.
+ */
+export function rolloutPlot(
+  runs: readonly RolloutRun[],
+  onStep: (run: string, step: number) => void,
+  width: number,
+  colors: Plot.ScaleOptions,
+): Element | null {
+  const data = rolloutPoints(runs);
+  const TF_DX = 7;
+  if (new Set(data.map((d) => d.group)).size < 2) return null;
+  const pick: Pick = (p) => onStep(p.run, Number(p.group));
+  const rolled = data.filter((d) => d.kind === 'rollout');
+  const forced = data.filter((d) => d.kind === 'teacher-forced');
+  const counts = binCounts(rolled);
+  const leg = legend(
+    runs.map((r) => r.model),
+    width,
+    2 * ROW + 4,
+  );
+  // The teacher-forced marks a few pixels right of their step: where both accuracies are equal, both stay visible
+  // and clickable.
+  const dots = (ds: RolloutDatum[], hollow: boolean, dashed: boolean) =>
+    Plot.dot(ds, {
+      x: 'group',
+      dx: dashed ? TF_DX : 0,
+      y: 'value',
+      fill: hollow ? 'white' : 'run',
+      stroke: 'run',
+      strokeWidth: hollow ? 2 : 1,
+      symbol: dashed ? 'square' : 'circle',
+      r: dashed ? 3.5 : 4,
+      title: 'label',
+      className: dashed ? 'teacher-forced' : 'rollout',
+      render: clickable(ds, pick),
+    });
+  return Plot.plot({
+    ...base(width),
+    height: 260 + leg.marginTop,
+    marginTop: leg.marginTop,
+    marginLeft: 48,
+    x: { inset: 16, label: 'rollout step', ticks: [...new Set(data.map((d) => d.group))], tickFormat: 'd' },
+    y: { domain: [0, 100], grid: true, label: 'accuracy (%)', labelAnchor: 'center', labelArrow: 'none' },
+    color: colors,
+    marks: [
+      Plot.line(rolled, { x: 'group', y: 'value', stroke: 'run', z: 'run' }),
+      Plot.line(forced, {
+        x: 'group',
+        y: 'value',
+        stroke: 'run',
+        z: 'run',
+        dx: TF_DX,
+        strokeDasharray: '5 4',
+        strokeOpacity: 0.8,
+      }),
+      dots(forced, true, true),
+      dots(
+        rolled.filter((d) => !d.few),
+        false,
+        false,
+      ),
+      dots(
+        rolled.filter((d) => d.few),
+        true,
+        false,
+      ),
+      ...[false, true].map((few) =>
+        Plot.text(
+          counts.filter((c) => c.few === few),
+          {
+            x: 'group',
+            frameAnchor: 'top',
+            dy: -ROW - 4,
+            text: 'text',
+            fill: few ? FEW_COLOR : '#6b7280',
+            fontWeight: few ? 700 : 400,
+            className: few ? 'bin-items-few' : 'bin-items',
+          },
+        ),
+      ),
+      Plot.text(['rollouts'], { frameAnchor: 'top-left', dx: -6, dy: -ROW - 4, textAnchor: 'end', fill: '#6b7280' }),
+      // What the two line styles are, in the margin's left end (the runs' legend is at its right).
+      Plot.text(['— rolled out   - - teacher-forced'], {
+        frameAnchor: 'top-left',
+        dy: -leg.marginTop + 4,
+        textAnchor: 'start',
+        fill: '#374151',
+        className: 'rollout-styles',
+      }),
       ...leg.marks,
     ],
   });

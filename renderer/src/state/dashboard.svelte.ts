@@ -9,6 +9,7 @@ import type {
   ItemRow,
   RunComparison,
   RunInfo,
+  RolloutRun,
   RunScores,
 } from '@core/contract/index.js';
 import type { PickArgs } from '../lib/plots.js';
@@ -31,6 +32,9 @@ export class Dashboard {
   shown = $state.raw<string[]>([]);
   error = $state<string | null>(null);
   loading = $state(false);
+
+  /** A rollout set's runs as getRollouts gives them (accuracy by step, every rollout); null for other sets. */
+  rollouts = $state.raw<RolloutRun[] | null>(null);
 
   picked = $state.raw<PickArgs | null>(null);
   groupItems = $state.raw<{ total: number; rows: ItemRow[] } | null>(null);
@@ -93,9 +97,11 @@ export class Dashboard {
           ...(await this.source.call('getRunScores', { set: name, run: run.label, interval })),
         })),
       );
+      const rollouts = set.task === 'rollout' ? await this.source.call('getRollouts', { set: name }) : null;
       if (!live()) return;
       this.set = set;
       this.runs = scored;
+      this.rollouts = rollouts;
       this.shown = runs.map((r) => r.label);
       this.picked = this.groupItems = this.comparison = null;
       this.a = runs[0]?.label ?? '';

@@ -41,6 +41,15 @@ export function linkOf(app: AppState): DeepLink {
     delete l.actions;
     delete l.cursor;
   }
+  // An open rollout the explorer stands on: its item and the step (opened alone, it goes to its divergence).
+  const step = item === undefined ? ov.rollout.step : null;
+  if (step !== null && ov.rollout.open) {
+    l.item = ov.rollout.open.id;
+    l.cursor = step;
+    delete l.dir;
+    delete l.entry;
+    delete l.actions;
+  }
   if (ov.failuresOnly) l.failures = true;
   return l;
 }
@@ -120,6 +129,8 @@ async function applyAny(app: AppState, l: DeepLink): Promise<string[]> {
   ov.failuresOnly = l.failures === true;
   if (l.item !== undefined) {
     await ov.openItem(l.item);
+    // A rollout's link names its step too (linkOf).
+    if (ov.isRollout && ov.rollout.open && l.cursor !== undefined) await ov.rollout.goTo(l.cursor);
     if (ov.error) {
       problems.push(`The link's item ${l.item} could not be opened: ${ov.error.replace(/^Item \d+: /, '')}`);
       ov.error = null;

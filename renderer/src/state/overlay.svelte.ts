@@ -24,6 +24,7 @@ import { itemMark, sampleVerdict, worst, type ItemMark, type OverlayVerdict } fr
 import type { DataSource } from '../lib/source.js';
 import { nodeOf, type Tree } from '../lib/tree/build.js';
 import type { Explorer } from './explorer.svelte.js';
+import { Rollouts } from './rollout.svelte.js';
 
 /** One answer shown against the truth: a run's prediction, a pasted text or a model's sample. */
 export interface ShownAnswer extends CheckedAnswer {
@@ -99,15 +100,26 @@ export class Overlay {
   /** The newest load of the sets, a set's runs or its items: F8 waits for it (a link still loading). */
   #loading: Promise<void> = Promise.resolve();
 
+  /** A rollout set's rollouts (its items open as rollouts, not as one prediction each). */
+  readonly rollout: Rollouts;
+
   constructor(
     private readonly source: DataSource,
     private readonly explorer: Explorer,
-  ) {}
+  ) {
+    this.rollout = new Rollouts(source, explorer);
+  }
+
+  /** The chosen set is a rollout set (task `rollout`). */
+  get isRollout(): boolean {
+    return !!this.set && this.sets.find((s) => s.name === this.set)?.task === 'rollout';
+  }
 
   /** Marks per node of a tree, for a run (the worst verdict where several items target one node). */
   marksFor(tree: Tree | null, which: 'forward' | 'inverse', run: string): Map<number, ItemMark> {
     const out = new Map<number, ItemMark>();
-    if (!tree || !run) return out;
+    // A rollout's item row describes its first step only: the rollout's ghosts say more (RolloutLayer).
+    if (!tree || !run || this.isRollout) return out;
     for (const it of this.items) {
       if (it.direction !== which || it.targetSeq === null) continue;
       const m = itemMark(it, run);
@@ -151,6 +163,7 @@ export class Overlay {
     this.runs = [];
     this.items = [];
     this.error = null;
+    this.rollout.close();
     if (!name) return;
     if (!this.sets.some((s) => s.name === name)) {
       this.error = `There is no evaluation set "${name}" in this corpus${this.sets.length ? ` (sets: ${this.sets.map((s) => s.name).join(', ')})` : ''}.`;
@@ -187,6 +200,13 @@ export class Overlay {
   chooseRun(label: string): void {
     this.run = label;
     if (this.run2 === label) this.run2 = '';
+    if (this.isRollout) {
+      const open = this.rollout.open;
+      void this.rollout.load(this.set, label).then(() => {
+        if (open) void this.rollout.openItem(this.set, label, open.id, this.rollout.step ?? undefined);
+      });
+      return;
+    }
     void this.#reloadItem();
   }
 
@@ -258,6 +278,7 @@ export class Overlay {
       if (!live()) return;
       this.items = rows;
       this.itemsTrace = traceId;
+      await this.rollout.load(this.isRollout ? this.set : '', this.run);
     } catch (e) {
       if (live()) this.error = (e as Error).message;
     }
@@ -273,6 +294,12 @@ export class Overlay {
    * with a second run chosen, its answers too (a second ghost, a second column).
    */
   async openItem(id: number): Promise<void> {
+    if (this.isRollout) {
+      this.opening = id;
+      await this.rollout.openItem(this.set, this.run, id);
+      this.opening = null;
+      return;
+    }
     const live = this.#checks.next();
     this.error = null;
     this.failNote = null;
@@ -314,18 +341,18 @@ export class Overlay {
       return;
     }
     // From the item being opened, if a press came before it landed: two quick presses go two on.
-    const open = this.opening ?? this.check?.item?.id;
+    const open = this.opening ?? this.check?.item?.id ?? this.rollout.open?.id;
     const at = open === undefined ? -1 : list.findIndex((f) => f.id === open);
     const next = nextFailure(list, at, step, this.explorer.traceId);
     await this.openItem(list[next.index].id);
-    if (this.check?.item?.id === list[next.index].id)
+    if ((this.check?.item?.id ?? this.rollout.open?.id) === list[next.index].id)
       this.failNote = failureNote(next.index, list.length, step, next.wrapped);
   }
 
   /** Where the open item is among the run's failing items of the set (once F8 has listed them), and a note. */
   get failAt(): { at: number; of: number; note: string | null } | null {
     const list = this.#failing?.key === `${this.set}\n${this.run}` ? this.#failing.list : null;
-    const id = this.check?.item?.id;
+    const id = this.check?.item?.id ?? this.rollout.open?.id;
     if (!list || id === undefined) return null;
     const at = list.findIndex((f) => f.id === id);
     return at < 0 ? null : { at: at + 1, of: list.length, note: this.failNote };
