@@ -8,6 +8,7 @@
 import { getContext, setContext } from 'svelte';
 import { Agreement, followQueues } from '../state/agreement.svelte.js';
 import { CorpusQuery } from '../state/corpus.svelte.js';
+import { Counterfactuals } from '../state/counterfactual.svelte.js';
 import { Dashboard } from '../state/dashboard.svelte.js';
 import { Explorer } from '../state/explorer.svelte.js';
 import { Nav } from '../state/nav.svelte.js';
@@ -21,6 +22,7 @@ const NAV = Symbol('nav');
 const DASHBOARD = Symbol('dashboard');
 const OVERLAY = Symbol('overlay');
 const AGREEMENT = Symbol('agreement');
+const COUNTERFACTUALS = Symbol('counterfactuals');
 
 export interface AppState {
   source: DataSource;
@@ -30,6 +32,7 @@ export interface AppState {
   dashboard: Dashboard;
   overlay: Overlay;
   agreement: Agreement;
+  counterfactuals: Counterfactuals;
 }
 
 export function createAppState(data: DataSource): AppState {
@@ -45,6 +48,7 @@ export function createAppState(data: DataSource): AppState {
     dashboard: new Dashboard(source),
     overlay: new Overlay(source, explorer),
     agreement,
+    counterfactuals: new Counterfactuals(source, explorer),
   };
 }
 
@@ -58,6 +62,7 @@ export function contextMap(s: AppState): Map<symbol, unknown> {
     [DASHBOARD, s.dashboard],
     [OVERLAY, s.overlay],
     [AGREEMENT, s.agreement],
+    [COUNTERFACTUALS, s.counterfactuals],
   ]);
 }
 
@@ -86,6 +91,16 @@ export const useApp = (): AppState => ({
   dashboard: useDashboard(),
   overlay: useOverlay(),
   agreement: useAgreement(),
+  counterfactuals: useCounterfactuals(),
 });
 export const useOverlay = () => need<Overlay>(OVERLAY, 'the predictions overlay');
 export const useAgreement = () => need<Agreement>(AGREEMENT, 'the agreement view state');
+export const useCounterfactuals = () => need<Counterfactuals>(COUNTERFACTUALS, 'the counterfactuals');
+
+/**
+ * Makes `explorer` the one the views below read (a component calls it at its creation): the
+ * counterfactual's origin pane draws a TreePane of the origin's Explorer this way.
+ */
+export function provideExplorer(explorer: Explorer): void {
+  setContext(EXPLORER, explorer);
+}
