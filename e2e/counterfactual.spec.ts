@@ -67,7 +67,7 @@ test('edit a local: the new run beside the original, the first difference marked
   expect(cfEvents.length).toBeLessThan(origin.events.length);
   const fwd = page.getByTestId('forward-tree');
   const orig = page.getByTestId('origin-tree');
-  await expect(fwd.locator('header')).toContainText(`Counterfactual #${cfId}`);
+  await expect(fwd.locator('header')).toContainText(`Edited #${cfId}`);
   await expect(orig.locator('header')).toContainText(`Original #${origin.id}`);
   await expect(fwd.locator('[data-seq]').last()).toBeVisible();
   // Same rows up to the edit: the states before it are drawn in both trees at the same place.
@@ -143,8 +143,9 @@ test('edit a local: the new run beside the original, the first difference marked
   await expect(page.getByTestId('inverse-tree')).toBeVisible();
 
   // Opened from the corpus list, the counterfactual shows its link again.
-  await page.getByTestId('search-name').fill('');
-  await page.goto(`./?trace=${cfId}`);
+  const cfRow = page.getByTestId('trace-row').filter({ has: page.getByTestId('cf-of') });
+  await expect(cfRow.getByTestId('cf-of')).toHaveText(`cf of #${origin.id}`);
+  await cfRow.click();
   await expect(bar).toHaveAttribute('data-trace', String(cfId));
   await expect(page.getByTestId('forward-tree').locator('[data-cf~="first"]')).toHaveAttribute(
     'data-seq',
