@@ -89,7 +89,18 @@ test('edit a local: the new run beside the original, the first difference marked
   await expect(change.locator('.now')).toHaveText('3');
   // The origin's tree follows the selection.
   await expect(orig.locator('.selected')).toHaveAttribute('data-seq', String(link.first_difference));
+  await page.mouse.move(0, 0);
   await page.screenshot({ path: join(shots, 'counterfactual-side-by-side.png') });
+  // The new run's last state (main returns fib(3)) against the original's state at that seq.
+  const last = cfEvents[cfEvents.length - 1];
+  await fwd.locator(`[data-seq="${last.seq}"][data-event="${last.event}"]`).click();
+  await expect(page.getByTestId('cf-change').filter({ hasText: 'line' }).first()).toBeVisible();
+  await expect(page.getByTestId('cf-change').filter({ has: page.locator('.now', { hasText: /^2$/ }) })).toHaveAttribute(
+    'data-what',
+    'return',
+  );
+  await page.mouse.move(0, 0);
+  await page.screenshot({ path: join(shots, 'counterfactual-changes.png') });
 
   // Stepping keys work in the counterfactual as in any trace.
   await press(page, 'F11', 1);
