@@ -93,7 +93,12 @@ test('edit a local: the new run beside the original, the first difference marked
   await page.screenshot({ path: join(shots, 'counterfactual-side-by-side.png') });
   // The new run's last state (main returns fib(3)) against the original's state at that seq.
   const last = cfEvents[cfEvents.length - 1];
-  await fwd.locator(`[data-seq="${last.seq}"][data-event="${last.event}"]`).click();
+  // It is the tree's last row (rows are in time order): ↓ from the selected state gets there.
+  const inspector = page.getByTestId('inspector');
+  await page.getByTestId('forward-svg').focus();
+  for (let k = 0; k < 60 && (await inspector.getAttribute('data-seq')) !== String(last.seq); k++)
+    await page.keyboard.press('ArrowDown');
+  await expect(inspector).toHaveAttribute('data-seq', String(last.seq));
   await expect(page.getByTestId('cf-change').filter({ hasText: 'line' }).first()).toBeVisible();
   await expect(page.getByTestId('cf-change').filter({ has: page.locator('.now', { hasText: /^2$/ }) })).toHaveAttribute(
     'data-what',
