@@ -40,15 +40,16 @@ export function createAppState(data: DataSource): AppState {
   // Every view's calls go through it: a labeling queue opened tells the agreement view its run.
   const source = followQueues(data, agreement);
   const explorer = new Explorer(source);
+  const corpus = new CorpusQuery(source);
   return {
     source,
     explorer,
-    corpus: new CorpusQuery(source),
+    corpus,
     nav: new Nav(),
     dashboard: new Dashboard(source),
     overlay: new Overlay(source, explorer),
     agreement,
-    counterfactuals: new Counterfactuals(source, explorer),
+    counterfactuals: new Counterfactuals(source, explorer, () => void corpus.reload()),
   };
 }
 

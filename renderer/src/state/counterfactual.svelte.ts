@@ -38,6 +38,8 @@ export class Counterfactuals {
   constructor(
     private readonly source: DataSource,
     private readonly explorer: Explorer,
+    /** A new trace was stored (the corpus list reloads to show it). */
+    private readonly stored: () => void = () => undefined,
   ) {
     this.origin = new Explorer(source);
   }
@@ -122,6 +124,7 @@ export class Counterfactuals {
         set: { [f.name]: f.value },
       });
       span('counterfactual: record', t0);
+      if (r.inserted) this.stored();
       this.form = null;
       this.#follows.next();
       this.link = { trace: r.trace, origin: r.origin, seq: r.seq, set: r.set, first_difference: r.first_difference };
