@@ -92,9 +92,13 @@ try {
     // A plain open: a fresh page, click in the corpus list -> the trees drawn.
     const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
     await page.goto(server.url);
-    await page.getByTestId('search-name').fill(values.task);
-    const row = page.getByTestId('trace-row').filter({ has: page.locator('.name', { hasText: values.task }) });
+    // The origin's row (not a counterfactual's, which has the same name), once the list has settled.
+    const row = page
+      .getByTestId('trace-row')
+      .filter({ has: page.locator('.name', { hasText: new RegExp(`^${values.task}$`) }) })
+      .filter({ hasNot: page.getByTestId('cf-of') });
     await row.first().waitFor({ timeout: 60_000 });
+    await page.waitForLoadState('networkidle');
     let t0 = Date.now();
     await row.first().click();
     await drawn(page, 'Forward');
