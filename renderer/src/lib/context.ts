@@ -8,6 +8,7 @@
 import { getContext, setContext } from 'svelte';
 import { Agreement, followQueues } from '../state/agreement.svelte.js';
 import { CorpusQuery } from '../state/corpus.svelte.js';
+import { Counterfactuals } from '../state/counterfactual.svelte.js';
 import { Dashboard } from '../state/dashboard.svelte.js';
 import { Explorer } from '../state/explorer.svelte.js';
 import { Nav } from '../state/nav.svelte.js';
@@ -21,6 +22,7 @@ const NAV = Symbol('nav');
 const DASHBOARD = Symbol('dashboard');
 const OVERLAY = Symbol('overlay');
 const AGREEMENT = Symbol('agreement');
+const COUNTERFACTUALS = Symbol('counterfactuals');
 
 export interface AppState {
   source: DataSource;
@@ -30,6 +32,7 @@ export interface AppState {
   dashboard: Dashboard;
   overlay: Overlay;
   agreement: Agreement;
+  counterfactuals: Counterfactuals;
 }
 
 export function createAppState(data: DataSource): AppState {
@@ -37,14 +40,16 @@ export function createAppState(data: DataSource): AppState {
   // Every view's calls go through it: a labeling queue opened tells the agreement view its run.
   const source = followQueues(data, agreement);
   const explorer = new Explorer(source);
+  const corpus = new CorpusQuery(source);
   return {
     source,
     explorer,
-    corpus: new CorpusQuery(source),
+    corpus,
     nav: new Nav(),
     dashboard: new Dashboard(source),
     overlay: new Overlay(source, explorer),
     agreement,
+    counterfactuals: new Counterfactuals(source, explorer, () => void corpus.reload()),
   };
 }
 
@@ -58,6 +63,7 @@ export function contextMap(s: AppState): Map<symbol, unknown> {
     [DASHBOARD, s.dashboard],
     [OVERLAY, s.overlay],
     [AGREEMENT, s.agreement],
+    [COUNTERFACTUALS, s.counterfactuals],
   ]);
 }
 
@@ -86,6 +92,16 @@ export const useApp = (): AppState => ({
   dashboard: useDashboard(),
   overlay: useOverlay(),
   agreement: useAgreement(),
+  counterfactuals: useCounterfactuals(),
 });
 export const useOverlay = () => need<Overlay>(OVERLAY, 'the predictions overlay');
 export const useAgreement = () => need<Agreement>(AGREEMENT, 'the agreement view state');
+export const useCounterfactuals = () => need<Counterfactuals>(COUNTERFACTUALS, 'the counterfactuals');
+
+/**
+ * Makes `explorer` the one the views below read (a component calls it at its creation): the
+ * counterfactual's origin pane draws a TreePane of the origin's Explorer this way.
+ */
+export function provideExplorer(explorer: Explorer): void {
+  setContext(EXPLORER, explorer);
+}

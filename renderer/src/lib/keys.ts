@@ -119,6 +119,13 @@ export const KEYS: readonly KeyBinding[] = [
     match: code('BracketRight', 'alt'),
   },
   {
+    id: 'edit_value',
+    keys: 'F2',
+    does: 'Edit value…: set a local of the selected state and record the counterfactual',
+    scope: 'explorer',
+    match: key('F2'),
+  },
+  {
     id: 'next_failure',
     keys: 'F8',
     does: 'Next failing item of the chosen run in the whole set (opens its trace)',

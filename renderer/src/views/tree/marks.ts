@@ -57,3 +57,23 @@ export function verdictMarker(
     return { classes, data };
   };
 }
+
+/**
+ * A counterfactual's marks (state/counterfactual.svelte.ts), on its tree and its origin's alike:
+ * `data-cf` holds `edit` on the edited state and `first` on the first state that differs
+ * (often the same state), each on the node of the state's own event (not its line_call twin).
+ */
+export function counterfactualMarker(
+  tree: { plainOf: ArrayLike<number> } | null,
+  link: { seq: number; first_difference: number | null } | null,
+): RowMarker {
+  if (!tree || !link) return () => null;
+  const edit = link.seq < tree.plainOf.length ? tree.plainOf[link.seq] : -1;
+  const fd = link.first_difference;
+  const first = fd !== null && fd < tree.plainOf.length ? tree.plainOf[fd] : -1;
+  return (i) => {
+    if (i !== edit && i !== first) return null;
+    const cf = [i === edit ? 'edit' : '', i === first ? 'first' : ''].filter(Boolean).join(' ');
+    return { classes: cf.split(' ').map((c) => `cf-${c}`), data: { cf } };
+  };
+}

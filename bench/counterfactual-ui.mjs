@@ -1,0 +1,137 @@
+#!/usr/bin/env node
+// The explorer's counterfactual, in Chromium through Playwright against the web mode: the time
+// from the click on "Run the counterfactual" (an edit of a local of a CRUXEval task) to the new
+// tree drawn with its current node (issue 34's target: under 200 ms), against a plain open of
+// the same task (click in the corpus list -> both trees drawn) measured in the same run. Prints
+// medians of 5 in ms and as a ratio, and the recording's part of the counterfactual (the page's
+// span "counterfactual: record", state/counterfactual.svelte.ts).
+// Usage: node bench/counterfactual-ui.mjs [--task sample_0]   (builds the core and the renderer first)
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { chromium } from '@playwright/test';
+
+const root = resolve(import.meta.dirname, '..');
+const { values } = parseArgs({ options: { task: { type: 'string', default: 'sample_0' } } });
+const must = (cmd, args, cwd = root) => {
+  const r = spawnSync(cmd, args, { cwd, encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')}:\n${r.stderr}`);
+};
+must('npm', ['run', '--silent', 'build:core']);
+must(join(root, 'node_modules/.bin/electron-vite'), ['build']);
+
+const work = mkdtempSync(join(tmpdir(), 'stepscope-bench-cf-ui-'));
+const db = join(work, 'corpus.db');
+const n = Number(/^sample_(\d+)$/.exec(values.task)?.[1] ?? NaN);
+if (!Number.isInteger(n)) throw new Error(`--task: a CRUXEval id sample_N, not ${values.task}`);
+const file = join(work, 'crux.jsonl');
+must(
+  'python3',
+  [
+    '-m',
+    'stepscope_recorder',
+    'record-cruxeval',
+    '--limit',
+    String(n + 1),
+    '-o',
+    file,
+    join(root, 'resources/cruxeval/cruxeval.jsonl'),
+  ],
+  join(root, 'python'),
+);
+const { openCorpus } = await import(join(root, 'dist/store/corpus.js'));
+const corpus = openCorpus(db, { create: true });
+await corpus.ingest(file);
+const row = corpus.listTraces({ name: values.task }).rows.find((r) => r.name === values.task);
+if (!row) throw new Error(`${values.task} was not recorded`);
+// The state edited: the first `line` state with a local that is an int or a list (its value changed each time).
+const events = corpus.getEvents(row.id, 0, row.events);
+corpus.close();
+const edit = events
+  .filter((e) => e.event === 'line')
+  .flatMap((e) => Object.entries(e.locals).map(([name, v]) => ({ seq: e.seq, name, v })))
+  .find((x) => /^-?\d+$/.test(x.v) || /^\[.*\]$/.test(x.v));
+if (!edit) throw new Error(`${values.task}: no line state with an int or list local`);
+/** The k-th new value: the int plus k + 1, or the list with k + 1 put first. */
+const literal = (k) =>
+  /^-?\d+$/.test(edit.v) ? String(Number(edit.v) + k + 1) : `[${k + 1}${edit.v === '[]' ? '' : ', '}${edit.v.slice(1)}`;
+
+const { startServer } = await import(join(root, 'dist/server/listen.js'));
+const server = await startServer({ db, port: 0 });
+const browser = await chromium.launch({
+  executablePath: '/usr/bin/chromium',
+  args: [
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+    '--no-first-run',
+  ],
+});
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const frame = (page) => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+/** The forward tree drawn with its current node, under the header `title` holds. */
+const drawn = (page, title) =>
+  page.waitForFunction(
+    (t) => {
+      const tree = document.querySelector('[data-testid="forward-tree"]');
+      return tree?.querySelector('header')?.textContent?.includes(t) && tree.querySelector('[data-current="true"]');
+    },
+    title,
+    { timeout: 120_000 },
+  );
+
+try {
+  const plain = [];
+  const cf = [];
+  const recording = [];
+  for (let k = 0; k < 5; k++) {
+    // A plain open: a fresh page, click in the corpus list -> the trees drawn.
+    const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+    await page.goto(server.url);
+    // The origin's row (not a counterfactual's, which has the same name), once the list has settled.
+    const row = page
+      .getByTestId('trace-row')
+      .filter({ has: page.locator('.name', { hasText: new RegExp(`^${values.task}$`) }) })
+      .filter({ hasNot: page.getByTestId('cf-of') });
+    await row.first().waitFor({ timeout: 60_000 });
+    await page.waitForLoadState('networkidle');
+    let t0 = Date.now();
+    await row.first().click();
+    await drawn(page, 'Forward');
+    await page.waitForSelector('[data-testid="inverse-tree"] [data-seq]');
+    await frame(page);
+    plain.push(Date.now() - t0);
+    // The counterfactual: the state selected, the form filled (not timed), then the click.
+    await page.locator(`[data-testid="forward-tree"] [data-seq="${edit.seq}"][data-event="line"]`).click();
+    await page.getByTestId('edit-value').click();
+    await page.getByTestId('cf-name').selectOption(edit.name);
+    await page.getByTestId('cf-value').fill(literal(k));
+    t0 = Date.now();
+    await page.getByTestId('cf-run').click();
+    await drawn(page, 'Edited #');
+    await page.waitForSelector('[data-testid="origin-tree"] [data-seq]');
+    await frame(page);
+    cf.push(Date.now() - t0);
+    recording.push(
+      await page.evaluate(
+        () => performance.getEntriesByName('stepscope counterfactual: record').at(-1)?.duration ?? NaN,
+      ),
+    );
+    await page.close();
+  }
+  const p = median(plain);
+  const c = median(cf);
+  console.log(`${values.task}: edit ${edit.name} at state #${edit.seq} (5 runs, medians)`);
+  console.log(`  plain open (click -> trees drawn)             ${p} ms`);
+  console.log(`  counterfactual (click -> new tree drawn)      ${c} ms   ${(c / p).toFixed(2)}x the plain open`);
+  console.log(`    of which recording (recordCounterfactual)   ${Math.round(median(recording))} ms`);
+  console.log(`  target: under 200 ms from the click to the new tree (${c < 200 ? 'met' : 'not met'} here)`);
+} finally {
+  await browser.close();
+  await server.close();
+  rmSync(work, { recursive: true, force: true });
+}
