@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """CRUXEval end to end on one machine: `stepscope record-cruxeval --jobs 2` (800 tasks) +
-`ingest` + `sample`, with the recorder's fork server (the default) and without it
+`ingest` + `sample`, with the recorder's fork server (opt-in, STEPSCOPE_FORK_SERVER=1) and without it
 (STEPSCOPE_FORK_SERVER=0: an interpreter started per task), interleaved in this same run.
 
     python3 bench/cruxeval-record.py [--repeat 1] [--limit K] [--json]

@@ -126,7 +126,7 @@ class ForkServer:
     children are the same as Popen's (child.serve says how): this process's own children,
     in their own session, same environment, descriptors, stack depth and limits.
 
-    Used when the recorder is a subreaper (Linux), unless STEPSCOPE_FORK_SERVER=0. A server
+    Used with STEPSCOPE_FORK_SERVER=1 when the recorder is a subreaper (Linux). A server
     that fails (does not start, dies, answers wrongly or not within SERVER_SECONDS; a
     traced program may kill or stop it) is closed and its seed's tasks start interpreters
     of their own from then on, as without it."""
@@ -373,8 +373,12 @@ def record_all(tasks, out_path, jobs=1, on_result=None):
     """Records tasks (jobs at a time) into out_path in input order. The file appears only
     when complete: until then it is an unnamed file (output.py). Returns the Results."""
     # The fork server's children become this process's only when it is a subreaper.
+    # Opt-in (STEPSCOPE_FORK_SERVER=1): a forked child's heap is the server's, so which freed
+    # addresses a program's objects reuse, and with them the numbers the trace gives object
+    # addresses, could differ from an interpreter's own start (an `exits` golden under 3.12/3.13,
+    # once, on a loaded machine). Traces must not depend on that; speed can wait.
     _use_servers[0] = procs.prctl(procs.PR_SET_CHILD_SUBREAPER, 1) and \
-        os.environ.get("STEPSCOPE_FORK_SERVER") != "0"
+        os.environ.get("STEPSCOPE_FORK_SERVER") == "1"
     procs.prctl(procs.PR_SET_DUMPABLE, 0)
     _stopping.clear()
     jobs = max(1, jobs)

@@ -52,7 +52,7 @@ class CruxEval(unittest.TestCase):
 
     def recording(self):
         if self.path is None:
-            type(self).stderr, type(self).path = _recorded(self)
+            type(self).stderr, type(self).path = _recorded(self, {"STEPSCOPE_FORK_SERVER": "1"})
         return self.stderr, self.path
 
     def test_fork_server_and_own_interpreters_record_the_same_bytes(self):

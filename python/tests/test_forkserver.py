@@ -6,6 +6,7 @@ import subprocess
 import sys
 import tempfile
 import unittest
+from unittest import mock
 
 from stepscope_recorder import runner
 from stepscope_recorder.tasks import DEFAULT_LIMITS, call_task
@@ -37,7 +38,9 @@ def f(x):
 
 
 def record_tasks(codes, env=None, jobs=1):
-    """Records each code as a CRUXEval task f(0); returns [(header, events, end)]."""
+    """Records each code as a CRUXEval task f(0) (with the fork server unless `env` says
+    otherwise); returns [(header, events, end)]."""
+    env = dict({"STEPSCOPE_FORK_SERVER": "1"}, **(env or {}))
     with tempfile.TemporaryDirectory() as tmp:
         data = os.path.join(tmp, "tasks.jsonl")
         with open(data, "w", encoding="utf-8") as f:
@@ -78,7 +81,8 @@ class ForkServer(unittest.TestCase):
         tasks = [call_task("t%d" % i, code, "f(0)", DEFAULT_LIMITS, seed) for i, seed in enumerate((1, 2, 1))]
         with tempfile.TemporaryDirectory() as tmp:
             out = os.path.join(tmp, "out.jsonl")
-            runner.record_all(tasks, out, jobs=1)
+            with mock.patch.dict(os.environ, {"STEPSCOPE_FORK_SERVER": "1"}):
+                runner.record_all(tasks, out, jobs=1)
             got = [returned(t) for t in read_traces(out)]
         want = []
         for seed in (1, 2, 1):
