@@ -42,6 +42,9 @@ class Task:
         self.header = header
         self.argv = list(argv)
         self.path = path
+        # How the child records: "settrace" or "monitoring" (cli.py resolves the default). Not
+        # in the header: both give the same events (python/tests/test_backends.py).
+        self.backend = "settrace"
 
     @property
     def name(self):
@@ -54,7 +57,7 @@ class Task:
         h = self.header
         return {"mode": h["mode"], "filename": h["filename"], "path": self.path,
                 "context": h["context_forward"], "call": h["call"], "argv": self.argv,
-                "limits": h["limits"]}
+                "limits": h["limits"], "backend": self.backend}
 
 
 def _header(name, mode, filename, source, call, forward, inverse, limits, hashseed, meta):

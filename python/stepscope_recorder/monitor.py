@@ -1,0 +1,207 @@
+"""The sys.monitoring (PEP 669) backend, Python 3.12+: the same events as tracer.Tracer's
+sys.settrace functions, byte for byte (python/tests/test_backends.py checks it).
+
+On 3.12+ sys.settrace is itself a client of sys.monitoring (CPython's legacy_tracing.c), so
+its events can be had directly, as that layer derives them:
+- call: PY_START, PY_RESUME, PY_THROW;
+- line: LINE, plus a JUMP backwards to the same line (settrace reports a line for every
+  backward edge; a forward one, or one to another line, is DISABLEd where it is);
+- return: PY_RETURN and PY_YIELD with their value, PY_UNWIND (left by an exception) null;
+- exception: RAISE and STOP_ITERATION (not RERAISE, not EXCEPTION_HANDLED).
+What differs is what no longer has to be done: the exit kind comes with the event instead of
+being read from the instruction at f_lasti, and code of other files is DISABLEd at each place
+once instead of being entered and declined on every call."""
+import sys
+
+from .tracer import Tracer
+
+TOOL_NAME = "stepscope"
+
+
+def available():
+    return hasattr(sys, "monitoring")
+
+
+def default_backend():
+    """The backend used when none is asked for: settrace until monitoring is shown equal and
+    faster on this Python (docs/semantics.md §12)."""
+    return "settrace"
+
+
+class MonitoringTracer(Tracer):
+    """Tracer's contract, recorded through a sys.monitoring tool id instead of sys.settrace.
+    The tool id is the highest one free when start() runs (5, the optimizer's, normally)."""
+
+    def _hooks(self, emit, enter, active, value_json):
+        mon = sys.monitoring
+        ev = mon.events
+        DISABLE = mon.DISABLE
+        filename = self.filename
+        getframe = sys._getframe
+        lines = {}  # code -> {instruction offset: line} (backward jumps only)
+
+        def start(code, offset, *exc):  # PY_START, PY_RESUME, PY_THROW
+            if code.co_filename != filename:
+                return DISABLE
+            try:
+                entered = enter(getframe(1))
+            except BaseException as e:  # never let a recorder bug leak into the program
+                self._broke(e)
+                return None
+            if not entered:
+                # The refused frame's RAISE and PY_UNWIND find it inactive: the caller sees
+                # the RecursionError on its calling line, as under settrace.
+                raise RecursionError("maximum recursion depth exceeded")
+            return None
+
+        def line(code, lineno):
+            frame = getframe(1)
+            info = active.get(frame)
+            if info is None:
+                return DISABLE if code.co_filename != filename else None
+            try:
+                emit("line", frame, info, "null", False, lineno)
+            except BaseException as e:
+                self._broke(e)
+            return None
+
+        def jump(code, src, dest):  # JUMP, BRANCH
+            if dest > src or code.co_filename != filename:
+                return DISABLE
+            table = lines.get(code)
+            if table is None:
+                table = lines[code] = {}
+                for begin, end, n in code.co_lines():
+                    for off in range(begin, end, 2):
+                        table[off] = -1 if n is None else n
+            to_line = table.get(dest, -1)
+            if to_line != table.get(src, -1):
+                return DISABLE  # the LINE event at the target reports it
+            if to_line < 0:
+                return None
+            frame = getframe(1)
+            info = active.get(frame)
+            if info is not None:
+                try:
+                    emit("line", frame, info, "null", False, to_line)
+                except BaseException as e:
+                    self._broke(e)
+            return None
+
+        def returned(code, offset, value):  # PY_RETURN
+            frame = getframe(1)
+            info = active.get(frame)
+            if info is None:
+                return DISABLE if code.co_filename != filename else None
+            try:
+                arg_json, was_cut = value_json(value)
+                del active[frame]
+                emit("return", frame, info, arg_json, was_cut)
+            except BaseException as e:
+                self._broke(e)
+            return None
+
+        def yielded(code, offset, value):  # PY_YIELD
+            frame = getframe(1)
+            info = active.get(frame)
+            if info is None:
+                return DISABLE if code.co_filename != filename else None
+            try:
+                arg_json, was_cut = value_json(value)
+                emit("return", frame, info, arg_json, was_cut)
+            except BaseException as e:
+                self._broke(e)
+            return None
+
+        def unwound(code, offset, exc):  # PY_UNWIND (cannot be disabled)
+            frame = getframe(1)
+            info = active.pop(frame, None)
+            if info is not None:
+                try:
+                    emit("return", frame, info, "null", False)
+                except BaseException as e:
+                    self._broke(e)
+
+        def raised(code, offset, exc):  # RAISE (cannot be disabled), STOP_ITERATION
+            frame = getframe(1)
+            info = active.get(frame)
+            if info is not None:
+                try:
+                    arg_json, was_cut = value_json(exc)
+                    emit("exception", frame, info, arg_json, was_cut)
+                except BaseException as e:
+                    self._broke(e)
+
+        self._callbacks = (
+            (ev.PY_START, start), (ev.PY_RESUME, start), (ev.PY_THROW, start),
+            (ev.LINE, line), (ev.JUMP, jump), (ev.BRANCH, jump),
+            (ev.PY_RETURN, returned), (ev.PY_YIELD, yielded), (ev.PY_UNWIND, unwound),
+            (ev.RAISE, raised), (ev.STOP_ITERATION, raised))
+        self._events = 0
+        for event, _ in self._callbacks:
+            self._events |= event
+        self._tool = None
+        self._replaced = False
+
+    # -- installing ----------------------------------------------------------------------------
+    def start(self):
+        mon = sys.monitoring
+        tool = next((i for i in range(5, -1, -1) if mon.get_tool(i) is None), None)
+        if tool is None:
+            raise RuntimeError("no free sys.monitoring tool id")
+        mon.use_tool_id(tool, TOOL_NAME)
+        self._tool = tool
+        for event, fn in self._callbacks:
+            mon.register_callback(tool, event, fn)
+        self._watch_settrace()
+        mon.set_events(tool, self._events)
+
+    def finish(self):
+        tool = self._tool
+        mon = sys.monitoring
+        lost = (self._replaced or tool is None or mon.get_tool(tool) != TOOL_NAME
+                or mon.get_events(tool) != self._events)
+        self.halt()
+        sys.settrace = self._real_settrace
+        return lost
+
+    def halt(self):
+        tool = self._tool
+        if tool is None:
+            return
+        self._tool = None
+        mon = sys.monitoring
+        try:
+            if mon.get_tool(tool) == TOOL_NAME:
+                mon.set_events(tool, 0)
+                for event, _ in self._callbacks:
+                    mon.register_callback(tool, event, None)
+                mon.free_tool_id(tool)
+        except ValueError:
+            pass
+
+    def _watch_settrace(self):
+        """A program calling sys.settrace ends the settrace backend's recording: with None at
+        once, with a function of its own for every frame entered or resumed after (frames
+        already traced keep their trace function). The same happens here, so that both
+        backends record the same events up to where the trace is marked cut."""
+        real = self._real_settrace = sys.settrace
+        tracer = self
+
+        def settrace(function):
+            tracer._replaced = True
+            tool = tracer._tool
+            if tool is not None:
+                if function is None:
+                    tracer.halt()
+                else:
+                    active = tracer._active
+
+                    def forget(code, offset, *exc):
+                        active.pop(sys._getframe(1), None)
+                    mon = sys.monitoring
+                    for event in (mon.events.PY_START, mon.events.PY_RESUME, mon.events.PY_THROW):
+                        mon.register_callback(tool, event, forget)
+            return real(function)
+        settrace.__doc__ = real.__doc__
+        sys.settrace = settrace
