@@ -11,11 +11,13 @@ its events can be had directly, as that layer derives them:
 What differs is what no longer has to be done: the exit kind comes with the event instead of
 being read from the instruction at f_lasti, and code of other files is DISABLEd at each place
 once instead of being entered and declined on every call."""
+import _thread
 import sys
 
 from .tracer import Tracer
 
 TOOL_NAME = "stepscope"
+_UNWOUND = object()  # the value of a frame left by an exception (its 'return' has arg null)
 
 
 def available():
@@ -38,31 +40,58 @@ class MonitoringTracer(Tracer):
         DISABLE = mon.DISABLE
         filename = self.filename
         getframe = sys._getframe
-        lines = {}  # code -> {instruction offset: line} (backward jumps only)
+        get_ident = _thread.get_ident
+        main = get_ident()  # the thread that records; sys.settrace traces no other either
+        lines = {}  # code -> {instruction offset: line}, for backward jumps
+        # The program frames now running, innermost last, as (frame, state, code) (state None:
+        # a frame not recorded). Every entry and exit of a program frame in the main thread is
+        # an event here, and only the innermost frame runs, so a LINE needs no frame lookup:
+        # sys._getframe and frame.f_code each call every audit hook, and the child has one
+        # (procs.py), in Python.
+        stack = [(None, None, None)]
+        push = stack.append
+        pop = stack.pop
 
-        def start(code, offset, *exc):  # PY_START, PY_RESUME, PY_THROW
+        def out_of_step(code):
+            self._broke(AssertionError("monitoring stack out of step in %s" % code.co_name))
+
+        def begin(code):
+            frame = getframe(2)
+            try:
+                info = enter(frame)
+            except BaseException as e:  # never let a recorder bug leak into the program
+                push((frame, None, code))
+                self._broke(e)
+                return
+            push((frame, info, code))
+            if info is None:
+                # The refused frame's RAISE and PY_UNWIND find it unrecorded: the caller
+                # sees the RecursionError on its calling line, as under settrace.
+                raise RecursionError("maximum recursion depth exceeded")
+
+        def start(code, offset):  # PY_START, PY_RESUME
             if code.co_filename != filename:
                 return DISABLE
-            try:
-                entered = enter(getframe(1))
-            except BaseException as e:  # never let a recorder bug leak into the program
-                self._broke(e)
-                return None
-            if not entered:
-                # The refused frame's RAISE and PY_UNWIND find it inactive: the caller sees
-                # the RecursionError on its calling line, as under settrace.
-                raise RecursionError("maximum recursion depth exceeded")
+            if get_ident() == main:
+                begin(code)
             return None
 
+        def thrown(code, offset, exc):  # PY_THROW (cannot be disabled)
+            if code.co_filename == filename and get_ident() == main:
+                begin(code)
+
         def line(code, lineno):
-            frame = getframe(1)
-            info = active.get(frame)
-            if info is None:
-                return DISABLE if code.co_filename != filename else None
-            try:
-                emit("line", frame, info, "null", False, lineno)
-            except BaseException as e:
-                self._broke(e)
+            frame, info, running = stack[-1]
+            if info is not None and running is code and get_ident() == main:
+                try:
+                    emit("line", frame, info, "null", False, lineno)
+                except BaseException as e:
+                    self._broke(e)
+                return None
+            if code.co_filename != filename:
+                return DISABLE
+            if info is not None and get_ident() == main:
+                out_of_step(code)
             return None
 
         def jump(code, src, dest):  # JUMP, BRANCH
@@ -71,72 +100,90 @@ class MonitoringTracer(Tracer):
             table = lines.get(code)
             if table is None:
                 table = lines[code] = {}
-                for begin, end, n in code.co_lines():
-                    for off in range(begin, end, 2):
+                for begin_, end, n in code.co_lines():
+                    for off in range(begin_, end, 2):
                         table[off] = -1 if n is None else n
             to_line = table.get(dest, -1)
             if to_line != table.get(src, -1):
                 return DISABLE  # the LINE event at the target reports it
-            if to_line < 0:
-                return None
-            frame = getframe(1)
-            info = active.get(frame)
-            if info is not None:
-                try:
-                    emit("line", frame, info, "null", False, to_line)
-                except BaseException as e:
-                    self._broke(e)
+            if to_line >= 0 and get_ident() == main:
+                frame, info, _ = stack[-1]
+                if info is not None:
+                    try:
+                        emit("line", frame, info, "null", False, to_line)
+                    except BaseException as e:
+                        self._broke(e)
             return None
 
-        def returned(code, offset, value):  # PY_RETURN
-            frame = getframe(1)
-            info = active.get(frame)
+        def leave(code, value, ended):
+            """The innermost frame is left: `ended` by return or exception, else by yield."""
+            frame, info, running = pop()
             if info is None:
-                return DISABLE if code.co_filename != filename else None
+                return
+            if running is not code:
+                out_of_step(code)
+                return
             try:
-                arg_json, was_cut = value_json(value)
-                del active[frame]
+                if value is _UNWOUND:
+                    arg_json, was_cut = "null", False
+                else:
+                    arg_json, was_cut = value_json(value)
+                if ended:
+                    del active[frame]
                 emit("return", frame, info, arg_json, was_cut)
             except BaseException as e:
                 self._broke(e)
+
+        def returned(code, offset, value):  # PY_RETURN
+            if code.co_filename != filename:
+                return DISABLE
+            if get_ident() == main:
+                leave(code, value, True)
             return None
 
         def yielded(code, offset, value):  # PY_YIELD
-            frame = getframe(1)
-            info = active.get(frame)
+            if code.co_filename != filename:
+                return DISABLE
+            if get_ident() == main:
+                leave(code, value, False)
+            return None
+
+        def unwound(code, offset, exc):  # PY_UNWIND (cannot be disabled)
+            if code.co_filename == filename and get_ident() == main:
+                leave(code, _UNWOUND, True)
+
+        def raised(code, offset, exc):  # RAISE (cannot be disabled), STOP_ITERATION
+            if code.co_filename != filename or get_ident() != main:
+                return None
+            frame, info, running = stack[-1]
             if info is None:
-                return DISABLE if code.co_filename != filename else None
+                return None
+            if running is not code:
+                out_of_step(code)
+                return None
             try:
-                arg_json, was_cut = value_json(value)
-                emit("return", frame, info, arg_json, was_cut)
+                arg_json, was_cut = value_json(exc)
+                emit("exception", frame, info, arg_json, was_cut)
             except BaseException as e:
                 self._broke(e)
             return None
 
-        def unwound(code, offset, exc):  # PY_UNWIND (cannot be disabled)
-            frame = getframe(1)
-            info = active.pop(frame, None)
-            if info is not None:
-                try:
-                    emit("return", frame, info, "null", False)
-                except BaseException as e:
-                    self._broke(e)
-
-        def raised(code, offset, exc):  # RAISE (cannot be disabled), STOP_ITERATION
-            frame = getframe(1)
-            info = active.get(frame)
-            if info is not None:
-                try:
-                    arg_json, was_cut = value_json(exc)
-                    emit("exception", frame, info, arg_json, was_cut)
-                except BaseException as e:
-                    self._broke(e)
+        def untracked(code, offset, *exc):  # entries once the program replaced sys.settrace
+            if code.co_filename != filename:
+                return DISABLE if not exc else None
+            if get_ident() == main:
+                # A frame already recorded keeps being recorded (its trace function stays),
+                # without a 'call' for this entry; the program's function had that.
+                frame = getframe(1)
+                push((frame, active.get(frame), code))
+            return None
 
         self._callbacks = (
-            (ev.PY_START, start), (ev.PY_RESUME, start), (ev.PY_THROW, start),
+            (ev.PY_START, start), (ev.PY_RESUME, start), (ev.PY_THROW, thrown),
             (ev.LINE, line), (ev.JUMP, jump), (ev.BRANCH, jump),
             (ev.PY_RETURN, returned), (ev.PY_YIELD, yielded), (ev.PY_UNWIND, unwound),
             (ev.RAISE, raised), (ev.STOP_ITERATION, raised))
+        self._untracked = untracked
         self._events = 0
         for event, _ in self._callbacks:
             self._events |= event
@@ -182,9 +229,12 @@ class MonitoringTracer(Tracer):
 
     def _watch_settrace(self):
         """A program calling sys.settrace ends the settrace backend's recording: with None at
-        once, with a function of its own for every frame entered or resumed after (frames
-        already traced keep their trace function). The same happens here, so that both
-        backends record the same events up to where the trace is marked cut."""
+        once; with a function of its own, frames entered or resumed after get no 'call' (the
+        program's function gets it), while frames already traced keep their trace function
+        and so their line, return and exception events. The same happens here, so that both
+        backends record the same events up to the end marked `never` (except where the
+        program's function returns a trace function for a resumed generator: settrace then
+        stops recording that frame, this backend does not)."""
         real = self._real_settrace = sys.settrace
         tracer = self
 
@@ -195,13 +245,9 @@ class MonitoringTracer(Tracer):
                 if function is None:
                     tracer.halt()
                 else:
-                    active = tracer._active
-
-                    def forget(code, offset, *exc):
-                        active.pop(sys._getframe(1), None)
                     mon = sys.monitoring
                     for event in (mon.events.PY_START, mon.events.PY_RESUME, mon.events.PY_THROW):
-                        mon.register_callback(tool, event, forget)
+                        mon.register_callback(tool, event, tracer._untracked)
             return real(function)
         settrace.__doc__ = real.__doc__
         sys.settrace = settrace

@@ -163,9 +163,9 @@ class Tracer:
             info[4] = event
 
         def enter(frame):
-            """The 'call' event of program frame `frame` (new, or a generator resumed).
-            False when the call would go past the program's recursion limit: nothing is
-            emitted, and the caller makes the call fail with RecursionError."""
+            """The 'call' event of program frame `frame` (new, or a generator resumed); returns
+            the frame's state. None when the call would go past the program's recursion
+            limit: nothing is emitted, and the caller makes the call fail with RecursionError."""
             info = active.get(frame)
             # Parent: the latest event of the nearest traced ancestor (past untraced frames).
             back = frame.f_back
@@ -180,7 +180,7 @@ class Tracer:
                 parent, depth = binfo[2], binfo[3] + steps
             if info is None:
                 if depth > self.recursion_limit:
-                    return False
+                    return None
                 info = active[frame] = [self._next_frame, parent, None, depth, None,
                                         code_info(frame.f_code), -1]
                 self._next_frame += 1
@@ -188,7 +188,7 @@ class Tracer:
                 info[1] = parent
                 info[3] = depth
             emit("call", frame, info, "null", False)
-            return True
+            return info
 
         self._hooks(emit, enter, active, value_json)
 
@@ -221,7 +221,7 @@ class Tracer:
             except BaseException as e:  # never let a recorder bug leak into the program
                 self._broke(e)
                 return None
-            if not entered:
+            if entered is None:
                 return self._recursion_error()
             return local_trace
 
