@@ -59,7 +59,7 @@ def _limits(args):
 def build_parser():
     parser = argparse.ArgumentParser(
         prog="stepscope_recorder",
-        description="Record Python programs with sys.settrace into stepscope-trace JSON Lines "
+        description="Record Python programs with sys.settrace (or sys.monitoring) into stepscope-trace JSON Lines "
                     "(docs/trace-format.md). Every program runs in its own child process.")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
 
