@@ -88,6 +88,7 @@ for _name in GOLDEN:
 
 
 class Choice(unittest.TestCase):
+    @unittest.skipIf(os.environ.get("STEPSCOPE_BACKEND"), "STEPSCOPE_BACKEND is set")
     def test_the_default_is_settrace(self):
         # monitoring is not faster on the benchmark (docs/semantics.md §12), so never the default
         self.assertEqual(default_backend(), "settrace")
