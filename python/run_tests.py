@@ -27,7 +27,7 @@ SUPPORTED = ((3, 11), (3, 12), (3, 13), (3, 14))
 # values, the semantics' examples), process containment and the trust checks, the execution
 # sandbox. Left to the main interpreter: all 800 CRUXEval tasks (about two minutes a version),
 # the CLI's argument handling, the file format's writing and the line-length check.
-VERSION_SENSITIVE = ("test_golden", "test_exits", "test_events", "test_demo", "test_hostile",
+VERSION_SENSITIVE = ("test_golden", "test_exits", "test_events", "test_backends", "test_demo", "test_hostile",
                      "test_limits", "test_values", "test_spec_examples", "test_trust", "test_execute",
                      "test_counterfactual")
 

@@ -21,6 +21,7 @@ import types
 
 from . import procs
 from .channel import Sender
+from .monitor import MonitoringTracer
 from .tracer import Tracer
 from .values import Values, type_name
 
@@ -87,7 +88,7 @@ class Child:
         if self.ended or self.forked_copy():
             return
         self.ended = True
-        sys.settrace(None)
+        self.untrace()
         seconds = round(time.monotonic() - self.started, 6)
         if exit != "never" and self.tracer is not None and self.tracer.failed:
             exit, reason = "never", self.tracer.failed
@@ -103,6 +104,13 @@ class Child:
                                                  "code": code & 0xFF}).encode("ascii"))
             except OSError:
                 pass  # the channel is gone (the program closed it, the parent died)
+
+    def untrace(self):
+        """Stops recording (whichever backend records)."""
+        if self.tracer is not None:
+            self.tracer.halt()
+        else:
+            sys.settrace(None)
 
     def hard_exit(self, exit, reason, code=0):
         code = code if isinstance(code, int) else 1
@@ -151,7 +159,7 @@ class Child:
 
     def after_fork(self):
         """Runs in every copy the program forks with os.fork (not in exec'd programs)."""
-        sys.settrace(None)
+        self.untrace()
         if self.sender is not None:
             self.sender.disable()
         # Only a copy whose parent is the child dies with it: a copy of a copy tied to its own
@@ -226,7 +234,8 @@ class Child:
         self.install_hooks()
         filename = task["filename"]
         context = task["context"]
-        self.tracer = Tracer(
+        backend = MonitoringTracer if task.get("backend") == "monitoring" else Tracer
+        self.tracer = backend(
             filename, context, self.out.write, self.values, int(self.limits["events"]),
             self.started + float(self.limits["seconds"]), self.time_reason, self.on_limit,
             program_limit, self.out.flush, edits=frame_edits(task.get("edits")))
@@ -238,16 +247,14 @@ class Child:
 
     def _outcome(self, run):
         """Runs `run` under the tracer; sets self.status to (exit, reason)."""
-        previous = sys.gettrace()
-        sys.settrace(self.tracer.global_trace)
+        self.tracer.start()
         try:
             run()
             self.status = ("normal", None)
         except BaseException as e:  # SystemExit and KeyboardInterrupt leave the program too
             self.status = ("error", self.values.text(_safe_repr(e)))
         finally:
-            lost = sys.gettrace() is not self.tracer.global_trace
-            sys.settrace(previous)
+            lost = self.tracer.finish()
         if lost and not self.tracer.failed:
             # The program (or a recursion overflow in untraced code) removed the tracer:
             # events after that point are missing, so the trace cannot claim an exit.

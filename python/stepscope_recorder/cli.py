@@ -2,11 +2,13 @@
 import argparse
 import json
 import os
+import platform
 import signal
 import sys
 import time
 
 from . import counterfactual, runner
+from .monitor import available as monitoring_available, default_backend
 from .tasks import DEFAULT_LIMITS, TaskError, call_task, script_task, source_file_task
 
 # The benchmark shipped with the repository (<repo>/resources/cruxeval): record-cruxeval's
@@ -32,6 +34,18 @@ def _add_limits(p):
                    help="cut reprs longer than this and list them in 'cut' (default %(default)s)")
     g.add_argument("--hashseed", type=int, default=0, metavar="SEED",
                    help="PYTHONHASHSEED of the traced program, stored in the trace (default 0)")
+    g.add_argument("--backend", choices=("settrace", "monitoring"), default=None,
+                   help="how events are taken: sys.settrace, or sys.monitoring (PEP 669, Python 3.12+); "
+                        "both record the same events (default on this Python: %s)" % default_backend())
+
+
+def _backend(args):
+    if args.backend is None:
+        return default_backend()
+    if args.backend == "monitoring" and not monitoring_available():
+        raise UsageError("--backend monitoring needs Python 3.12 or later (sys.monitoring, PEP 669); "
+                         "this is Python %s" % platform.python_version())
+    return args.backend
 
 
 def _limits(args):
@@ -45,7 +59,7 @@ def _limits(args):
 def build_parser():
     parser = argparse.ArgumentParser(
         prog="stepscope_recorder",
-        description="Record Python programs with sys.settrace into stepscope-trace JSON Lines "
+        description="Record Python programs with sys.settrace (or sys.monitoring) into stepscope-trace JSON Lines "
                     "(docs/trace-format.md). Every program runs in its own child process.")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
 
@@ -247,6 +261,9 @@ def main(argv=None):
         signal.signal(sig, _stop)
     try:
         tasks = COMMANDS[args.command](args)
+        backend = _backend(args)
+        for task in tasks:
+            task.backend = backend
         jobs = getattr(args, "jobs", 1)
         if jobs < 1:
             raise UsageError("--jobs must be at least 1")

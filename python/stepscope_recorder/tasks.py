@@ -43,6 +43,9 @@ class Task:
         self.argv = list(argv)
         self.path = path
         self.edits = edits  # counterfactual.py: [[seq, [[name, literal], ...]], ...] or None
+        # How the child records: "settrace" or "monitoring" (cli.py resolves the default). Not
+        # in the header: both give the same events (python/tests/test_backends.py).
+        self.backend = "settrace"
 
     @property
     def name(self):
@@ -55,7 +58,7 @@ class Task:
         h = self.header
         spec = {"mode": h["mode"], "filename": h["filename"], "path": self.path,
                 "context": h["context_forward"], "call": h["call"], "argv": self.argv,
-                "limits": h["limits"]}
+                "limits": h["limits"], "backend": self.backend}
         if self.edits:
             spec["edits"] = self.edits
         return spec

@@ -123,7 +123,6 @@ class Tracer:
 
     def _build(self, write, flush, max_events, deadline, time_reason, on_limit):
         # Everything the hot path touches is a closure variable (cheaper than attributes).
-        filename = self.filename
         active = self._active
         src_json = self._src
         n_src = len(src_json)
@@ -144,7 +143,7 @@ class Tracer:
 
         self._count = count
 
-        def emit(event, frame, info, arg_json, arg_cut):
+        def emit(event, frame, info, arg_json, arg_cut, lineno=0):
             nonlocal seq, edit_at
             s = seq
             if s >= max_events:
@@ -175,7 +174,7 @@ class Tracer:
                     loc, cut = slow_locals(frame.f_locals, False)
             if arg_cut:
                 cut = (cut or []) + ["<arg>"]
-            lineno = frame.f_lineno or frame.f_code.co_firstlineno
+            lineno = lineno or frame.f_lineno or frame.f_code.co_firstlineno
             parent = info[1]
             if cut is None:
                 write(_EVENT % (s, event, info[0], cinfo[0], lineno,
@@ -189,37 +188,66 @@ class Tracer:
             info[2] = s
             info[4] = event
 
+        def enter(frame):
+            """The 'call' event of program frame `frame` (new, or a generator resumed); returns
+            the frame's state. None when the call would go past the program's recursion
+            limit: nothing is emitted, and the caller makes the call fail with RecursionError."""
+            info = active.get(frame)
+            # Parent: the latest event of the nearest traced ancestor (past untraced frames).
+            back = frame.f_back
+            steps = 1
+            while back is not None and back not in active:
+                back = back.f_back
+                steps += 1
+            if back is None:
+                parent, depth = None, steps
+            else:
+                binfo = active[back]
+                parent, depth = binfo[2], binfo[3] + steps
+            if info is None:
+                if depth > self.recursion_limit:
+                    return None
+                info = active[frame] = [self._next_frame, parent, None, depth, None,
+                                        code_info(frame.f_code), -1]
+                self._next_frame += 1
+            else:  # a generator resumed: a new segment under its new caller
+                info[1] = parent
+                info[3] = depth
+            emit("call", frame, info, "null", False)
+            return info
+
+        self._hooks(emit, enter, active, value_json)
+
+    def start(self):
+        """Starts recording events of the calling thread (the frames called from here on)."""
+        self._previous = sys.gettrace()
+        sys.settrace(self.global_trace)
+
+    def finish(self):
+        """Stops recording and puts back what was installed before start(). Returns True
+        when the program removed or replaced the tracer meanwhile (events may be missing)."""
+        lost = sys.gettrace() is not self.global_trace
+        sys.settrace(self._previous)
+        return lost
+
+    def halt(self):
+        """Stops recording at once; safe from a signal handler and in a forked copy."""
+        sys.settrace(None)
+
+    def _hooks(self, emit, enter, active, value_json):
+        """Defines global_trace and local_trace, the sys.settrace functions."""
+        filename = self.filename
+
         def global_trace(frame, event, arg):
             # Called for every new frame ('call'); only program frames get the local tracer.
             if frame.f_code.co_filename != filename:
                 return None
             try:
-                info = active.get(frame)
-                # Parent: the latest event of the nearest traced ancestor (past untraced frames).
-                back = frame.f_back
-                steps = 1
-                while back is not None and back not in active:
-                    back = back.f_back
-                    steps += 1
-                if back is None:
-                    parent, depth = None, steps
-                else:
-                    binfo = active[back]
-                    parent, depth = binfo[2], binfo[3] + steps
-                refused = depth > self.recursion_limit and info is None
-                if not refused:
-                    if info is None:
-                        info = active[frame] = [self._next_frame, parent, None, depth, None,
-                                                code_info(frame.f_code), -1]
-                        self._next_frame += 1
-                    else:  # a generator resumed: a new segment under its new caller
-                        info[1] = parent
-                        info[3] = depth
-                    emit("call", frame, info, "null", False)
+                entered = enter(frame)
             except BaseException as e:  # never let a recorder bug leak into the program
                 self._broke(e)
                 return None
-            if refused:
+            if entered is None:
                 return self._recursion_error()
             return local_trace
 
@@ -283,4 +311,4 @@ class Tracer:
     def _broke(self, exc):
         if self.failed is None:
             self.failed = "recorder error: %s" % self.values.normalise(repr(exc))
-        sys.settrace(None)
+        self.halt()

@@ -71,5 +71,5 @@ export function optionArgs(values: Record<string, unknown>, names: string[]): st
   return out;
 }
 
-/** The limit options every recording command accepts (see the Python --help). */
-export const limitOptions = ['max-events', 'timeout', 'max-memory', 'max-repr', 'hashseed'] as const;
+/** The limit options every recording command accepts, and --backend (see the Python --help). */
+export const limitOptions = ['max-events', 'timeout', 'max-memory', 'max-repr', 'hashseed', 'backend'] as const;
