@@ -59,6 +59,16 @@ export interface CounterfactualItems {
   short: { trace: number; made: number }[];
 }
 
+/** One line per reason attempts were skipped: `skipped N: why` (the types for 'type'). */
+export function describeSkips(c: Pick<CounterfactualItems, 'skipped' | 'skippedTypes'>): string[] {
+  const types = Object.entries(c.skippedTypes)
+    .map(([k, v]) => `${k} ${v}`)
+    .join(', ');
+  return Object.entries(c.skipped).map(
+    ([why, n]) => `skipped ${n}: ${SKIP_REASONS[why as SkipReason]}${why === 'type' && types ? ` (${types})` : ''}`,
+  );
+}
+
 /** A value's kind as its repr shows it: an edited kind, or what is skipped. */
 export function kindOf(repr: string): string {
   if (repr === 'True' || repr === 'False') return 'bool';

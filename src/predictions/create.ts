@@ -8,7 +8,7 @@ import { DIRECTIONS, isCruxevalTask, type DirectionChoice, type EvalTask } from 
 import type { Corpus, EvalSetRecord, NewItem } from '../store/corpus.js';
 import { cruxevalItems, type Skipped } from './cruxeval-items.js';
 import { horizonItems } from './horizon.js';
-import { counterfactualItems, type CounterfactualItems } from './counterfactual-items.js';
+import { counterfactualItems, describeSkips, type CounterfactualItems } from './counterfactual-items.js';
 import { cutItem, Traces } from './items.js';
 import { nextStateItems, type Shortfall } from './next-state.js';
 import { rolloutItems } from './rollout-items.js';
@@ -71,7 +71,10 @@ export async function createCounterfactualSet(
   const maxSteps = o.maxSteps ?? DEFAULT_MAX_STEPS;
   const { items, ...rest } = await counterfactualItems(corpus, { seed, perTrace, traceIds, maxSteps });
   if (items.length === 0)
-    throw new UserError('counterfactual: no items to make (no edit changed a run); nothing was stored', 'bad-input');
+    throw new UserError(
+      ['counterfactual: no items to make; nothing was stored', ...describeSkips(rest).map((l) => `  ${l}`)].join('\n'),
+      'bad-input',
+    );
   const options = { traces: o.traceIds ? traceIds : null, per_trace: perTrace, seed, max_steps: maxSteps };
   return { set: corpus.createEvalSet(o.name, 'counterfactual', options, items), ...rest };
 }

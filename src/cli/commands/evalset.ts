@@ -14,7 +14,7 @@ import {
   DEFAULT_PER_TRACE,
   DEFAULT_ROLLOUT_STEPS,
 } from '../../predictions/create.js';
-import { SKIP_REASONS, type SkipReason } from '../../predictions/counterfactual-items.js';
+import { describeSkips } from '../../predictions/counterfactual-items.js';
 import { importEvalSet } from '../../predictions/import-set.js';
 import { exportLine, requireSet } from '../../predictions/views.js';
 import { DIRECTION_CHOICES, EVAL_TASKS, isCruxevalTask } from '../../semantics/index.js';
@@ -201,13 +201,7 @@ function create(values: Record<string, unknown>): Promise<number> {
         `evaluation set ${JSON.stringify(c.set.name)} (counterfactual): ${c.set.items} items in ${s}s; ` +
           `${c.recorded} counterfactual runs recorded${per}; ${c.differing} targets differ from the origin's`,
       );
-      const types = Object.entries(c.skippedTypes)
-        .map(([k, v]) => `${k} ${v}`)
-        .join(', ');
-      for (const [why, n] of Object.entries(c.skipped))
-        console.log(
-          `  skipped ${n}: ${SKIP_REASONS[why as SkipReason]}${why === 'type' && types ? ` (${types})` : ''}`,
-        );
+      for (const l of describeSkips(c)) console.log(`  ${l}`);
       if (c.short.length)
         console.error(`  ${c.short.length} trace(s) gave fewer items than asked, e.g. trace ${c.short[0].trace}`);
       return 0;
