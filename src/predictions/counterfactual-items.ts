@@ -74,6 +74,7 @@ export function kindOf(repr: string): string {
   if (repr === 'True' || repr === 'False') return 'bool';
   if (/^-?\d+$/.test(repr)) return 'int';
   if (simpleString(repr)) return 'str';
+  if (/^'.*'$|^".*"$/s.test(repr)) return 'str with escapes';
   if (repr.startsWith('[') && repr.endsWith(']')) return 'list';
   if (/^-?(\d+\.\d*|\d*\.\d+|\d+)(e[+-]?\d+)?$|^-?(inf|nan)$/.test(repr)) return 'float';
   if (repr === 'None') return 'None';
