@@ -119,7 +119,9 @@ export function createEvalSet(corpus: Corpus, o: CreateOptions): CreateResult {
     ({ items, skipped } = rolloutItems(traces, { seed, perTrace, directions, traceIds, maxSteps }));
   } else if (isCruxevalTask(o.task)) {
     ({ items, skipped } = cruxevalItems(traces, o.task, traceIds));
-  } else throw new RangeError(`task ${o.task}: not made here (counterfactual: createCounterfactualSet)`);
+  } else if (o.task === 'counterfactual') {
+    throw new RangeError('counterfactual sets are made by createCounterfactualSet (they record)');
+  } else throw new RangeError(`unknown task ${o.task}`);
   if (items.length === 0) {
     const why =
       o.task === 'next-state' || o.task === 'horizon' || o.task === 'rollout'
