@@ -5,12 +5,17 @@
  * the same way twice), the export's origin per item, a run imported and scored as on next-state,
  * and the dataset export's card and manifest naming the counterfactual traces.
  */
+import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cutItem, Traces } from '../../src/predictions/items.js';
+import type { Action } from '../../src/semantics/index.js';
+import { openCorpus } from '../../src/store/corpus.js';
 import type { TraceEvent } from '../../src/trace/types.js';
 import { cleanTempDirs, tempDir } from '../store/fixtures.js';
-import { cli, ensureBuilt, lines } from './helpers.js';
+import { cli, ensureBuilt, lines, repoRoot } from './helpers.js';
 
 afterAll(cleanTempDirs);
 
@@ -53,11 +58,13 @@ beforeAll(() => {
 
 describe('evalset create --task counterfactual', () => {
   let items: Record<string, unknown>[];
+  let differing: number;
 
   it('makes items from counterfactual runs, each exported with its origin trace and edit', () => {
     const r = cli(['evalset', 'create', '--db', db, '--name', 'cf', '--task', 'counterfactual', '--per-trace', '3']);
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/"cf" \(counterfactual\): 3 items in [\d.]+s; \d+ counterfactual runs recorded/);
+    differing = Number(/(\d+) targets differ from the origin's/.exec(r.stdout)![1]);
     items = exported('cf');
     expect(items).toHaveLength(3);
     const traces = lines(cli(['traces', '--db', db, '--json']).stdout);
@@ -104,6 +111,35 @@ describe('evalset create --task counterfactual', () => {
     const s = lines(cli(['scores', '--db', db, '--set', 'cf', '--json']).stdout);
     expect(s[0]).toMatchObject({ set: 'cf', model: 'm', items: 3, answered: 3 });
     expect(s[0]['pass@1']).toBeCloseTo(200 / 3, 5);
+  });
+
+  it("a model that remembers the origin (the fake server answering the origin's next state) loses what changed", async () => {
+    // What the same actions reach in the origin trace: the answer of a model that memorised the program.
+    const corpus = openCorpus(db, { readonly: true });
+    const traces = new Traces(corpus);
+    const answers = Object.fromEntries(
+      items.map((it) => [it.prompt, cutItem(traces, origin, 'forward', 0, it.actions as Action[], '').target]),
+    );
+    corpus.close();
+    const file = join(dir, 'memory.json');
+    writeFileSync(file, JSON.stringify({ answers }));
+    let child: ChildProcess | undefined;
+    try {
+      child = spawn(process.execPath, [join(repoRoot, 'scripts/fake-model-server.mjs'), '--answers', file], {
+        stdio: ['ignore', 'pipe', 'inherit'],
+      });
+      const first = await new Promise<string>((done) => createInterface({ input: child!.stdout! }).once('line', done));
+      const url = /listening on (http:\/\/\S+)$/.exec(first)![1];
+      const p = cli(['predict', '--db', db, '--set', 'cf', '--endpoint', url, '--model', 'x', '--label', 'memory']);
+      expect(p.status, p.stderr).toBe(0);
+    } finally {
+      child?.kill();
+    }
+    const s = lines(cli(['scores', '--db', db, '--set', 'cf', '--model', 'memory', '--json']).stdout);
+    expect(s[0]).toMatchObject({ model: 'memory', items: 3, answered: 3 });
+    // Some targets changed with the edit (else this would not tell memory from execution), not all.
+    expect(differing).toBeGreaterThan(0);
+    expect(s[0]['pass@1']).toBeCloseTo((100 * (3 - differing)) / 3, 5);
   });
 
   it('counts the skipped edits, and refuses a set with no item', () => {
