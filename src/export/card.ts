@@ -105,6 +105,7 @@ export function datasetCard(m: Manifest, columns: Column[], license: string): st
     '',
     labelNames.length ? 'Label columns count the rows carrying each label.' : 'No row carries a label.',
     '',
+    ...counterfactualNote(m),
     '## Loading',
     '',
     '```python',
@@ -120,4 +121,25 @@ export function datasetCard(m: Manifest, columns: Column[], license: string): st
     '',
   ];
   return yaml.join('\n') + '\n' + body.join('\n');
+}
+
+/**
+ * Counterfactual traces (recorded with a value edited, docs/semantics.md §13) are rows like any other; the card says
+ * which they are, so a trainer can keep them apart from plain recordings or use them as augmentation.
+ */
+function counterfactualNote(m: Manifest): string[] {
+  const cf = m.counterfactuals ?? [];
+  if (!cf.length) return [];
+  const ids = cf.map((c) => c.trace);
+  const shown = ids.length > 20 ? `${ids.slice(0, 20).join(', ')}, …` : ids.join(', ');
+  return [
+    '## Counterfactual traces',
+    '',
+    `${cf.length} of the exported traces are counterfactuals: recorded again from another trace with a local's ` +
+      `value changed at one event (Stepscope's \`counterfactual\`, \`evalset create --task counterfactual\`). ` +
+      `Their rows have \`trace\` in: ${shown}. \`stepscope-export.json\` (\`counterfactuals\`) gives each one's ` +
+      "origin trace, edited event and new values. A counterfactual runs its origin's program, so both are in " +
+      'the same split.',
+    '',
+  ];
 }

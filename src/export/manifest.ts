@@ -46,12 +46,19 @@ export interface Manifest {
   /** With allow_overlap: the benchmark programs and rows in training splits. */
   overlap_programs: number;
   overlap_rows: number;
+  /**
+   * The exported traces that are counterfactuals (docs/semantics.md §13), by trace id: the trace each was recorded
+   * from, the edited event and the locals set there. Absent when the export has none.
+   */
+  counterfactuals?: { trace: number; origin: number; seq: number; set: Record<string, string> }[];
 }
 
 /** What one split's rows hold, gathered as they are written. */
 export interface SplitHolds {
   programs: Set<string>;
   traces: Set<string>;
+  /** The ids of those traces. */
+  ids: Set<number>;
 }
 
 export function manifest(
@@ -66,6 +73,7 @@ export function manifest(
     corpusSha256: string;
     schemaVersion: number;
     files: string[][];
+    counterfactuals?: Manifest['counterfactuals'];
   },
 ): Manifest {
   const o = plan.options;
@@ -102,6 +110,7 @@ export function manifest(
     excluded_sets: o.allowOverlap ? [] : plan.excluded.sets,
     overlap_programs: plan.guard.overlap.programs,
     overlap_rows: plan.guard.overlap.rows,
+    ...(w.counterfactuals?.length && { counterfactuals: w.counterfactuals }),
   };
 }
 

@@ -100,6 +100,12 @@ export async function exportDataset(db: string, out: string, opts: WriteOptions)
     if (plan.guard.refusal) throw new UserError(plan.guard.refusal, 'bad-input');
     mkdirSync(join(tmp, 'data'), { recursive: true });
     const { labels, held } = await writeSplits(corpus, plan, tmp, format, shardRows, opts.onProgress);
+    const counterfactuals = [...new Set(held.flatMap((h) => [...h.ids]))]
+      .sort((a, b) => a - b)
+      .flatMap((id) => {
+        const l = corpus.counterfactualOf(id);
+        return l ? [{ trace: id, origin: l.origin, seq: l.seq, set: l.set }] : [];
+      });
     endRead();
     const m = manifest(plan, {
       format,
@@ -111,6 +117,7 @@ export async function exportDataset(db: string, out: string, opts: WriteOptions)
       corpusSha256: await fileSha256(db),
       schemaVersion: corpus.schemaVersion(),
       files: plan.splits.map((s) => shardNames(s.name, s.rows, shardRows, format)),
+      counterfactuals,
     });
     writeFileSync(join(tmp, 'README.md'), datasetCard(m, COLUMNS[plan.options.kind], opts.license ?? 'other'));
     writeFileSync(join(tmp, MANIFEST), JSON.stringify(m, null, 2) + '\n');
@@ -145,7 +152,7 @@ async function writeSplits(
       ),
   );
   const labels = plan.splits.map(() => ({}) as Record<string, number>);
-  const held = plan.splits.map((): SplitHolds => ({ programs: new Set(), traces: new Set() }));
+  const held = plan.splits.map((): SplitHolds => ({ programs: new Set(), traces: new Set(), ids: new Set() }));
   const total = plan.splits.reduce((a, s) => a + s.rows, 0);
   let done = 0;
   let split = 0;
@@ -154,6 +161,7 @@ async function writeSplits(
     for (const l of row.labels as string[]) labels[split][l] = (labels[split][l] ?? 0) + 1;
     held[split].programs.add(row.program as string);
     held[split].traces.add(row.name as string);
+    held[split].ids.add(row.trace as number);
     done++;
   };
   try {

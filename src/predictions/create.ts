@@ -8,6 +8,7 @@ import { DIRECTIONS, isCruxevalTask, type DirectionChoice, type EvalTask } from 
 import type { Corpus, EvalSetRecord, NewItem } from '../store/corpus.js';
 import { cruxevalItems, type Skipped } from './cruxeval-items.js';
 import { horizonItems } from './horizon.js';
+import { counterfactualItems, describeSkips, type CounterfactualItems } from './counterfactual-items.js';
 import { cutItem, Traces } from './items.js';
 import { nextStateItems, type Shortfall } from './next-state.js';
 import { rolloutItems } from './rollout-items.js';
@@ -45,13 +46,41 @@ export interface CreateResult {
   skipped: Skipped[];
 }
 
-export function createEvalSet(corpus: Corpus, o: CreateOptions): CreateResult {
+/** The chosen traces in id order (every trace by default); refuses a taken set name and an unknown trace. */
+function chosenTraces(corpus: Corpus, o: CreateOptions): number[] {
   if (corpus.getEvalSet(o.name))
     throw new UserError(`${corpus.path} already has an evaluation set named ${JSON.stringify(o.name)}`, 'bad-input');
   const all = corpus.traceIds();
   for (const id of o.traceIds ?? [])
     if (!all.includes(id)) throw new UserError(`${corpus.path} has no trace with id ${id}`, 'not-found');
-  const traceIds = o.traceIds ? [...new Set(o.traceIds)].sort((a, b) => a - b) : all;
+  return o.traceIds ? [...new Set(o.traceIds)].sort((a, b) => a - b) : all;
+}
+
+/**
+ * `--task counterfactual` (counterfactual-items.ts): records a counterfactual per item, so it is
+ * asynchronous and slow (one recorder run per edit); the traces it records stay in the corpus even
+ * when the set is refused or an edit is skipped (they are ordinary counterfactuals).
+ */
+export async function createCounterfactualSet(
+  corpus: Corpus,
+  o: CreateOptions,
+): Promise<{ set: EvalSetRecord } & Omit<CounterfactualItems, 'items'>> {
+  const traceIds = chosenTraces(corpus, o);
+  const perTrace = o.perTrace ?? DEFAULT_PER_TRACE;
+  const seed = o.seed ?? 0;
+  const maxSteps = o.maxSteps ?? DEFAULT_MAX_STEPS;
+  const { items, ...rest } = await counterfactualItems(corpus, { seed, perTrace, traceIds, maxSteps });
+  if (items.length === 0)
+    throw new UserError(
+      ['counterfactual: no items to make; nothing was stored', ...describeSkips(rest).map((l) => `  ${l}`)].join('\n'),
+      'bad-input',
+    );
+  const options = { traces: o.traceIds ? traceIds : null, per_trace: perTrace, seed, max_steps: maxSteps };
+  return { set: corpus.createEvalSet(o.name, 'counterfactual', options, items), ...rest };
+}
+
+export function createEvalSet(corpus: Corpus, o: CreateOptions): CreateResult {
+  const traceIds = chosenTraces(corpus, o);
   const traces = new Traces(corpus);
   const directions = o.direction === undefined || o.direction === 'both' ? DIRECTIONS : [o.direction];
   let items: NewItem[];
@@ -90,6 +119,8 @@ export function createEvalSet(corpus: Corpus, o: CreateOptions): CreateResult {
     ({ items, skipped } = rolloutItems(traces, { seed, perTrace, directions, traceIds, maxSteps }));
   } else if (isCruxevalTask(o.task)) {
     ({ items, skipped } = cruxevalItems(traces, o.task, traceIds));
+  } else if (o.task === 'counterfactual') {
+    throw new RangeError('counterfactual sets are made by createCounterfactualSet (they record)');
   } else throw new RangeError(`unknown task ${o.task}`);
   if (items.length === 0) {
     const why =

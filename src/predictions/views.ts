@@ -6,6 +6,7 @@ import { UserError } from '../common/errors.js';
 import { redactEndpoint } from '../model/index.js';
 import { formatAction, parsePrediction, type ScoreBy, type ScoreLine } from '../semantics/index.js';
 import type {
+  CounterfactualLink,
   EvalSetRecord,
   PredictionRecord,
   ReadCorpus,
@@ -113,7 +114,12 @@ export function predictionDetail(p: PredictionRecord, format: RunRecord['format'
  * The JSON line `evalset export` writes per item (keys as docs/predictions.md lists them). A rollout item has no one
  * target: `targets` holds the true state after each of its actions, and `action`, `horizon` and `target` are left out.
  */
-export function exportLine(set: EvalSetRecord, it: StoredItem, steps?: readonly RolloutTarget[]) {
+export function exportLine(
+  set: EvalSetRecord,
+  it: StoredItem,
+  steps?: readonly RolloutTarget[],
+  origin?: CounterfactualLink,
+) {
   if (set.task === 'rollout')
     return {
       id: it.id,
@@ -140,5 +146,9 @@ export function exportLine(set: EvalSetRecord, it: StoredItem, steps?: readonly 
     horizon: it.horizon,
     prompt: it.prompt,
     target: it.target,
+    // A counterfactual set's item: the trace edited and the edit ('trace' is the new run's).
+    ...(origin && {
+      origin: { trace: origin.origin, seq: origin.seq, set: origin.set, first_difference: origin.first_difference },
+    }),
   };
 }

@@ -7,7 +7,8 @@ import type { ExitKind, StateKind } from './types.js';
 
 /**
  * What `stepscope evalset create --task` makes. A `rollout` item is a whole trajectory the model runs on its own
- * states (docs/predictions.md, "Rollouts"); every other task's item is one teacher-forced next state.
+ * states (docs/predictions.md, "Rollouts"); every other task's item is one teacher-forced next state (a
+ * `counterfactual` item's is cut from a trace recorded with a value edited, "Counterfactual sets").
  */
 export const EVAL_TASKS = [
   'next-state',
@@ -16,6 +17,7 @@ export const EVAL_TASKS = [
   'cruxeval-input',
   'horizon',
   'rollout',
+  'counterfactual',
 ] as const;
 export type EvalTask = (typeof EVAL_TASKS)[number];
 

@@ -7,12 +7,14 @@ import { recordId } from '../../contract/traces.js';
 import { int } from '../../contract/validate.js';
 import { UserError } from '../../common/errors.js';
 import {
+  createCounterfactualSet,
   createEvalSet,
   DEFAULT_MAX_STEPS,
   DEFAULT_PER_ACTION,
   DEFAULT_PER_TRACE,
   DEFAULT_ROLLOUT_STEPS,
 } from '../../predictions/create.js';
+import { describeSkips } from '../../predictions/counterfactual-items.js';
 import { importEvalSet } from '../../predictions/import-set.js';
 import { exportLine, requireSet } from '../../predictions/views.js';
 import { DIRECTION_CHOICES, EVAL_TASKS, isCruxevalTask } from '../../semantics/index.js';
@@ -37,6 +39,8 @@ const HELP = `Usage: stepscope evalset create --db CORPUS --name NAME --task TAS
        stepscope evalset create --db CORPUS --name NAME --task rollout [--per-trace N] [--max-steps K]
                                 [--direction D] [--seed S] [--trace ID]...
        stepscope evalset create --db CORPUS --name NAME --task next-state --prefixes-of ROLLOUT_SET
+       stepscope evalset create --db CORPUS --name NAME --task counterfactual [--per-trace N] [--seed S]
+                                [--max-steps K] [--trace ID]...
        stepscope evalset list --db CORPUS [--json]
        stepscope evalset export --db CORPUS --name NAME [-o FILE]
        stepscope evalset import FILE --db CORPUS [--name NAME]
@@ -63,11 +67,20 @@ Tasks (docs/predictions.md explains each):
                     default ${DEFAULT_ROLLOUT_STEPS}; --seed S): the model runs on its own states (stepscope rollouts)
   next-state --prefixes-of ROLLOUT_SET: one item per step of each rollout item (its actions up
                     to that step): the teacher-forced accuracy stepscope rollouts shows beside it
+  counterfactual    per trace, N items (--per-trace N, default ${DEFAULT_PER_TRACE}; --seed S; --max-steps K, default
+                    ${DEFAULT_MAX_STEPS}): at a state of a sampled forward trajectory one local is changed a little
+                    (int +-1, bool flipped, one character of a str, one such element of a list; other types
+                    are skipped), the program is recorded again from the edit ('stepscope counterfactual',
+                    one recorder run per edit; the new traces stay in the corpus), and the item is the
+                    next-state item of the new run at that state. Edits that change nothing after the
+                    state and refused edits are skipped and counted; a trace that does not run the same way
+                    twice gives no item
 CRUXEval sets key items by task id (sample_12); record the traces with record-cruxeval.
 
 export writes one JSON object per line: id, set, task, name (trace name), trace, direction,
 entry, actions, action, horizon, prompt, target (rollout sets: id, set, task, name, trace,
-direction, entry, actions, prompt up to the first action, targets: the true state after each). Give each prompt to the model (raw, no chat
+direction, entry, actions, prompt up to the first action, targets: the true state after each; counterfactual
+sets add origin: {trace, seq, set, first_difference}, the trace edited and the edit). Give each prompt to the model (raw, no chat
 template, stop at <|action_sep|> and <|trace_end|>) and import the answers with
 'stepscope predictions import'.
 
@@ -146,7 +159,9 @@ function create(values: Record<string, unknown>): Promise<number> {
         ? k !== 'per-trace'
         : task === 'horizon'
           ? k === 'per-action' || k === 'direction'
-          : task === 'rollout' && k !== 'per-action' && k !== 'prefixes-of';
+          : task === 'counterfactual'
+            ? k === 'per-trace' || k === 'seed' || k === 'max-steps'
+            : task === 'rollout' && k !== 'per-action' && k !== 'prefixes-of';
     if (given(k) && !fits) throw usage(`evalset: --${k} does not apply to --task ${task}`);
   }
   if (given('prefixes-of'))
@@ -155,7 +170,7 @@ function create(values: Record<string, unknown>): Promise<number> {
         throw usage(`evalset: --${k} does not apply with --prefixes-of (the rollout set's actions are used)`);
   const opt = (k: string, min: number) => (given(k) ? intOption(values, k, 'evalset', undefined, int(min)) : undefined);
   const traceIds = intOptions(values, 'trace', 'evalset', recordId);
-  return withCorpus(values, 'evalset', {}, (corpus) => {
+  return withCorpus(values, 'evalset', {}, async (corpus) => {
     const listed =
       typeof values['traces-from'] === 'string' ? traceIdsFromFile(corpus, values['traces-from'], 'evalset') : [];
     const fromExport = values['from-export'];
@@ -165,6 +180,32 @@ function create(values: Record<string, unknown>): Promise<number> {
       typeof fromExport === 'string' ? traceIdsOfSplit(corpus, fromExport, values.split as string, 'evalset') : [];
     const chosen = [...new Set([...traceIds, ...listed, ...ofSplit])];
     const started = performance.now();
+    if (task === 'counterfactual') {
+      let c;
+      try {
+        c = await createCounterfactualSet(corpus, {
+          name,
+          task,
+          perTrace: opt('per-trace', 1),
+          seed: given('seed') ? intOption(values, 'seed', 'evalset') : undefined,
+          maxSteps: opt('max-steps', 1),
+          traceIds: chosen.length ? chosen : undefined,
+        });
+      } catch (e) {
+        if (e instanceof UserError) throw new CliError(`evalset: ${e.message}`, 1, e.code);
+        throw e;
+      }
+      const s = ((performance.now() - started) / 1000).toFixed(1);
+      const per = c.recorded ? ` (${Math.round(c.recordMs / c.recorded)} ms each)` : '';
+      console.log(
+        `evaluation set ${JSON.stringify(c.set.name)} (counterfactual): ${c.set.items} items in ${s}s; ` +
+          `${c.recorded} counterfactual runs recorded${per}; ${c.differing} targets differ from the origin's`,
+      );
+      for (const l of describeSkips(c)) console.log(`  ${l}`);
+      if (c.short.length)
+        console.error(`  ${c.short.length} trace(s) gave fewer items than asked, e.g. trace ${c.short[0].trace}`);
+      return 0;
+    }
     let r;
     try {
       r = createEvalSet(corpus, {
@@ -291,7 +332,8 @@ function exportSet(values: Record<string, unknown>): Promise<number> {
       let n = 0;
       for (const it of corpus.iterateItems(set.id)) {
         const steps = set.task === 'rollout' ? corpus.rolloutTargets([it.id]).get(it.id) : undefined;
-        if (!out.write(JSON.stringify(exportLine(set, it, steps)) + '\n')) await once(out, 'drain');
+        const origin = set.task === 'counterfactual' ? corpus.counterfactualOf(it.traceId) : undefined;
+        if (!out.write(JSON.stringify(exportLine(set, it, steps, origin)) + '\n')) await once(out, 'drain');
         n++;
       }
       if (tmp) {
