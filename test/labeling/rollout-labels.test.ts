@@ -11,11 +11,14 @@ import { buildQueue } from '../../src/labeling/queue.js';
 import { setLabels } from '../../src/labeling/write.js';
 import { parseTargetKey, targetKey } from '../../src/annotate/index.js';
 import type { Corpus, RolloutTarget, StoredItem } from '../../src/store/corpus.js';
+import { cli, ensureBuilt } from '../cli/helpers.js';
 import { cleanTempDirs } from '../store/fixtures.js';
+import { annotationItem } from '../../src/labeling/item.js';
 import { corpusOf, vectorTraces } from '../predictions/helpers.js';
 
 let corpus: Corpus;
 let dir: string;
+let path: string;
 let items: StoredItem[];
 let targets: Map<number, RolloutTarget[]>;
 /** Per item index, the step its rollout first goes wrong at (then right again), or none. */
@@ -43,7 +46,7 @@ function rolloutFile(name: string) {
 }
 
 beforeAll(async () => {
-  ({ corpus, dir } = await corpusOf(vectorTraces().traces, 'stepscope-rollout-labels-'));
+  ({ corpus, dir, path } = await corpusOf(vectorTraces().traces, 'stepscope-rollout-labels-'));
   const { set } = createEvalSet(corpus, { name: 'ro', task: 'rollout', perTrace: 2, maxSteps: 6, seed: 3 });
   items = [...corpus.iterateItems(set.id)];
   targets = corpus.rolloutTargets(items.map((i) => i.id));
@@ -126,12 +129,40 @@ describe('the queue of a rollout run', () => {
   });
 });
 
+describe('stepscope annotate --step', () => {
+  it('labels a step from the command line, and refuses --step without --prediction', () => {
+    ensureBuilt();
+    const [i] = [...wrongAt.keys()];
+    const p = predictionOf(i);
+    const ok = cli([
+      'annotate',
+      '--db',
+      path,
+      '--prediction',
+      String(p),
+      '--step',
+      '1',
+      '--label',
+      'other.other',
+      '--annotator',
+      'cli',
+    ]);
+    expect([ok.status, ok.stdout.trim()]).toEqual([0, `prediction:${p}/step:1: other.other (cli)`]);
+    const bad = cli(['annotate', '--db', path, '--trace', '1', '--seq', '0', '--step', '1', '--label', 'other.other']);
+    expect(bad.status).not.toBe(0);
+    expect(bad.stderr).toContain('--step goes with --prediction');
+    // The labeling view's item is the whole prediction: a step's label is not shown as its.
+    expect(annotationItem(corpus, p, 'cli').mine).toBeNull();
+  });
+});
+
 describe('re-importing the run', () => {
   it('keeps the label on a step, and annotations export/import finds the new rollout with the same step', () => {
     const [long] = [...wrongAt].find(([, s]) => s === 2)!;
     const before = predictionOf(long);
     const lines = exportLines(corpus);
     const ada = lines.find((l) => l.annotator === 'ada')!;
+    expect(lines.find((l) => l.annotator === 'cli')!.target).toMatch(/\/step:1$/);
     expect([ada.target, ada.set, ada.run, ada.item, ada.sample]).toEqual([
       `prediction:${before}/step:2`,
       'ro',
