@@ -33,6 +33,8 @@ export const annotatorName: Validator<string> = (v, p) => {
 /** What an annotation is about: `{prediction}` or `{trace, seq[, action]}` (checked whole by targetKey). */
 export const annotationTarget = object({
   prediction: optional(recordId),
+  /** With prediction: a rollout's step (1 …). */
+  step: optional(int(1, 100_000)),
   trace: optional(recordId),
   seq: optional(int(0)),
   action: optional(str(300)),
@@ -66,6 +68,8 @@ export const queueFilter = {
   prelabel: optional(str(120)),
   /** Hand each item to at most m annotators: leave out items m others have labeled already. */
   need: optional(int(1, 9)),
+  /** On a rollout set: entries at each rollout's first divergence (default), or whole rollouts. */
+  at: optional(oneOf(['first-divergence', 'prediction'] as const)),
 };
 
 export const annotationMethods = {
@@ -104,6 +108,13 @@ export type AnnotationInfo = Omit<Annotation, 'active'> & { id: number };
 
 export interface QueueEntry {
   prediction: number;
+  /**
+   * A rollout's step the entry is about (its first divergence), or null for the whole prediction. The queue always
+   * sets it and `target`; optional so that an entry built elsewhere (a view's own list) need not.
+   */
+  step?: number | null;
+  /** The annotation target to label: `prediction:ID`, or `prediction:ID/step:N` on a rollout. */
+  target?: string;
   item: number;
   key: string;
   action: string;

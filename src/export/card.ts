@@ -17,7 +17,7 @@ const WHAT: Record<string, string> = {
   'prompt-target':
     'one prompt and its target per row: evaluation-set items (`source` = `item`) and steps of stored trajectories (`source` = `trajectory`); the prompt ends with `<|frame_sep|>`, the target is the state (or exit token) that follows',
   corrections:
-    "one model failure per row: the `prompt`, the true target (`chosen`), the model's wrong completion (`rejected`), the fields it got wrong (`wrong`) and the model's label (`model`); ready for supervised fine-tuning on `chosen` or preference training (DPO) on `chosen`/`rejected`",
+    "one model failure per row: the `prompt`, the true target (`chosen`), the model's wrong completion (`rejected`), the fields it got wrong (`wrong`) and the model's label (`model`); a rollout gives one row per wrong or labelled step (`step`), its prompt holding the model's own earlier states; ready for supervised fine-tuning on `chosen` or preference training (DPO) on `chosen`/`rejected`",
   traces:
     'one recorded event per row (`seq`, `event`, `frame`, `func`, `line`, `src`, `locals` as JSON text, `arg`, `parent`), for building other formats',
 };

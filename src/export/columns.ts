@@ -55,6 +55,7 @@ export const COLUMNS: Record<ExportKind, Column[]> = {
     col('sample', 'int'),
     col('direction'),
     col('action'),
+    col('step', 'int', true),
     col('prompt'),
     col('chosen'),
     col('rejected'),

@@ -5,6 +5,7 @@
  * the rest of the export (bench/export.mjs).
  */
 import { formatAction } from '../semantics/actions-text.js';
+import { ACTION, FRAME, actionText } from '../semantics/index.js';
 import type { Action } from '../semantics/types.js';
 import type { RowSource } from '../store/corpus.js';
 import type { Row } from './columns.js';
@@ -15,6 +16,17 @@ import { frameEnds, stepPromptTarget, targetSpans } from './steps.js';
 type Raw = Record<string, any>;
 
 const actionsOf = (json: string) => (JSON.parse(json) as Action[]).map(formatAction);
+const actionsOf0 = (json: string) => JSON.parse(json) as Action[];
+
+/**
+ * The prompt a rollout's step saw: the item's prompt (step 1's), then per earlier step the model's own state,
+ * `<|action_sep|>`, the next action and `<|frame_sep|>` (src/predictions/rollout-score.ts, nextPrompt).
+ */
+function rolloutPrompt(prompt: string, actions: readonly Action[], earlier: readonly string[]): string {
+  let text = prompt;
+  earlier.forEach((state, k) => (text += state + ACTION + actionText(actions[k + 1]) + FRAME));
+  return text;
+}
 /** The store's `labels` column (docs/export.md, *Labels*: which annotations a row carries). */
 const labelsOf = (json: string): string[] => (json === '[]' ? [] : JSON.parse(json));
 
@@ -105,6 +117,7 @@ export function shapeRows(src: RowSource, raw: Raw, program: string, emit: (row:
       return;
     }
     case 'corrections': {
+      const step: number | null = raw.step;
       // A format error is wrong on every field the target has; both are listed.
       const wrong = [
         ...(raw.format_error === 1 ? ['format'] : []),
@@ -122,10 +135,12 @@ export function shapeRows(src: RowSource, raw: Raw, program: string, emit: (row:
         model: raw.model,
         sample: raw.sample,
         direction: raw.direction,
-        action: raw.action,
-        prompt: raw.prompt,
-        chosen: raw.target,
-        rejected: raw.completion,
+        action: step === null ? raw.action : raw.step_action,
+        step,
+        prompt:
+          step === null ? raw.prompt : rolloutPrompt(raw.prompt, actionsOf0(raw.actions), JSON.parse(raw.earlier)),
+        chosen: step === null ? raw.target : raw.step_target,
+        rejected: step === null ? raw.completion : raw.step_completion,
         wrong,
       });
     }

@@ -7,7 +7,8 @@ import { annotationInfo } from './info.js';
 
 export function annotationItem(corpus: ReadCorpus, prediction: number, annotator: string): AnnotationItem {
   const f = factsOf(corpus, prediction);
-  const all = corpus.annotationsOfPredictions([prediction]);
+  // The whole prediction's annotations: a rollout's labels on its steps (prediction:ID/step:N) are not this item's.
+  const all = corpus.annotationsOfPredictions([prediction]).filter((a) => a.target === `prediction:${prediction}`);
   const mine = all.find((a) => a.source === 'person' && a.role === 'annotator' && a.annotator === annotator);
   return {
     item: { ...itemRow(f.item, [f.record]), prompt: f.item.prompt, target: f.item.target },

@@ -101,7 +101,7 @@ function checkLine(corpus: ReadCorpus, o: Record<string, unknown>, where: string
   if (!t)
     throw bad(
       where,
-      `expected "target" to be prediction:ID, trace:ID/seq:N or trace:ID/seq:N/action:A, got ${JSON.stringify(target)}`,
+      `expected "target" to be prediction:ID, prediction:ID/step:N, trace:ID/seq:N or trace:ID/seq:N/action:A, got ${JSON.stringify(target)}`,
     );
   if (
     t.prediction !== undefined &&
@@ -122,7 +122,7 @@ function checkLine(corpus: ReadCorpus, o: Record<string, unknown>, where: string
         where,
         `expected a prediction of set ${JSON.stringify(o.set)}, run ${JSON.stringify(o.run)}, item ${JSON.stringify(o.item)}, sample ${o.sample} in this corpus`,
       );
-    t = { prediction: p.id };
+    t = t.step === undefined ? { prediction: p.id } : { prediction: p.id, step: t.step };
   }
   let columns;
   try {

@@ -6,6 +6,11 @@
  * annotator has it already: each item goes to the first m annotators who reach it. The run's
  * reviews per item, stored in the corpus (Corpus.setReviewQuota), leave entries out the same
  * way, for every caller: the store refuses the review that would exceed it.
+ *
+ * On a rollout set an entry is a rollout's first divergence (the step where it first went wrong) by default: its
+ * target is `prediction:ID/step:N`, and who labeled it is who labeled that step. `at: 'prediction'` lists whole
+ * rollouts instead (target `prediction:ID`). A rollout right at every step has no divergence: its entry (listed only
+ * with `failed: false`) is the whole prediction. The rules' suggestions are on whole predictions, shown on either.
  */
 import type { Queue, QueueEntry } from '../contract/annotations.js';
 import type { Field } from '../semantics/index.js';
@@ -26,6 +31,8 @@ export interface QueueFilter {
   by?: string;
   prelabel?: string;
   need?: number;
+  /** On a rollout set: entries at each rollout's first divergence (the default), or whole rollouts. */
+  at?: 'first-divergence' | 'prediction';
 }
 
 interface Marks {
@@ -37,12 +44,16 @@ export function buildQueue(corpus: ReadCorpus, f: QueueFilter): Queue {
   const set = requireSet(corpus, f.set);
   const run = requireRun(corpus, set, f.run);
   const items = new Map([...corpus.iterateItems(set.id)].map((it) => [it.id, it]));
-  const marks = new Map<number, Marks>();
+  const divergence = rolloutDivergence(corpus, set.task === 'rollout' && f.at !== 'prediction', run.id, set.id, items);
+  /** People's annotations by target key; the rules' labels by prediction. */
+  const people = new Map<string, Map<string, AnnotationRecord>>();
+  const rules = new Map<number, string[]>();
   for (const a of corpus.listAnnotations({ runId: run.id })) {
-    const m: Marks = marks.get(a.prediction!) ?? { people: new Map(), rules: [] };
-    if (a.source === 'rule') m.rules.push(a.labels[0]);
-    else if (a.role === 'annotator') m.people.set(a.annotator, a);
-    marks.set(a.prediction!, m);
+    if (a.source === 'rule') rules.set(a.prediction!, [...(rules.get(a.prediction!) ?? []), a.labels[0]]);
+    else if (a.role === 'annotator') {
+      const byWho = people.get(a.target) ?? new Map<string, AnnotationRecord>();
+      people.set(a.target, byWho.set(a.annotator, a));
+    }
   }
   const quota = corpus.reviewQuota(run.id);
   const limit = Math.min(f.need ?? Infinity, quota ?? Infinity);
@@ -53,7 +64,9 @@ export function buildQueue(corpus: ReadCorpus, f: QueueFilter): Queue {
   const facets = { actions: new Set<string>(), annotators: new Set<string>(), prelabels: new Set<string>() };
   for (const p of corpus.iteratePredictions({ setId: set.id, runId: run.id, failed: f.failed ?? true })) {
     const item = items.get(p.itemId)!;
-    const m: Marks = marks.get(p.id) ?? { people: new Map(), rules: [] };
+    const step = divergence?.get(p.id) ?? null;
+    const target = step === null ? `prediction:${p.id}` : `prediction:${p.id}/step:${step}`;
+    const m: Marks = { people: people.get(target) ?? new Map(), rules: rules.get(p.id) ?? [] };
     const labeledBy = [...m.people.values()]
       .filter((a) => !a.skipped)
       .map((a) => a.annotator)
@@ -78,6 +91,8 @@ export function buildQueue(corpus: ReadCorpus, f: QueueFilter): Queue {
     for (const who of m.people.keys()) doneBy.set(who, (doneBy.get(who) ?? 0) + 1);
     entries.push({
       prediction: p.id,
+      step,
+      target,
       item: item.id,
       key: item.key,
       action: item.action,
@@ -105,4 +120,28 @@ export function buildQueue(corpus: ReadCorpus, f: QueueFilter): Queue {
       prelabels: [...facets.prelabels].sort(),
     },
   };
+}
+
+/**
+ * Per rollout prediction of the run, its first divergence: the first step whose state is not right (a step the
+ * rollout never reached counts as wrong, as in `stepscope rollouts`); absent when every step is right. Undefined when
+ * the queue is not at first divergences.
+ */
+function rolloutDivergence(
+  corpus: ReadCorpus,
+  on: boolean,
+  runId: number,
+  setId: number,
+  items: Map<number, { id: number }>,
+): Map<number, number> | undefined {
+  if (!on) return undefined;
+  const truth = corpus.rolloutTargets([...items.keys()]);
+  const steps = corpus.rolloutStepsOfRun(runId);
+  const out = new Map<number, number>();
+  for (const p of corpus.iteratePredictions({ setId, runId })) {
+    const got = steps.get(p.id) ?? [];
+    const first = (truth.get(p.itemId) ?? []).findIndex((t, k) => got[k]?.step !== t.step || got[k].em.all !== true);
+    if (first >= 0) out.set(p.id, first + 1);
+  }
+  return out;
 }

@@ -32,7 +32,8 @@ function statusesFor(
   target: TargetColumns,
   labels: readonly string[] | null,
 ): { id: number; status: AnnotationStatus }[] {
-  if (target.prediction === null) return [];
+  // The rules suggest labels for a whole prediction: a label on one rollout step does not accept or reject them.
+  if (target.prediction === null || target.target !== `prediction:${target.prediction}`) return [];
   return corpus
     .annotationsOfPredictions([target.prediction])
     .filter((a) => a.source === 'rule')

@@ -8,8 +8,9 @@
  * transaction).
  *
  * Item ids are this corpus's; item keys are made as `evalset create` makes them (the task id on CRUXEval sets,
- * `ACTION/N` by rank within the action on next-state sets, `DIRECTION/TRACE/STEPS` on horizon sets, with this
- * corpus's trace id).
+ * `ACTION/N` by rank within the action on next-state sets, `DIRECTION/TRACE/STEPS` on horizon sets,
+ * `DIRECTION/TRACE/N` on rollout sets, with this corpus's trace id). A rollout item must match at every step: its
+ * prompt, and each of its `targets`, the true state after each action.
  */
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
@@ -26,6 +27,7 @@ import {
 } from '../semantics/index.js';
 import type { Corpus, EvalSetRecord, NewItem } from '../store/corpus.js';
 import { cutItem, Traces } from './items.js';
+import { rolloutItem } from './rollout-items.js';
 
 /** One line of an `evalset export` file, checked. */
 interface ExportedItem {
@@ -40,6 +42,8 @@ interface ExportedItem {
   horizon: number | null;
   prompt: string;
   target: string;
+  /** A rollout item's: the true state after each action (it has no one `target`). */
+  targets?: string[];
 }
 
 export interface ImportSetResult {
@@ -79,8 +83,6 @@ function readExport(file: string): ExportedItem[] {
     want('id', isInt(r.id, 1), 'an item id (a positive integer)');
     want('set', typeof r.set === 'string' && r.set !== '', 'the set name');
     want('task', (EVAL_TASKS as readonly unknown[]).includes(r.task), `a task (${EVAL_TASKS.join(', ')})`);
-    if (r.task === 'rollout')
-      fail('a rollout set cannot be imported yet: make it again here with evalset create --task rollout');
     want('name', typeof r.name === 'string' && r.name !== '', 'the trace name');
     want('direction', r.direction === 'forward' || r.direction === 'inverse', '"forward" or "inverse"');
     want('entry', isInt(r.entry), 'the seq of the entry call (an integer)');
@@ -94,8 +96,19 @@ function readExport(file: string): ExportedItem[] {
         (x.action === 'breakpoint' ? typeof x.src === 'string' : Object.keys(x).length === 1);
       if (!ok) fail(`expected each action to be {"action": NAME} or {"action": "breakpoint", "src": LINE}`);
     }
-    want('horizon', r.horizon === null || typeof r.horizon === 'number', 'a number or null');
     want('prompt', typeof r.prompt === 'string', 'the prompt text');
+    if (r.task === 'rollout') {
+      const n = (r.actions as unknown[]).length;
+      const ts = r.targets;
+      want(
+        'targets',
+        Array.isArray(ts) && ts.length === n && ts.every((t) => typeof t === 'string'),
+        `the true state after each of its ${n} actions (a list of ${n} strings)`,
+      );
+      out.push({ ...(r as unknown as ExportedItem), horizon: null, target: (ts as string[])[0], line: i + 1 });
+      return;
+    }
+    want('horizon', r.horizon === null || typeof r.horizon === 'number', 'a number or null');
     want('target', typeof r.target === 'string', 'the target text');
     out.push({ ...(r as unknown as ExportedItem), line: i + 1 });
   });
@@ -186,35 +199,63 @@ export function importEvalSet(corpus: Corpus, file: string, name?: string): Impo
     // Of several traces with the name, the first whose item is the file's; else say how the first differs
     // (a text that differs says more than actions that do not fit).
     let differs: string | null = null;
+    let targetDiffers: string | null = null;
     let misfit: string | null = null;
     for (const traceId of ids) {
       let item: NewItem;
       try {
-        item = cutItem(traces, traceId, it.direction, it.entry, it.actions, '', it.horizon);
+        item =
+          task === 'rollout'
+            ? rolloutItem(traces, traceId, it.direction, it.entry, it.actions, '')
+            : cutItem(traces, traceId, it.direction, it.entry, it.actions, '', it.horizon);
       } catch (e) {
         // Another program under the same name, or this one recorded otherwise: not this item's trace.
         if (!(e instanceof WalkError || e instanceof TraceShapeError)) throw e;
         misfit ??= `its entry and actions do not fit trace ${traceId} here (${e.message})`;
         continue;
       }
-      if (item.prompt === it.prompt && item.target === it.target) {
+      const k = wrongTarget(it, item);
+      if (item.prompt === it.prompt && k < 0) {
         made[i] = { ...item, key: keyOf(task, it, traceId, rankOf[i]) };
         break;
       }
-      differs ??=
-        item.prompt !== it.prompt
-          ? `its prompt differs from trace ${traceId}'s here ${firstDifference(it.prompt, item.prompt)}`
-          : `its target differs from trace ${traceId}'s here ${firstDifference(it.target, item.target)}`;
+      const what = it.targets ? `its target ${k + 1} (the state after action ${k + 1})` : 'its target';
+      const truth = it.targets ? item.steps![k].target : item.target;
+      // A target that differs where the prompt is the same says more than a prompt of another program.
+      if (item.prompt !== it.prompt)
+        differs ??= `its prompt differs from trace ${traceId}'s here ${firstDifference(it.prompt, item.prompt)}`;
+      else
+        targetDiffers ??= `${what} differs from trace ${traceId}'s here ${firstDifference(it.targets?.[k] ?? it.target, truth)}`;
     }
     if (!made[i])
       throw new UserError(
-        `${who} (trace ${JSON.stringify(it.name)}): ${differs ?? misfit}; nothing was stored`,
+        `${who} (trace ${JSON.stringify(it.name)}): ${targetDiffers ?? differs ?? misfit}; nothing was stored`,
         'bad-input',
       );
   }
+  if (task === 'rollout') rolloutKeys(made);
   const options = { imported: basename(file), from_set: from, ...horizonOptions(task, made) };
   const set = corpus.createEvalSet(setName, task, options, made);
   return { set, from, traces: new Set(made.map((m) => m.traceId)).size };
+}
+
+/** The index of the first target of the file's item that differs from the item cut here; -1 when all agree. */
+function wrongTarget(it: ExportedItem, item: NewItem): number {
+  if (!it.targets) return item.target === it.target ? -1 : 0;
+  const here = (item.steps ?? []).map((s) => s.target);
+  if (here.length !== it.targets.length) return Math.min(here.length, it.targets.length);
+  return it.targets.findIndex((t, k) => t !== here[k]);
+}
+
+/** Rollout keys as `evalset create` makes them: `DIRECTION/TRACE/N`, N counting per trace and direction in order. */
+function rolloutKeys(items: NewItem[]): void {
+  const n = new Map<string, number>();
+  for (const it of items) {
+    const k = `${it.direction}/${it.traceId}`;
+    const at = n.get(k) ?? 0;
+    n.set(k, at + 1);
+    it.key = `${k}/${at}`;
+  }
 }
 
 /** A horizon set's grid (`per_action`, what `scores --by horizon` rounds to): most items of a trace and direction. */

@@ -70,11 +70,6 @@ export async function predict(corpus: Corpus, o: PredictOptions): Promise<Predic
   if (dry.error) throw new UserError(dry.error.message, 'bad-input');
   const label = o.label ?? o.settings.model;
   const samples = o.samples ?? 1;
-  if (set.task === 'rollout' && samples !== 1)
-    throw new UserError(
-      `a rollout set takes one sample per item (${set.name} is one): leave out --samples`,
-      'bad-input',
-    );
   const params = runParams(o.settings, samples);
   let run = corpus.getRun(set.id, label);
   if (run && !o.replace) {
@@ -125,12 +120,23 @@ export async function predict(corpus: Corpus, o: PredictOptions): Promise<Predic
         onRetry: o.onRetry,
         env: o.env,
         backoff: o.backoff,
-        perform: (p, ask) => rollOut(p.item, corpus.rolloutTargets([p.item.id]).get(p.item.id) ?? [], ask),
+        // `samples` rollouts of the item, each on its own states (one completion per request: sample k's step 2
+        // prompt holds sample k's step 1), stored together when all have ended, so a resumed run redoes the item.
+        perform: (p, ask) => {
+          const targets = corpus.rolloutTargets([p.item.id]).get(p.item.id) ?? [];
+          const all = Array.from({ length: samples }, () => rollOut(p.item, targets, ask));
+          return Promise.all(all).then((rollouts) => ({ finishReasons: [], rollouts }));
+        },
       },
       (p, answer) => {
-        const steps = scoreSteps(answer.targets, answer.states, answer.finishReasons);
-        const last = answer.finishReasons[answer.finishReasons.length - 1] ?? null;
-        corpus.addPredictions(runId, [rolloutPrediction(p.item.id, 0, p.item.actions, answer.targets, steps, last)]);
+        corpus.addPredictions(
+          runId,
+          answer.rollouts.map((answer, k) => {
+            const steps = scoreSteps(answer.targets, answer.states, answer.finishReasons);
+            const last = answer.finishReasons[answer.finishReasons.length - 1] ?? null;
+            return rolloutPrediction(p.item.id, k, p.item.actions, answer.targets, steps, last);
+          }),
+        );
       },
     );
     return { run: corpus.getRunById(runId)!, summary, resumed: answered.size };

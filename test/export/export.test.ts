@@ -86,6 +86,7 @@ describe('every kind in both formats reads back with an independent reader', () 
       sample: 'INTEGER',
       direction: 'VARCHAR',
       action: 'VARCHAR',
+      step: 'INTEGER',
       prompt: 'VARCHAR',
       chosen: 'VARCHAR',
       rejected: 'VARCHAR',

@@ -398,7 +398,7 @@ describe('importLines', () => {
       [JSON.stringify({ ...good, note: '' }), 'expected "note" to be a string or null, got ""'],
       [
         JSON.stringify({ ...good, target: 'trace:1' }),
-        'expected "target" to be prediction:ID, trace:ID/seq:N or trace:ID/seq:N/action:A, got "trace:1"',
+        'expected "target" to be prediction:ID, prediction:ID/step:N, trace:ID/seq:N or trace:ID/seq:N/action:A, got "trace:1"',
       ],
       [
         JSON.stringify({ ...good, target: 'prediction:99999' }),

@@ -19,7 +19,9 @@ let dir: string;
 const sets: EvalSetRecord[] = [];
 
 const exported = (c: Corpus, set: EvalSetRecord) =>
-  [...c.iterateItems(set.id)].map((it) => JSON.stringify(exportLine(set, it))).join('\n') + '\n';
+  [...c.iterateItems(set.id)]
+    .map((it) => JSON.stringify(exportLine(set, it, c.rolloutTargets([it.id]).get(it.id))))
+    .join('\n') + '\n';
 /** What an item is apart from where it is stored (its id, set and trace id). */
 const portable = ({ id: _i, setId: _s, traceId: _t, ...rest }: StoredItem) => rest;
 const stateOf = (c: Corpus) =>
@@ -33,6 +35,7 @@ beforeAll(async () => {
   sets.push(createEvalSet(a, { name: 'hz', task: 'horizon', perAction: 3 }).set);
   sets.push(createEvalSet(a, { name: 'co', task: 'cruxeval-output' }).set);
   sets.push(createEvalSet(a, { name: 'ci', task: 'cruxeval-input' }).set);
+  sets.push(createEvalSet(a, { name: 'ro', task: 'rollout', perTrace: 2, maxSteps: 6, seed: 3 }).set);
 }, 900_000);
 afterAll(() => {
   a.close();
@@ -48,12 +51,21 @@ describe('evalset import', () => {
       const r = importEvalSet(b, file);
       expect([r.set.name, r.set.task, r.set.items, r.from]).toEqual([set.name, set.task, set.items, set.name]);
       const [mine, theirs] = [[...a.iterateItems(set.id)], [...b.iterateItems(r.set.id)]];
-      const sameKeys = set.task !== 'horizon'; // a horizon key holds the trace id
+      const sameKeys = set.task !== 'horizon' && set.task !== 'rollout'; // a horizon or rollout key holds the trace id
       expect(theirs.map((it) => ({ ...portable(it), key: sameKeys ? it.key : '' }))).toEqual(
         mine.map((it) => ({ ...portable(it), key: sameKeys ? it.key : '' })),
       );
       expect(theirs.map((it) => b.getTrace(it.traceId)!.name)).toEqual(mine.map((it) => a.getTrace(it.traceId)!.name));
       expect(theirs.some((it, i) => it.traceId !== mine[i].traceId)).toBe(true);
+      if (set.task === 'rollout') {
+        // Every step's truth, where it is in the tree, and keys as create makes them with this corpus's trace ids.
+        const steps = (c: Corpus, items: StoredItem[]) => [...c.rolloutTargets(items.map((i) => i.id)).values()];
+        expect(steps(b, theirs)).toEqual(steps(a, mine));
+        expect(steps(b, theirs).flat().length).toBeGreaterThan(theirs.length);
+        expect(theirs.map((it) => it.key)).toEqual(
+          mine.map((it) => it.key.replace(/\/\d+\//, `/${theirs[mine.indexOf(it)].traceId}/`)),
+        );
+      }
       if (set.task === 'horizon') {
         expect(theirs.map((it) => it.key)).toEqual(
           mine.map((it) => it.key.replace(/\/\d+\//, `/${theirs[mine.indexOf(it)].traceId}/`)),
@@ -94,6 +106,27 @@ describe('evalset import', () => {
     expect(err).toContain('nothing was stored');
     expect(stateOf(b)).toBe(before);
     expect(b.getEvalSet('tampered')).toBeUndefined();
+  });
+
+  it('refuses a rollout item one of whose targets is off, naming the step; nothing is stored', () => {
+    const ro = sets.find((s) => s.task === 'rollout')!;
+    const lines = exported(a, ro).trim().split('\n');
+    const k = lines.findIndex((l) => JSON.parse(l).targets.length >= 3);
+    const item = JSON.parse(lines[k]);
+    item.targets[2] = item.targets[2] + ' ';
+    lines[k] = JSON.stringify(item);
+    const file = join(dir, 'ro-tampered.jsonl');
+    writeFileSync(file, lines.join('\n') + '\n');
+    const before = stateOf(b);
+    expect(() => importEvalSet(b, file, 'ro-tampered')).toThrow(
+      new RegExp(`item ${item.id} \\(.*:${k + 1}\\).*its target 3 \\(the state after action 3\\) differs`),
+    );
+    lines[k] = JSON.stringify({ ...item, targets: item.targets.slice(1) });
+    writeFileSync(file, lines.join('\n') + '\n');
+    expect(() => importEvalSet(b, file, 'ro-tampered')).toThrow(
+      new RegExp(`ro-tampered\\.jsonl:${k + 1}: expected "targets" to be the true state after each of its`),
+    );
+    expect(stateOf(b)).toBe(before);
   });
 
   it('refuses an item whose trace this corpus lacks, naming the item and the trace', () => {

@@ -120,9 +120,31 @@ describe('predict on a rollout set', () => {
     expect(run.items.every((i) => i.first_divergence === null)).toBe(true);
   });
 
-  it('refuses more than one sample per item before anything is stored', async () => {
-    const fake = await serve({ rollouts: exported() });
-    await expect(predict(corpus, options(fake.url, 'k', { samples: 2 }))).rejects.toThrow(/one sample per item/);
-    expect(corpus.getRun(set.id, 'k')).toBeUndefined();
+  it('--samples K rolls each item out K times, each stored as a sample that getRollouts lists on its own', async () => {
+    const [breaking] = chosen();
+    const rollouts = exported().map((r) => ({
+      ...r,
+      errors: r.id === breaking.id ? [{ step: 2, then: 'wrong' as const }] : [],
+    }));
+    const fake = await serve({ rollouts });
+    const r = await predict(corpus, options(fake.url, 'k', { samples: 3 }));
+    expect(r.summary).toMatchObject({ outcome: 'complete', answered: items.length, failed: 0 });
+    expect(corpus.getRun(set.id, 'k')!.params).toMatchObject({ samples: 3 });
+    // One request per step per sample, each asking for one completion.
+    const steps = items.reduce((n, it) => n + it.actions.length, 0);
+    expect(fake.requests).toHaveLength(3 * steps);
+    expect(fake.requests.every((q) => (q.body.n ?? 1) === 1)).toBe(true);
+    const [run] = await callApi(createApi(corpus), 'getRollouts', { set: 'ro', run: 'k' });
+    expect(run.rollouts).toBe(3 * items.length);
+    expect(run.items.filter((i) => i.id === breaking.id).map((i) => [i.sample, i.first_divergence])).toEqual([
+      [0, 2],
+      [1, 2],
+      [2, 2],
+    ]);
+    expect(run.first_divergence).toEqual([
+      { step: 2, rollouts: 3 },
+      { step: null, rollouts: 3 * (items.length - 1) },
+    ]);
+    expect(run.by_step[0]).toMatchObject({ step: 1, rollouts: 3 * items.length });
   });
 });

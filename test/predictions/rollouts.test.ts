@@ -91,16 +91,22 @@ describe('rollout sets', () => {
 });
 
 describe('sets made from rollout sets', () => {
-  it('--prefixes-of takes a rollout set only; evalset import refuses a rollout set for now, naming the line', () => {
+  it('--prefixes-of takes a rollout set only; evalset import takes an exported rollout set back', () => {
     expect(() => createEvalSet(corpus, { name: 'p', task: 'next-state', prefixesOf: 'nope' })).toThrow(
       /--prefixes-of: "nope" is not a rollout set/,
     );
     const set = corpus.getEvalSet('ro')!;
     const path = file('ro-export.jsonl', [exportLine(set, items[0], targets.get(items[0].id))]);
-    expect(() => importEvalSet(corpus, path, 'again')).toThrow(
-      /ro-export\.jsonl:1: a rollout set cannot be imported yet/,
-    );
-    expect(corpus.getEvalSet('again')).toBeUndefined();
+    const again = importEvalSet(corpus, path, 'again').set;
+    const [it] = [...corpus.iterateItems(again.id)];
+    expect([again.task, it.key, it.prompt, it.actions]).toEqual([
+      'rollout',
+      items[0].key,
+      items[0].prompt,
+      items[0].actions,
+    ]);
+    expect(corpus.rolloutTargets([it.id]).get(it.id)).toEqual(targets.get(items[0].id));
+    corpus.deleteEvalSet(again.id);
   });
 });
 

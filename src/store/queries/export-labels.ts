@@ -38,7 +38,9 @@ function itemPredictions(f: ExportFilter): Sql {
 
 /** Per row source (and `trace`: a whole trace, what a traces export filters by); `%ITEM%` is itemPredictions. */
 const ROW_TARGETS = {
-  corrections: 'a.prediction_id = pr.id',
+  // A rollout step's row carries that step's labels; any other correction, its whole prediction's.
+  corrections: `a.prediction_id = pr.id AND a.target = 'prediction:' || pr.id || CASE WHEN rs.step IS NULL THEN ''
+    ELSE '/step:' || rs.step END`,
   items: '(a.prediction_id IN (%ITEM%) OR (a.trace_id = i.trace_id AND a.seq = i.target_seq AND a.action IS NULL))',
   steps: `(a.trace_id = j.trace_id AND ((a.action IS NULL AND a.seq = st.target_seq) OR (a.seq = ${stateBefore('st.step')} AND ${actionIs('st.action')})))`,
   trajectories: `(a.trace_id = j.trace_id AND ((a.action IS NULL AND a.seq IN (SELECT value FROM json_each(j.states)))

@@ -171,6 +171,8 @@ function build(src: RowSource, f: ExportFilter, labeled: boolean): Built {
     case 'corrections': {
       // Failures of runs whose completions are states (a benchmark literal is not one).
       add("r.format = 'state' AND pr.correct = 0");
+      add(`(rs.step IS NULL OR rs.em_all IS NOT 1 OR EXISTS (SELECT 1 FROM annotations sa WHERE sa.prediction_id = pr.id
+        AND sa.target = 'prediction:' || pr.id || '/step:' || rs.step AND sa.active = 1 AND sa.skipped = 0))`);
       if (f.run) add(`r.label IN (${marks(f.run.length)})`, ...f.run);
       if (f.set) add(`s.name IN (${marks(f.set.length)})`, ...f.set);
       if (f.direction) add('i.direction = ?', f.direction);
@@ -178,10 +180,22 @@ function build(src: RowSource, f: ExportFilter, labeled: boolean): Built {
       length('json_array_length(i.actions)');
       verdicts('pr');
       return rowOf('corrections', {
+        // A rollout's prediction gives one row per step it reached that is wrong or labelled (`rs`, `rt`: that step
+        // and its truth; `earlier`: the model's states before it, from which export/rows.ts rebuilds its prompt).
+        // Any other prediction has no rollout_steps: one row, `rs` null.
         select: `pr.id AS prediction, pr.sample, r.label AS model, s.name AS set_name, i.id AS item, i.key, t.name, t.id AS trace, t.program_id,
-          i.direction, i.action, i.prompt, i.target, pr.completion, pr.format_error, pr.em_event, pr.em_src, pr.em_locals, pr.em_arg`,
-        from: `predictions pr JOIN runs r ON r.id = pr.run_id JOIN evalset_items i ON i.id = pr.item_id JOIN evalsets s ON s.id = i.set_id ${base.replace('%', 'i')}`,
-        order: 'pr.id',
+          i.direction, i.action, i.actions, i.prompt, i.target, pr.completion, rs.step, rs.completion AS step_completion,
+          rt.action AS step_action, rt.target AS step_target,
+          CASE WHEN rs.step IS NULL THEN NULL ELSE (SELECT json_group_array(x.completion) FROM
+            (SELECT completion FROM rollout_steps e WHERE e.prediction_id = pr.id AND e.step < rs.step ORDER BY e.step) x)
+          END AS earlier,
+          ${['format_error', 'em_event', 'em_src', 'em_locals', 'em_arg']
+            .map((c) => `CASE WHEN rs.step IS NULL THEN pr.${c} ELSE rs.${c} END AS ${c}`)
+            .join(', ')}`,
+        from: `predictions pr JOIN runs r ON r.id = pr.run_id JOIN evalset_items i ON i.id = pr.item_id JOIN evalsets s ON s.id = i.set_id
+          LEFT JOIN rollout_steps rs ON rs.prediction_id = pr.id
+          LEFT JOIN rollout_targets rt ON rt.item_id = pr.item_id AND rt.step = rs.step ${base.replace('%', 'i')}`,
+        order: 'pr.id, rs.step',
       });
     }
     case 'traces': {
