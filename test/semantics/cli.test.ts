@@ -223,7 +223,7 @@ describe('stepscope sample and trajectories', () => {
         .split('\n')
         .every((l) => l.split('\t')[1] === '2'),
     ).toBe(true);
-  });
+  }, 240_000); // five CLI runs, each a Node start: over 60 s on a loaded CI machine (74 s once)
 
   it('writes one step row per action with its target', () => {
     const conn = new Database(db, { readonly: true });
