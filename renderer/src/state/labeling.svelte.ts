@@ -98,6 +98,8 @@ export class Labeling {
   #writes: Promise<unknown> = Promise.resolve();
   /** The queue as opened, and the items this session changed (sessionQueue applies them). */
   #open: Queue | null = null;
+  /** The set and run the open queue was opened on. */
+  #scope = { set: '', run: '' };
   #touched = new Map<number, Touched>();
   /**
    * Answers can land in any order (a slow server; each filter change reopens the queue while
@@ -160,11 +162,12 @@ export class Labeling {
     if (!this.annotator || !this.set || !this.run) return;
     const live = this.#opens.next();
     const stayed = this.#moves.ticket();
+    const scope = { set: this.set, run: this.run };
     try {
       const taxonomy = await this.source.call('getTaxonomy', {});
       if (!live()) return;
       this.taxonomy = taxonomy;
-      const queue = await this.#loadQueue();
+      const queue = await this.#loadQueue(scope);
       if (!live()) return;
       // The items are read again with the queue; the one to open first is asked for before the
       // queue lands, so the position and the item shown change together (not the new queue's
@@ -172,13 +175,14 @@ export class Labeling {
       this.#cache.clear();
       const first = Math.min(queue.position, Math.max(0, queue.entries.length - 1));
       if (queue.entries.length) {
-        await this.#fetch(queue.entries[first]).catch(() => undefined);
+        await this.#fetch(queue.entries[first], scope).catch(() => undefined);
         if (!live()) return;
       }
       const on = stayed() ? undefined : this.entry?.prediction;
       this.#moves.drop(); // an item still on its way for the queue replaced is not shown
       this.#touched.clear();
       this.queue = this.#open = queue;
+      this.#scope = scope;
       if (queue.entries.length === 0) [this.item, this.step] = [null, null];
       const stay = queue.entries.findIndex((e) => e.prediction === on);
       await this.goTo(stay >= 0 ? stay : first);
@@ -187,10 +191,9 @@ export class Labeling {
     }
   }
 
-  #loadQueue(): Promise<Queue> {
+  #loadQueue(scope = { set: this.set, run: this.run }): Promise<Queue> {
     return this.source.call('annotationQueue', {
-      set: this.set,
-      run: this.run,
+      ...scope,
       annotator: this.annotator,
       failed: this.failedOnly,
       ...choiceParams(this.choice),
@@ -204,13 +207,16 @@ export class Labeling {
     if (this.queue) await this.start();
   }
 
-  /** An entry's item; on a rollout's step, with that step's annotations as `mine` and `annotators`. */
-  #fetch(e: QueueEntry, fresh = false): Promise<AnnotationItem> {
+  /**
+   * An entry's item; on a rollout's step, with that step's annotations as `mine` and `annotators`, read in `scope`: the
+   * set and run its queue was opened on (not the pickers', which may have changed since).
+   */
+  #fetch(e: QueueEntry, scope = this.#scope, fresh = false): Promise<AnnotationItem> {
     const prediction = e.prediction;
     let p = fresh ? undefined : this.#cache.get(prediction);
     if (!p) {
       p = e.step
-        ? this.#stepItem(prediction, e.step)
+        ? this.#stepItem(prediction, e.step, scope)
         : this.source.call('getAnnotationItem', { prediction, annotator: this.annotator });
       p.catch(() => this.#cache.delete(prediction));
       this.#cache.set(prediction, p);
@@ -219,11 +225,11 @@ export class Labeling {
   }
 
   /** getAnnotationItem answers the whole prediction's annotations; a step's are read from the run's annotations. */
-  async #stepItem(prediction: number, step: number): Promise<AnnotationItem> {
+  async #stepItem(prediction: number, step: number, scope: { set: string; run: string }): Promise<AnnotationItem> {
     const target = targetOf(prediction, step);
     const [it, listed] = await Promise.all([
       this.source.call('getAnnotationItem', { prediction, annotator: this.annotator }),
-      this.source.call('listAnnotations', { set: this.set, run: this.run }),
+      this.source.call('listAnnotations', scope),
     ]);
     const people = listed.rows.filter((a) => a.target === target && a.source === 'person' && a.role === 'annotator');
     return {
@@ -282,7 +288,7 @@ export class Labeling {
     const live = this.#moves.next();
     this.index = i;
     const e = q.entries[i];
-    const it = await this.#fetch(e, fresh);
+    const it = await this.#fetch(e, this.#scope, fresh);
     if (!live()) return; // the user moved again, or another queue landed
     const other = this.item?.prediction.prediction !== it.prediction.prediction || this.step !== (e.step ?? null);
     this.item = it;
