@@ -148,3 +148,50 @@ test("the dashboard plots accuracy by rollout step as getRollouts' by_step, and 
   await expect(page.getByTestId('history-pos')).toHaveText(new RegExp(`^${it.first_divergence}/${it.actions.length}`));
   await expect(page.getByTestId(`${it.direction}-tree`).getByTestId('rollout-ghost')).toHaveCount(it.steps_predicted);
 });
+
+test("the labeling queue labels a rollout's first divergence: the label lands on that step, shown given there", async ({
+  page,
+  request,
+}) => {
+  const run = await theRun(request);
+  const who = 'rosa';
+  const queue = await truth(request, 'annotationQueue', { set: 'ro', run: 'fake', annotator: who });
+  const e = queue.entries[0];
+  const it = run.items.find((i) => i.prediction === e.prediction)!;
+  expect(it.first_divergence).not.toBeNull();
+  expect(e.step).toBe(it.first_divergence);
+
+  await page.goto('/');
+  await page.getByTestId('view-label').click();
+  await page.getByTestId('label-set').selectOption('ro');
+  await page.getByTestId('label-run').selectOption('fake');
+  await page.getByTestId('annotator').fill(who);
+  await page.getByTestId('annotator').press('Enter');
+  await expect(page.getByTestId('item-head')).toHaveAttribute('data-prediction', String(e.prediction));
+  await expect(page.getByTestId('item-step')).toHaveText(`step ${it.first_divergence} of ${it.actions.length}`);
+
+  const option = page.locator('[data-testid="label-option"]').first();
+  const id = (await option.getAttribute('data-label'))!;
+  for (const k of ((await option.getAttribute('data-keys')) ?? '').split(' ').filter(Boolean))
+    await page.keyboard.press(k);
+  await expect(option).toHaveAttribute('data-on', 'true');
+  await expect(page.getByTestId('save-state')).toHaveText('saved');
+
+  // Stored on the step, not on the whole rollout.
+  const { rows } = await truth(request, 'listAnnotations', { set: 'ro', run: 'fake', annotator: who });
+  expect(rows.map((a) => [a.target, a.labels])).toEqual([
+    [`prediction:${e.prediction}/step:${it.first_divergence}`, [id]],
+  ]);
+
+  // Opened again, the step shows the label given (the whole rollout has none).
+  await page.reload();
+  await page.getByTestId('view-label').click();
+  await page.getByTestId('label-set').selectOption('ro');
+  await page.getByTestId('label-run').selectOption('fake');
+  await page.getByTestId('annotator').fill(who);
+  await page.getByTestId('annotator').press('Enter');
+  await expect(page.getByTestId('item-position')).toHaveText(`2 / ${queue.entries.length}`);
+  await page.keyboard.press('ArrowLeft');
+  await expect(page.getByTestId('item-head')).toHaveAttribute('data-prediction', String(e.prediction));
+  await expect(page.locator(`[data-testid="label-option"][data-label="${id}"]`)).toHaveAttribute('data-on', 'true');
+});

@@ -8,7 +8,7 @@
  * never takes back a note typed meanwhile, nor a note the labels.
  */
 import { groupLabels, type Taxonomy, type TaxonomyLabel } from '@core/annotate/index.js';
-import type { AnnotationInfo, AnnotationItem, Params, Queue } from '@core/contract/index.js';
+import type { AnnotationInfo, AnnotationItem, Params, Queue, QueueEntry } from '@core/contract/index.js';
 import type { Field } from '@core/semantics/index.js';
 import { Newest } from '../lib/newest.js';
 import { sessionQueue, type Mine, type Touched } from '../lib/queue-merge.js';
@@ -48,6 +48,11 @@ export function choiceParams(c: QueueChoice): Partial<Params<'annotationQueue'>>
   };
 }
 
+/** The target an entry labels: its rollout step (`prediction:ID/step:N`) when it has one, else its prediction. */
+function targetOf(prediction: number, step: number | null | undefined): string {
+  return step ? `prediction:${prediction}/step:${step}` : `prediction:${prediction}`;
+}
+
 function storedChoice(): QueueChoice {
   try {
     return { ...ANY_CHOICE, ...JSON.parse(localStorage.getItem(FILTER_KEY) ?? '{}') };
@@ -66,6 +71,11 @@ export class Labeling {
   queue = $state.raw<Queue | null>(null);
   index = $state(0);
   item = $state.raw<AnnotationItem | null>(null);
+  /**
+   * The open item's rollout step (its entry's first divergence), or null for the whole prediction. Set with `item`:
+   * every write on the item labels this step, and `item.mine`, `labels` and `note` are this step's.
+   */
+  step = $state<number | null>(null);
   /** This annotator's labels on the open item, as last saved. */
   labels = $state.raw<string[]>([]);
   /** This annotator's note on the open item, as last saved. */
@@ -88,6 +98,8 @@ export class Labeling {
   #writes: Promise<unknown> = Promise.resolve();
   /** The queue as opened, and the items this session changed (sessionQueue applies them). */
   #open: Queue | null = null;
+  /** The set and run the open queue was opened on. */
+  #scope = { set: '', run: '' };
   #touched = new Map<number, Touched>();
   /**
    * Answers can land in any order (a slow server; each filter change reopens the queue while
@@ -150,11 +162,12 @@ export class Labeling {
     if (!this.annotator || !this.set || !this.run) return;
     const live = this.#opens.next();
     const stayed = this.#moves.ticket();
+    const scope = { set: this.set, run: this.run };
     try {
       const taxonomy = await this.source.call('getTaxonomy', {});
       if (!live()) return;
       this.taxonomy = taxonomy;
-      const queue = await this.#loadQueue();
+      const queue = await this.#loadQueue(scope);
       if (!live()) return;
       // The items are read again with the queue; the one to open first is asked for before the
       // queue lands, so the position and the item shown change together (not the new queue's
@@ -162,14 +175,15 @@ export class Labeling {
       this.#cache.clear();
       const first = Math.min(queue.position, Math.max(0, queue.entries.length - 1));
       if (queue.entries.length) {
-        await this.#fetch(queue.entries[first].prediction).catch(() => undefined);
+        await this.#fetch(queue.entries[first], scope).catch(() => undefined);
         if (!live()) return;
       }
       const on = stayed() ? undefined : this.entry?.prediction;
       this.#moves.drop(); // an item still on its way for the queue replaced is not shown
       this.#touched.clear();
       this.queue = this.#open = queue;
-      if (queue.entries.length === 0) this.item = null;
+      this.#scope = scope;
+      if (queue.entries.length === 0) [this.item, this.step] = [null, null];
       const stay = queue.entries.findIndex((e) => e.prediction === on);
       await this.goTo(stay >= 0 ? stay : first);
     } catch (e) {
@@ -177,10 +191,9 @@ export class Labeling {
     }
   }
 
-  #loadQueue(): Promise<Queue> {
+  #loadQueue(scope = { set: this.set, run: this.run }): Promise<Queue> {
     return this.source.call('annotationQueue', {
-      set: this.set,
-      run: this.run,
+      ...scope,
       annotator: this.annotator,
       failed: this.failedOnly,
       ...choiceParams(this.choice),
@@ -194,14 +207,39 @@ export class Labeling {
     if (this.queue) await this.start();
   }
 
-  #fetch(prediction: number, fresh = false): Promise<AnnotationItem> {
+  /**
+   * An entry's item; on a rollout's step, with that step's annotations as `mine` and `annotators`, read in `scope`: the
+   * set and run its queue was opened on (not the pickers', which may have changed since).
+   */
+  #fetch(e: QueueEntry, scope = this.#scope, fresh = false): Promise<AnnotationItem> {
+    const prediction = e.prediction;
     let p = fresh ? undefined : this.#cache.get(prediction);
     if (!p) {
-      p = this.source.call('getAnnotationItem', { prediction, annotator: this.annotator });
+      p = e.step
+        ? this.#stepItem(prediction, e.step, scope)
+        : this.source.call('getAnnotationItem', { prediction, annotator: this.annotator });
       p.catch(() => this.#cache.delete(prediction));
       this.#cache.set(prediction, p);
     }
     return p;
+  }
+
+  /** getAnnotationItem answers the whole prediction's annotations; a step's are read from the run's annotations. */
+  async #stepItem(prediction: number, step: number, scope: { set: string; run: string }): Promise<AnnotationItem> {
+    const target = targetOf(prediction, step);
+    const [it, listed] = await Promise.all([
+      this.source.call('getAnnotationItem', { prediction, annotator: this.annotator }),
+      this.source.call('listAnnotations', scope),
+    ]);
+    const people = listed.rows.filter((a) => a.target === target && a.source === 'person' && a.role === 'annotator');
+    return {
+      ...it,
+      mine: people.find((a) => a.annotator === this.annotator) ?? null,
+      annotators: people
+        .filter((a) => !a.skipped)
+        .map((a) => a.annotator)
+        .sort(),
+    };
   }
 
   /** The newest move to an entry (goTo) on its way; settled when there is none. */
@@ -249,10 +287,12 @@ export class Labeling {
     const t0 = performance.now();
     const live = this.#moves.next();
     this.index = i;
-    const it = await this.#fetch(q.entries[i].prediction, fresh);
+    const e = q.entries[i];
+    const it = await this.#fetch(e, this.#scope, fresh);
     if (!live()) return; // the user moved again, or another queue landed
-    const other = this.item?.prediction.prediction !== it.prediction.prediction;
+    const other = this.item?.prediction.prediction !== it.prediction.prediction || this.step !== (e.step ?? null);
     this.item = it;
+    this.step = e.step ?? null;
     this.labels = it.mine?.labels ?? [];
     this.note = it.mine?.note ?? '';
     // Another item starts with its first group and its saved note; the same one read again (an
@@ -261,7 +301,7 @@ export class Labeling {
     if (!this.noteOpen) this.draft = this.note;
     this.lastMove = performance.now() - t0;
     // Preload the next entry (and drop what is far behind).
-    if (i + 1 < q.entries.length) this.#fetch(q.entries[i + 1].prediction);
+    if (i + 1 < q.entries.length) this.#fetch(q.entries[i + 1]);
   }
 
   next = () => this.goTo(this.index + 1);
@@ -285,7 +325,7 @@ export class Labeling {
    * it was shown.
    */
   #saved(a: AnnotationInfo, before: Mine | undefined, now: Mine = a): void {
-    const at = this.item && a.target === `prediction:${this.item.prediction.prediction}`;
+    const at = this.item && a.target === targetOf(this.item.prediction.prediction, this.step);
     if (at) {
       this.labels = now ? [...now.labels] : [];
       this.note = now ? (a.note ?? '') : '';
@@ -294,6 +334,9 @@ export class Labeling {
     this.#cache.delete(a.prediction ?? -1);
     const p = a.prediction;
     if (p === null || !this.#open) return;
+    // The queue's entry for this prediction is about another target (a rollout's step, or the whole rollout).
+    const e = this.#open.entries.find((x) => x.prediction === p);
+    if (e && targetOf(p, e.step) !== a.target) return;
     const t = this.#touched.get(p);
     if (!t && before === undefined) {
       // A change to an item this session has not shown (an undo reaching back): ask the corpus.
@@ -336,9 +379,9 @@ export class Labeling {
   }
 
   async #change(fields: { labels: string[] } | { note: string }): Promise<void> {
-    const item = this.item;
+    const [item, step] = [this.item, this.step];
     if (!item) return;
-    const target = { prediction: item.prediction.prediction };
+    const target = { prediction: item.prediction.prediction, ...(step !== null && { step }) };
     const a = await this.#write(() => this.source.call('annotate', { target, ...fields, annotator: this.annotator }));
     this.#saved(a, item.mine);
   }
@@ -440,11 +483,11 @@ export class Labeling {
 
   skip(): Promise<void> {
     return this.#act(async () => {
-      const item = this.item;
+      const [item, step] = [this.item, this.step];
       if (!item) return;
       const a = await this.#write(() =>
         this.source.call('skipAnnotation', {
-          target: { prediction: item.prediction.prediction },
+          target: { prediction: item.prediction.prediction, ...(step !== null && { step }) },
           annotator: this.annotator,
         }),
       );
@@ -458,10 +501,12 @@ export class Labeling {
     return this.#act(async () => {
       const r = await this.#write(() => this.source.call('undoAnnotation', { annotator: this.annotator }));
       if (!r.undone) return;
-      const i = this.queue?.entries.findIndex((e) => e.prediction === r.undone!.prediction) ?? -1;
+      const undone = r.undone;
+      const i = this.queue?.entries.findIndex((e) => targetOf(e.prediction, e.step) === undone.target) ?? -1;
       if (i >= 0) await this.goTo(i, true);
       // What the item holds now (an undone creation leaves no annotation of this annotator).
-      const now = this.item?.prediction.prediction === r.undone.prediction ? this.item.mine : r.undone;
+      const shown = this.item && targetOf(this.item.prediction.prediction, this.step) === undone.target;
+      const now = shown ? this.item!.mine : undone;
       this.#saved(r.undone, undefined, now);
     });
   }
