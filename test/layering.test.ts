@@ -62,7 +62,8 @@ const MAY_IMPORT: Record<string, string[]> = {
   recorder: [],
   model: ['semantics', 'common'],
   scoring: ['recorder'], // the execution worker is the recorder package's Python, found the same way
-  predictions: ['store', 'trajectories', 'scoring', 'model', 'semantics', 'trace', 'common'],
+  // recorder: `evalset create --task counterfactual` records the counterfactuals it makes items of
+  predictions: ['store', 'trajectories', 'scoring', 'model', 'recorder', 'semantics', 'trace', 'common'],
   export: ['store', 'annotate', 'semantics', 'trace', 'common'],
   labeling: ['store', 'trajectories', 'predictions', 'contract', 'annotate', 'semantics', 'trace', 'common'],
   server: ['host', 'contract', 'common'],
