@@ -166,11 +166,17 @@ export interface ItemSqlRow {
 export const ITEM_COLUMNS = `i.id, i.set_id, i.ord, i.key, i.trace_id, t.name, i.direction, i.entry, i.actions, i.action, i.horizon,
   i.prompt, i.target, i.target_node, i.target_seq, i.target_kind, i.target_src, i.target_locals, i.target_arg, i.call_return`;
 
-export function itemOf(r: ItemSqlRow): StoredItem {
+/** The true fields of a stored target (an item's, or a rollout step's): its columns, parsed. */
+function truthOf(r: Pick<ItemSqlRow, 'target_kind' | 'target_src' | 'target_locals' | 'target_arg'>): TargetFields {
   const truth: TargetFields = { event: r.target_kind };
   if (r.target_src !== null) truth.src = r.target_src;
   if (r.target_locals !== null) truth.locals = JSON.parse(r.target_locals);
   if (r.target_arg !== null) truth.arg = JSON.parse(r.target_arg);
+  return truth;
+}
+
+export function itemOf(r: ItemSqlRow): StoredItem {
+  const truth = truthOf(r);
   return {
     id: r.id,
     setId: r.set_id,
@@ -308,10 +314,7 @@ export function rolloutTargets(db: Database.Database, itemIds: readonly number[]
     out.set(
       id,
       rows.map((r) => {
-        const truth: TargetFields = { event: r.target_kind };
-        if (r.target_src !== null) truth.src = r.target_src;
-        if (r.target_locals !== null) truth.locals = JSON.parse(r.target_locals);
-        if (r.target_arg !== null) truth.arg = JSON.parse(r.target_arg);
+        const truth = truthOf(r);
         return {
           step: r.step,
           action: r.action,
