@@ -46,7 +46,10 @@ test('1: the action chips sit beside the rows, never over a row; off screen they
   await openTrace(page, 'sample_3');
   // A step redraws the edges once the walk's targets arrive and the tree has scrolled to the new
   // node: the chips are counted once drawn (read at once they failed on a loaded CI clone with 0).
-  const chipsDrawn = () => expect.poll(() => page.getByTestId('forward-tree').getByTestId('edge-chip').count());
+  // Counted by their boxes: a chip can be in the page a moment before it is laid out (boxes null;
+  // 0 shown on a loaded CI clone although 4 chips were attached).
+  const chipsDrawn = () =>
+    expect.poll(async () => (await boxes(page.getByTestId('forward-tree').getByTestId('edge-chip'))).length);
   await chipsDrawn().toBeGreaterThanOrEqual(3);
   expect(await chipsClear(page, 'forward')).toBeGreaterThanOrEqual(3);
   for (let k = 1; k <= 4; k++) {
@@ -81,6 +84,9 @@ test('1: in the graph the chips sit between the levels, over no node nor its lab
   await openTrace(page, 'calls.py');
   for (let k = 1; k <= 8; k++) await press(page, 'F11', k);
   await expect(page.getByTestId('forward-tree').getByTestId('action-edge')).toHaveCount(4);
+  await expect
+    .poll(async () => (await boxes(page.getByTestId('forward-tree').getByTestId('edge-chip'))).length)
+    .toBeGreaterThanOrEqual(2);
   expect(await chipsClear(page, 'forward')).toBeGreaterThanOrEqual(2);
 });
 
