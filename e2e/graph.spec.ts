@@ -217,6 +217,12 @@ test("action edges: their labels are on screen, never cover one another, and in 
       for (; k < at;) await press(page, 'F11', ++k);
       const edges = page.getByTestId('forward-edges').getByTestId('action-edge');
       await expect.poll(() => edges.count()).toBeGreaterThanOrEqual(4);
+      // Chips laid out (a box each) before they are read: attached but not laid out once on a loaded machine.
+      await expect
+        .poll(async () =>
+          (await Promise.all((await edges.locator('.chip').all()).map((c) => c.boundingBox()))).every(Boolean),
+        )
+        .toBe(true);
       const svg = (await page.getByTestId('forward-tree').locator('svg').first().boundingBox())!;
       const cur = currentNode(page, 'forward');
       // The current node may still be drawing after the step: its box once it is shown.
