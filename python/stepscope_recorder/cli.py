@@ -275,16 +275,21 @@ def main(argv=None):
                 progress.clear()
     except (UsageError, TaskError) as e:
         return _say(str(e), 2)
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, Exception) as e:
+        return _ended(e)
+    return _say(runner.summary(results, time.monotonic() - started), 0, prefix="")
+
+
+def _ended(e):
+    """The one line and exit status of a recording that did not finish (nothing was written)."""
+    if isinstance(e, KeyboardInterrupt):
         return _say("interrupted; nothing written", 130)
-    except runner.Stopped as e:
+    if isinstance(e, runner.Stopped):
         return _say("stopped by %s; nothing written" % e, 128 + e.signum)
-    except OSError as e:
+    if isinstance(e, OSError):
         where = "%s: " % e.filename if e.filename else ""
         return _say("%s%s; nothing written" % (where, e.strerror or e), 1)
-    except Exception as e:  # a recorder bug: one line, not a traceback
-        return _say("recorder error: %r; nothing written" % e, 1)
-    return _say(runner.summary(results, time.monotonic() - started), 0, prefix="")
+    return _say("recorder error: %r; nothing written" % e, 1)  # a recorder bug: one line, not a traceback
 
 
 def _counterfactual(args):
@@ -297,15 +302,8 @@ def _counterfactual(args):
         return _say(str(e), 2)
     except counterfactual.NotReproduced as e:
         return _say("%s; nothing written" % e, 1)
-    except KeyboardInterrupt:
-        return _say("interrupted; nothing written", 130)
-    except runner.Stopped as e:
-        return _say("stopped by %s; nothing written" % e, 128 + e.signum)
-    except OSError as e:
-        where = "%s: " % e.filename if e.filename else ""
-        return _say("%s%s; nothing written" % (where, e.strerror or e), 1)
-    except Exception as e:  # a recorder bug: one line, not a traceback
-        return _say("recorder error: %r; nothing written" % e, 1)
+    except (KeyboardInterrupt, Exception) as e:
+        return _ended(e)
     print(json.dumps(result))
     return 0
 
