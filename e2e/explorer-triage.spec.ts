@@ -4,7 +4,7 @@
 // Expected values come from the server's API (the same corpus the page shows).
 import { expect as base, test, type APIRequestContext, type Locator, type Page } from '@playwright/test';
 import type { ItemRow } from '../src/contract/index.js';
-import { openTrace, press, traceId, truth, verdictOf } from './helpers.js';
+import { edgesOf, openTrace, press, traceId, truth, verdictOf } from './helpers.js';
 
 const expect = base.configure({ timeout: 20_000 });
 test.describe.configure({ timeout: 180_000 });
@@ -40,21 +40,24 @@ async function chipsClear(page: Page, which: 'forward' | 'inverse') {
   return chips.length;
 }
 
-test('1: the action chips sit beside the rows, never over a row; off screen they are left out', async ({ page }) => {
+test('1: the action chips sit beside the rows, never over a row; off screen they are left out', async ({
+  page,
+  request,
+}) => {
   await page.setViewportSize({ width: 1280, height: 720 });
   await page.goto('./');
   await openTrace(page, 'sample_3');
-  // A step redraws the edges once the walk's targets arrive and the tree has scrolled to the new
-  // node: the chips are counted once drawn (read at once they failed on a loaded CI clone with 0).
-  // Counted by their boxes: a chip can be in the page a moment before it is laid out (boxes null;
-  // 0 shown on a loaded CI clone although 4 chips were attached).
+  const id = await traceId(request, 'sample_3');
+  // Chips are read once the edges are the step's (edgesOf: the walk lands after the cursor moves)
+  // and counted by their boxes (a chip can be in the page a moment before it is laid out).
   const chipsDrawn = () =>
     expect.poll(async () => (await boxes(page.getByTestId('forward-tree').getByTestId('edge-chip'))).length);
+  await edgesOf(page, request, id, []);
   await chipsDrawn().toBeGreaterThanOrEqual(3);
   expect(await chipsClear(page, 'forward')).toBeGreaterThanOrEqual(3);
   for (let k = 1; k <= 4; k++) {
     await press(page, 'F11', k);
-    await expect(page.getByTestId('forward-tree').getByTestId('action-edge')).toHaveCount(4);
+    await edgesOf(page, request, id, Array<string>(k).fill('step_into'));
     await chipsDrawn().toBeGreaterThanOrEqual(3);
     expect(await chipsClear(page, 'forward')).toBeGreaterThanOrEqual(3);
   }
@@ -78,12 +81,12 @@ test('1: the action chips sit beside the rows, never over a row; off screen they
   }
 });
 
-test('1: in the graph the chips sit between the levels, over no node nor its label', async ({ page }) => {
+test('1: in the graph the chips sit between the levels, over no node nor its label', async ({ page, request }) => {
   await page.goto('./');
   await page.evaluate(() => localStorage.setItem('stepscope.shape', 'graph'));
   await openTrace(page, 'calls.py');
   for (let k = 1; k <= 8; k++) await press(page, 'F11', k);
-  await expect(page.getByTestId('forward-tree').getByTestId('action-edge')).toHaveCount(4);
+  await edgesOf(page, request, await traceId(request, 'calls.py'), Array<string>(8).fill('step_into'));
   await expect
     .poll(async () => (await boxes(page.getByTestId('forward-tree').getByTestId('edge-chip'))).length)
     .toBeGreaterThanOrEqual(2);

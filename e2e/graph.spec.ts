@@ -3,7 +3,7 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { currentNode, expectShowsWalk, openTrace, press, skeleton, traceId, truth } from './helpers.js';
+import { currentNode, edgesOf, expectShowsWalk, openTrace, press, skeleton, traceId, truth } from './helpers.js';
 
 const shots = join(import.meta.dirname, 'screenshots');
 
@@ -198,9 +198,11 @@ test('action edges: each leads where the API walk of history + that action leads
 
 test("action edges: their labels are on screen, never cover one another, and in the graph leave the current node's dot and label uncovered", async ({
   page,
+  request,
 }) => {
   await page.goto('./');
   await openTrace(page, 'calls.py');
+  const id = await traceId(request, 'calls.py');
   type Box = { x: number; y: number; width: number; height: number };
   const overlap = (a: Box, b: Box) =>
     a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
@@ -216,7 +218,9 @@ test("action edges: their labels are on screen, never cover one another, and in 
     for (const at of [0, 5, 9]) {
       for (; k < at;) await press(page, 'F11', ++k);
       const edges = page.getByTestId('forward-edges').getByTestId('action-edge');
-      await expect.poll(() => edges.count()).toBeGreaterThanOrEqual(4);
+      // `press` waits for the history's cursor only: the walk of step k (the new current node and
+      // its edges) may still be on its way. Read the chips once the edges are those of step k.
+      await edgesOf(page, request, id, Array<string>(k).fill('step_into'));
       // Chips laid out (a box each) before they are read: attached but not laid out once on a loaded machine.
       await expect
         .poll(async () =>

@@ -1,6 +1,6 @@
 // Page objects and the source of truth for e2e tests: expected values are read from the
 // running server's API (the same corpus the page shows), never hard-coded.
-import { expect, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, type APIRequestContext, type Locator, type Page } from '@playwright/test';
 import { decodeSkeleton, type Method, type Params, type Results, type VerdictInfo } from '../src/contract/index.js';
 
 export async function truth<M extends Method>(
@@ -123,4 +123,33 @@ export async function expectShowsWalk(
   }
   await expect(page.getByTestId('trajectory-text')).toHaveText(w.text);
   return { walk: w, event: ev };
+}
+
+/** Each forward action edge (no breakpoint) as drawn: `action → seq event` or `action → exit …`. */
+async function drawnTargets(edges: Locator): Promise<string[]> {
+  const all = await edges.evaluateAll((es) =>
+    es.map((e) => {
+      const exit = e.getAttribute('data-exit');
+      const to = exit ? `exit ${exit}` : `${e.getAttribute('data-target-seq')} ${e.getAttribute('data-target-event')}`;
+      return `${e.getAttribute('data-action')} → ${to}`;
+    }),
+  );
+  return all.filter((a) => !a.startsWith('breakpoint')).sort();
+}
+
+/**
+ * Waits until the forward tree's action edges are those of the state `history` leads to, as the
+ * API walks it. `press` waits for the history's cursor only; the walk of that step (the new
+ * current node, then its edges) may still be on its way, and the previous state's edges are
+ * drawn meanwhile: read the edges or their chips only after this.
+ */
+export async function edgesOf(page: Page, request: APIRequestContext, id: number, history: string[]): Promise<void> {
+  const want: string[] = [];
+  for (const action of ['step_into', 'step_over', 'step_return', 'continue']) {
+    const w = await truth(request, 'walk', { traceId: id, direction: 'forward', actions: [...history, action] });
+    const last = w.states[w.states.length - 1];
+    want.push(`${action} → ${w.exit ? `exit ${w.exit}` : `${last.seq} ${last.event}`}`);
+  }
+  const edges = page.getByTestId('forward-tree').getByTestId('forward-edges').getByTestId('action-edge');
+  await expect.poll(() => drawnTargets(edges)).toEqual(want.sort());
 }
