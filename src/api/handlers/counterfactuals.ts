@@ -24,7 +24,8 @@ export function counterfactualWriteHandlers(corpus: Corpus): Pick<Api, 'recordCo
   return {
     async recordCounterfactual(p) {
       try {
-        return await recordCounterfactual(corpus, { trace: p.traceId, seq: p.seq, set: p.set });
+        // The warm recorder (src/recorder/warm.ts) lives as long as this worker: a fork per request.
+        return await recordCounterfactual(corpus, { trace: p.traceId, seq: p.seq, set: p.set }, { warm: true });
       } catch (e) {
         if (!(e instanceof CounterfactualError) || e.kind === 'failed') throw e;
         // The request (or a program that runs differently each time) is at fault: the person can act on it.
