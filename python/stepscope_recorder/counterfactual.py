@@ -304,6 +304,7 @@ def _serve_one(req, warm, skew):
         header, sets, task = prepare(origin, seq, pairs)
         fallback = None
         if warm:
+            runner.use_fork_servers(True)  # a server that failed (a program may kill it) starts again
             try:
                 result = _record(task, header, origin, path, seq, sets, skew)
                 return {"ok": dict(result, warm=True, fallback=None)}
