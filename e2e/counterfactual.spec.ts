@@ -61,6 +61,15 @@ test('edit a local: the new run beside the original, the first difference marked
   expect(link).toMatchObject({ origin: origin.id, seq: origin.at.seq, set: { n: '3' } });
   expect(link.first_difference).toBe(origin.at.seq);
   await expect(page.getByTestId('cf-edit')).toHaveText('n = 3');
+  // It opens at the edited state, not at #0: the trajectory walked there (the current node), the
+  // inspector on it, and the first difference (here the edited state itself) on screen.
+  const edited = String(origin.at.seq);
+  await expect(page.getByTestId('inspector')).toHaveAttribute('data-seq', edited);
+  const current = page.getByTestId('forward-tree').locator('[data-current="true"]');
+  await expect(current).toHaveAttribute('data-seq', edited);
+  await expect(page.getByTestId('forward-tree').locator('[data-cf~="first"]')).toBeInViewport();
+  await page.mouse.move(0, 0);
+  await page.screenshot({ path: join(shots, 'counterfactual-opened.png') });
 
   // The new tree is the counterfactual's (fib(3) has fewer states), the original's beside it.
   const cfEvents = await truth(request, 'getEvents', { traceId: cfId, from: 0, to: 5000 });

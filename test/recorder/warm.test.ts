@@ -12,7 +12,14 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordCounterfactual } from '../../src/recorder/counterfactual.js';
 import { pythonDir, pythonExecutable } from '../../src/recorder/python.js';
-import { pythonCommand, resolvedPython, WarmRecorder } from '../../src/recorder/warm.js';
+import {
+  closeWarmRecorders,
+  pythonCommand,
+  resolvedPython,
+  warmRecorder,
+  WarmRecorder,
+} from '../../src/recorder/warm.js';
+import { createWriteApi } from '../../src/api/handlers/index.js';
 import { openCorpus, type Corpus } from '../../src/store/corpus.js';
 import { cleanTempDirs, tempDir } from '../store/fixtures.js';
 
@@ -70,6 +77,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await Promise.all(recorders.map((r) => r.close()));
+  await closeWarmRecorders();
   corpus.close();
   cleanTempDirs();
 });
@@ -153,5 +161,17 @@ describe('the warm recorder', () => {
     const a = JSON.parse(seen(command, env)) as Record<string, string>;
     const b = JSON.parse(seen(pythonExecutable(), plain)) as Record<string, string>;
     expect(a).toEqual(b);
+  });
+
+  it("is started by the API's prepareCounterfactual, which answers at once, and then records", async () => {
+    const api = createWriteApi(corpus);
+    expect(() => api.prepareCounterfactual({ traceId: 9999 })).toThrow('no trace with id 9999');
+    expect(api.prepareCounterfactual({ traceId: origin })).toBeNull(); // not a promise: nothing awaited
+    const w = warmRecorder();
+    expect(w.starts).toBe(1);
+    await w.start();
+    const r = await api.recordCounterfactual({ traceId: origin, seq, set: { acc: `[${made++}]` } });
+    expect(r.inserted).toBe(true);
+    expect(w.starts).toBe(1);
   });
 });

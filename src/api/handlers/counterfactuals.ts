@@ -5,6 +5,7 @@
  */
 import { UserError } from '../../common/errors.js';
 import { CounterfactualError, recordCounterfactual } from '../../recorder/counterfactual.js';
+import { warmRecorder } from '../../recorder/warm.js';
 import type { Corpus, ReadCorpus } from '../../store/corpus.js';
 import type { Api } from '../../contract/index.js';
 
@@ -20,8 +21,16 @@ export function counterfactualReadHandlers(corpus: ReadCorpus): Pick<Api, 'getCo
   };
 }
 
-export function counterfactualWriteHandlers(corpus: Corpus): Pick<Api, 'recordCounterfactual'> {
+export function counterfactualWriteHandlers(
+  corpus: Corpus,
+): Pick<Api, 'recordCounterfactual' | 'prepareCounterfactual'> {
   return {
+    prepareCounterfactual(p) {
+      const t = corpus.getTrace(p.traceId);
+      if (!t) throw new UserError(`no trace with id ${p.traceId}`, 'not-found');
+      warmRecorder().prestart(t.hashseed); // in the background: the call answers at once
+      return null;
+    },
     async recordCounterfactual(p) {
       try {
         // The warm recorder (src/recorder/warm.ts) lives as long as this worker: a fork per request.
