@@ -153,7 +153,15 @@ export class WarmRecorder {
         const line = this.buffer.slice(0, nl);
         this.buffer = this.buffer.slice(nl + 1);
         if (said) {
-          const h = JSON.parse(line) as Hello;
+          let h: Hello;
+          try {
+            h = JSON.parse(line) as Hello;
+          } catch {
+            // Not the recorder's hello (something else printed first): this process is no use.
+            this.stderr += `\nsaid ${JSON.stringify(line.slice(0, 200))} instead of hello`;
+            proc.kill('SIGKILL');
+            return;
+          }
           this.learn(h, given);
           said(h);
           said = null;
