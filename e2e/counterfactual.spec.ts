@@ -116,9 +116,10 @@ test('edit a local: the new run beside the original, the first difference marked
   await page.mouse.move(0, 0);
   await page.screenshot({ path: join(shots, 'counterfactual-changes.png') });
 
-  // Stepping keys work in the counterfactual as in any trace.
-  await press(page, 'F11', 1);
-  await press(page, 'F10', 2);
+  // Stepping keys work in the counterfactual as in any trace; it opened three steps into, at the edit.
+  await expect(page.getByTestId('history-pos')).toHaveText(/^3\//);
+  await press(page, 'F11', 4);
+  await press(page, 'F10', 5);
   await expect(page.getByTestId('forward-tree').locator('[data-current="true"]')).toHaveCount(1);
 
   // Ask the model here: the prompt is the counterfactual's trajectory, the verdict its truth.
@@ -136,9 +137,9 @@ test('edit a local: the new run beside the original, the first difference marked
     port: Number(process.env.STEPSCOPE_E2E_MODEL_PORT),
   });
   try {
-    await press(page, 'Alt+BracketLeft', 1);
-    await press(page, 'F11', 2);
-    await press(page, 'F11', 3);
+    // From the start again (the walk the explorer opened with may have other actions than these).
+    for (let pos = 4; pos >= 0; pos--) await press(page, 'Alt+BracketLeft', pos);
+    for (let pos = 1; pos <= 3; pos++) await press(page, 'F11', pos);
     await expect(page.getByTestId('forward-tree').locator('[data-current="true"]')).toHaveAttribute(
       'data-seq',
       String(origin.at.seq),
