@@ -111,7 +111,7 @@ try {
   console.log(`counterfactual, warm, first: ${x(first.ms)} (the warm recorder starting)`);
   console.log(
     `counterfactual, warm:        ${x(warm)}; target 200 ms: ${warm < 200 ? 'met' : 'not met'}` +
-      ` (${kept}/6 kept warm, the others recorded again cold)`,
+      ` (${kept} of 6 warm runs kept${kept < 6 ? ', the others recorded again cold' : ''})`,
   );
   corpus.close();
 } finally {
