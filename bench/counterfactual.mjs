@@ -104,7 +104,7 @@ try {
   const x = (v) => `${v.toFixed(0)} ms (${(v / base).toFixed(2)}x the plain recording)`;
   console.log(`task:                        ${task.id} (${events.length} events), edit ${name} at event ${at.seq}`);
   console.log(
-    `${pythonExecutable()} -c pass:`.padEnd(29) + `${Math.min(...starts).toFixed(0)} ms (one interpreter start)`,
+    `${pythonExecutable()} -c pass: `.padEnd(29) + `${Math.min(...starts).toFixed(0)} ms (one interpreter start)`,
   );
   console.log(`record + ingest, plainly:    ${base.toFixed(0)} ms (baseline)`);
   console.log(`counterfactual, cold:        ${x(best)}`);
