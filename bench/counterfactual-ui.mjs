@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // The explorer's counterfactual, in Chromium through Playwright against the web mode: the time
 // from the click on "Run the counterfactual" (an edit of a local of a CRUXEval task) to the new
-// tree drawn with its current node (issue 34's target: under 200 ms), against a plain open of
-// the same task (click in the corpus list -> both trees drawn) measured in the same run. Prints
+// tree drawn with its current node at the edited state (issue 34's target: under 200 ms), against
+// a plain open of the same task (click in the corpus list -> both trees drawn) in the same run. Prints
 // medians of 5 in ms and as a ratio, and the recording's part of the counterfactual (the page's
 // span "counterfactual: record", state/counterfactual.svelte.ts).
 // Usage: node bench/counterfactual-ui.mjs [--task sample_0]   (builds the core and the renderer first)
@@ -73,14 +73,17 @@ const browser = await chromium.launch({
 });
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const frame = (page) => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
-/** The forward tree drawn with its current node, under the header `title` holds. */
-const drawn = (page, title) =>
+/** The forward tree drawn with its current node (at state `seq` when given), under the header `title` holds. */
+const drawn = (page, title, seq = null) =>
   page.waitForFunction(
-    (t) => {
+    ([t, s]) => {
       const tree = document.querySelector('[data-testid="forward-tree"]');
-      return tree?.querySelector('header')?.textContent?.includes(t) && tree.querySelector('[data-current="true"]');
+      const at = s === null ? '' : `[data-seq="${s}"]`;
+      return (
+        tree?.querySelector('header')?.textContent?.includes(t) && tree.querySelector(`[data-current="true"]${at}`)
+      );
     },
-    title,
+    [title, seq],
     { timeout: 120_000 },
   );
 
@@ -112,7 +115,8 @@ try {
     await page.getByTestId('cf-value').fill(literal(k));
     t0 = Date.now();
     await page.getByTestId('cf-run').click();
-    await drawn(page, 'Edited #');
+    // The new tree opens at the edited state (the trajectory walked there).
+    await drawn(page, 'Edited #', edit.seq);
     await page.waitForSelector('[data-testid="origin-tree"] [data-seq]');
     await frame(page);
     cf.push(Date.now() - t0);
@@ -129,6 +133,9 @@ try {
   console.log(`  plain open (click -> trees drawn)             ${p} ms`);
   console.log(`  counterfactual (click -> new tree drawn)      ${c} ms   ${(c / p).toFixed(2)}x the plain open`);
   console.log(`    of which recording (recordCounterfactual)   ${Math.round(median(recording))} ms`);
+  // The server's warm recorder (src/recorder/warm.ts) starts when the explorer opens a trace, so
+  // the first click is not slower than the others unless the click comes before it is up.
+  console.log(`  the first counterfactual of the server        ${cf[0]} ms (recording ${Math.round(recording[0])} ms)`);
   console.log(`  target: under 200 ms from the click to the new tree (${c < 200 ? 'met' : 'not met'} here)`);
 } finally {
   await browser.close();

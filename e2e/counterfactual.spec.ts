@@ -61,6 +61,15 @@ test('edit a local: the new run beside the original, the first difference marked
   expect(link).toMatchObject({ origin: origin.id, seq: origin.at.seq, set: { n: '3' } });
   expect(link.first_difference).toBe(origin.at.seq);
   await expect(page.getByTestId('cf-edit')).toHaveText('n = 3');
+  // It opens at the edited state, not at #0: the trajectory walked there (the current node), the
+  // inspector on it, and the first difference (here the edited state itself) on screen.
+  const edited = String(origin.at.seq);
+  await expect(page.getByTestId('inspector')).toHaveAttribute('data-seq', edited);
+  const current = page.getByTestId('forward-tree').locator('[data-current="true"]');
+  await expect(current).toHaveAttribute('data-seq', edited);
+  await expect(page.getByTestId('forward-tree').locator('[data-cf~="first"]')).toBeInViewport();
+  await page.mouse.move(0, 0);
+  await page.screenshot({ path: join(shots, 'counterfactual-opened.png') });
 
   // The new tree is the counterfactual's (fib(3) has fewer states), the original's beside it.
   const cfEvents = await truth(request, 'getEvents', { traceId: cfId, from: 0, to: 5000 });
@@ -107,9 +116,10 @@ test('edit a local: the new run beside the original, the first difference marked
   await page.mouse.move(0, 0);
   await page.screenshot({ path: join(shots, 'counterfactual-changes.png') });
 
-  // Stepping keys work in the counterfactual as in any trace.
-  await press(page, 'F11', 1);
-  await press(page, 'F10', 2);
+  // Stepping keys work in the counterfactual as in any trace; it opened three steps into, at the edit.
+  await expect(page.getByTestId('history-pos')).toHaveText(/^3\//);
+  await press(page, 'F11', 4);
+  await press(page, 'F10', 5);
   await expect(page.getByTestId('forward-tree').locator('[data-current="true"]')).toHaveCount(1);
 
   // Ask the model here: the prompt is the counterfactual's trajectory, the verdict its truth.
@@ -127,9 +137,9 @@ test('edit a local: the new run beside the original, the first difference marked
     port: Number(process.env.STEPSCOPE_E2E_MODEL_PORT),
   });
   try {
-    await press(page, 'Alt+BracketLeft', 1);
-    await press(page, 'F11', 2);
-    await press(page, 'F11', 3);
+    // From the start again (the walk the explorer opened with may have other actions than these).
+    for (let pos = 4; pos >= 0; pos--) await press(page, 'Alt+BracketLeft', pos);
+    for (let pos = 1; pos <= 3; pos++) await press(page, 'F11', pos);
     await expect(page.getByTestId('forward-tree').locator('[data-current="true"]')).toHaveAttribute(
       'data-seq',
       String(origin.at.seq),

@@ -360,6 +360,8 @@ def serve(control_fd):
     sent once the middle process is reaped (the task child is the recorder's by then).
     The server exits when the recorder closes its end (the recorder ended or died)."""
     import socket
+    # What a task child imports before its program (frame_edits, _set_limits): once here, not per task.
+    import ast, resource  # noqa: F401
     procs.prctl(procs.PR_SET_DUMPABLE, 0)  # a traced program cannot write into its memory
     control = socket.socket(fileno=control_fd)
     while True:

@@ -118,6 +118,13 @@ def build_parser():
                    help="the event to edit, as `stepscope events` numbers them")
     p.add_argument("--set", action="append", default=[], metavar="NAME=LITERAL", dest="sets",
                    help="a local of that frame and its new value (ast.literal_eval); repeatable")
+
+    sub.add_parser(
+        "counterfactual-serve", help="record counterfactuals on request, one warm recorder for many",
+        description="Read counterfactual requests, one JSON line each, on stdin and answer each with one "
+                    "JSON line on stdout, in order, until stdin ends (the protocol: counterfactual.serve). "
+                    "Each is recorded by a child forked from a warm interpreter, and recorded again by a "
+                    "child of its own when that run does not reproduce the origin.")
     return parser
 
 
@@ -256,6 +263,8 @@ def main(argv=None):
     args.args = script_args
     if args.command == "counterfactual":
         return _counterfactual(args)
+    if args.command == "counterfactual-serve":
+        return _counterfactual_serve()
     started = time.monotonic()
     for sig in (signal.SIGTERM, signal.SIGHUP):
         signal.signal(sig, _stop)
@@ -305,6 +314,16 @@ def _counterfactual(args):
     except (KeyboardInterrupt, Exception) as e:
         return _ended(e)
     print(json.dumps(result))
+    return 0
+
+
+def _counterfactual_serve():
+    for sig in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sig, _stop)
+    try:
+        counterfactual.serve(sys.stdin, sys.stdout, os.environ.get("STEPSCOPE_TEST_WARM_SKEW") == "1")
+    except (KeyboardInterrupt, Exception) as e:
+        return _ended(e)
     return 0
 
 

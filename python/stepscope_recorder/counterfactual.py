@@ -18,12 +18,14 @@ when an edited value changed), or null when they do not."""
 import ast
 import json
 import keyword
+import os
 import platform
 import re
+import sys
 
 from . import procs, runner
 from .output import Output
-from .tasks import Task, _text
+from .tasks import Task, TaskError, _text
 from .values import Values
 
 # Events whose state can be edited. A `return` is refused: the frame is leaving and its
@@ -171,8 +173,9 @@ def _python_note(header):
     return ""
 
 
-def run(origin_path, out_path, seq, set_pairs):
-    """Records the counterfactual into out_path; returns the result dict (module docstring)."""
+def prepare(origin_path, seq, set_pairs):
+    """Validates a request against its origin file; returns (header, sets, task) or raises
+    UsageError (nothing has run)."""
     sets = parse_sets(set_pairs)
     if seq < 0:
         raise UsageError("--seq must be 0 or more")
@@ -211,9 +214,12 @@ def run(origin_path, out_path, seq, set_pairs):
         have = ", ".join(target["locals"]) or "none"
         raise UsageError("event %d (%s): the frame has no local named %s (its locals: %s)"
                          % (seq, where, ", ".join(missing), have))
-    task = task_for(header, seq, sets)
-    procs.prctl(procs.PR_SET_CHILD_SUBREAPER, 1)  # as runner.record_all
-    procs.prctl(procs.PR_SET_DUMPABLE, 0)
+    return header, sets, task_for(header, seq, sets)
+
+
+def _record(task, header, origin_path, out_path, seq, sets, skew=False):
+    """Records `task`, checks it against the origin and writes it to out_path; returns the
+    result dict. `skew` (a test hook, see serve) makes the new run's first event differ."""
     out = Output(out_path)
     try:
         result, trace = runner.record_task(task)
@@ -222,6 +228,8 @@ def run(origin_path, out_path, seq, set_pairs):
                 _, origin_events = _events(f)
                 lines = (line.decode("utf-8") for line in trace)
                 _, new_events = _events(lines)
+                if skew:
+                    new_events = _skewed(new_events)
                 first = check(header, origin_events, new_events, seq, sets, result.end)
             trace.seek(0)
             out.append(trace)
@@ -231,3 +239,96 @@ def run(origin_path, out_path, seq, set_pairs):
         raise
     return {"seq": seq, "set": dict(sets), "first_difference": first, "exit": result.exit,
             "reason": result.end["reason"], "events": result.events}
+
+
+def _skewed(events):
+    # What an object address numbered otherwise in a forked child looks like to check().
+    for n, e in enumerate(events):
+        yield dict(e, line=-1) if n == 0 else e
+
+
+def run(origin_path, out_path, seq, set_pairs):
+    """Records the counterfactual into out_path; returns the result dict (module docstring)."""
+    header, sets, task = prepare(origin_path, seq, set_pairs)
+    procs.prctl(procs.PR_SET_CHILD_SUBREAPER, 1)  # as runner.record_all
+    procs.prctl(procs.PR_SET_DUMPABLE, 0)
+    return _record(task, header, origin_path, out_path, seq, sets)
+
+
+# The warm recorder ---------------------------------------------------------------------------
+# `counterfactual-serve` keeps one recorder up for many counterfactuals (the explorer's server,
+# `evalset create --task counterfactual`): requests on stdin, one JSON line each, answers on
+# stdout in the same order. Each is recorded by a child forked from a fork server
+# (runner.ForkServer: the same isolation and limits as a child of its own), which saves both
+# interpreter starts of `counterfactual`. A forked child starts from the server's heap, so the
+# numbers its reprs give object addresses may differ from the origin's (recorded by a fresh
+# interpreter): a warm run that does not reproduce the origin is recorded again cold (a child
+# started as `counterfactual` starts it), and only a cold run that does not is refused.
+
+def serve(inp, out, skew=False):
+    """Serves requests until `inp` ends. Hello line first: {"ready", "executable", "python",
+    "env", "fork_server"}. A request {"origin", "out", "seq", "set": ["NAME=LITERAL", ...]} is
+    answered {"ok": result} (result as run's, plus "warm": whether the warm run was kept and
+    "fallback": why it was not, or null) or {"error": one line, "kind": "bad-input" |
+    "not-reproduced" | "failed"}; {"prestart": HASHSEED} starts that seed's fork server and is
+    not answered. `skew`: the test hook STEPSCOPE_TEST_WARM_SKEW=1, every warm run differs."""
+    procs.prctl(procs.PR_SET_CHILD_SUBREAPER, 1)
+    procs.prctl(procs.PR_SET_DUMPABLE, 0)
+    warm = runner.use_fork_servers(True)
+    _answer(out, {"ready": True, "executable": sys.executable, "python": platform.python_version(),
+                  "env": dict(os.environ), "fork_server": warm})
+    try:
+        for line in inp:
+            if not line.strip():
+                continue
+            try:
+                req = json.loads(line)
+                if "prestart" in req:
+                    if warm:
+                        runner.start_fork_server(int(req["prestart"]))
+                    continue
+            except (ValueError, TypeError, KeyError) as e:
+                _answer(out, {"error": "a malformed request: %s" % e, "kind": "failed"})
+                continue
+            _answer(out, _serve_one(req, warm, skew))
+    finally:
+        runner.close_fork_servers()
+
+
+def _serve_one(req, warm, skew):
+    try:
+        origin, path, seq, pairs = str(req["origin"]), str(req["out"]), int(req["seq"]), list(req["set"])
+    except (KeyError, TypeError, ValueError) as e:
+        return {"error": "a malformed request: %r" % e, "kind": "failed"}
+    try:
+        header, sets, task = prepare(origin, seq, pairs)
+        fallback = None
+        if warm:
+            runner.use_fork_servers(True)  # a server that failed (a program may kill it) starts again
+            try:
+                result = _record(task, header, origin, path, seq, sets, skew)
+                return {"ok": dict(result, warm=True, fallback=None)}
+            except NotReproduced as e:
+                fallback = str(e)
+        runner.use_fork_servers(False)
+        try:
+            result = _record(task, header, origin, path, seq, sets)
+        finally:
+            runner.use_fork_servers(warm)
+        return {"ok": dict(result, warm=False, fallback=fallback)}
+    except (UsageError, TaskError) as e:
+        return {"error": str(e), "kind": "bad-input"}
+    except NotReproduced as e:
+        return {"error": str(e), "kind": "not-reproduced"}
+    except runner.Stopped:
+        raise
+    except OSError as e:
+        where = "%s: " % e.filename if e.filename else ""
+        return {"error": "%s%s" % (where, e.strerror or e), "kind": "failed"}
+    except Exception as e:  # a recorder bug: this request fails, the recorder stays
+        return {"error": "recorder error: %r" % e, "kind": "failed"}
+
+
+def _answer(out, obj):
+    out.write(json.dumps(obj) + "\n")
+    out.flush()

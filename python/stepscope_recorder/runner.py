@@ -205,6 +205,27 @@ def _close_servers():
         s.close()
 
 
+def use_fork_servers(on):
+    """Whether record_task forks its children from fork servers, kept between calls until
+    close_fork_servers; a server that failed is replaced at the next task. For a recorder that
+    stays up (counterfactual.serve). Returns whether they are used (False where they cannot be)."""
+    with _lock:
+        for seed in [s for s, server in _servers.items() if server is None]:
+            del _servers[seed]
+    _use_servers[0] = bool(on) and procs.prctl(procs.PR_SET_CHILD_SUBREAPER, 1)
+    return _use_servers[0]
+
+
+def start_fork_server(hashseed):
+    """Starts the fork server of `hashseed` now rather than at its first task (it starts in
+    the background: its first task waits for it)."""
+    with _lock:
+        _server(child_env(hashseed), hashseed)
+
+
+close_fork_servers = _close_servers
+
+
 def _spawn(spec_r, child_sock, env, hashseed):
     with _lock:
         if _stopping.is_set():

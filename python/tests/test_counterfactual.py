@@ -4,10 +4,13 @@ source on the line that runs just before the edited state (the line count kept),
 normally. From the edited state on, the two must agree event by event except for `src`."""
 import json
 import os
+import signal
+import subprocess
+import sys
 import tempfile
 import unittest
 
-from .helpers import CRUXEVAL, read_traces, run_recorder
+from .helpers import CRUXEVAL, PYTHON_DIR, read_traces, run_recorder
 
 
 def _find(events, **want):
@@ -193,6 +196,128 @@ class Counterfactual(unittest.TestCase):
         seq = _find(ev0, event="line", line=6)
         self.refused(origin, seq, ["s=2"], 1, "differs from trace 'p' before the edit (event %d differs in "
                      "locals): the program does not run the same way twice" % (seq - 1))
+
+
+def _without_seconds(path):
+    """The trace file's records, the end record's `seconds` (wall time) aside."""
+    with open(path, encoding="utf-8") as f:
+        recs = [json.loads(line) for line in f]
+    return [dict(r, seconds=None) if r["type"] == "end" else r for r in recs]
+
+
+class Serve(unittest.TestCase):
+    """`counterfactual-serve`, the warm recorder: its stored traces equal `counterfactual`'s (a
+    recorder of its own, "cold"), a warm run that does not reproduce the origin is recorded
+    again cold before anything is refused, and one recorder serves many requests."""
+    setUp = Counterfactual.setUp
+    _file = Counterfactual._file
+    record = Counterfactual.record
+    counterfactual = Counterfactual.counterfactual
+
+    def serve(self, **env):
+        p = subprocess.Popen([sys.executable, "-m", "stepscope_recorder", "counterfactual-serve"],
+                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                             env=dict(os.environ, PYTHONPATH=PYTHON_DIR, **env))
+
+        def close():
+            p.stdin.close()
+            self.assertEqual(p.wait(30), 0, p.stderr.read())
+            p.stdout.close()
+            p.stderr.close()
+        self.addCleanup(close)
+        hello = json.loads(p.stdout.readline())
+        self.assertEqual((hello["executable"], hello["ready"]), (sys.executable, True))
+        return p, hello
+
+    def ask(self, p, origin, seq, *sets):
+        out = self._file("warm.jsonl")
+        p.stdin.write(json.dumps({"origin": origin, "out": out, "seq": seq, "set": list(sets)}) + "\n")
+        p.stdin.flush()
+        return json.loads(p.stdout.readline()), out
+
+    def cold(self, origin, seq, *sets):
+        r, out = self.counterfactual(origin, seq, *sets)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        return json.loads(r.stdout), out
+
+    def test_warm_runs_store_what_a_cold_run_stores(self):
+        p, hello = self.serve()
+        src = "def f(n):\n    acc = 0\n    for i in range(n):\n        acc += i\n    return acc\n"
+        origin, _, ev0, _ = self.record(src, "f(4)")
+        seq = _find(ev0, event="line", line=3, locals={"i": "1"})
+        p.stdin.write(json.dumps({"prestart": 0}) + "\n")  # not answered
+        for value in ("100", "-1", "'x'"):
+            answer, out = self.ask(p, origin, seq, "acc=" + value)
+            want, cold_out = self.cold(origin, seq, "acc=" + value)
+            self.assertEqual(answer["ok"].pop("warm"), hello["fork_server"])
+            self.assertIsNone(answer["ok"].pop("fallback"))
+            self.assertEqual(answer["ok"], want)
+            self.assertEqual(_without_seconds(out), _without_seconds(cold_out))
+
+    def test_a_warm_run_that_differs_is_recorded_again_cold(self):
+        # The test hook makes every warm run's first event differ, as a forked child's object
+        # address numbers may: the request is not refused, the cold run is stored.
+        p, hello = self.serve(STEPSCOPE_TEST_WARM_SKEW="1")
+        if not hello["fork_server"]:
+            self.skipTest("no fork server here (not Linux)")
+        src = "class A:\n    pass\n\ndef f(n):\n    a = A()\n    b = [a] * n\n    return b\n"
+        origin, _, ev0, _ = self.record(src, "f(2)")
+        seq = _find(ev0, event="line", line=7)
+        self.assertIn(" at 0x1>", ev0[seq]["locals"]["a"])
+        answer, out = self.ask(p, origin, seq, "n=3")
+        want, cold_out = self.cold(origin, seq, "n=3")
+        self.assertFalse(answer["ok"].pop("warm"))
+        self.assertIn("event 0 differs in line", answer["ok"].pop("fallback"))
+        self.assertEqual(answer["ok"], want)
+        self.assertEqual(_without_seconds(out), _without_seconds(cold_out))
+        self.assertEqual(read_traces(out)[0][1][0], ev0[0])
+
+    def test_refusals_are_answered_and_the_recorder_stays(self):
+        p, _ = self.serve()
+        src = "import os\n\ndef f():\n    r = os.urandom(8)\n    s = 1\n    return s\n"
+        origin, _, ev0, _ = self.record(src, "f()")
+        seq = _find(ev0, event="line", line=6)
+        answer, out = self.ask(p, origin, seq, "s=2")
+        self.assertEqual(answer["kind"], "not-reproduced")
+        self.assertIn("differs from trace 'p' before the edit", answer["error"])
+        self.assertFalse(os.path.exists(out))
+        answer, out = self.ask(p, origin, seq, "zz=2")
+        self.assertEqual(answer, {"error": "event %d (f#1 line 6): the frame has no local named zz (its locals: r, s)"
+                                  % seq, "kind": "bad-input"})
+        answer, out = self.ask(p, origin, len(ev0) + 5, "s=2")
+        self.assertEqual(answer["kind"], "bad-input")
+        p.stdin.write("not json\n")
+        p.stdin.flush()
+        self.assertEqual(json.loads(p.stdout.readline())["kind"], "failed")
+        src = "def f(n):\n    m = n + 1\n    return m\n"
+        origin, _, ev0, _ = self.record(src, "f(1)")
+        answer, out = self.ask(p, origin, _find(ev0, event="line", line=3), "m=7")
+        self.assertEqual(answer["ok"]["events"], len(ev0))
+        self.assertEqual(read_traces(out)[0][1][-1]["arg"], "7")
+
+    def test_a_killed_fork_server_is_replaced(self):
+        # A traced program may kill the warm interpreter it was forked from: that request is
+        # recorded by a child of its own, and the next one by a new fork server.
+        p, hello = self.serve()
+        if not hello["fork_server"]:
+            self.skipTest("no fork server here (not Linux)")
+        src = "def f(n):\n    m = n + 1\n    return m\n"
+        origin, _, ev0, _ = self.record(src, "f(1)")
+        seq = _find(ev0, event="line", line=3)
+        answer, _ = self.ask(p, origin, seq, "m=5")
+        self.assertTrue(answer["ok"]["warm"])
+
+        def servers():
+            return subprocess.run(["pgrep", "-P", str(p.pid)], capture_output=True, text=True).stdout.split()
+        first = servers()
+        self.assertEqual(len(first), 1)
+        os.kill(int(first[0]), signal.SIGKILL)
+        for value in ("6", "7"):
+            answer, out = self.ask(p, origin, seq, "m=" + value)
+            self.assertEqual(read_traces(out)[0][1][-1]["arg"], value)
+        now = servers()
+        self.assertEqual(len(now), 1)
+        self.assertNotEqual(now, first)
 
 
 if __name__ == "__main__":

@@ -35,6 +35,12 @@ export const counterfactualMethods = {
    * `bad-input` with one line to show (also a program that runs differently each time).
    */
   recordCounterfactual: write(object({ traceId: recordId, seq: int(0), set: sets })),
+  /**
+   * A trace is open where counterfactuals may be asked: the server starts the recorder that
+   * records them (src/recorder/warm.ts) now, so the first one is as quick as the next. Answers at
+   * once (null); nothing is stored. A write method because the write worker records them.
+   */
+  prepareCounterfactual: write(object({ traceId: recordId })),
   getCounterfactual: read(object({ traceId: recordId })),
 };
 
@@ -66,4 +72,5 @@ export interface CounterfactualResults {
   };
   /** null for a trace recorded plainly. */
   getCounterfactual: CounterfactualInfo | null;
+  prepareCounterfactual: null;
 }

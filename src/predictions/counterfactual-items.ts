@@ -16,6 +16,8 @@ import { mulberry32, seedFrom, walk, sampleTrajectory, type Rng } from '../seman
 import type { Corpus, NewItem } from '../store/corpus.js';
 import type { TraceEvent } from '../trace/types.js';
 import { CounterfactualError, recordCounterfactual } from '../recorder/counterfactual.js';
+import { pythonExecutable } from '../recorder/python.js';
+import { WarmRecorder } from '../recorder/warm.js';
 import { cutItem, Traces } from './items.js';
 
 /** Attempts per item before the trace gets fewer items than asked. */
@@ -170,6 +172,21 @@ function changedAfter(a: readonly TraceEvent[], b: readonly TraceEvent[], seq: n
 
 /** Records the counterfactuals (stored in the corpus, linked to their origin) and cuts the items. */
 export async function counterfactualItems(corpus: Corpus, o: CounterfactualSetOptions): Promise<CounterfactualItems> {
+  // One warm recorder for the whole set (src/recorder/warm.ts): each edit is a fork of it, not two
+  // interpreter starts; closed with the set.
+  const recorder = new WarmRecorder(pythonExecutable());
+  try {
+    return await makeItems(corpus, o, recorder);
+  } finally {
+    await recorder.close();
+  }
+}
+
+async function makeItems(
+  corpus: Corpus,
+  o: CounterfactualSetOptions,
+  recorder: WarmRecorder,
+): Promise<CounterfactualItems> {
   const traces = new Traces(corpus);
   const r: CounterfactualItems = {
     items: [],
@@ -226,7 +243,11 @@ export async function counterfactualItems(corpus: Corpus, o: CounterfactualSetOp
         const started = performance.now();
         let cf;
         try {
-          cf = await recordCounterfactual(corpus, { trace: traceId, seq: state.seq, set: { [name]: literal } });
+          cf = await recordCounterfactual(
+            corpus,
+            { trace: traceId, seq: state.seq, set: { [name]: literal } },
+            { warm: recorder },
+          );
         } catch (e) {
           if (!(e instanceof CounterfactualError)) throw e;
           if (e.kind === 'not-reproduced') {

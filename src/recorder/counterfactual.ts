@@ -12,7 +12,14 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Writable } from 'node:stream';
-import { pythonDir, pythonExecutable } from './python.js';
+import {
+  pythonCommand,
+  warmRecorder,
+  WarmRecorder,
+  WarmRecorderGone,
+  WarmRefusal,
+  type RecorderAnswer,
+} from './warm.js';
 
 /** What a counterfactual is asked for: the trace, the event, the locals to set there. */
 export interface CounterfactualRequest {
@@ -70,19 +77,23 @@ export class CounterfactualError extends Error {
   }
 }
 
-interface RecorderAnswer {
-  seq: number;
-  set: Record<string, string>;
-  first_difference: number | null;
-  exit: 'normal' | 'error' | 'never';
-  reason: string | null;
-  events: number;
+export interface RecordOptions {
+  /**
+   * Record through the warm recorder (./warm.ts: a fork of a warm interpreter, recorded again
+   * cold when that run does not reproduce the origin) instead of a recorder of its own. For a
+   * process that records many: the API server, an evaluation set. `true`: this process's
+   * recorder of the configured Python (warmRecorder()); or one the caller owns.
+   */
+  warm?: boolean | WarmRecorder;
+  /** Told how the stored trace was recorded: warm or not, and why a warm run was not kept. */
+  how?: (h: { warm: boolean; fallback: string | null }) => void;
 }
 
 /** Records the counterfactual, stores it linked to its origin; nothing is stored when refused. */
 export async function recordCounterfactual(
   corpus: CounterfactualCorpus,
   req: CounterfactualRequest,
+  opts: RecordOptions = {},
 ): Promise<CounterfactualResult> {
   if (!corpus.getTrace(req.trace)) throw new CounterfactualError(`no trace with id ${req.trace}`, 'not-found');
   const names = Object.keys(req.set);
@@ -96,7 +107,11 @@ export async function recordCounterfactual(
     const newFile = join(dir, 'counterfactual.jsonl');
     const args = ['counterfactual', originFile, '-o', newFile, '--seq', String(req.seq)];
     for (const n of names) args.push('--set', `${n}=${req.set[n]}`);
-    const answer = await runCounterfactual(args);
+    const warm = opts.warm === true ? warmRecorder() : opts.warm || null;
+    const answer = warm
+      ? await viaWarmRecorder(warm, { origin: originFile, out: newFile, seq: req.seq, set: req.set }, args)
+      : await runCounterfactual(args);
+    opts.how?.({ warm: answer.warm === true, fallback: answer.fallback ?? null });
     let id: number | undefined;
     let inserted = false;
     await corpus.ingest(newFile, {
@@ -131,21 +146,32 @@ export async function recordCounterfactual(
   }
 }
 
+/** The warm recorder's answer; a recorder that ended before answering: a recorder of its own instead. */
+async function viaWarmRecorder(
+  warm: WarmRecorder,
+  r: { origin: string; out: string; seq: number; set: Record<string, string> },
+  args: string[],
+): Promise<RecorderAnswer> {
+  try {
+    return await warm.request(r);
+  } catch (e) {
+    if (e instanceof WarmRefusal) throw new CounterfactualError(e.message, e.kind);
+    if (e instanceof WarmRecorderGone) return runCounterfactual(args);
+    throw e;
+  }
+}
+
 /** Runs the recorder's `counterfactual` command; its one stderr line becomes the error. */
 function runCounterfactual(args: string[]): Promise<RecorderAnswer> {
   return new Promise((resolve, reject) => {
-    const old = process.env.PYTHONPATH;
-    const child = spawn(pythonExecutable(), ['-m', 'stepscope_recorder', ...args], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, PYTHONPATH: old ? `${pythonDir}:${old}` : pythonDir },
-    });
+    // The interpreter behind a shim when a warm recorder of this process has found it (./warm.ts).
+    const { command, env } = pythonCommand();
+    const child = spawn(command, ['-m', 'stepscope_recorder', ...args], { stdio: ['ignore', 'pipe', 'pipe'], env });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
     child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    child.on('error', (e) =>
-      reject(new CounterfactualError(`cannot start ${pythonExecutable()}: ${e.message}`, 'failed')),
-    );
+    child.on('error', (e) => reject(new CounterfactualError(`cannot start ${command}: ${e.message}`, 'failed')));
     child.on('close', (code, signal) => {
       const said =
         stderr

@@ -51,6 +51,7 @@ describe('method names', () => {
     expect(METHODS.filter((m) => accessOf(m) === 'write').sort()).toEqual([
       'adjudicate',
       'annotate',
+      'prepareCounterfactual',
       'recordCounterfactual',
       'setReviewQuota',
       'setTaxonomy',

@@ -75,6 +75,7 @@ const FIELDS: Record<string, string[]> = {
   getReviewQuota: ['set', 'run'],
   setReviewQuota: ['set', 'run', 'reviews', 'author'],
   recordCounterfactual: ['traceId', 'seq', 'set'],
+  prepareCounterfactual: ['traceId'],
   getCounterfactual: ['traceId'],
 };
 

@@ -9,12 +9,14 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApi, createWriteApi } from '../../src/api/handlers/index.js';
+import { closeWarmRecorders } from '../../src/recorder/warm.js';
 import { openCorpus } from '../../src/store/corpus.js';
 import type { TraceEvent } from '../../src/trace/types.js';
 import { cleanTempDirs, tempDir } from '../store/fixtures.js';
 import { cli, ensureBuilt, lines, repoRoot } from './helpers.js';
 
 afterAll(cleanTempDirs);
+afterAll(closeWarmRecorders); // the API's recorder (recordCounterfactual below)
 
 let dir: string;
 let db: string;

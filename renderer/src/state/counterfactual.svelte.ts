@@ -65,6 +65,8 @@ export class Counterfactuals {
     if (this.link?.trace === traceId) return;
     this.link = null;
     if (traceId === null) return;
+    // The server's recorder of counterfactuals starts now, so the first edit is not slower than the next.
+    this.source.call('prepareCounterfactual', { traceId }).catch(() => undefined);
     const link = await this.source.call('getCounterfactual', { traceId }).catch(() => null);
     if (!live()) return;
     this.link = link;
@@ -130,6 +132,15 @@ export class Counterfactuals {
       this.link = { trace: r.trace, origin: r.origin, seq: r.seq, set: r.set, first_difference: r.first_difference };
       const origin = this.origin.traceId === r.origin ? this.origin.opening : this.origin.open(r.origin);
       await Promise.all([this.explorer.open(r.trace), origin]);
+      // Opened where the edit was made (the trajectory walked to it, the camera on it), not at
+      // state #0; a first difference further on is selected, so it is in view too.
+      const fwd = this.explorer.fwd;
+      if (this.explorer.traceId === r.trace && fwd && r.seq < fwd.plainOf.length) {
+        await this.explorer.runTo('forward', fwd.plainOf[r.seq]);
+        const d = r.first_difference;
+        if (d !== null && d !== r.seq && d < fwd.plainOf.length)
+          await this.explorer.select({ seq: d, event: eventName(fwd, fwd.plainOf[d]) });
+      }
       span('counterfactual: click to tree', t0);
     } catch (e) {
       this.error = (e as Error).message;

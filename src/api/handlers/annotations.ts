@@ -45,7 +45,7 @@ export function annotationReadHandlers(corpus: ReadCorpus): Pick<Api, Reads> {
   };
 }
 
-type Writes = Exclude<WriteMethod, 'recordCounterfactual'>;
+type Writes = Exclude<WriteMethod, 'recordCounterfactual' | 'prepareCounterfactual'>;
 
 export function annotationWriteHandlers(corpus: Corpus): Pick<Api, Writes> {
   const handlers: Pick<Api, Writes> = {

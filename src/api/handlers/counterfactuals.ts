@@ -5,6 +5,7 @@
  */
 import { UserError } from '../../common/errors.js';
 import { CounterfactualError, recordCounterfactual } from '../../recorder/counterfactual.js';
+import { warmRecorder } from '../../recorder/warm.js';
 import type { Corpus, ReadCorpus } from '../../store/corpus.js';
 import type { Api } from '../../contract/index.js';
 
@@ -20,11 +21,20 @@ export function counterfactualReadHandlers(corpus: ReadCorpus): Pick<Api, 'getCo
   };
 }
 
-export function counterfactualWriteHandlers(corpus: Corpus): Pick<Api, 'recordCounterfactual'> {
+export function counterfactualWriteHandlers(
+  corpus: Corpus,
+): Pick<Api, 'recordCounterfactual' | 'prepareCounterfactual'> {
   return {
+    prepareCounterfactual(p) {
+      const t = corpus.getTrace(p.traceId);
+      if (!t) throw new UserError(`no trace with id ${p.traceId}`, 'not-found');
+      warmRecorder().prestart(t.hashseed); // in the background: the call answers at once
+      return null;
+    },
     async recordCounterfactual(p) {
       try {
-        return await recordCounterfactual(corpus, { trace: p.traceId, seq: p.seq, set: p.set });
+        // The warm recorder (src/recorder/warm.ts) lives as long as this worker: a fork per request.
+        return await recordCounterfactual(corpus, { trace: p.traceId, seq: p.seq, set: p.set }, { warm: true });
       } catch (e) {
         if (!(e instanceof CounterfactualError) || e.kind === 'failed') throw e;
         // The request (or a program that runs differently each time) is at fault: the person can act on it.
