@@ -104,8 +104,11 @@ def main(argv=None):
                           file=sys.stderr, flush=True)
                     continue
                 done.append(entry)
-                print("pipeline: shard %04d done: %d programs in %.1fs (%d/%d)" % (
-                    entry["shard"], entry["programs"], entry["seconds"], len(done), len(specs)), flush=True)
+                steps = entry.get("step_seconds") or {}
+                print("pipeline: shard %04d done: %d programs in %.1fs%s (%d/%d)" % (
+                    entry["shard"], entry["programs"], entry["seconds"],
+                    " (%s)" % ", ".join("%s %.1fs" % kv for kv in steps.items()) if steps else "",
+                    len(done), len(specs)), flush=True)
             try:
                 workers = [dict(worker=w, **m) for w, m in sorted(client.run(shards.worker_memory).items())]
             except Exception as e:  # a figure only: the shards are done

@@ -96,8 +96,10 @@ def _die_with_parent():
         pass
 
 
-def _run(cmd, cwd, log):
-    """Runs one step; a failure raises with the step's command and the end of its output."""
+def _run(cmd, cwd, log, steps=None, step=None):
+    """Runs one step; a failure raises with the step's command and the end of its output. With
+    `steps`, adds the step's wall seconds to steps[step] (where a shard's time goes)."""
+    started = time.time()
     with open(log, "ab") as f:
         f.write(("$ %s\n" % " ".join(shlex.quote(c) for c in cmd)).encode())
         f.flush()
@@ -107,6 +109,8 @@ def _run(cmd, cwd, log):
             tail = f.read()[-2000:].decode("utf-8", "replace").strip().splitlines()[-6:]
         raise RuntimeError("%s exited with %d: %s" % (cmd[2] if len(cmd) > 2 else cmd[0], r.returncode,
                                                        " | ".join(tail)))
+    if steps is not None:
+        steps[step] = round(steps.get(step, 0) + time.time() - started, 3)
 
 
 def _crash_hook(out, index):
@@ -141,21 +145,23 @@ def run_shard(spec):
     log = os.path.join(d, "steps.log")
     cli = [spec["node"], spec["cli"]]
     traces = []
+    steps = {}
     tasks = [v for k, v in spec["programs"] if k == "task"]
     if tasks:
         with open(os.path.join(d, "tasks.jsonl"), "w", encoding="utf-8") as f:
             f.write("\n".join(tasks) + "\n")
-        _run(cli + ["record-cruxeval", "tasks.jsonl", "-o", "tasks.trace.jsonl"] + spec["record"], d, log)
+        record = cli + ["record-cruxeval", "tasks.jsonl", "-o", "tasks.trace.jsonl"] + spec["record"]
+        _run(record, d, log, steps, "record")
         traces.append("tasks.trace.jsonl")
     files = [v for k, v in spec["programs"] if k == "file"]
     for n, path in enumerate(files):
         name = "file-%05d.trace.jsonl" % n
-        _run(cli + ["record", path, "-o", name] + spec["record"], d, log)
+        _run(cli + ["record", path, "-o", name] + spec["record"], d, log, steps, "record")
         traces.append(name)
-    _run(cli + ["ingest"] + traces + ["--db", "corpus.db"], d, log)
+    _run(cli + ["ingest"] + traces + ["--db", "corpus.db"], d, log, steps, "ingest")
     _crash_hook(out, index)
-    _run(cli + ["sample", "--db", "corpus.db"] + spec["sample"], d, log)
-    _run(cli + ["dataset", "export", "--db", "corpus.db", "-o", "export"] + spec["export"], d, log)
+    _run(cli + ["sample", "--db", "corpus.db"] + spec["sample"], d, log, steps, "sample")
+    _run(cli + ["dataset", "export", "--db", "corpus.db", "-o", "export"] + spec["export"], d, log, steps, "export")
     for t in traces:  # the corpus holds them; the shard keeps its corpus and export only
         os.remove(os.path.join(d, t))
     children = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
@@ -166,6 +172,7 @@ def run_shard(spec):
         "corpus": "corpus.db",
         "export": "export",
         "seconds": round(time.time() - started, 3),
+        "step_seconds": steps,
         "peak_child_rss_kb": children,
         "host": os.uname().nodename,
         "pid": os.getpid(),

@@ -99,6 +99,10 @@ class RunShard(unittest.TestCase):
         self.assertEqual(self.calls(), ["record-cruxeval", "record", "ingest", "sample", "dataset"])
         self.assertEqual(sorted(os.listdir(d)), ["corpus.db", "export", "shard.json", "steps.log", "tasks.jsonl"])
         self.assertEqual(entry["programs"], 2)
+        # Where the shard's time went: each step's wall seconds (record: the tasks and the file together).
+        self.assertEqual(sorted(entry["step_seconds"]), ["export", "ingest", "record", "sample"])
+        self.assertTrue(all(s > 0 for s in entry["step_seconds"].values()))
+        self.assertLessEqual(sum(entry["step_seconds"].values()), entry["seconds"])
         self.assertEqual(shards.done_entry(self.out, 3, spec["digest"]), entry)
         # Done: run again, nothing runs.
         self.assertEqual(shards.run_shard(spec), entry)
