@@ -31,19 +31,18 @@ def parse(argv):
 
 
 def plan(args):
-    """Every shard's spec, in order (the programs read and split here, on the client)."""
+    """Every shard's spec, in order. The programs are read here, on the client, once and one at a
+    time: a spec says where its shard's programs are (byte spans), and the worker reads them."""
     out = os.path.abspath(args.out)
     options = {
         "record": shards.step_args(args.record, []),
         "sample": shards.step_args(args.sample, []),
         "export": shards.step_args(args.export, ["--kind", "trajectories", "--format", "parquet"]),
     }
-    programs = shards.read_programs(args.programs)
     specs = []
-    for k, part in enumerate(shards.split(programs, args.shard_programs)):
-        part = [list(p) for p in part]
-        specs.append(dict(options, index=k, out=out, programs=part, node=args.node, cli=args.cli,
-                          digest=shards.spec_digest(part, options)))
+    for k, part in enumerate(shards.plan_shards(args.programs, args.shard_programs, options)):
+        specs.append(dict(options, index=k, out=out, sources=part["sources"], node=args.node, cli=args.cli,
+                          digest=part["digest"]))
     return specs
 
 
@@ -104,8 +103,11 @@ def main(argv=None):
                           file=sys.stderr, flush=True)
                     continue
                 done.append(entry)
-                print("pipeline: shard %04d done: %d programs in %.1fs (%d/%d)" % (
-                    entry["shard"], entry["programs"], entry["seconds"], len(done), len(specs)), flush=True)
+                steps = entry.get("step_seconds") or {}
+                print("pipeline: shard %04d done: %d programs in %.1fs%s (%d/%d)" % (
+                    entry["shard"], entry["programs"], entry["seconds"],
+                    " (%s)" % ", ".join("%s %.1fs" % kv for kv in steps.items()) if steps else "",
+                    len(done), len(specs)), flush=True)
             try:
                 workers = [dict(worker=w, **m) for w, m in sorted(client.run(shards.worker_memory).items())]
             except Exception as e:  # a figure only: the shards are done

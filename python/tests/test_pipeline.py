@@ -61,6 +61,39 @@ class ReadAndSplit(unittest.TestCase):
         self.assertEqual(shards.step_args("--kind=traces", d), ["--format", "parquet", "--kind=traces"])
         self.assertEqual(shards.step_args("", d), d)
 
+    def test_planned_shards_say_where_their_programs_are_and_have_the_digest_of_their_programs(self):
+        options = {"record": [], "sample": ["--seed", "1"], "export": []}
+        lines = ['{"id": "t%d", "note": "\u00e9"}' % k for k in range(5)]
+        # Blank lines and a Windows line ending are skipped and stripped as read_programs does.
+        a = self.write("a.jsonl", lines[0] + "\n\n" + lines[1] + "\r\n" + lines[2] + "\n")
+        b = self.write("b.jsonl", lines[3] + "\n" + lines[4])
+        prog = self.write("p.py", "print(1)\n")
+        paths = [a, prog, b]
+        programs = [list(p) for p in shards.read_programs(paths)]
+        self.assertEqual([p[1] for p in programs if p[0] == "task"], lines)
+        parts = list(shards.plan_shards(paths, 2, options))
+        self.assertEqual([p["programs"] for p in parts], [2, 2, 2])
+        for k, part in enumerate(parts):
+            mine = programs[2 * k:2 * k + 2]
+            self.assertEqual(shards.load_programs(part["sources"]), mine)
+            # The same digest as the whole list's: shards done by an earlier run stay done.
+            self.assertEqual(part["digest"], shards.spec_digest(mine, options))
+        self.assertEqual(parts[1]["sources"], [[os.path.abspath(a), parts[1]["sources"][0][1], os.path.getsize(a)],
+                                               ["file", prog]])
+        # A shard of many lines of one file is one byte span, whatever its size.
+        many = self.write("many.jsonl", "".join('{"id": "m%d"}\n' % k for k in range(1000)))
+        (only,) = shards.plan_shards([many], 1000, options)
+        self.assertEqual(only["sources"], [[os.path.abspath(many), 0, os.path.getsize(many)]])
+        with self.assertRaises(ValueError):
+            list(shards.plan_shards([many], 0, options))
+
+    def test_a_line_that_is_not_utf8_is_named_with_its_file_and_line(self):
+        bad = os.path.join(self.dir, "bad.jsonl")
+        with open(bad, "wb") as f:
+            f.write(b'{"id": "a"}\n{"id": "\xff"}\n')
+        with self.assertRaisesRegex(shards.ProgramError, r"bad\.jsonl: line 2 \(byte 12\) is not UTF-8"):
+            list(shards.plan_shards([bad], 10, {}))
+
     def test_the_digest_follows_programs_and_options(self):
         a = shards.spec_digest([["task", "x"]], {"export": []})
         self.assertEqual(a, shards.spec_digest([["task", "x"]], {"export": []}))
@@ -99,12 +132,34 @@ class RunShard(unittest.TestCase):
         self.assertEqual(self.calls(), ["record-cruxeval", "record", "ingest", "sample", "dataset"])
         self.assertEqual(sorted(os.listdir(d)), ["corpus.db", "export", "shard.json", "steps.log", "tasks.jsonl"])
         self.assertEqual(entry["programs"], 2)
+        # Where the shard's time went: each step's wall seconds (record: the tasks and the file together).
+        self.assertEqual(sorted(entry["step_seconds"]), ["export", "ingest", "record", "sample"])
+        self.assertTrue(all(s > 0 for s in entry["step_seconds"].values()))
+        self.assertLessEqual(sum(entry["step_seconds"].values()), entry["seconds"])
         self.assertEqual(shards.done_entry(self.out, 3, spec["digest"]), entry)
         # Done: run again, nothing runs.
         self.assertEqual(shards.run_shard(spec), entry)
         self.assertEqual(len(self.calls()), 5)
         # Other options: not done, redone.
         self.assertIsNone(shards.done_entry(self.out, 3, self.spec(["--seed", "9"])["digest"]))
+
+    def test_a_shard_planned_from_a_file_reads_it_and_refuses_it_changed(self):
+        tasks = os.path.join(self.out, "in.jsonl")
+        with open(tasks, "w") as f:
+            f.write('{"id": "a"}\n{"id": "b"}\n{"id": "c"}\n')
+        options = {"record": [], "sample": [], "export": []}
+        parts = list(shards.plan_shards([tasks], 2, options))
+        spec = dict(options, index=1, out=self.out, sources=parts[1]["sources"], node=sys.executable, cli=self.cli,
+                    digest=parts[1]["digest"])
+        spec0 = dict(spec, index=0, sources=parts[0]["sources"], digest=parts[0]["digest"])
+        self.assertEqual(shards.run_shard(spec)["programs"], 1)
+        with open(os.path.join(shards.shard_dir(self.out, 1), "tasks.jsonl")) as f:
+            self.assertEqual(f.read(), '{"id": "c"}\n')
+        with open(tasks, "w") as f:
+            f.write('{"id": "A"}\n{"id": "b"}\n{"id": "c"}\n')
+        with self.assertRaisesRegex(RuntimeError, "shard 0000: its programs changed since the pipeline read them"):
+            shards.run_shard(spec0)
+        self.assertEqual(self.calls(), ["record-cruxeval", "ingest", "sample", "dataset"])
 
     def test_a_failing_step_raises_with_its_output_and_leaves_no_entry(self):
         os.environ["FAKE_FAIL"] = "sample"

@@ -32,7 +32,8 @@ Options:
   --shard-programs N    programs per shard (default 1000)
   --local-workers W     start a local Dask cluster of W worker processes (default: one per CPU)
   --scheduler ADDRESS   use a running Dask scheduler instead (tcp://host:8786); its workers must
-                        see DIR and this Stepscope folder at the same paths
+                        see DIR, the programs' files and this Stepscope folder at the same paths
+                        (a task says where its shard's programs are; the worker reads them)
   --record ARGS         more arguments of 'stepscope record-cruxeval' / 'record' (limits), e.g. '--timeout 5'
   --sample ARGS         arguments of 'stepscope sample', e.g. '--per-entry 2 --direction both --seed 1'
   --export ARGS         arguments of 'stepscope dataset export' (default '--kind trajectories
