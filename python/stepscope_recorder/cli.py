@@ -7,7 +7,7 @@ import signal
 import sys
 import time
 
-from . import counterfactual, runner
+from . import counterfactual, procs, runner
 from .monitor import available as monitoring_available, default_backend
 from .tasks import DEFAULT_LIMITS, TaskError, call_task, script_task, source_file_task
 
@@ -269,6 +269,7 @@ def main(argv=None):
     for sig in (signal.SIGTERM, signal.SIGHUP):
         signal.signal(sig, _stop)
     try:
+        _stop_with_caller()
         tasks = COMMANDS[args.command](args)
         backend = _backend(args)
         for task in tasks:
@@ -329,6 +330,16 @@ def _counterfactual_serve():
 
 def _stop(signum, frame):
     raise runner.Stopped(signum)
+
+
+def _stop_with_caller():
+    """Started by stepscope's Node CLI (STEPSCOPE_PARENT_PID, src/recorder/python.ts): stopped as by
+    SIGTERM when that process dies, SIGKILL included (a pipeline worker lost mid-shard), so no
+    recording goes on writing where a retry now works. The variable is removed first: a traced
+    program's environment is what it would be without it."""
+    pid = os.environ.pop("STEPSCOPE_PARENT_PID", "")
+    if pid.isdigit() and procs.prctl(procs.PR_SET_PDEATHSIG, signal.SIGTERM) and os.getppid() != int(pid):
+        _stop(signal.SIGTERM, None)  # it died before the setting took
 
 
 def _say(line, status, prefix="stepscope_recorder: "):

@@ -28,9 +28,9 @@ export function pythonExecutable(): string {
   return process.env.STEPSCOPE_PYTHON || 'python3';
 }
 
-function env(): NodeJS.ProcessEnv {
+function env(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
   const old = process.env.PYTHONPATH;
-  return { ...process.env, PYTHONPATH: old ? `${pythonDir}:${old}` : pythonDir };
+  return { ...process.env, PYTHONPATH: old ? `${pythonDir}:${old}` : pythonDir, ...extra };
 }
 
 /**
@@ -40,7 +40,11 @@ function env(): NodeJS.ProcessEnv {
  */
 export function runRecorder(args: string[]): Promise<number> {
   return new Promise((resolve, reject) => {
-    const child = spawn(pythonExecutable(), ['-m', 'stepscope_recorder', ...args], { stdio: 'inherit', env: env() });
+    // STEPSCOPE_PARENT_PID: the recording stops when this process dies, even by SIGKILL (cli.py).
+    const child = spawn(pythonExecutable(), ['-m', 'stepscope_recorder', ...args], {
+      stdio: 'inherit',
+      env: env({ STEPSCOPE_PARENT_PID: String(process.pid) }),
+    });
     child.on('error', (e) => reject(new Error(`cannot start ${pythonExecutable()}: ${e.message}`)));
     child.on('exit', (code, signal) => {
       if (code !== null) return resolve(code);
