@@ -212,7 +212,7 @@ def run(origin_path, out_path, seq, set_pairs):
         raise UsageError("event %d (%s): the frame has no local named %s (its locals: %s)"
                          % (seq, where, ", ".join(missing), have))
     task = task_for(header, seq, sets)
-    procs.prctl(procs.PR_SET_CHILD_SUBREAPER, 1)  # as runner.record_all
+    runner.start_forking(warm=False)  # forked as record_all's children are: the same heap
     procs.prctl(procs.PR_SET_DUMPABLE, 0)
     out = Output(out_path)
     try:
