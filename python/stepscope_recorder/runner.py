@@ -72,7 +72,9 @@ def child_env(hashseed):
     env["PYTHONHASHSEED"] = str(hashseed)
     env["PYTHONIOENCODING"] = "utf-8"
     env["PYTHONDONTWRITEBYTECODE"] = "1"
-    for var in ("PYTHONSTARTUP", "PYTHONINSPECT", "PYTHONBREAKPOINT"):
+    # STEPSCOPE_FORK_SERVER is the recorder's, not the program's: the environment is part of
+    # the heap a child starts from, so a trace must not depend on how this switch was spelt.
+    for var in ("PYTHONSTARTUP", "PYTHONINSPECT", "PYTHONBREAKPOINT", "STEPSCOPE_FORK_SERVER"):
         env.pop(var, None)
     return env
 
