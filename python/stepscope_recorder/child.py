@@ -382,8 +382,10 @@ def serve(control_fd, go_fd):
     failure) and exits, so that the task child is re-parented to the recorder (a subreaper),
     which waits for that before it writes the task's spec, and then waits for the child
     and reads its rusage as it would a child of its own."""
+    import socket  # here, not in each middle process: importing it costs milliseconds
     procs.prctl(procs.PR_SET_DUMPABLE, 0)  # a traced program cannot write into its memory
     signal.signal(signal.SIGCHLD, signal.SIG_IGN)
+    control = socket.socket(fileno=control_fd)
     buffers = [bytearray(1)]
     readv, fork = os.readv, os.fork
     try:
@@ -394,8 +396,6 @@ def serve(control_fd, go_fd):
                 break
     except OSError:  # e.g. out of processes: the recorder sees the server gone
         os._exit(1)
-    import socket
-    control = socket.socket(fileno=control_fd)
     try:
         os.close(go_fd)
         msg, fds, _, _ = socket.recv_fds(control, 64, 3)
