@@ -2,7 +2,7 @@
 record) to the parent over the trace channel (channel.py).
 
     python3 -m stepscope_recorder.child SPEC_FD CHANNEL_FD PARENT_PID
-    python3 -m stepscope_recorder.child --serve CONTROL_FD GO_FD      (the fork server, see serve)
+    python3 -m stepscope_recorder.child --serve       (the fork server, see serve)
 
 SPEC_FD: a pipe holding the task as JSON ({"mode", "filename", "path", "context", "call",
 "argv", "limits", "token"}, see runner.py), read to the end and closed before the program
@@ -361,7 +361,7 @@ def _read_spec(fd):
     return spec
 
 
-def serve(control_fd, go_fd):
+def serve(go_fd=0, control_fd=1):
     """The fork server (runner.ForkServer): a warm interpreter with this module loaded that
     forks one task child per request and returns only in that child, with the argv a child
     started as `python3 -m stepscope_recorder.child SPEC_FD CHANNEL_FD PARENT_PID` gets.
@@ -374,8 +374,11 @@ def serve(control_fd, go_fd):
     made once, a fork; forks are reaped by the kernel, SIGCHLD ignored), and everything
     that differs from request to request (the descriptors, the recorder's pid) is received
     after the fork, by the process that then forks the task child (the middle process).
+    Nor does the server's own start differ: its descriptors come as stdin and stdout, so
+    its argv holds no descriptor numbers (which would be whatever the recorder had free).
 
-    `go_fd`: a pipe from the recorder, one byte per task; at its end the server exits. A
+    `go_fd` (stdin): a pipe from the recorder, one byte per task; at its end the server
+    exits. `control_fd` (stdout): a socket to the recorder. A
     task's request is one message on the control socket, read by the middle process: the
     recorder's pid as text, carrying three descriptors (the spec pipe, the channel, the
     output pipe). The middle process forks the task child, sends its pid as text ("0" on
@@ -397,7 +400,6 @@ def serve(control_fd, go_fd):
     except OSError:  # e.g. out of processes: the recorder sees the server gone
         os._exit(1)
     try:
-        os.close(go_fd)
         msg, fds, _, _ = socket.recv_fds(control, 64, 3)
         parent = int(msg)
         spec_fd, channel_fd, out_fd = fds
@@ -421,11 +423,11 @@ def _task_child(control, parent, spec_fd, channel_fd, out_fd):
     writes only then."""
     try:
         os.setsid()
-        control.close()
         signal.signal(signal.SIGCHLD, signal.SIG_DFL)
         null = os.open(os.devnull, os.O_RDONLY)
-        os.dup2(null, 0)
-        os.dup2(out_fd, 1)
+        os.dup2(null, 0)  # was the go pipe
+        os.dup2(out_fd, 1)  # was the control socket: the socket object must not close it now
+        control.detach()
         os.dup2(out_fd, 2)
         keep = sorted((spec_fd, channel_fd))
         low = 3
@@ -445,7 +447,7 @@ def main(argv):
     if argv[1] == "--serve":
         # Returns in each task child only. main keeps its place on the stack, so a program
         # runs at the same depth as in a child of its own (the recursion limit counts it).
-        argv = sys.argv[:] = serve(int(argv[2]), int(argv[3]))
+        argv = sys.argv[:] = serve()
     spec_fd, channel_fd, parent = int(argv[1]), int(argv[2]), int(argv[3])
     # The spec first: a forked child is the recorder's own only once the recorder writes it.
     task = _read_spec(spec_fd)

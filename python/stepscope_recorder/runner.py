@@ -147,12 +147,11 @@ class ForkServer:
         self._socket = socket
         self.control, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         go_r, self.go = os.pipe()
-        try:
+        try:  # stdin and stdout: no descriptor numbers in its argv (child.serve)
             self.proc = subprocess.Popen(
-                [sys.executable, "-m", "stepscope_recorder.child", "--serve", str(theirs.fileno()),
-                 str(go_r)],
-                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                env=env, start_new_session=True, pass_fds=(theirs.fileno(), go_r))
+                [sys.executable, "-m", "stepscope_recorder.child", "--serve"],
+                stdin=go_r, stdout=theirs.fileno(), stderr=subprocess.DEVNULL,
+                env=env, start_new_session=True)
         except BaseException:
             self.control.close()
             os.close(self.go)
