@@ -2,11 +2,11 @@
 record) to the parent over the trace channel (channel.py).
 
     python3 -m stepscope_recorder.child SPEC_FD CHANNEL_FD PARENT_PID
-    python3 -m stepscope_recorder.child --serve       (the fork server, see serve)
+    python3 -c runner.SERVER_BOOT --serve       (the fork server, see serve; Linux)
 
 SPEC_FD: a pipe holding the task as JSON ({"mode", "filename", "path", "context", "call",
-"argv", "limits", "token"}, see runner.py), read to the end and closed before the program
-runs. No file path of the recorder's appears in this process's arguments or environment.
+"argv", "limits", "token"}, see runner.py) after its length, read and closed before the
+program runs. No file path of the recorder's appears in this process's arguments or environment.
 The parent decides how the trace ends (runner.py): this end record is only a claim, taken
 when the process then exits by itself with the status the record names."""
 import _thread
