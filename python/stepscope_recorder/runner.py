@@ -214,19 +214,13 @@ SERVER_SECONDS = 10.0
 # PYTHONDONTWRITEBYTECODE) changed the heap of later servers, and the addresses a trace
 # numbers (with setarch -R: other addresses with and without __pycache__). A cache prefix
 # under /dev/null is a folder nobody can make. The standard modules the recorder uses are
-# imported first, from the installation's .pyc files, which nobody rewrites. child.main is
-# called three frames deep, as `python3 -m stepscope_recorder.child` calls it (runpy's
-# _run_module_as_main and _run_code, then the module): the recursion limit counts frames.
+# imported first, from the installation's .pyc files, which nobody rewrites.
 SERVER_BOOT = """import sys, os, io, json, re, dis, signal, time, types, _thread, builtins, ctypes, socket
 sys.pycache_prefix = os.path.join(os.devnull, "stepscope")
 from stepscope_recorder import child
 sys.pycache_prefix = None
 sys.argv[0] = child.__file__
-def _run_module_as_main():
-    _run_code()
-def _run_code():
-    child.main(sys.argv)
-_run_module_as_main()
+child.main(sys.argv)
 """
 _servers = {}  # hash seed -> ForkServer, or None once it failed; guarded by _lock
 _use_servers = [False]  # one server per seed for the whole run
