@@ -149,7 +149,7 @@ class ForkServer:
         go_r, self.go = os.pipe()
         try:  # stdin and stdout: no descriptor numbers in its argv (child.serve)
             self.proc = subprocess.Popen(
-                [sys.executable, "-c", SERVER_BOOT, "--serve"],
+                [sys.executable, "-m", "stepscope_recorder.child", "--serve"],
                 stdin=go_r, stdout=theirs.fileno(), stderr=subprocess.DEVNULL,
                 env=env, start_new_session=True)
         except BaseException:
@@ -208,20 +208,6 @@ class ForkServer:
 
 
 SERVER_SECONDS = 10.0
-# The server's start. The recorder's own modules are compiled from source whether or not a
-# .pyc of theirs exists: a module loaded from a .pyc leaves other objects behind than one
-# compiled, so a .pyc written meanwhile by another process (a test run, an import without
-# PYTHONDONTWRITEBYTECODE) changed the heap of later servers, and the addresses a trace
-# numbers (with setarch -R: other addresses with and without __pycache__). A cache prefix
-# under /dev/null is a folder nobody can make. The standard modules the recorder uses are
-# imported first, from the installation's .pyc files, which nobody rewrites.
-SERVER_BOOT = """import sys, os, io, json, re, dis, signal, time, types, _thread, builtins, ctypes, socket
-sys.pycache_prefix = os.path.join(os.devnull, "stepscope")
-from stepscope_recorder import child
-sys.pycache_prefix = None
-sys.argv[0] = child.__file__
-child.main(sys.argv)
-"""
 _servers = {}  # hash seed -> ForkServer, or None once it failed; guarded by _lock
 _use_servers = [False]  # one server per seed for the whole run
 _forking = [False]      # task children forked by servers (one-shot ones without _use_servers)
