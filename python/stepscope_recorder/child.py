@@ -2,7 +2,7 @@
 record) to the parent over the trace channel (channel.py).
 
     python3 -m stepscope_recorder.child SPEC_FD CHANNEL_FD PARENT_PID
-    python3 -c runner.SERVER_BOOT --serve       (the fork server, see serve; Linux)
+    python3 -m stepscope_recorder.child --serve       (the fork server, see serve; Linux)
 
 SPEC_FD: a pipe holding the task as JSON ({"mode", "filename", "path", "context", "call",
 "argv", "limits", "token"}, see runner.py) after its length, read and closed before the

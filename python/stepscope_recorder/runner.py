@@ -225,7 +225,23 @@ def start_forking(warm):
     children are forked (otherwise each is an interpreter started by Popen)."""
     _forking[0] = procs.prctl(procs.PR_SET_CHILD_SUBREAPER, 1)
     _use_servers[0] = warm and _forking[0] and os.environ.get("STEPSCOPE_FORK_SERVER") != "0"
+    _compile_recorder()
     return _forking[0]
+
+
+def _compile_recorder():
+    """Writes the .pyc files of the recorder's modules that are missing or stale, before any
+    server starts. A module loaded from a .pyc leaves other objects behind than one compiled
+    from source (with setarch -R: other addresses), and children run with
+    PYTHONDONTWRITEBYTECODE, so the child's modules got .pyc files only from other processes
+    (a test run, an import without the variable): one written in the middle of a run changed
+    the heap of every later server, and the numbers a trace gives addresses. Where the folder
+    is not writable nobody else can write them either."""
+    import compileall
+    try:
+        compileall.compile_dir(os.path.dirname(os.path.abspath(__file__)), maxlevels=0, quiet=2)
+    except OSError:
+        pass
 
 
 def _server(env, hashseed):

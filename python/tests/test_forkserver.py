@@ -107,22 +107,38 @@ class ForkServer(unittest.TestCase):
     def test_every_task_child_starts_from_the_same_heap_whichever_server_forks_it(self):
         # With address randomisation off the addresses themselves compare across processes:
         # the run's server (after tasks before it, two at a time) and a server per task.
-        def addresses(switch):
-            with tempfile.TemporaryDirectory() as tmp:
-                data = os.path.join(tmp, "tasks.jsonl")
-                with open(data, "w", encoding="utf-8") as f:
-                    for i in range(6):
-                        f.write(json.dumps({"id": "t%d" % i, "code": HEAP, "input": "0", "output": "0"}) + "\n")
-                out = os.path.join(tmp, "out.jsonl")
-                r = subprocess.run(["setarch", "-R", sys.executable, "-m", "stepscope_recorder",
-                                    "record-cruxeval", data, "-o", out, "--jobs", "2"],
-                                   env=dict(os.environ, PYTHONPATH=PYTHON_DIR, STEPSCOPE_FORK_SERVER=switch),
-                                   capture_output=True, text=True, timeout=600)
-                if r.returncode != 0:
-                    self.skipTest("setarch -R refused here: %s" % r.stderr.strip()[-200:])
-                return [returned(t) for t in read_traces(out)]
-        warm, own = addresses("1"), addresses("0")
+        warm, own = self.addresses("1"), self.addresses("0")
         self.assertEqual(len(set(warm + own)), 1, "\n".join(warm + own))
+
+    @unittest.skipUnless(shutil.which("setarch"), "needs setarch (util-linux) to turn off ASLR")
+    def test_the_heap_does_not_depend_on_the_recorder_having_pyc_files(self):
+        # A copy of the recorder without any .pyc of its own (the recorder writes them before
+        # a server starts), then with all of them written beforehand.
+        with tempfile.TemporaryDirectory() as tmp:
+            shutil.copytree(os.path.join(PYTHON_DIR, "stepscope_recorder"), os.path.join(tmp, "stepscope_recorder"),
+                            ignore=shutil.ignore_patterns("__pycache__"))
+            without = self.addresses("1", tmp)
+            shutil.rmtree(os.path.join(tmp, "stepscope_recorder", "__pycache__"), ignore_errors=True)
+            subprocess.run([sys.executable, "-m", "compileall", "-q", os.path.join(tmp, "stepscope_recorder")],
+                           check=True, env=dict(os.environ, PYTHONDONTWRITEBYTECODE=""))
+            with_pyc = self.addresses("1", tmp)
+        self.assertEqual(len(set(without + with_pyc)), 1, "\n".join(without + with_pyc))
+
+    def addresses(self, switch, python_dir=PYTHON_DIR):
+        """What HEAP returns in six tasks recorded two at a time under `setarch -R`."""
+        with tempfile.TemporaryDirectory() as tmp:
+            data = os.path.join(tmp, "tasks.jsonl")
+            with open(data, "w", encoding="utf-8") as f:
+                for i in range(6):
+                    f.write(json.dumps({"id": "t%d" % i, "code": HEAP, "input": "0", "output": "0"}) + "\n")
+            out = os.path.join(tmp, "out.jsonl")
+            env = dict(os.environ, PYTHONPATH=python_dir, STEPSCOPE_FORK_SERVER=switch, PYTHONDONTWRITEBYTECODE="1")
+            r = subprocess.run(["setarch", "-R", sys.executable, "-m", "stepscope_recorder", "record-cruxeval",
+                                data, "-o", out, "--jobs", "2"], env=env, cwd=python_dir, capture_output=True,
+                               text=True, timeout=600)
+            if r.returncode != 0:
+                self.skipTest("setarch -R refused here: %s" % r.stderr.strip()[-200:])
+            return [returned(t) for t in read_traces(out)]
 
     def test_each_hash_seed_has_its_own_server(self):
         code = "def f(x):\n    return hash('stepscope')\n"
