@@ -2,11 +2,11 @@
 record) to the parent over the trace channel (channel.py).
 
     python3 -m stepscope_recorder.child SPEC_FD CHANNEL_FD PARENT_PID
-    python3 -m stepscope_recorder.child --serve CONTROL_FD      (the fork server, see serve)
+    python3 -m stepscope_recorder.child --serve       (the fork server, see serve; Linux)
 
 SPEC_FD: a pipe holding the task as JSON ({"mode", "filename", "path", "context", "call",
-"argv", "limits", "token"}, see runner.py), read to the end and closed before the program
-runs. No file path of the recorder's appears in this process's arguments or environment.
+"argv", "limits", "token"}, see runner.py) after its length, read and closed before the
+program runs. No file path of the recorder's appears in this process's arguments or environment.
 The parent decides how the trace ends (runner.py): this end record is only a claim, taken
 when the process then exits by itself with the status the record names."""
 import _thread
@@ -336,98 +336,108 @@ def _safe_repr(value):
         return "<repr failed: %s>" % type_name(value)
 
 
-def _read_spec(fd):
-    chunks = []
-    while True:
-        chunk = os.read(fd, 1 << 16)
-        if not chunk:
+def _read_exactly(fd, n):
+    """n bytes from fd (fewer at end of file) in one buffer made up front: however the
+    bytes arrive (a large spec comes in pieces, as the recorder's write and this read
+    interleave), the objects left behind are the same, so the program's heap is too."""
+    buf = bytearray(n)
+    view = memoryview(buf)
+    got = 0
+    while got < n:
+        k = os.readv(fd, [view[got:]])
+        if not k:
             break
-        chunks.append(chunk)
+        got += k
+    view.release()
+    del buf[got:]
+    return buf
+
+
+def _read_spec(fd):
+    """The task: its length as 16 hex digits, then its JSON (runner.spec_bytes)."""
+    size = _read_exactly(fd, 16)
+    spec = json.loads(_read_exactly(fd, int(size, 16)))
     os.close(fd)
-    return json.loads(b"".join(chunks))
+    return spec
 
 
-def serve(control_fd):
+def serve(go_fd=0, control_fd=1):
     """The fork server (runner.ForkServer): a warm interpreter with this module loaded that
     forks one task child per request and returns only in that child, with the argv a child
     started as `python3 -m stepscope_recorder.child SPEC_FD CHANNEL_FD PARENT_PID` gets.
 
-    A request is one message on the control socket: the recorder's pid as text, carrying
-    three descriptors (the spec pipe, the channel, the output pipe). Between the server and
-    the task child stands one more process, which exits at once: the task child is thereby
-    re-parented to the recorder (a subreaper), which waits for it and reads its rusage as it
-    would a child of its own. The reply is the task child's pid as text, "0" on failure,
-    sent once the middle process is reaped (the task child is the recorder's by then).
-    The server exits when the recorder closes its end (the recorder ended or died)."""
-    import socket
+    Every task child starts from the same heap, whichever request it serves and whether the
+    server is long-lived or started for one task (runner: the path without a warm server):
+    the trace numbers object addresses in order of first appearance, so which freed
+    address a program's object takes again shows in its bytes. So this loop, which runs
+    between requests, allocates nothing that outlives a round (a byte read into a buffer
+    made once, a fork; forks are reaped by the kernel, SIGCHLD ignored), and everything
+    that differs from request to request (the descriptors, the recorder's pid) is received
+    after the fork, by the process that then forks the task child (the middle process).
+    Nor does the server's own start differ: its descriptors come as stdin and stdout, so
+    its argv holds no descriptor numbers (which would be whatever the recorder had free).
+
+    `go_fd` (stdin): a pipe from the recorder, one byte per task; at its end the server
+    exits. `control_fd` (stdout): a socket to the recorder. A
+    task's request is one message on the control socket, read by the middle process: the
+    recorder's pid as text, carrying three descriptors (the spec pipe, the channel, the
+    output pipe). The middle process forks the task child, sends its pid as text ("0" on
+    failure) and exits, so that the task child is re-parented to the recorder (a subreaper),
+    which waits for that before it writes the task's spec, and then waits for the child
+    and reads its rusage as it would a child of its own."""
+    import socket  # here, not in each middle process: importing it costs milliseconds
     # What a task child imports before its program (frame_edits, _set_limits): once here, not per task.
     import ast, resource  # noqa: F401
     procs.prctl(procs.PR_SET_DUMPABLE, 0)  # a traced program cannot write into its memory
+    signal.signal(signal.SIGCHLD, signal.SIG_IGN)
     control = socket.socket(fileno=control_fd)
-    while True:
+    buffers = [bytearray(1)]
+    readv, fork = os.readv, os.fork
+    try:
+        while True:
+            if readv(go_fd, buffers) != 1:
+                os._exit(0)
+            if fork() == 0:
+                break
+    except OSError:  # e.g. out of processes: the recorder sees the server gone
+        os._exit(1)
+    try:
+        msg, fds, _, _ = socket.recv_fds(control, 64, 3)
+        parent = int(msg)
+        spec_fd, channel_fd, out_fd = fds
+        pid = os.fork()
+    except BaseException:
         try:
-            msg, fds, _, _ = socket.recv_fds(control, 64, 3)
-        except OSError:
-            os._exit(0)
-        if not msg:
-            os._exit(0)
-        try:
-            parent = int(msg)
-            spec_fd, channel_fd, out_fd = fds
-        except ValueError:
-            for fd in fds:
-                os.close(fd)
             control.send(b"0")
-            continue
-        pid_r, pid_w = os.pipe()
-        try:
-            middle = os.fork()
-        except OSError:  # e.g. out of processes: this request fails, the server stays
-            for fd in (pid_r, pid_w, spec_fd, channel_fd, out_fd):
-                os.close(fd)
-            control.send(b"0")
-            continue
-        if middle == 0:
-            try:
-                if os.fork():
-                    os._exit(0)  # the middle process
-            except BaseException:
-                os._exit(1)
-            return _task_child(control, pid_r, pid_w, parent, spec_fd, channel_fd, out_fd)
-        for fd in (pid_w, spec_fd, channel_fd, out_fd):
-            os.close(fd)
-        with os.fdopen(pid_r, "rb") as f:
-            reply = f.read()
-        os.waitpid(middle, 0)
-        control.send(reply if reply.isdigit() else b"0")
+        finally:
+            os._exit(1)
+    if pid:
+        control.send(b"%d" % pid)
+        os._exit(0)
+    return _task_child(control, parent, spec_fd, channel_fd, out_fd)
 
 
-def _task_child(control, pid_r, pid_w, parent, spec_fd, channel_fd, out_fd):
+def _task_child(control, parent, spec_fd, channel_fd, out_fd):
     """In the task child: the process state subprocess.Popen gave a child (runner._spawn:
     its own session, stdin /dev/null, stdout and stderr the output pipe, no other
-    descriptor), then the argv of one. Waits until it is the recorder's child."""
+    descriptor, SIGCHLD not ignored), then the argv of one. It is the recorder's child only
+    once the middle process has exited: main reads the spec first, which the recorder
+    writes only then."""
     try:
         os.setsid()
-        control.close()
-        os.close(pid_r)
+        signal.signal(signal.SIGCHLD, signal.SIG_DFL)
         null = os.open(os.devnull, os.O_RDONLY)
-        os.dup2(null, 0)
-        os.dup2(out_fd, 1)
+        os.dup2(null, 0)  # was the go pipe
+        os.dup2(out_fd, 1)  # was the control socket: the socket object must not close it now
+        control.detach()
         os.dup2(out_fd, 2)
-        keep = sorted((pid_w, spec_fd, channel_fd))
+        keep = sorted((spec_fd, channel_fd))
         low = 3
         for fd in keep:
             os.closerange(low, fd)
             low = fd + 1
         os.closerange(low, 1 << 20)
         procs.prctl(procs.PR_SET_DUMPABLE, 1)
-        os.write(pid_w, b"%d" % os.getpid())
-        os.close(pid_w)
-        deadline = time.monotonic() + 10.0
-        while os.getppid() != parent:  # the middle process is exiting
-            if time.monotonic() > deadline:
-                os._exit(1)
-            time.sleep(0.0002)
         os.set_inheritable(spec_fd, True)
         os.set_inheritable(channel_fd, True)
     except BaseException:
@@ -439,12 +449,13 @@ def main(argv):
     if argv[1] == "--serve":
         # Returns in each task child only. main keeps its place on the stack, so a program
         # runs at the same depth as in a child of its own (the recursion limit counts it).
-        argv = sys.argv[:] = serve(int(argv[2]))
+        argv = sys.argv[:] = serve()
     spec_fd, channel_fd, parent = int(argv[1]), int(argv[2]), int(argv[3])
+    # The spec first: a forked child is the recorder's own only once the recorder writes it.
+    task = _read_spec(spec_fd)
     if os.getppid() != parent:
         os._exit(1)
     procs.contain_on_demand(parent)
-    task = _read_spec(spec_fd)
     sender = Sender(channel_fd, bytes.fromhex(task.pop("token")))
     out = io.TextIOWrapper(io.BufferedWriter(sender, 1 << 20), encoding="utf-8", newline="\n")
     Child(task, out, sender).run()

@@ -250,7 +250,7 @@ def _skewed(events):
 def run(origin_path, out_path, seq, set_pairs):
     """Records the counterfactual into out_path; returns the result dict (module docstring)."""
     header, sets, task = prepare(origin_path, seq, set_pairs)
-    procs.prctl(procs.PR_SET_CHILD_SUBREAPER, 1)  # as runner.record_all
+    runner.start_forking(warm=False)  # forked as record_all's children are: the same heap
     procs.prctl(procs.PR_SET_DUMPABLE, 0)
     return _record(task, header, origin_path, out_path, seq, sets)
 

@@ -72,9 +72,17 @@ def child_env(hashseed):
     env["PYTHONHASHSEED"] = str(hashseed)
     env["PYTHONIOENCODING"] = "utf-8"
     env["PYTHONDONTWRITEBYTECODE"] = "1"
-    for var in ("PYTHONSTARTUP", "PYTHONINSPECT", "PYTHONBREAKPOINT"):
+    # STEPSCOPE_FORK_SERVER is the recorder's, not the program's: the environment is part of
+    # the heap a child starts from, so a trace must not depend on how this switch was spelt.
+    for var in ("PYTHONSTARTUP", "PYTHONINSPECT", "PYTHONBREAKPOINT", "STEPSCOPE_FORK_SERVER"):
         env.pop(var, None)
     return env
+
+
+def spec_bytes(spec):
+    """A task's spec as the child reads it (child._read_spec): its length, then its JSON."""
+    data = json.dumps(spec).encode("utf-8")
+    return b"%016x" % len(data) + data
 
 
 def record_task(task):
@@ -124,49 +132,72 @@ class ForkServer:
     """A warm interpreter (`child.py --serve`) that forks the task children of one hash
     seed: a child then costs a fork instead of an interpreter start-up and imports. The
     children are the same as Popen's (child.serve says how): this process's own children,
-    in their own session, same environment, descriptors, stack depth and limits.
+    in their own session, same environment, descriptors, stack depth and limits; and each
+    starts from the same heap, so a trace does not depend on which server forked it, or
+    how many tasks it forked before.
 
-    Used with STEPSCOPE_FORK_SERVER=1 when the recorder is a subreaper (Linux). A server
-    that fails (does not start, dies, answers wrongly or not within SERVER_SECONDS; a
-    traced program may kill or stop it) is closed and its seed's tasks start interpreters
-    of their own from then on, as without it."""
+    The default where the recorder is a subreaper (Linux): one server per hash seed for the
+    whole run. With STEPSCOPE_FORK_SERVER=0, and for a seed whose server failed (it did not
+    start, died, answered wrongly or not within SERVER_SECONDS; a traced program may kill or
+    stop it), each task gets a server of its own, started for it and closed after one fork:
+    an interpreter per task, recording the same bytes (`one_shot`)."""
 
-    def __init__(self, env):
+    def __init__(self, env, one_shot=False):
         import socket
         self._socket = socket
         self.control, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-        try:
+        go_r, self.go = os.pipe()
+        try:  # stdin and stdout: no descriptor numbers in its argv (child.serve)
             self.proc = subprocess.Popen(
-                [sys.executable, "-m", "stepscope_recorder.child", "--serve", str(theirs.fileno())],
-                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                env=env, start_new_session=True, pass_fds=(theirs.fileno(),))
+                [sys.executable, "-m", "stepscope_recorder.child", "--serve"],
+                stdin=go_r, stdout=theirs.fileno(), stderr=subprocess.DEVNULL,
+                env=env, start_new_session=True)
         except BaseException:
             self.control.close()
+            os.close(self.go)
             raise
         finally:
             theirs.close()
+            os.close(go_r)
         self.control.settimeout(SERVER_SECONDS)
+        if one_shot:
+            os.write(self.go, b"t")
 
-    def spawn(self, spec_r, channel_fd):
+    def spawn(self, spec_r, channel_fd, go=True):
         """A _Forked task child, or None when the server failed (it is then unusable)."""
         out_r, out_w = os.pipe()
         try:
             self._socket.send_fds(self.control, [b"%d" % os.getpid()], [spec_r, channel_fd, out_w])
+            if go:
+                os.write(self.go, b"t")
             reply = self.control.recv(32)
         except OSError:
             reply = b""
         finally:
             os.close(out_w)
         pid = int(reply) if reply.isdigit() else 0
-        if pid > 0 and procs.parent_of(pid) == os.getpid():
+        if pid > 0 and self._adopted(pid):
             return _Forked(pid, open(out_r, "rb", buffering=0))
         os.close(out_r)
         if pid > 0:
             _kill_group(pid)
         return None
 
+    @staticmethod
+    def _adopted(pid):
+        """True once `pid` is this process's child (its middle process has exited)."""
+        deadline = time.monotonic() + SERVER_SECONDS
+        while True:
+            ppid = procs.parent_of(pid)
+            if ppid == os.getpid():
+                return True
+            if ppid is None or time.monotonic() > deadline:
+                return False
+            time.sleep(0.0002)
+
     def close(self, kill=False):
-        self.control.close()  # the server exits on its own when it sees this
+        self.control.close()
+        os.close(self.go)  # the server exits on its own when it sees this
         if kill:
             self.proc.kill()
         try:
@@ -178,7 +209,64 @@ class ForkServer:
 
 SERVER_SECONDS = 10.0
 _servers = {}  # hash seed -> ForkServer, or None once it failed; guarded by _lock
-_use_servers = [False]
+_use_servers = [False]  # one server per seed for the whole run
+_forking = [False]      # task children forked by servers (one-shot ones without _use_servers)
+# One-shot servers spawn outside _lock (each starts an interpreter); until their task child
+# is registered it could be taken for a stray, so a sweep waits for them (_sweep).
+_one_shots = set()      # their pids
+_in_flight = [0]
+_settled = threading.Condition(_lock)
+
+
+def start_forking(warm):
+    """Makes this process a subreaper, so that task children forked by fork servers are its
+    own (Linux); then every task child is forked by one, and with `warm` (unless
+    STEPSCOPE_FORK_SERVER=0) by one server per hash seed kept for the run. Returns whether
+    children are forked (otherwise each is an interpreter started by Popen)."""
+    _forking[0] = procs.prctl(procs.PR_SET_CHILD_SUBREAPER, 1)
+    _use_servers[0] = warm and _forking[0] and os.environ.get("STEPSCOPE_FORK_SERVER") != "0"
+    _compile_recorder()
+    _fixed_layout()
+    return _forking[0]
+
+
+ADDR_NO_RANDOMIZE = 0x0040000
+
+
+def _fixed_layout():
+    """Turns off address space layout randomisation for the processes this one starts from
+    now on (Linux personality, inherited across fork and exec): the fork servers, and so the
+    task children. pymalloc takes 1 MiB arenas from mmap and carves 16 KiB-aligned pools out
+    of them, so where ASLR puts an arena decides how many pools it holds, when the next is
+    needed, and so which freed addresses a program's objects take again: CRUXEval's
+    sample_231 numbered a list_iterator 0x2 once in 800 tasks, 0x1 every other time. The
+    program runs as this user anyway; ASLR guards against memory-corruption exploits, not
+    against the Python code being traced."""
+    try:
+        import ctypes
+        personality = ctypes.CDLL(None, use_errno=True).personality
+        personality.argtypes = (ctypes.c_ulong,)
+        personality.restype = ctypes.c_int
+        current = personality(0xFFFFFFFF)  # reads it
+        if current != -1:
+            personality(current | ADDR_NO_RANDOMIZE)
+    except (ImportError, OSError, AttributeError):
+        pass
+
+
+def _compile_recorder():
+    """Writes the .pyc files of the recorder's modules that are missing or stale, before any
+    server starts. A module loaded from a .pyc leaves other objects behind than one compiled
+    from source (with setarch -R: other addresses), and children run with
+    PYTHONDONTWRITEBYTECODE, so the child's modules got .pyc files only from other processes
+    (a test run, an import without the variable): one written in the middle of a run changed
+    the heap of every later server, and the numbers a trace gives addresses. Where the folder
+    is not writable nobody else can write them either."""
+    import compileall
+    try:
+        compileall.compile_dir(os.path.dirname(os.path.abspath(__file__)), maxlevels=0, quiet=2)
+    except OSError:
+        pass
 
 
 def _server(env, hashseed):
@@ -194,7 +282,14 @@ def _server(env, hashseed):
 
 def _keep():
     """Children of this process that are not strays: the live tasks and the fork servers."""
-    return set(_live) | {s.proc.pid for s in _servers.values() if s is not None}
+    return set(_live) | _one_shots | {s.proc.pid for s in _servers.values() if s is not None}
+
+
+def _sweep():
+    """procs.sweep_orphans once no one-shot spawn is in flight; the caller holds _lock."""
+    while _in_flight[0]:
+        _settled.wait()
+    procs.sweep_orphans(_keep())
 
 
 def _close_servers():
@@ -206,13 +301,14 @@ def _close_servers():
 
 
 def use_fork_servers(on):
-    """Whether record_task forks its children from fork servers, kept between calls until
-    close_fork_servers; a server that failed is replaced at the next task. For a recorder that
-    stays up (counterfactual.serve). Returns whether they are used (False where they cannot be)."""
+    """Whether record_task forks its children from fork servers kept between calls until
+    close_fork_servers (with `on`), or from a server per task; a server that failed is replaced
+    at the next task. For a recorder that stays up (counterfactual.serve). Returns whether
+    kept servers are used (False where they cannot be, or with STEPSCOPE_FORK_SERVER=0)."""
     with _lock:
         for seed in [s for s, server in _servers.items() if server is None]:
             del _servers[seed]
-    _use_servers[0] = bool(on) and procs.prctl(procs.PR_SET_CHILD_SUBREAPER, 1)
+    start_forking(bool(on))
     return _use_servers[0]
 
 
@@ -226,27 +322,61 @@ def start_fork_server(hashseed):
 close_fork_servers = _close_servers
 
 
+def _popen(spec_r, child_sock, env):
+    cmd = [sys.executable, "-m", "stepscope_recorder.child", str(spec_r),
+           str(child_sock.fileno()), str(os.getpid())]
+    return subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, env=env, start_new_session=True,
+                            pass_fds=(spec_r, child_sock.fileno()))
+
+
 def _spawn(spec_r, child_sock, env, hashseed):
     with _lock:
         if _stopping.is_set():
             raise Stopped()
-        proc = None
         server = _server(env, hashseed)
         if server is not None:
             proc = server.spawn(spec_r, child_sock.fileno())
+            if proc is not None:
+                _live[proc.pid] = proc
+                return proc
+            # What it may have forked for this request must not read the spec: it is
+            # ours now (a subreaper's) and not live, so the sweep kills it.
+            _servers[hashseed] = None
+            server.close(kill=True)
+            _sweep()
+        one = None
+        if _forking[0]:
+            try:
+                one = ForkServer(env, one_shot=True)
+            except (OSError, AttributeError, ValueError):
+                pass
+        if one is None:  # no subreaper (not Linux), or no server can start
+            proc = _popen(spec_r, child_sock, env)
+            _live[proc.pid] = proc
+            return proc
+        _one_shots.add(one.proc.pid)
+        _in_flight[0] += 1
+    proc = None
+    try:
+        proc = one.spawn(spec_r, child_sock.fileno(), go=False)
+    finally:
+        with _lock:
+            _in_flight[0] -= 1
+            if proc is not None:
+                _live[proc.pid] = proc
+                if _stopping.is_set():  # stop_all ran meanwhile
+                    _kill_group(proc.pid)
+            _settled.notify_all()
+        one.close(kill=proc is None)
+        with _lock:
+            _one_shots.discard(one.proc.pid)
             if proc is None:
-                # What it may have forked for this request must not read the spec: it is
-                # ours now (a subreaper's) and not live, so the sweep kills it.
-                _servers[hashseed] = None
-                server.close(kill=True)
-                procs.sweep_orphans(_keep())
-        if proc is None:
-            cmd = [sys.executable, "-m", "stepscope_recorder.child", str(spec_r),
-                   str(child_sock.fileno()), str(os.getpid())]
-            proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                                    stderr=subprocess.STDOUT, env=env, start_new_session=True,
-                                    pass_fds=(spec_r, child_sock.fileno()))
-        _live[proc.pid] = proc
+                _sweep()
+                if _stopping.is_set():
+                    raise Stopped()
+                proc = _popen(spec_r, child_sock, env)
+                _live[proc.pid] = proc
     return proc
 
 
@@ -283,7 +413,7 @@ def _run_child(spec, child_sock, receiver, env, hashseed, kill_after):
     receiving = _thread(receiver.run)
     try:
         with os.fdopen(spec_w, "wb") as f:
-            f.write(json.dumps(spec).encode("utf-8"))
+            f.write(spec_bytes(spec))
     except OSError:
         pass  # the child died before reading it; its wait status says how
     timed_out = threading.Event()
@@ -315,7 +445,7 @@ def _run_child(spec, child_sock, receiver, env, hashseed, kill_after):
         # The child kills what the program started before it sends its end record and
         # exits; if it was killed instead, those processes are now this process's children.
         if receiving.is_alive() or receiver.end is None or not os.WIFEXITED(status):
-            procs.sweep_orphans(_keep())
+            _sweep()
     receiving.join(10.0)
     if receiving.is_alive():  # a copy of the channel survived somewhere: stop listening
         receiver.stop()
@@ -393,13 +523,7 @@ def stop_all():
 def record_all(tasks, out_path, jobs=1, on_result=None):
     """Records tasks (jobs at a time) into out_path in input order. The file appears only
     when complete: until then it is an unnamed file (output.py). Returns the Results."""
-    # The fork server's children become this process's only when it is a subreaper.
-    # Opt-in (STEPSCOPE_FORK_SERVER=1): a forked child's heap is the server's, so which freed
-    # addresses a program's objects reuse, and with them the numbers the trace gives object
-    # addresses, could differ from an interpreter's own start (an `exits` golden under 3.12/3.13,
-    # once, on a loaded machine). Traces must not depend on that; speed can wait.
-    _use_servers[0] = procs.prctl(procs.PR_SET_CHILD_SUBREAPER, 1) and \
-        os.environ.get("STEPSCOPE_FORK_SERVER") == "1"
+    start_forking(warm=True)
     procs.prctl(procs.PR_SET_DUMPABLE, 0)
     _stopping.clear()
     jobs = max(1, jobs)

@@ -134,7 +134,6 @@ class Tracer:
         code_info = self._code_info
         to_json = _dumps
         seq = 0
-        flush_at = [monotonic() + 1.0]
         edits = self._edits
         edit_at = min(edits) if edits else -1  # the seq of the next edit; -1: none left
 
@@ -152,12 +151,13 @@ class Tracer:
                 edits.pop(s)(frame)
                 edit_at = min(edits) if edits else -1
             if not s & 255:
-                now = monotonic()
-                if now > deadline:
+                if monotonic() > deadline:
                     on_limit(time_reason)
-                if now > flush_at[0]:  # bounds what a SIGKILL can lose to about a second
+                # Bounds what a SIGKILL can lose to 256 events. By count, not by the clock:
+                # a flush makes and frees objects, and when it ran would decide which freed
+                # addresses the program's objects take again (trace numbers, values.py).
+                if s:
                     flush()
-                    flush_at[0] = now + 1.0
             cinfo = info[5]
             loc = frame.f_locals
             cut = None

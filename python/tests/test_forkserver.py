@@ -2,6 +2,7 @@
 what happens when it cannot be used. Byte-identical output on CRUXEval: test_cruxeval."""
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -11,13 +12,35 @@ from unittest import mock
 from stepscope_recorder import runner
 from stepscope_recorder.tasks import DEFAULT_LIMITS, call_task
 
-from .helpers import read_traces, run_recorder
+from .helpers import PYTHON_DIR, read_traces, run_recorder
 
-# Returns whether this task child was forked by the fork server (its interpreter was
-# started with --serve) and its pid, so tests tell the two paths apart.
+# Returns whether this task child was forked by a fork server (its interpreter was started
+# with --serve), its pid, and how many other children of the recorder (this child's parent)
+# have that command line: with one task at a time, the run's server, or none when the one
+# started for this task alone has already exited.
 FORKED = '''import os, sys
 def f(x):
-    return ("--serve" in sys.orig_argv, os.getpid(), x)
+    recorder = os.getppid()
+    servers = 0
+    for tid in os.listdir("/proc/%d/task" % recorder):
+        with open("/proc/%d/task/%s/children" % (recorder, tid)) as fh:
+            for pid in fh.read().split():
+                if int(pid) == os.getpid():
+                    continue
+                try:
+                    with open("/proc/%s/cmdline" % pid, "rb") as cmd:
+                        servers += b"--serve" in cmd.read().split(b"\\0")
+                except OSError:
+                    pass
+    return ("--serve" in sys.orig_argv, os.getpid(), servers)
+'''
+# The addresses of a few objects the program makes (pool-sized and malloc-sized): equal in
+# two processes with address randomisation off only when both start from the same heap.
+HEAP = '''def f(x):
+    a = [object() for _ in range(40)]
+    b = [zip() for _ in range(5)]
+    c = bytearray(3000)
+    return [hex(id(o)) for o in a[::8] + b] + [hex(id(c)), hex(id({}))]
 '''
 # Kills the fork server, a child of the recorder (this child's parent) started with --serve.
 KILL_SERVER = '''import os, signal
@@ -67,14 +90,55 @@ class ForkServer(unittest.TestCase):
         self.assertEqual(len({v[1] for v in values}), 4)
 
     def test_turned_off_every_task_starts_an_interpreter(self):
-        values = [eval(returned(t)) for t in record_tasks([FORKED] * 2, {"STEPSCOPE_FORK_SERVER": "0"})]
-        self.assertEqual([v[0] for v in values], [False, False])
+        # One at a time: on, the run's server lives beside each task; off, each task's own
+        # server, started for it, is gone by the time its program runs (one fork, then exit).
+        on = [eval(returned(t)) for t in record_tasks([FORKED] * 2)]
+        off = [eval(returned(t)) for t in record_tasks([FORKED] * 2, {"STEPSCOPE_FORK_SERVER": "0"})]
+        self.assertEqual([(v[0], v[2]) for v in on], [(True, 1), (True, 1)])
+        self.assertEqual([(v[0], v[2]) for v in off], [(True, 0), (True, 0)])
 
     def test_a_program_killing_the_server_leaves_later_tasks_recorded(self):
         traces = record_tasks([FORKED, KILL_SERVER, FORKED, FORKED])
         self.assertEqual(returned(traces[1]), "1")
-        self.assertEqual([eval(returned(t))[0] for t in traces[2:]], [False, False])
+        self.assertEqual([eval(returned(t))[2] for t in traces[2:]], [0, 0])  # each its own server
         self.assertEqual([t[2]["exit"] for t in traces], ["normal"] * 4)
+
+    @unittest.skipUnless(shutil.which("setarch"), "needs setarch (util-linux) to turn off ASLR")
+    def test_every_task_child_starts_from_the_same_heap_whichever_server_forks_it(self):
+        # With address randomisation off the addresses themselves compare across processes:
+        # the run's server (after tasks before it, two at a time) and a server per task.
+        warm, own = self.addresses("1"), self.addresses("0")
+        self.assertEqual(len(set(warm + own)), 1, "\n".join(warm + own))
+
+    @unittest.skipUnless(shutil.which("setarch"), "needs setarch (util-linux) to turn off ASLR")
+    def test_the_heap_does_not_depend_on_the_recorder_having_pyc_files(self):
+        # A copy of the recorder without any .pyc of its own (the recorder writes them before
+        # a server starts), then with all of them written beforehand.
+        with tempfile.TemporaryDirectory() as tmp:
+            shutil.copytree(os.path.join(PYTHON_DIR, "stepscope_recorder"), os.path.join(tmp, "stepscope_recorder"),
+                            ignore=shutil.ignore_patterns("__pycache__"))
+            without = self.addresses("1", tmp)
+            shutil.rmtree(os.path.join(tmp, "stepscope_recorder", "__pycache__"), ignore_errors=True)
+            subprocess.run([sys.executable, "-m", "compileall", "-q", os.path.join(tmp, "stepscope_recorder")],
+                           check=True, env=dict(os.environ, PYTHONDONTWRITEBYTECODE=""))
+            with_pyc = self.addresses("1", tmp)
+        self.assertEqual(len(set(without + with_pyc)), 1, "\n".join(without + with_pyc))
+
+    def addresses(self, switch, python_dir=PYTHON_DIR):
+        """What HEAP returns in six tasks recorded two at a time under `setarch -R`."""
+        with tempfile.TemporaryDirectory() as tmp:
+            data = os.path.join(tmp, "tasks.jsonl")
+            with open(data, "w", encoding="utf-8") as f:
+                for i in range(6):
+                    f.write(json.dumps({"id": "t%d" % i, "code": HEAP, "input": "0", "output": "0"}) + "\n")
+            out = os.path.join(tmp, "out.jsonl")
+            env = dict(os.environ, PYTHONPATH=python_dir, STEPSCOPE_FORK_SERVER=switch, PYTHONDONTWRITEBYTECODE="1")
+            r = subprocess.run(["setarch", "-R", sys.executable, "-m", "stepscope_recorder", "record-cruxeval",
+                                data, "-o", out, "--jobs", "2"], env=env, cwd=python_dir, capture_output=True,
+                               text=True, timeout=600)
+            if r.returncode != 0:
+                self.skipTest("setarch -R refused here: %s" % r.stderr.strip()[-200:])
+            return [returned(t) for t in read_traces(out)]
 
     def test_each_hash_seed_has_its_own_server(self):
         code = "def f(x):\n    return hash('stepscope')\n"
