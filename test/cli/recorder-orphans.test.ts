@@ -2,49 +2,16 @@
 // recording with it: the recorder and the traced program stop, instead of running on to their
 // time limit and writing where a retry now works (docs/pipeline.md, lost workers).
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { descendants, running } from '../helpers/procs.js';
 import { ensureBuilt, repoRoot } from './helpers.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'stepscope-orphans-'));
 beforeAll(() => ensureBuilt());
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-/** Every live (not zombie) descendant of `root`, from /proc. */
-function descendants(root: number): number[] {
-  const parent = new Map<number, number>();
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
-      const [state, ppid] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      if (state !== 'Z') parent.set(Number(name), Number(ppid));
-    } catch {
-      // gone meanwhile
-    }
-  }
-  const out: number[] = [];
-  const walk = (p: number) => {
-    for (const [pid, pp] of parent) {
-      if (pp !== p) continue;
-      out.push(pid);
-      walk(pid);
-    }
-  };
-  walk(root);
-  return out;
-}
-
-const alive = (pid: number) => {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
-  } catch {
-    return false;
-  }
-};
 
 describe.runIf(process.platform === 'linux')('a killed record command', () => {
   it('stops its recorder and the traced program with it', async () => {
@@ -68,12 +35,12 @@ describe.runIf(process.platform === 'linux')('a killed record command', () => {
       below = descendants(node.pid!);
       expect(below.length, 'a recorder and its child under the command').toBeGreaterThanOrEqual(2);
       node.kill('SIGKILL');
-      for (let t = 0; below.some(alive) && t < 300; t++) await new Promise((r) => setTimeout(r, 100));
-      expect(below.filter(alive), 'processes of the recording still running 30 s after the kill').toEqual([]);
+      for (let t = 0; below.some(running) && t < 300; t++) await new Promise((r) => setTimeout(r, 100));
+      expect(below.filter(running), 'processes of the recording still running 30 s after the kill').toEqual([]);
       expect(existsSync(join(dir, 'out.jsonl')), 'no trace file written by a stopped recording').toBe(false);
     } finally {
       node.kill('SIGKILL');
-      for (const pid of below.filter(alive)) process.kill(pid, 'SIGKILL');
+      for (const pid of below.filter(running)) process.kill(pid, 'SIGKILL');
     }
   }, 90_000);
 });

@@ -3,13 +3,14 @@
 // a broken protocol line, die over and over, or ignore SIGTERM; and the user's side: an error
 // thrown inside withExecPool, closing with jobs still queued, cancelled jobs, a malformed job
 // in a stream, the progress clock, an inherited PYTHONPATH.
-import { chmodSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { ExecPool, withExecPool } from '../../src/scoring/pool.js';
 import type { Progress } from '../../src/scoring/progress.js';
 import type { CruxevalJob, Job } from '../../src/scoring/types.js';
 import { cleanTempDirs, tempDir } from '../store/fixtures.js';
+import { descendants, running } from '../helpers/procs.js';
 import { alive } from './helpers.js';
 
 afterAll(cleanTempDirs);
@@ -25,41 +26,6 @@ function fakeWorker(name: string, body: string): string {
   return p;
 }
 const hello = `print(${HELLO}, flush=True)`;
-
-/** Whether a process exists and is not a zombie (one not reaped yet has done all it will). */
-function running(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
-  } catch {
-    return false;
-  }
-}
-
-/** Live descendants of `root`, from the parent ids in /proc/<pid>/stat (Linux). */
-function descendants(root: number): number[] {
-  const parent = new Map<number, number>();
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
-      const [state, ppid] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      if (state !== 'Z') parent.set(Number(name), Number(ppid));
-    } catch {
-      // gone meanwhile
-    }
-  }
-  const out: number[] = [];
-  for (let grew = true; grew;) {
-    grew = false;
-    for (const [pid, ppid] of parent)
-      if ((ppid === root || out.includes(ppid)) && !out.includes(pid)) {
-        out.push(pid);
-        grew = true;
-      }
-  }
-  return out;
-}
 
 const code = 'def f(x):\n    return x * 2';
 const job = (i: number, extra = 'None'): CruxevalJob => ({
