@@ -35,18 +35,19 @@ _EVENT_CUT = ('{"type": "event", "seq": %d, "event": "%s", "frame": %d, "func": 
               '"src": %s, "locals": %s, "arg": %s, "parent": %s, "cut": %s}\n')
 
 
-def _dumps(value):
-    """json.dumps(value) with json.dumps' defaults, without its three Python calls: the C
-    encoder made as JSONEncoder.iterencode makes it. The same objects are made and freed in
-    the same order (an encoder, its markers dict, the bound `default`), so a program's
-    objects land at the same addresses as under json.dumps: the trace numbers addresses in
-    order of first appearance, so a freed address taken again or not shows in its bytes."""
-    return "".join(_c_make_encoder({}, _ENCODER.default, encode_basestring_ascii, None, ": ", ", ",
-                                   False, False, True)(value, 0))
+def _encoder():
+    """f(value, 0) -> list of str, joined: json.dumps(value) with json.dumps' defaults. One C
+    encoder made once, as JSONEncoder.iterencode makes it but without the markers dict (no
+    cycle check: it only ever sees a dict of str), instead of json.dumps' three Python calls
+    and a new encoder per event.
 
-
-if _c_make_encoder is None:  # no C accelerator: json.dumps itself
-    _dumps = json.dumps
+    Traces number object addresses in order of first appearance, so which freed addresses a
+    program's objects take shows in a trace's bytes: what the tracer allocates per event
+    matters. The goldens (python/tests/golden) are unchanged by this encoder."""
+    if _c_make_encoder is None:  # no C accelerator
+        return lambda value, _: (json.dumps(value),)
+    return _c_make_encoder(None, _ENCODER.default, encode_basestring_ascii, None, ": ", ", ",
+                           False, False, True)
 
 
 def _exit_kinds(raw):
@@ -132,7 +133,8 @@ class Tracer:
         slow_locals = self._slow_locals
         value_json = self._value_json
         code_info = self._code_info
-        to_json = _dumps
+        encode = _encoder()
+        join = "".join
         seq = 0
         flush_at = [monotonic() + 1.0]
         edits = self._edits
@@ -165,7 +167,7 @@ class Tracer:
                 loc, cut = slow_locals(loc, True)
             else:
                 try:
-                    loc = to_json({k: repr(v) for k, v in loc.items()})
+                    loc = join(encode({k: repr(v) for k, v in loc.items()}, 0))
                     # Long reprs, addresses, and `\ud…` (a lone surrogate, or a pair,
                     # or a backslash before "ud") take the careful path.
                     if len(loc) > limit or " at 0x" in loc or "\\ud" in loc:
