@@ -38,7 +38,7 @@ class MonitoringTracer(Tracer):
     """Tracer's contract, recorded through a sys.monitoring tool id instead of sys.settrace.
     The tool id is the highest one free when start() runs (5, the optimizer's, normally)."""
 
-    def _hooks(self, emit, enter, active, value_json):
+    def _hooks(self, emit, line_event, enter, active, value_json):
         mon = sys.monitoring
         ev = mon.events
         DISABLE = mon.DISABLE
@@ -88,7 +88,7 @@ class MonitoringTracer(Tracer):
             frame, info, running = stack[-1]
             if info is not None and running is code and get_ident() == main:
                 try:
-                    emit("line", frame, info, "null", False, lineno)
+                    line_event(frame, info, lineno)
                 except BaseException as e:
                     self._broke(e)
                 return None
@@ -114,7 +114,7 @@ class MonitoringTracer(Tracer):
                 frame, info, _ = stack[-1]
                 if info is not None:
                     try:
-                        emit("line", frame, info, "null", False, to_line)
+                        line_event(frame, info, to_line)
                     except BaseException as e:
                         self._broke(e)
             return None

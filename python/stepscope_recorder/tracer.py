@@ -35,18 +35,35 @@ _EVENT_CUT = ('{"type": "event", "seq": %d, "event": "%s", "frame": %d, "func": 
               '"src": %s, "locals": %s, "arg": %s, "parent": %s, "cut": %s}\n')
 
 
-def _dumps(value):
-    """json.dumps(value) with json.dumps' defaults, without its three Python calls: the C
-    encoder made as JSONEncoder.iterencode makes it. The same objects are made and freed in
-    the same order (an encoder, its markers dict, the bound `default`), so a program's
-    objects land at the same addresses as under json.dumps: the trace numbers addresses in
-    order of first appearance, so a freed address taken again or not shows in its bytes."""
-    return "".join(_c_make_encoder({}, _ENCODER.default, encode_basestring_ascii, None, ": ", ", ",
-                                   False, False, True)(value, 0))
+_LINE = ('{"type": "event", "seq": %%d, "event": "line", "frame": %d, "func": %s, "line": %%s%%s, '
+         '"arg": null, "parent": %s}\n')
 
 
-if _c_make_encoder is None:  # no C accelerator: json.dumps itself
-    _dumps = json.dumps
+def _line_template(number, func_json, parent):
+    """A line event's _EVENT, made once per frame segment, left to fill in: seq, then
+    `L, "src": …, "locals": ` and the locals (three `%` arguments instead of nine).
+
+    One string per frame, kept in the frame's state list as its eighth item: the list's item
+    array stays the size it was with seven. Traces number object addresses in order of first
+    appearance, so which freed addresses a program's objects take shows in a trace's bytes;
+    with any other per-frame allocation tried (two strings, a tuple of them, a longer list) an
+    `exits` golden numbered a traceback's address differently under 3.12 and 3.13."""
+    return _LINE % (number, func_json.replace("%", "%%"), "null" if parent is None else parent)
+
+
+def _encoder():
+    """f(value, 0) -> list of str, joined: json.dumps(value) with json.dumps' defaults. One C
+    encoder made once, as JSONEncoder.iterencode makes it but without the markers dict (no
+    cycle check: it only ever sees a dict of str), instead of json.dumps' three Python calls
+    and a new encoder per event.
+
+    Traces number object addresses in order of first appearance, so which freed addresses a
+    program's objects take shows in a trace's bytes: what the tracer allocates per event
+    matters. The goldens (python/tests/golden) are unchanged by this encoder."""
+    if _c_make_encoder is None:  # no C accelerator
+        return lambda value, _: (json.dumps(value),)
+    return _c_make_encoder(None, _ENCODER.default, encode_basestring_ascii, None, ": ", ", ",
+                           False, False, True)
 
 
 def _exit_kinds(raw):
@@ -89,7 +106,7 @@ class Tracer:
         self._src = ['""'] + [json.dumps(well_formed(line)) for line in context.split("\n")]
         self._codes = {}   # code -> (func_json, exit kinds, is_generator, is_module)
         # frame -> [number, segment parent, last seq, depth, last event, code info,
-        #           f_lasti at the frame's latest exception event]
+        #           f_lasti at the frame's latest exception event, _line_template]
         self._active = {}
         self._next_frame = 0
         # Counterfactuals (counterfactual.py): {seq: edit(frame)}, each called on the frame of
@@ -126,14 +143,17 @@ class Tracer:
         active = self._active
         src_json = self._src
         n_src = len(src_json)
+        located = ['%d, "src": %s, "locals": ' % (n, text) for n, text in enumerate(src_json)]  # _LINE's
         limit = self.values.limit
         dumps = json.dumps
         monotonic = time.monotonic
         slow_locals = self._slow_locals
         value_json = self._value_json
         code_info = self._code_info
-        to_json = _dumps
+        encode = _encoder()
+        join = "".join
         seq = 0
+        check_at = 0  # the next seq at which checkpoint() runs
         edits = self._edits
         edit_at = min(edits) if edits else -1  # the seq of the next edit; -1: none left
 
@@ -142,9 +162,10 @@ class Tracer:
 
         self._count = count
 
-        def emit(event, frame, info, arg_json, arg_cut, lineno=0):
-            nonlocal seq, edit_at
-            s = seq
+        def checkpoint(s, frame):
+            """Before event s when it is the event limit, the next edit's, or a multiple of 256
+            (the time limit on the clock, and a flush)."""
+            nonlocal check_at, edit_at
             if s >= max_events:
                 on_limit("event limit %d" % max_events)
             if s == edit_at:
@@ -158,6 +179,13 @@ class Tracer:
                 # addresses the program's objects take again (trace numbers, values.py).
                 if s:
                     flush()
+            check_at = min(max_events, (s | 255) + 1, edit_at if edit_at > s else max_events)
+
+        def emit(event, frame, info, arg_json, arg_cut, lineno=0):
+            nonlocal seq
+            s = seq
+            if s >= check_at:
+                checkpoint(s, frame)
             cinfo = info[5]
             loc = frame.f_locals
             cut = None
@@ -165,7 +193,7 @@ class Tracer:
                 loc, cut = slow_locals(loc, True)
             else:
                 try:
-                    loc = to_json({k: repr(v) for k, v in loc.items()})
+                    loc = join(encode({k: repr(v) for k, v in loc.items()}, 0))
                     # Long reprs, addresses, and `\ud…` (a lone surrogate, or a pair,
                     # or a backslash before "ud") take the careful path.
                     if len(loc) > limit or " at 0x" in loc or "\\ud" in loc:
@@ -188,6 +216,34 @@ class Tracer:
             info[2] = s
             info[4] = event
 
+        def line_event(frame, info, lineno=0):
+            """emit("line", frame, info, "null", False, lineno), the most frequent event, faster."""
+            nonlocal seq
+            s = seq
+            if s >= check_at:
+                checkpoint(s, frame)
+            loc = frame.f_locals
+            cut = None
+            if info[5][3]:
+                loc, cut = slow_locals(loc, True)
+            else:
+                try:  # as in emit
+                    loc = join(encode({k: repr(v) for k, v in loc.items()}, 0))
+                    if len(loc) > limit or " at 0x" in loc or "\\ud" in loc:
+                        raise ValueError
+                except BaseException:
+                    loc, cut = slow_locals(frame.f_locals, False)
+            lineno = lineno or frame.f_lineno or frame.f_code.co_firstlineno
+            line = info[7] % (s, located[lineno] if 0 <= lineno < n_src else located_at(lineno), loc)
+            write(line if cut is None else '%s, "cut": %s}\n' % (line[:-2], dumps(cut)))
+            seq = s + 1
+            info[2] = s
+            info[4] = "line"
+
+        def located_at(lineno):
+            """located[lineno] for any line number (its text as src_json has it, or none)."""
+            return '%d, "src": %s, "locals": ' % (lineno, src_json[lineno] if lineno < n_src else '""')
+
         def enter(frame):
             """The 'call' event of program frame `frame` (new, or a generator resumed); returns
             the frame's state. None when the call would go past the program's recursion
@@ -207,16 +263,18 @@ class Tracer:
             if info is None:
                 if depth > self.recursion_limit:
                     return None
-                info = active[frame] = [self._next_frame, parent, None, depth, None,
-                                        code_info(frame.f_code), -1]
+                cinfo = code_info(frame.f_code)
+                info = active[frame] = [self._next_frame, parent, None, depth, None, cinfo, -1,
+                                        _line_template(self._next_frame, cinfo[0], parent)]
                 self._next_frame += 1
             else:  # a generator resumed: a new segment under its new caller
                 info[1] = parent
                 info[3] = depth
+                info[7] = _line_template(info[0], info[5][0], parent)
             emit("call", frame, info, "null", False)
             return info
 
-        self._hooks(emit, enter, active, value_json)
+        self._hooks(emit, line_event, enter, active, value_json)
 
     def start(self):
         """Starts recording events of the calling thread (the frames called from here on)."""
@@ -234,7 +292,7 @@ class Tracer:
         """Stops recording at once; safe from a signal handler and in a forked copy."""
         sys.settrace(None)
 
-    def _hooks(self, emit, enter, active, value_json):
+    def _hooks(self, emit, line_event, enter, active, value_json):
         """Defines global_trace and local_trace, the sys.settrace functions."""
         filename = self.filename
 
@@ -257,7 +315,7 @@ class Tracer:
                 return None
             try:
                 if event == "line":
-                    emit("line", frame, info, "null", False)
+                    line_event(frame, info)
                 elif event == "return":
                     kind = info[5][1][frame.f_lasti]
                     if kind == _RETURN:
