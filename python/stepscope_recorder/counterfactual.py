@@ -260,10 +260,10 @@ def run(origin_path, out_path, seq, set_pairs):
 # `evalset create --task counterfactual`): requests on stdin, one JSON line each, answers on
 # stdout in the same order. Each is recorded by a child forked from a fork server
 # (runner.ForkServer: the same isolation and limits as a child of its own), which saves both
-# interpreter starts of `counterfactual`. A forked child starts from the server's heap, so the
-# numbers its reprs give object addresses may differ from the origin's (recorded by a fresh
-# interpreter): a warm run that does not reproduce the origin is recorded again cold (a child
-# started as `counterfactual` starts it), and only a cold run that does not is refused.
+# interpreter starts of `counterfactual`. Every task child starts from the same heap, warm or
+# not (child.serve), so a warm run records what a cold one would; as a guard (an origin recorded
+# by an earlier recorder may number object addresses otherwise), a warm run that does not
+# reproduce the origin is recorded again cold, and only a cold run that does not is refused.
 
 def serve(inp, out, skew=False):
     """Serves requests until `inp` ends. Hello line first: {"ready", "executable", "python",
