@@ -18,6 +18,7 @@ import {
   WarmRecorder,
   WarmRecorderGone,
   WarmRefusal,
+  type RecordedRun,
   type RecorderAnswer,
 } from './warm.js';
 
@@ -30,22 +31,11 @@ export interface CounterfactualRequest {
 }
 
 /** What `stepscope counterfactual --json` prints and the API's `recordCounterfactual` returns. */
-export interface CounterfactualResult {
+export interface CounterfactualResult extends RecordedRun {
   /** The new trace's id (an ordinary trace: getTrace, getEvents, getSkeleton serve it). */
   trace: number;
   /** The trace it was made from. */
   origin: number;
-  seq: number;
-  set: Record<string, string>;
-  /**
-   * The first seq at which the new trace's events differ from the origin's (`seq` itself when
-   * an edited value changed; may equal the new trace's event count when it ends first); null
-   * when every event is the same. Events before it are the same in both traces.
-   */
-  first_difference: number | null;
-  exit: 'normal' | 'error' | 'never';
-  reason: string | null;
-  events: number;
   /** False when this very counterfactual was already stored (its trace is returned). */
   inserted: boolean;
 }

@@ -20,14 +20,23 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { pythonDir, pythonExecutable } from './python.js';
 
-/** What a counterfactual's recording answers (the recorder's JSON line). */
-export interface RecorderAnswer {
+/** A counterfactual run as the recorder reports it (counterfactual.ts's result passes these on). */
+export interface RecordedRun {
   seq: number;
   set: Record<string, string>;
+  /**
+   * The first seq at which the new trace's events differ from the origin's (`seq` itself when
+   * an edited value changed; may equal the new trace's event count when it ends first); null
+   * when every event is the same. Events before it are the same in both traces.
+   */
   first_difference: number | null;
   exit: 'normal' | 'error' | 'never';
   reason: string | null;
   events: number;
+}
+
+/** What a counterfactual's recording answers (the recorder's JSON line). */
+export interface RecorderAnswer extends RecordedRun {
   /** Warm recorder only: false when the warm run did not reproduce the origin and a cold one was kept. */
   warm?: boolean;
   /** Why the warm run was not kept (the refusal it would have been), or null. */
