@@ -225,9 +225,14 @@ def start_forking(warm):
     children are forked (otherwise each is an interpreter started by Popen)."""
     _forking[0] = procs.prctl(procs.PR_SET_CHILD_SUBREAPER, 1)
     _use_servers[0] = warm and _forking[0] and os.environ.get("STEPSCOPE_FORK_SERVER") != "0"
-    _compile_recorder()
-    _fixed_layout()
+    if not _prepared:  # once per process: a warm recorder calls this for every request
+        _prepared.append(True)
+        _compile_recorder()
+        _fixed_layout()
     return _forking[0]
+
+
+_prepared = []
 
 
 ADDR_NO_RANDOMIZE = 0x0040000
