@@ -104,7 +104,6 @@ export function importPredictions(corpus: Corpus, o: ImportOptions): ImportResul
     },
     predictions(),
     existing?.id,
-    truths.size, // every item id of the file was resolved against these
   );
   return { run: corpus.getRunById(runId)!, outcome: existing ? 'replaced' : 'stored' };
 }
@@ -157,7 +156,6 @@ function importRollouts(corpus: Corpus, set: EvalSetRecord, o: ImportOptions): I
     },
     predictions(),
     existing?.id,
-    actions.size, // every item id of the file was resolved against these
   );
   return { run: corpus.getRunById(runId)!, outcome: existing ? 'replaced' : 'stored' };
 }

@@ -162,11 +162,6 @@ describe('errors: FILE:LINE and what was expected; nothing stored', () => {
     ],
     ['an unknown key', () => lines([{ id: 'sample_999', completion: 'b' }]), /:1: unknown item "sample_999"/],
     [
-      "another set's item",
-      () => lines([{ id: [...corpus.iterateItems(co.id)][0].id, completion: 'b' }]),
-      /:1: unknown item \d+: expected an item id of this set/,
-    ],
-    [
       'no completion',
       () => lines([{ id: items[0].id, text: 'a' }]),
       /:1: expected exactly one of "completion" \(a string\) or "completions"/,
@@ -245,47 +240,6 @@ describe('errors: FILE:LINE and what was expected; nothing stored', () => {
     const r = cli(['predictions', 'import', f, '--db', path, '--set', 'ns', '--model', 'cli']);
     expect(r.status).toBe(1);
     expect(r.stderr.trim()).toMatch(new RegExp(`^stepscope: predictions import: ${f}:2: expected a JSON object`));
-  });
-});
-
-// The import stores its rows with foreign keys off (it resolved every item itself: Corpus.saveRun); the corpus
-// keeps refusing a prediction of a missing item or run afterwards, after a refused import too.
-describe('references while an import stores', () => {
-  const bad = { itemId: 999_999, sample: 0, completion: 'x', finish: null, em: null, parseError: null };
-  const orphan = (runId: number) => () => corpus.addPredictions(runId, [{ ...bad, exec: null, alt: null }]);
-
-  it('after an import, a prediction of a missing item is refused', () => {
-    const r = importPredictions(corpus, {
-      file: file(lines([{ id: items[0].id, completion: 'a' }])),
-      set: 'ns',
-      label: 'fk',
-    });
-    expect(orphan(r.run.id)).toThrow(/FOREIGN KEY constraint failed/);
-    expect(corpus.getRunById(r.run.id)!.predictions).toBe(1);
-    corpus.deleteRun(r.run.id);
-  });
-
-  it('a set that lost items since they were resolved stores nothing, and the references stay checked', () => {
-    const before = state();
-    const run = {
-      setId: ns.id,
-      label: 'gone',
-      format: 'state' as const,
-      params: {},
-      source: 'f',
-      sourceHash: 'h',
-      hashseed: 0,
-    };
-    const p = { ...bad, itemId: items[0].id, exec: null, alt: null };
-    expect(refusal(() => corpus.saveRun(run, [p], undefined, items.length + 1))).toEqual([
-      "the evaluation set's items changed while its predictions were read (another program deleted some); " +
-        'nothing was stored: import again',
-      'not-found',
-    ]);
-    expect(state()).toBe(before);
-    const kept = corpus.saveRun({ ...run, label: 'kept' }, []);
-    expect(orphan(kept)).toThrow(/FOREIGN KEY constraint failed/);
-    corpus.deleteRun(kept);
   });
 });
 

@@ -4,8 +4,6 @@
  * not at all). SQL: queries/evalsets.ts, queries/runs.ts, queries/predictions.ts,
  * queries/verdicts.ts.
  */
-import type Database from 'better-sqlite3';
-import { UserError } from '../../common/errors.js';
 import {
   countItems,
   deleteEvalSet,
@@ -45,18 +43,6 @@ import { deleteRun, getRun, getRunById, insertRun, listRuns, type NewRun, type R
 import { rolloutStepsOfRun, type RolloutStepRecord } from '../queries/rollouts.js';
 import { itemVerdicts, type ItemVerdicts } from '../queries/verdicts.js';
 import type { CorpusClass } from './base.js';
-
-/** Runs `f` with foreign keys off, and restores the connection's setting after, whatever happens. */
-function withoutForeignKeys<T>(db: Database.Database, f: () => T): T {
-  const was = db.pragma('foreign_keys', { simple: true }) as number;
-  if (!was) return f();
-  db.pragma('foreign_keys = OFF');
-  try {
-    return f();
-  } finally {
-    db.pragma('foreign_keys = ON');
-  }
-}
 
 export function PredictionReads<B extends CorpusClass>(Base: B) {
   return class PredictionReads extends Base {
@@ -172,34 +158,19 @@ export function PredictionWrites<B extends CorpusClass>(Base: B) {
     /**
      * Stores a run and its predictions in one transaction (all or nothing); `replace` names a
      * run deleted in the same transaction. Returns the new run's id.
-     *
-     * `resolvedItems`: the number of the set's items the caller read and resolved every item id of `predictions`
-     * against (an importer that refused any other id). Then, unless a run is replaced (its rows go by cascade, which
-     * needs foreign keys), the rows go in with foreign keys off: SQLite would look up the run and the item of each row
-     * again. The invariant that makes it safe is checked inside the transaction: a set never gains items after it is
-     * made and ids are never reused, so the set still holding exactly `resolvedItems` items means every id the caller
-     * resolved still exists (and so does the set the run names). Otherwise nothing is stored.
      */
-    saveRun(run: NewRun, predictions: Iterable<NewPrediction>, replace?: number, resolvedItems?: number): number {
+    saveRun(run: NewRun, predictions: Iterable<NewPrediction>, replace?: number): number {
       this.assertWritable();
-      const store = () =>
+      return this.guard(() =>
         this.conn
           .transaction(() => {
             if (replace !== undefined) deleteRun(this.conn, replace);
-            if (resolvedItems !== undefined && countItems(this.conn, run.setId) !== resolvedItems)
-              throw new UserError(
-                `the evaluation set's items changed while its predictions were read (another program deleted some); ` +
-                  'nothing was stored: import again',
-                'not-found',
-              );
             const id = insertRun(this.conn, run);
             insertPredictions(this.conn, id, predictions);
             return id;
           })
-          .immediate();
-      // A pragma inside a transaction does nothing: an outer transaction keeps the checks on.
-      const unchecked = resolvedItems !== undefined && replace === undefined && !this.conn.inTransaction;
-      return this.guard(() => (unchecked ? withoutForeignKeys(this.conn, store) : store()));
+          .immediate(),
+      );
     }
 
     /** Adds predictions to a run in one transaction (one item's samples, as they arrive). */
