@@ -4,13 +4,16 @@
 //   completion into fields, score it against its target, insert in one transaction) over
 //   100,000 predictions (10,000 items x 10 samples: right, one field wrong, another event,
 //   format errors), and its ratio to parsing the same JSONL alone (read, split, JSON.parse);
-// - the share of that time spent reading completions and scoring them (no database);
+// - the share of that time spent reading completions and scoring them (no database), and the share
+//   spent storing the same predictions, scored beforehand (the run and its rows written in one
+//   transaction, the commit and its checkpoint included), with the bytes the corpus grew by;
 // - `scores` over the run (the verdicts read back and aggregated, by action).
-// Each figure is the best of three. Execution checks (the valid-alternative runs of inverse
+// Each figure is the best of three; the import's ratio is also given by CPU time (user + system of this
+// process), which a busy machine disturbs less than wall time. Execution checks (the valid-alternative runs of inverse
 // calls) are not part of it: bench/exec-scoring.mjs measures execution.
 // Usage: npm run build:core && node bench/predictions-import.mjs [--items 10000] [--samples 10]
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { arg, predictionLines } from './_predictions-mix.mjs';
@@ -23,9 +26,21 @@ const { createEvalSet } = await import(join(root, 'dist/predictions/create.js'))
 const { importPredictions } = await import(join(root, 'dist/predictions/import.js'));
 const { runScores } = await import(join(root, 'dist/predictions/views.js'));
 const { scoreCompletion } = await import(join(root, 'dist/semantics/index.js'));
+const { newPrediction } = await import(join(root, 'dist/predictions/verdicts.js'));
 const dir = mkdtempSync(join(tmpdir(), 'stepscope-bench-pred-'));
 const ms = (t0) => Number(process.hrtime.bigint() - t0) / 1e6;
-const best = (f) => Math.min(f(), f(), f());
+/** The least wall time of three runs of `f` (which returns it); the least CPU time of the three goes in `cpu`. */
+const cpu = {};
+const best = (f, key) => {
+  let wall = Infinity;
+  for (let i = 0; i < 3; i++) {
+    const c0 = process.cpuUsage();
+    wall = Math.min(wall, f());
+    const c = process.cpuUsage(c0);
+    if (key) cpu[key] = Math.min(cpu[key] ?? Infinity, (c.user + c.system) / 1000);
+  }
+  return wall;
+};
 
 try {
   const db = join(dir, 'demo.db');
@@ -56,7 +71,7 @@ try {
       }
     if (n !== N) throw new Error('lost lines');
     return ms(t);
-  });
+  }, 'parse');
   const items = new Map([...corpus.iterateItems(set.id)].map((it) => [it.id, it]));
   const scoreMs = best(() => {
     const t = process.hrtime.bigint();
@@ -72,7 +87,33 @@ try {
     const r = importPredictions(corpus, { file, set: 'ns', label: `run${k++}` });
     if (r.run.predictions !== N) throw new Error('lost predictions');
     return ms(t);
+  }, 'import');
+  // The rows the import stores, scored here (each sample alone: the verdicts are the same), then stored alone.
+  const stored = lines.map((l, i) => {
+    const r = JSON.parse(l);
+    return newPrediction(items.get(r.id), 'next-state', 'state', i % SAMPLES, r.completion);
   });
+  // The file and its write-ahead log (which keeps its largest size, reached by the imports before).
+  const size = () => statSync(db).size + (statSync(`${db}-wal`, { throwIfNoEntry: false })?.size ?? 0);
+  const before = size();
+  let j = 0;
+  const storeMs = best(() => {
+    const t = process.hrtime.bigint();
+    corpus.saveRun(
+      {
+        setId: set.id,
+        label: `store${j}`,
+        format: 'state',
+        params: {},
+        source: file,
+        sourceHash: `h${j++}`,
+        hashseed: 0,
+      },
+      stored,
+    );
+    return ms(t);
+  }, 'store');
+  const grew = (size() - before) / 3 / N;
   const rate = (x) => Math.round((N / x) * 1000).toLocaleString('en');
   console.log(`parse the JSONL alone:     ${rate(parseMs)} lines/s (baseline)`);
   console.log(`predictions import:        ${rate(importMs)} predictions/s (${(importMs / 1000).toFixed(2)} s)`);
@@ -80,7 +121,16 @@ try {
     `ratio import / parse:      ${(parseMs / importMs).toFixed(3)} (import takes ${(importMs / parseMs).toFixed(1)}x the parse)`,
   );
   console.log(
+    `  by CPU time:             ${(cpu.parse / cpu.import).toFixed(3)} (parse ${cpu.parse.toFixed(0)} ms, import ` +
+      `${cpu.import.toFixed(0)} ms, of which store alone ${((cpu.store / cpu.import) * 100).toFixed(0)}%)`,
+  );
+  console.log(
     `  of which read + score:   ${rate(scoreMs)} predictions/s without the database (${((scoreMs / importMs) * 100).toFixed(0)}% of the import)`,
+  );
+  console.log(
+    `  of which store:          ${rate(storeMs)} predictions/s, SQLite alone ` +
+      `(${((storeMs / importMs) * 100).toFixed(0)}% of the import; ${(storeMs / parseMs).toFixed(1)}x the parse; ` +
+      `the corpus grows about ${grew.toFixed(0)} bytes per prediction)`,
   );
   const scoresMs = best(() => {
     const t = process.hrtime.bigint();

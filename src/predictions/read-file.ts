@@ -131,68 +131,47 @@ function describeId(id: unknown, line?: string, key?: string): string {
   return text.length > 200 ? `${text.slice(0, 200)}…` : text;
 }
 
+/** A problem at a line of a JSON Lines file (a function, not a closure per line: the loop runs once per line). */
+function failAt(path: string, line: number, what: string): never {
+  throw new IngestError(path, line, what);
+}
+
 function jsonLines(path: string, text: string, resolve: ResolveItem, byPrompt: ResolvePrompt): Map<number, string[]> {
   const out = new Map<number, string[]>();
   const lines = text.split('\n');
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i];
-    if (line.trim() === '') continue;
-    const fail = (what: string): never => {
-      throw new IngestError(path, i + 1, what);
-    };
+    // A line that opens an object is not blank: only the others are trimmed to see.
+    if (line.charCodeAt(0) !== 0x7b && line.trim() === '') continue;
+    const n = i + 1;
     let rec: unknown;
     try {
       rec = JSON.parse(line);
     } catch (e) {
-      fail(`expected a JSON object like {"id": 17, "completion": "…"} (${(e as Error).message})`);
+      failAt(path, n, `expected a JSON object like {"id": 17, "completion": "…"} (${(e as Error).message})`);
     }
     if (typeof rec !== 'object' || rec === null || Array.isArray(rec))
-      return fail('expected a JSON object like {"id": 17, "completion": "…"}');
+      failAt(path, n, 'expected a JSON object like {"id": 17, "completion": "…"}');
     const r = rec as Record<string, unknown>;
-    let item: number | undefined;
-    if (!Object.hasOwn(r, 'id')) {
-      if (!Object.hasOwn(r, 'prompt'))
-        fail('expected an "id" key (the item id from evalset export) or a "prompt" key (the item\'s exact prompt)');
-      if (typeof r.prompt !== 'string')
-        fail(`expected "prompt" to be a string, got ${describeId(r.prompt, line, 'prompt')}`);
-      const ids = byPrompt(r.prompt as string);
-      const ending = JSON.stringify((r.prompt as string).slice(-60));
-      if (ids.length === 0)
-        fail(
-          `expected "prompt" to be the exact prompt of an item of this set; no item's prompt is it (it ends ${ending})`,
-        );
-      if (ids.length > 1) fail(`"prompt" is the prompt of items ${ids.join(', ')}: name the item by "id" instead`);
-      item = ids[0];
-    } else {
-      if (!(typeof r.id === 'string' || (typeof r.id === 'number' && Number.isInteger(r.id))))
-        fail(
-          `expected "id" to be an item id (an integer) or an item key (a string), got ${describeId(r.id, line, 'id')}`,
-        );
-      item = resolve(r.id as number | string);
-      if (item === undefined)
-        fail(`unknown item ${describeId(r.id)}: expected an item id of this set (see evalset export)`);
-    }
-    const has = (k: string) => Object.hasOwn(r, k);
-    if (has('completion') === has('completions'))
-      fail('expected exactly one of "completion" (a string) or "completions" (a list of strings)');
-    let texts: string[];
-    if (has('completion')) {
-      if (typeof r.completion !== 'string')
-        fail(`expected "completion" to be a string, got ${describeId(r.completion, line, 'completion')}`);
-      texts = [r.completion as string];
-    } else {
-      const list = r.completions;
-      if (!Array.isArray(list) || list.length === 0)
-        return fail('expected "completions" to be a non-empty list of strings');
-      const bad = list.findIndex((x) => typeof x !== 'string');
-      if (bad >= 0) fail(`expected "completions"[${bad}] to be a string, got ${describeId(list[bad])}`);
-      texts = list as string[];
-    }
+    const item = Object.hasOwn(r, 'id') ? byId(path, n, line, r.id, resolve) : byItsPrompt(path, n, line, r, byPrompt);
+    const one = Object.hasOwn(r, 'completion');
+    if (one === Object.hasOwn(r, 'completions'))
+      failAt(path, n, 'expected exactly one of "completion" (a string) or "completions" (a list of strings)');
+    let got = out.get(item);
+    if (!got) out.set(item, (got = []));
     // A lone surrogate is spelled as the corpus spells it, before it is scored (src/common/well-formed.ts).
-    texts = texts.map(wellFormedString);
-    const got = out.get(item!);
-    if (got) got.push(...texts);
-    else out.set(item!, [...texts]);
+    if (one) {
+      if (typeof r.completion !== 'string')
+        failAt(path, n, `expected "completion" to be a string, got ${describeId(r.completion, line, 'completion')}`);
+      got.push(wellFormedString(r.completion));
+      continue;
+    }
+    const list = r.completions;
+    if (!Array.isArray(list) || list.length === 0)
+      failAt(path, n, 'expected "completions" to be a non-empty list of strings');
+    const bad = list.findIndex((x) => typeof x !== 'string');
+    if (bad >= 0) failAt(path, n, `expected "completions"[${bad}] to be a string, got ${describeId(list[bad])}`);
+    for (const t of list as string[]) got.push(wellFormedString(t));
   }
   if (out.size === 0)
     throw new IngestError(
@@ -201,6 +180,49 @@ function jsonLines(path: string, text: string, resolve: ResolveItem, byPrompt: R
       'expected predictions: JSON Lines of {"id", "completion"}, or a CRUXEval generations file; the file is empty',
     );
   return out;
+}
+
+/** The item a line's `"id"` names (an item id or key of the set). */
+function byId(path: string, n: number, line: string, id: unknown, resolve: ResolveItem): number {
+  if (!(typeof id === 'string' || (typeof id === 'number' && Number.isInteger(id))))
+    failAt(
+      path,
+      n,
+      `expected "id" to be an item id (an integer) or an item key (a string), got ${describeId(id, line, 'id')}`,
+    );
+  const item = resolve(id as number | string);
+  if (item === undefined)
+    failAt(path, n, `unknown item ${describeId(id)}: expected an item id of this set (see evalset export)`);
+  return item;
+}
+
+/** The item a line without `"id"` names by its exact prompt. */
+function byItsPrompt(
+  path: string,
+  n: number,
+  line: string,
+  r: Record<string, unknown>,
+  byPrompt: ResolvePrompt,
+): number {
+  if (!Object.hasOwn(r, 'prompt'))
+    failAt(
+      path,
+      n,
+      'expected an "id" key (the item id from evalset export) or a "prompt" key (the item\'s exact prompt)',
+    );
+  if (typeof r.prompt !== 'string')
+    failAt(path, n, `expected "prompt" to be a string, got ${describeId(r.prompt, line, 'prompt')}`);
+  const ids = byPrompt(r.prompt as string);
+  const ending = JSON.stringify((r.prompt as string).slice(-60));
+  if (ids.length === 0)
+    failAt(
+      path,
+      n,
+      `expected "prompt" to be the exact prompt of an item of this set; no item's prompt is it (it ends ${ending})`,
+    );
+  if (ids.length > 1)
+    failAt(path, n, `"prompt" is the prompt of items ${ids.join(', ')}: name the item by "id" instead`);
+  return ids[0];
 }
 
 /** The 1-based line where `"key":` first appears (1 when not found). */
