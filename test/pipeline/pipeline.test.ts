@@ -116,6 +116,29 @@ describe.skipIf(!py)(title, () => {
     expect(existsSync(join(dir, 'bad', 'stepscope-export.json'))).toBe(false);
   }, 600_000);
 
+  // Dask's profiler kept a profile a second for an hour in each worker: its RSS grew by about
+  // 1 MB a minute through the first hour of the 100,000-program run (docs/pipeline.md).
+  it("starts the local cluster's workers without Dask's statistical profiler", () => {
+    const code = [
+      'import argparse',
+      'from stepscope_pipeline import driver',
+      'if __name__ == "__main__":',
+      '    c, cl = driver.client_for(argparse.Namespace(scheduler=None, local_workers=1))',
+      '    print(*c.run(lambda dask_worker: sorted(dask_worker.periodic_callbacks)).values())',
+      '    c.close(); cl.close()',
+    ].join('\n');
+    const script = join(dir, 'callbacks.py');
+    writeFileSync(script, code);
+    const r = spawnSync(py!, [script], {
+      encoding: 'utf8',
+      env: { ...process.env, PYTHONPATH: join(repoRoot, 'python') },
+      timeout: 120_000,
+    });
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toContain("'heartbeat'"); // the worker's callbacks were read
+    expect(r.stdout).not.toContain('profile');
+  }, 180_000);
+
   describe('with a scheduler address', () => {
     const started: ChildProcess[] = [];
     afterAll(() => {

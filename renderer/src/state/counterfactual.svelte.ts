@@ -5,13 +5,14 @@
  * whose forward tree is drawn beside the counterfactual's and whose selection follows the main
  * one (same seq), so the inspector can say what changed at each state.
  */
-import type { CounterfactualInfo } from '@core/contract/index.js';
+import type { CounterfactualInfo, WalkState } from '@core/contract/index.js';
 import type { TraceEvent } from '@core/trace/types.js';
 import { Newest } from '../lib/newest.js';
 import type { DataSource } from '../lib/source.js';
 import { span } from '../lib/timing.js';
-import { eventName } from '../lib/tree/build.js';
-import { Explorer, type StateRef } from './explorer.svelte.js';
+import { eventName, type Tree } from '../lib/tree/build.js';
+import { pathTo } from '../lib/tree/path.js';
+import { Explorer, type OpenAt, type StateRef } from './explorer.svelte.js';
 
 export interface EditForm {
   traceId: number;
@@ -20,6 +21,21 @@ export interface EditForm {
   name: string;
   /** A Python literal; prefilled with the local's current repr. */
   value: string;
+}
+
+/** The first trajectory that reaches state `seq` of `fwd` (a forward tree): forward from entry 0. */
+function openAt(fwd: Tree | null, seq: number): OpenAt | null {
+  if (!fwd || seq >= fwd.plainOf.length) return null;
+  const node = fwd.plainOf[seq];
+  const actions = pathTo(fwd, fwd.plainOf[0], node);
+  return (
+    actions && {
+      direction: 'forward',
+      entry: 0,
+      actions,
+      at: { seq, event: eventName(fwd, node) as WalkState['event'] },
+    }
+  );
 }
 
 export class Counterfactuals {
@@ -119,6 +135,7 @@ export class Counterfactuals {
     this.error = null;
     // From the click to the new tree drawn, named in the timeline (bench/counterfactual-ui.mjs reads it).
     const t0 = performance.now();
+    let inserted = false;
     try {
       const r = await this.source.call('recordCounterfactual', {
         traceId: f.traceId,
@@ -126,14 +143,21 @@ export class Counterfactuals {
         set: { [f.name]: f.value },
       });
       span('counterfactual: record', t0);
-      if (r.inserted) this.stored();
+      inserted = r.inserted;
       this.form = null;
       this.#follows.next();
       this.link = { trace: r.trace, origin: r.origin, seq: r.seq, set: r.set, first_difference: r.first_difference };
+      // The origin is usually the trace shown until now: its Explorer takes the trees already
+      // built (nothing asked again), and the path to the edited state is read from its tree
+      // before the new trace replaces it. States before the edit are the origin's, so the new
+      // trace opens with its first walk already there (one request).
+      const at = this.explorer.traceId === r.origin ? openAt(this.explorer.fwd, r.seq) : null;
+      if (this.explorer.traceId === r.origin && this.origin.traceId !== r.origin) this.origin.adopt(this.explorer);
       const origin = this.origin.traceId === r.origin ? this.origin.opening : this.origin.open(r.origin);
-      await Promise.all([this.explorer.open(r.trace), origin]);
+      await Promise.all([this.explorer.open(r.trace, at), origin]);
       // Opened where the edit was made (the trajectory walked to it, the camera on it), not at
-      // state #0; a first difference further on is selected, so it is in view too.
+      // state #0 (a walk there when the path above did not lead to it); a first difference
+      // further on is selected, so it is in view too.
       const fwd = this.explorer.fwd;
       if (this.explorer.traceId === r.trace && fwd && r.seq < fwd.plainOf.length) {
         await this.explorer.runTo('forward', fwd.plainOf[r.seq]);
@@ -146,6 +170,8 @@ export class Counterfactuals {
       this.error = (e as Error).message;
     } finally {
       this.busy = false;
+      // The corpus list shows the new trace; reloaded after the tree is drawn, not competing with it.
+      if (inserted) this.stored();
     }
   }
 

@@ -28,6 +28,12 @@ export class EventCache {
     this.version++;
   }
 
+  /** The chunks `other` holds, for the same trace shown in a second view (those still on their way are asked again). */
+  adopt(other: EventCache): void {
+    this.reset(other.#traceId);
+    this.#chunks = new Map(other.#chunks);
+  }
+
   get(seq: number): TraceEvent | undefined {
     return this.#chunks.get(Math.floor(seq / CHUNK))?.[seq % CHUNK];
   }

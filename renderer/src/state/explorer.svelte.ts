@@ -10,10 +10,10 @@ import type { Direction, TrajectoryRow, Walk } from '@core/contract/index.js';
 import type { DataSource } from '../lib/source.js';
 import type { ActionTarget } from './action-targets.js';
 import { Breakpoints } from './explorer/breakpoints.svelte.js';
-import { TraceView, type StateRef } from './explorer/trace-view.svelte.js';
+import { TraceView, type OpenAt, type StateRef } from './explorer/trace-view.svelte.js';
 import { Walker } from './explorer/walk.svelte.js';
 
-export type { StateRef } from './explorer/trace-view.svelte.js';
+export type { OpenAt, StateRef } from './explorer/trace-view.svelte.js';
 
 export class Explorer {
   readonly #view: TraceView;
@@ -27,7 +27,7 @@ export class Explorer {
         this.#breakpoints.clear();
       },
       built: (start) => this.#walker.startAt(start),
-      first: (walk) => this.#walker.restart('forward', 0, [], walk),
+      first: (walk, at) => this.#walker.restart(at?.direction ?? 'forward', at?.entry ?? 0, at?.actions ?? [], walk),
     });
     this.#view = view;
     this.#walker = new Walker(source, view);
@@ -92,8 +92,13 @@ export class Explorer {
     return this.#view.opening;
   }
 
-  open(id: number): Promise<void> {
-    return this.#view.open(id);
+  /** Opens a trace (at a trajectory's end when `at` is given: see OpenAt). */
+  open(id: number, at: OpenAt | null = null): Promise<void> {
+    return this.#view.open(id, at);
+  }
+  /** Shows the trace `from` shows, from what it has built and fetched (TraceView.adopt); no walk. */
+  adopt(from: Explorer): void {
+    this.#view.adopt(from.#view);
   }
   select(ref: StateRef): Promise<void> {
     return this.#view.select(ref);

@@ -3,7 +3,7 @@
  * the trees are drawn from, and the state being inspected. Opening a trace is timed in the
  * performance timeline; what it means for the trajectory is told through TraceHooks.
  */
-import type { Skeleton, TraceInfo, Walk, WalkState } from '@core/contract/index.js';
+import type { Direction, Skeleton, TraceInfo, Walk, WalkState } from '@core/contract/index.js';
 import type { TraceEvent } from '@core/trace/types.js';
 import { hittableFrom } from '../../lib/lines.js';
 import { Newest } from '../../lib/newest.js';
@@ -21,14 +21,27 @@ export interface StateRef {
   event: string;
 }
 
+/**
+ * Where an open's first trajectory goes: forward from entry 0 with no action (a plain open), or
+ * `actions` from `entry` in `direction` when the caller knows them before the trees are built
+ * (a counterfactual opens at its edited state). `at` is the state they lead to, drawn as the
+ * current node until the walk confirms it; a walk that ends elsewhere wins.
+ */
+export interface OpenAt {
+  direction: Direction;
+  entry: number;
+  actions: string[];
+  at: WalkState;
+}
+
 /** What an open tells the rest of the explorer, in this order (each only while the open is the newest). */
 export interface TraceHooks {
   /** The new trace's header is shown: forget the trajectory of the trace before. */
   shown(): void;
-  /** Its (non-empty) trees landed: the state its first trajectory starts at. */
+  /** Its (non-empty) trees landed: the state its first trajectory is drawn at until its walk lands. */
   built(start: WalkState): void;
-  /** Its trees are painted: start the first trajectory with the walk already asked for. */
-  first(walk: Promise<Walk>): Promise<void>;
+  /** Its trees are painted: start the first trajectory (`at`'s, or forward from 0) with the walk already asked for. */
+  first(walk: Promise<Walk>, at: OpenAt | null): Promise<void>;
 }
 
 export class TraceView {
@@ -74,16 +87,17 @@ export class TraceView {
    * both trees in a worker: in the web mode the worker fetches the bytes itself, so this
    * thread is free), and the first walk (the server opens the trace for it meanwhile). The
    * header comes first: the explorer's panels are drawn for the new trace while its trees
-   * are built, and the trees and the current node land when both are there.
+   * are built, and the trees and the current node land when both are there. With `at`, the
+   * first walk is that trajectory's (one request, not a walk from the start and then another).
    */
-  open(id: number): Promise<void> {
-    return (this.opening = this.#open(id));
+  open(id: number, at: OpenAt | null = null): Promise<void> {
+    return (this.opening = this.#open(id, at));
   }
 
   /** The newest open, settled once its trees and first walk have landed (or it failed). */
   opening: Promise<void> = Promise.resolve();
 
-  async #open(id: number): Promise<void> {
+  async #open(id: number, start: OpenAt | null): Promise<void> {
     const live = this.#opens.next();
     this.loading = true;
     this.error = null;
@@ -98,7 +112,12 @@ export class TraceView {
         : this.source
             .call('getSkeleton', { traceId: id })
             .then((wire) => ((fetched = performance.now()), buildOffThread(wire)));
-      const first = this.source.call('walk', { traceId: id, direction: 'forward', entry: 0, actions: [] });
+      const first = this.source.call('walk', {
+        traceId: id,
+        direction: start?.direction ?? 'forward',
+        entry: start?.entry ?? 0,
+        actions: start?.actions ?? [],
+      });
       // An error surfaces where each is awaited.
       first.catch(() => undefined);
       building.catch(() => undefined);
@@ -129,14 +148,15 @@ export class TraceView {
       this.prevInFrame = built.prevInFrame;
       this.visited = new Set(built.visited);
       this.hittable = hittableFrom(built.lineEventLines, this.lines);
-      if (built.fwd.size)
+      if (start && start.at.seq < built.skeleton.count) this.hooks.built(start.at);
+      else if (built.fwd.size)
         this.hooks.built({ seq: 0, event: eventName(built.fwd, built.fwd.plainOf[0]) as WalkState['event'] });
       // The trees are painted before the first walk lands (for a short trace it is often here
       // already): its answer fills the inspector, the text and the action edges, work that
       // would otherwise hold up the trees' first paint.
       await afterPaint();
       if (!live()) return;
-      await this.hooks.first(first);
+      await this.hooks.first(first, start);
       span('open: first walk', t2);
     } catch (e) {
       if (live()) this.error = (e as Error).message;
@@ -156,6 +176,32 @@ export class TraceView {
     this.prevInFrame = new Int32Array(0);
     this.visited = new Set();
     this.hittable = new Set();
+  }
+
+  /**
+   * Shows the trace `from` shows, with the trees, plans and events it has already built and
+   * fetched (no request): the same trace in a second view. Any open of this view under way loses.
+   */
+  adopt(from: TraceView): void {
+    this.#opens.next();
+    this.hooks.shown();
+    this.traceId = from.traceId;
+    this.info = from.info;
+    this.skeleton = from.skeleton;
+    this.fwd = from.fwd;
+    this.inv = from.inv;
+    this.fwdPlan = from.fwdPlan;
+    this.invPlan = from.invPlan;
+    this.prevInFrame = from.prevInFrame;
+    this.visited = from.visited;
+    this.hittable = from.hittable;
+    this.selected = from.selected;
+    this.selectedEvent = from.selectedEvent;
+    this.previousEvent = from.previousEvent;
+    this.events.adopt(from.events);
+    this.error = null;
+    this.loading = false;
+    this.opening = Promise.resolve();
   }
 
   /** Shows a state in the inspector and code view (does not move the trajectory). */

@@ -169,9 +169,11 @@ export class Walker {
       this.#start = null;
       this.view.error = null;
       this.targets = []; // they were from the state before
-      void this.probe();
+      // The state's own events are asked first: the inspector shows them, the probes only the edges.
       const cur = walk.states[walk.states.length - 1];
-      if (cur) await this.view.select(cur);
+      const selecting = cur ? this.view.select(cur) : null;
+      void this.probe();
+      await selecting;
     } catch (e) {
       if (live()) {
         this.view.error = (e as Error).message;
