@@ -361,6 +361,87 @@ def _read_spec(fd):
     return spec
 
 
+# clone3 (the same number on every Linux architecture) and its flags.
+_SYS_CLONE3 = 435
+_SYS_GET_ROBUST_LIST = {"x86_64": 274, "aarch64": 100}
+_SYS_SET_ROBUST_LIST = {"x86_64": 273, "aarch64": 99}
+_CLONE_PARENT = 0x00008000
+_CLONE_CHILD_SETTID = 0x01000000
+
+
+def _fork_to_parent():
+    """A function that forks this process as os.fork does (glibc's thread id and robust list
+    set in the copy, Python's at-fork hooks run on both sides), except that the copy is the
+    child of this process's parent (clone3 with CLONE_PARENT), and returns its pid (0 in the
+    copy). None where that cannot be had: then the server forks a middle process, which forks
+    the task child and exits, so that the recorder (a subreaper) adopts it.
+
+    Why: forking here costs page faults (copy-on-write of every page the copy writes to), and
+    a middle process took as many as the task child's whole start-up, a third of a task's CPU.
+
+    glibc keeps the thread id in its thread descriptor and does not learn it from a raw clone;
+    it is found as the one word of the descriptor's first 2 KiB that holds this (main)
+    thread's id, and the kernel writes the copy's id there (CLONE_CHILD_SETTID). Anything
+    else (not glibc on x86_64/aarch64, no clone3, no word or two of them) gives None."""
+    machine = os.uname().machine
+    if machine not in _SYS_GET_ROBUST_LIST:
+        return None
+    try:
+        import ctypes
+        import errno
+        api = ctypes.PyDLL(None)  # the GIL stays held across the clone, as os.fork holds it
+        libc = ctypes.CDLL(None, use_errno=True)
+        # No clone3 (before Linux 5.3, or refused by a seccomp filter, as container runtimes
+        # do): ENOSYS or EPERM. Where it exists, a size of 0 is EINVAL.
+        if libc.syscall(_SYS_CLONE3, None, 0) != -1 or ctypes.get_errno() != errno.EINVAL:
+            return None
+        pthread_self = libc.pthread_self
+        pthread_self.restype = ctypes.c_void_p
+        base = pthread_self()
+        pid = os.getpid()
+        if not base or threading_native_id() != pid:
+            return None
+        words = (ctypes.c_int * 512).from_address(base)
+        found = [i for i, v in enumerate(words) if v == pid]
+        if len(found) != 1:
+            return None
+        syscall = api.syscall
+        syscall.restype = ctypes.c_long
+        head, size = ctypes.c_void_p(), ctypes.c_size_t()
+        if libc.syscall(_SYS_GET_ROBUST_LIST[machine], 0, ctypes.byref(head), ctypes.byref(size)) != 0:
+            return None
+        # struct clone_args up to tls (CLONE_ARGS_SIZE_VER0): flags, pidfd, child_tid,
+        # parent_tid, exit_signal (0: CLONE_PARENT takes the parent's), stack, stack_size, tls
+        args = (ctypes.c_uint64 * 8)(_CLONE_PARENT | _CLONE_CHILD_SETTID, 0, base + 4 * found[0])
+        # syscall is variadic: every argument a long or a pointer, made once (nothing per fork)
+        clone3 = (ctypes.c_long(_SYS_CLONE3), ctypes.byref(args), ctypes.c_long(ctypes.sizeof(args)))
+        set_robust = (ctypes.c_long(_SYS_SET_ROBUST_LIST[machine]), head, ctypes.c_long(size.value))
+        before, after_parent, after_child = (
+            getattr(api, name) for name in ("PyOS_BeforeFork", "PyOS_AfterFork_Parent", "PyOS_AfterFork_Child"))
+        for f in (before, after_parent, after_child):
+            f.restype = None
+    except (ImportError, OSError, AttributeError, ValueError):
+        return None
+
+    def fork():
+        before()
+        pid = syscall(*clone3)
+        if pid == 0:
+            syscall(*set_robust)
+            after_child()
+        else:
+            after_parent()
+            if pid < 0:
+                raise OSError("clone3 failed")
+        return pid
+    return fork
+
+
+def threading_native_id():
+    """This thread's kernel id."""
+    return _thread.get_native_id()
+
+
 def serve(go_fd=0, control_fd=1):
     """The fork server (runner.ForkServer): a warm interpreter with this module loaded that
     forks one task child per request and returns only in that child, with the argv a child
@@ -373,26 +454,29 @@ def serve(go_fd=0, control_fd=1):
     between requests, allocates nothing that outlives a round (a byte read into a buffer
     made once, a fork; forks are reaped by the kernel, SIGCHLD ignored), and everything
     that differs from request to request (the descriptors, the recorder's pid) is received
-    after the fork, by the process that then forks the task child (the middle process).
+    after the fork, by the task child itself (or by the middle process that forks it, where
+    the server cannot fork it as the recorder's child: _fork_to_parent).
     Nor does the server's own start differ: its descriptors come as stdin and stdout, so
     its argv holds no descriptor numbers (which would be whatever the recorder had free).
 
     `go_fd` (stdin): a pipe from the recorder, one byte per task; at its end the server
-    exits. `control_fd` (stdout): a socket to the recorder. A
-    task's request is one message on the control socket, read by the middle process: the
-    recorder's pid as text, carrying three descriptors (the spec pipe, the channel, the
-    output pipe). The middle process forks the task child, sends its pid as text ("0" on
-    failure) and exits, so that the task child is re-parented to the recorder (a subreaper),
-    which waits for that before it writes the task's spec, and then waits for the child
-    and reads its rusage as it would a child of its own."""
-    import socket  # here, not in each middle process: importing it costs milliseconds
+    exits. `control_fd` (stdout): a socket to the recorder. A task's request is one message
+    on the control socket, read by the process the server forked: the recorder's pid as
+    text, carrying three descriptors (the spec pipe, the channel, the output pipe). That
+    process is the task child, a child of the recorder from the start, which sends its own
+    pid as text ("0" on failure); or, without _fork_to_parent, a middle process, which forks
+    the task child, sends its pid and exits, so that the task child is re-parented to the
+    recorder (a subreaper). The recorder waits for that before it writes the task's spec,
+    and then waits for the child and reads its rusage as it would a child of its own."""
+    import socket  # here, not in each task child: importing it costs milliseconds
     # What a task child imports before its program (frame_edits, _set_limits): once here, not per task.
     import ast, resource  # noqa: F401
     procs.prctl(procs.PR_SET_DUMPABLE, 0)  # a traced program cannot write into its memory
-    signal.signal(signal.SIGCHLD, signal.SIG_IGN)
+    signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # middle processes are reaped by the kernel
     control = socket.socket(fileno=control_fd)
     buffers = [bytearray(1)]
-    readv, fork = os.readv, os.fork
+    direct = _fork_to_parent()
+    readv, fork = os.readv, direct or os.fork
     try:
         while True:
             if readv(go_fd, buffers) != 1:
@@ -405,13 +489,15 @@ def serve(go_fd=0, control_fd=1):
         msg, fds, _, _ = socket.recv_fds(control, 64, 3)
         parent = int(msg)
         spec_fd, channel_fd, out_fd = fds
-        pid = os.fork()
+        pid = 0 if direct else os.fork()
     except BaseException:
         try:
             control.send(b"0")
         finally:
             os._exit(1)
-    if pid:
+    if direct:
+        control.send(b"%d" % os.getpid())
+    elif pid:
         control.send(b"%d" % pid)
         os._exit(0)
     return _task_child(control, parent, spec_fd, channel_fd, out_fd)
@@ -420,9 +506,9 @@ def serve(go_fd=0, control_fd=1):
 def _task_child(control, parent, spec_fd, channel_fd, out_fd):
     """In the task child: the process state subprocess.Popen gave a child (runner._spawn:
     its own session, stdin /dev/null, stdout and stderr the output pipe, no other
-    descriptor, SIGCHLD not ignored), then the argv of one. It is the recorder's child only
-    once the middle process has exited: main reads the spec first, which the recorder
-    writes only then."""
+    descriptor, SIGCHLD not ignored), then the argv of one. Where a middle process forked
+    it, it is the recorder's child only once that process has exited: main reads the spec
+    first, which the recorder writes only then."""
     try:
         os.setsid()
         signal.signal(signal.SIGCHLD, signal.SIG_DFL)
