@@ -4,15 +4,17 @@ record) to the parent over the trace channel (channel.py).
     python3 -m stepscope_recorder.child SPEC_FD CHANNEL_FD PARENT_PID
     python3 -m stepscope_recorder.child --serve       (the fork server, see serve; Linux)
 
-SPEC_FD: a pipe holding the task as JSON ({"mode", "filename", "path", "context", "call",
+SPEC_FD: a pipe holding the task in marshal form ({"mode", "filename", "path", "context", "call",
 "argv", "limits", "token"}, see runner.py) after its length, read and closed before the
 program runs. No file path of the recorder's appears in this process's arguments or environment.
 The parent decides how the trace ends (runner.py): this end record is only a claim, taken
 when the process then exits by itself with the status the record names."""
+import _signal
 import _thread
 import builtins
 import io
 import json
+import marshal
 import os
 import signal
 import sys
@@ -221,8 +223,10 @@ class Child:
         def on_alarm(signum, frame):
             child.on_limit(child.time_reason)
         self._on_signal = on_alarm
-        signal.signal(signal.SIGALRM, on_alarm)
-        signal.signal(signal.SIGTERM, on_alarm)  # the parent's timeout, before its SIGKILL
+        # _signal.signal: signal.signal's call without its enum conversions, Python code whose
+        # pages a task child would copy on first touch (as it does every page it writes to)
+        _signal.signal(signal.SIGALRM, on_alarm)
+        _signal.signal(signal.SIGTERM, on_alarm)  # the parent's timeout, before its SIGKILL
         signal.setitimer(signal.ITIMER_REAL, float(self.limits["seconds"]))
         _set_limits(self.limits)
 
@@ -354,9 +358,9 @@ def _read_exactly(fd, n):
 
 
 def _read_spec(fd):
-    """The task: its length as 16 hex digits, then its JSON (runner.spec_bytes)."""
+    """The task: its length as 16 hex digits, then its marshal form (runner.spec_bytes)."""
     size = _read_exactly(fd, 16)
-    spec = json.loads(_read_exactly(fd, int(size, 16)))
+    spec = marshal.loads(_read_exactly(fd, int(size, 16)))
     os.close(fd)
     return spec
 
@@ -511,7 +515,7 @@ def _task_child(control, parent, spec_fd, channel_fd, out_fd):
     first, which the recorder writes only then."""
     try:
         os.setsid()
-        signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+        _signal.signal(signal.SIGCHLD, _signal.SIG_DFL)
         null = os.open(os.devnull, os.O_RDONLY)
         os.dup2(null, 0)  # was the go pipe
         os.dup2(out_fd, 1)  # was the control socket: the socket object must not close it now
