@@ -403,7 +403,7 @@ def _fork_to_parent():
         pthread_self.restype = ctypes.c_void_p
         base = pthread_self()
         pid = os.getpid()
-        if not base or threading_native_id() != pid:
+        if not base or _thread.get_native_id() != pid:  # the main thread's id is the pid
             return None
         words = (ctypes.c_int * 512).from_address(base)
         found = [i for i, v in enumerate(words) if v == pid]
@@ -439,11 +439,6 @@ def _fork_to_parent():
                 raise OSError("clone3 failed")
         return pid
     return fork
-
-
-def threading_native_id():
-    """This thread's kernel id."""
-    return _thread.get_native_id()
 
 
 def serve(go_fd=0, control_fd=1):
