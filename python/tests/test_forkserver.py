@@ -23,15 +23,19 @@ def f(x):
     recorder = os.getppid()
     servers = 0
     for tid in os.listdir("/proc/%d/task" % recorder):
-        with open("/proc/%d/task/%s/children" % (recorder, tid)) as fh:
-            for pid in fh.read().split():
-                if int(pid) == os.getpid():
-                    continue
-                try:
-                    with open("/proc/%s/cmdline" % pid, "rb") as cmd:
-                        servers += b"--serve" in cmd.read().split(b"\\0")
-                except OSError:
-                    pass
+        try:  # the recorder's threads come and go (each task has its own)
+            with open("/proc/%d/task/%s/children" % (recorder, tid)) as fh:
+                children = fh.read().split()
+        except OSError:
+            continue
+        for pid in children:
+            if int(pid) == os.getpid():
+                continue
+            try:
+                with open("/proc/%s/cmdline" % pid, "rb") as cmd:
+                    servers += b"--serve" in cmd.read().split(b"\\0")
+            except OSError:
+                pass
     return ("--serve" in sys.orig_argv, os.getpid(), servers)
 '''
 # The addresses of a few objects the program makes (pool-sized and malloc-sized): equal in
