@@ -7,8 +7,9 @@ task, the same traces), interleaved in this same run.
     python3 bench/cruxeval-record.py [--repeat 1] [--limit K] [--json]
 
 Prints each step's wall time, the totals, the CPU time of all processes (less affected by
-a shared machine's load), the ratios old/new (how many times faster), whether the default
-path's total is under the 10 s goal, and the load average before and after;
+a shared machine's load; each is waited for by its parent, so its rusage counts), the
+ratios old/new (how many times faster), whether the default path's total is under the
+10 s goal, the CPU per task, and the load average before and after;
 needs dist/ (npm run build:core)."""
 import argparse
 import json
@@ -79,9 +80,11 @@ def main():
           "CPU: record %.2fx, all %.2fx less" % (
               old["record"] / new["record"], old["total"] / new["total"],
               old["record_cpu"] / new["record_cpu"], old["total_cpu"] / new["total_cpu"]))
-    print("default path %.1fs: %s 10 s (%s tasks); load average %.1f before, %.1f after, on %d cores" % (
-        new["total"], "under" if new["total"] < 10 else "not under", args.limit or 800, load[0], load[1],
-        os.cpu_count()))
+    tasks = args.limit or 800
+    print("default path %.1fs: %s 10 s (%s tasks); CPU per task %.1f ms, recording %.1f ms; "
+          "load average %.1f before, %.1f after, on %d cores" % (
+              new["total"], "under" if new["total"] < 10 else "not under", tasks, new["total_cpu"] / tasks * 1e3,
+              new["record_cpu"] / tasks * 1e3, load[0], load[1], os.cpu_count()))
     if args.json:
         print(json.dumps({"fork_server": new, "interpreter_per_task": old, "load_average": load,
                           "record_speedup": round(old["record"] / new["record"], 2),

@@ -4,15 +4,17 @@ record) to the parent over the trace channel (channel.py).
     python3 -m stepscope_recorder.child SPEC_FD CHANNEL_FD PARENT_PID
     python3 -m stepscope_recorder.child --serve       (the fork server, see serve; Linux)
 
-SPEC_FD: a pipe holding the task as JSON ({"mode", "filename", "path", "context", "call",
+SPEC_FD: a pipe holding the task in marshal form ({"mode", "filename", "path", "context", "call",
 "argv", "limits", "token"}, see runner.py) after its length, read and closed before the
 program runs. No file path of the recorder's appears in this process's arguments or environment.
 The parent decides how the trace ends (runner.py): this end record is only a claim, taken
 when the process then exits by itself with the status the record names."""
+import _signal
 import _thread
 import builtins
 import io
 import json
+import marshal
 import os
 import signal
 import sys
@@ -221,8 +223,10 @@ class Child:
         def on_alarm(signum, frame):
             child.on_limit(child.time_reason)
         self._on_signal = on_alarm
-        signal.signal(signal.SIGALRM, on_alarm)
-        signal.signal(signal.SIGTERM, on_alarm)  # the parent's timeout, before its SIGKILL
+        # _signal.signal: signal.signal's call without its enum conversions, Python code whose
+        # pages a task child would copy on first touch (as it does every page it writes to)
+        _signal.signal(signal.SIGALRM, on_alarm)
+        _signal.signal(signal.SIGTERM, on_alarm)  # the parent's timeout, before its SIGKILL
         signal.setitimer(signal.ITIMER_REAL, float(self.limits["seconds"]))
         _set_limits(self.limits)
 
@@ -354,11 +358,87 @@ def _read_exactly(fd, n):
 
 
 def _read_spec(fd):
-    """The task: its length as 16 hex digits, then its JSON (runner.spec_bytes)."""
+    """The task: its length as 16 hex digits, then its marshal form (runner.spec_bytes)."""
     size = _read_exactly(fd, 16)
-    spec = json.loads(_read_exactly(fd, int(size, 16)))
+    spec = marshal.loads(_read_exactly(fd, int(size, 16)))
     os.close(fd)
     return spec
+
+
+# clone3 (the same number on every Linux architecture) and its flags.
+_SYS_CLONE3 = 435
+_SYS_GET_ROBUST_LIST = {"x86_64": 274, "aarch64": 100}
+_SYS_SET_ROBUST_LIST = {"x86_64": 273, "aarch64": 99}
+_CLONE_PARENT = 0x00008000
+_CLONE_CHILD_SETTID = 0x01000000
+
+
+def _fork_to_parent():
+    """A function that forks this process as os.fork does (glibc's thread id and robust list
+    set in the copy, Python's at-fork hooks run on both sides), except that the copy is the
+    child of this process's parent (clone3 with CLONE_PARENT), and returns its pid (0 in the
+    copy). None where that cannot be had: then the server forks a middle process, which forks
+    the task child and exits, so that the recorder (a subreaper) adopts it.
+
+    Why: forking here costs page faults (copy-on-write of every page the copy writes to), and
+    a middle process took as many as the task child's whole start-up, a third of a task's CPU.
+
+    glibc keeps the thread id in its thread descriptor and does not learn it from a raw clone;
+    it is found as the one word of the descriptor's first 2 KiB that holds this (main)
+    thread's id, and the kernel writes the copy's id there (CLONE_CHILD_SETTID). Anything
+    else (not glibc on x86_64/aarch64, no clone3, no word or two of them) gives None."""
+    machine = os.uname().machine
+    if machine not in _SYS_GET_ROBUST_LIST:
+        return None
+    try:
+        import ctypes
+        import errno
+        api = ctypes.PyDLL(None)  # the GIL stays held across the clone, as os.fork holds it
+        libc = ctypes.CDLL(None, use_errno=True)
+        # No clone3 (before Linux 5.3, or refused by a seccomp filter, as container runtimes
+        # do): ENOSYS or EPERM. Where it exists, a size of 0 is EINVAL.
+        if libc.syscall(_SYS_CLONE3, None, 0) != -1 or ctypes.get_errno() != errno.EINVAL:
+            return None
+        pthread_self = libc.pthread_self
+        pthread_self.restype = ctypes.c_void_p
+        base = pthread_self()
+        pid = os.getpid()
+        if not base or _thread.get_native_id() != pid:  # the main thread's id is the pid
+            return None
+        words = (ctypes.c_int * 512).from_address(base)
+        found = [i for i, v in enumerate(words) if v == pid]
+        if len(found) != 1:
+            return None
+        syscall = api.syscall
+        syscall.restype = ctypes.c_long
+        head, size = ctypes.c_void_p(), ctypes.c_size_t()
+        if libc.syscall(_SYS_GET_ROBUST_LIST[machine], 0, ctypes.byref(head), ctypes.byref(size)) != 0:
+            return None
+        # struct clone_args up to tls (CLONE_ARGS_SIZE_VER0): flags, pidfd, child_tid,
+        # parent_tid, exit_signal (0: CLONE_PARENT takes the parent's), stack, stack_size, tls
+        args = (ctypes.c_uint64 * 8)(_CLONE_PARENT | _CLONE_CHILD_SETTID, 0, base + 4 * found[0])
+        # syscall is variadic: every argument a long or a pointer, made once (nothing per fork)
+        clone3 = (ctypes.c_long(_SYS_CLONE3), ctypes.byref(args), ctypes.c_long(ctypes.sizeof(args)))
+        set_robust = (ctypes.c_long(_SYS_SET_ROBUST_LIST[machine]), head, ctypes.c_long(size.value))
+        before, after_parent, after_child = (
+            getattr(api, name) for name in ("PyOS_BeforeFork", "PyOS_AfterFork_Parent", "PyOS_AfterFork_Child"))
+        for f in (before, after_parent, after_child):
+            f.restype = None
+    except (ImportError, OSError, AttributeError, ValueError):
+        return None
+
+    def fork():
+        before()
+        pid = syscall(*clone3)
+        if pid == 0:
+            syscall(*set_robust)
+            after_child()
+        else:
+            after_parent()
+            if pid < 0:
+                raise OSError("clone3 failed")
+        return pid
+    return fork
 
 
 def serve(go_fd=0, control_fd=1):
@@ -373,26 +453,29 @@ def serve(go_fd=0, control_fd=1):
     between requests, allocates nothing that outlives a round (a byte read into a buffer
     made once, a fork; forks are reaped by the kernel, SIGCHLD ignored), and everything
     that differs from request to request (the descriptors, the recorder's pid) is received
-    after the fork, by the process that then forks the task child (the middle process).
+    after the fork, by the task child itself (or by the middle process that forks it, where
+    the server cannot fork it as the recorder's child: _fork_to_parent).
     Nor does the server's own start differ: its descriptors come as stdin and stdout, so
     its argv holds no descriptor numbers (which would be whatever the recorder had free).
 
     `go_fd` (stdin): a pipe from the recorder, one byte per task; at its end the server
-    exits. `control_fd` (stdout): a socket to the recorder. A
-    task's request is one message on the control socket, read by the middle process: the
-    recorder's pid as text, carrying three descriptors (the spec pipe, the channel, the
-    output pipe). The middle process forks the task child, sends its pid as text ("0" on
-    failure) and exits, so that the task child is re-parented to the recorder (a subreaper),
-    which waits for that before it writes the task's spec, and then waits for the child
-    and reads its rusage as it would a child of its own."""
-    import socket  # here, not in each middle process: importing it costs milliseconds
+    exits. `control_fd` (stdout): a socket to the recorder. A task's request is one message
+    on the control socket, read by the process the server forked: the recorder's pid as
+    text, carrying three descriptors (the spec pipe, the channel, the output pipe). That
+    process is the task child, a child of the recorder from the start, which sends its own
+    pid as text ("0" on failure); or, without _fork_to_parent, a middle process, which forks
+    the task child, sends its pid and exits, so that the task child is re-parented to the
+    recorder (a subreaper). The recorder waits for that before it writes the task's spec,
+    and then waits for the child and reads its rusage as it would a child of its own."""
+    import socket  # here, not in each task child: importing it costs milliseconds
     # What a task child imports before its program (frame_edits, _set_limits): once here, not per task.
     import ast, resource  # noqa: F401
     procs.prctl(procs.PR_SET_DUMPABLE, 0)  # a traced program cannot write into its memory
-    signal.signal(signal.SIGCHLD, signal.SIG_IGN)
+    signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # middle processes are reaped by the kernel
     control = socket.socket(fileno=control_fd)
     buffers = [bytearray(1)]
-    readv, fork = os.readv, os.fork
+    direct = _fork_to_parent()
+    readv, fork = os.readv, direct or os.fork
     try:
         while True:
             if readv(go_fd, buffers) != 1:
@@ -405,13 +488,15 @@ def serve(go_fd=0, control_fd=1):
         msg, fds, _, _ = socket.recv_fds(control, 64, 3)
         parent = int(msg)
         spec_fd, channel_fd, out_fd = fds
-        pid = os.fork()
+        pid = 0 if direct else os.fork()
     except BaseException:
         try:
             control.send(b"0")
         finally:
             os._exit(1)
-    if pid:
+    if direct:
+        control.send(b"%d" % os.getpid())
+    elif pid:
         control.send(b"%d" % pid)
         os._exit(0)
     return _task_child(control, parent, spec_fd, channel_fd, out_fd)
@@ -420,12 +505,12 @@ def serve(go_fd=0, control_fd=1):
 def _task_child(control, parent, spec_fd, channel_fd, out_fd):
     """In the task child: the process state subprocess.Popen gave a child (runner._spawn:
     its own session, stdin /dev/null, stdout and stderr the output pipe, no other
-    descriptor, SIGCHLD not ignored), then the argv of one. It is the recorder's child only
-    once the middle process has exited: main reads the spec first, which the recorder
-    writes only then."""
+    descriptor, SIGCHLD not ignored), then the argv of one. Where a middle process forked
+    it, it is the recorder's child only once that process has exited: main reads the spec
+    first, which the recorder writes only then."""
     try:
         os.setsid()
-        signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+        _signal.signal(signal.SIGCHLD, _signal.SIG_DFL)
         null = os.open(os.devnull, os.O_RDONLY)
         os.dup2(null, 0)  # was the go pipe
         os.dup2(out_fd, 1)  # was the control socket: the socket object must not close it now

@@ -10,7 +10,9 @@ Trust: the child runs the traced program, so nothing it says is taken on faith.
   exits by itself with the status that record names. A killed child is never `normal`.
 - The event count is counted here, from the lines received."""
 import json
+import marshal
 import os
+import select
 import signal
 import subprocess
 import sys
@@ -80,8 +82,10 @@ def child_env(hashseed):
 
 
 def spec_bytes(spec):
-    """A task's spec as the child reads it (child._read_spec): its length, then its JSON."""
-    data = json.dumps(spec).encode("utf-8")
+    """A task's spec as the child reads it (child._read_spec): its length, then its marshal
+    form (the child runs this interpreter; marshal.loads is one C call where json.loads runs
+    the decoder's Python code, whose pages each task child copies on first touch)."""
+    data = marshal.dumps(spec)
     return b"%016x" % len(data) + data
 
 
@@ -134,7 +138,10 @@ class ForkServer:
     children are the same as Popen's (child.serve says how): this process's own children,
     in their own session, same environment, descriptors, stack depth and limits; and each
     starts from the same heap, so a trace does not depend on which server forked it, or
-    how many tasks it forked before.
+    how many tasks it forked before. A child forked as this process's child (clone3
+    CLONE_PARENT) has as its parent thread the one that started its server, and a child
+    that set PR_SET_PDEATHSIG (procs.die_with_parent) dies with that thread: servers are
+    started by threads that outlive the tasks (record_all's pool, serve's main thread).
 
     The default where the recorder is a subreaper (Linux): one server per hash seed for the
     whole run. With STEPSCOPE_FORK_SERVER=0, and for a seed whose server failed (it did not
@@ -185,7 +192,8 @@ class ForkServer:
 
     @staticmethod
     def _adopted(pid):
-        """True once `pid` is this process's child (its middle process has exited)."""
+        """True once `pid` is this process's child: at once when the server forked it as
+        this process's child, once its middle process has exited otherwise (child.serve)."""
         deadline = time.monotonic() + SERVER_SECONDS
         while True:
             ppid = procs.parent_of(pid)
@@ -421,26 +429,7 @@ def _run_child(spec, child_sock, receiver, env, hashseed, kill_after):
             f.write(spec_bytes(spec))
     except OSError:
         pass  # the child died before reading it; its wait status says how
-    timed_out = threading.Event()
-    exited = threading.Event()
-
-    def kill():
-        # First ask (the child's SIGTERM handler flushes its events and sends its end
-        # record); code stuck in C never runs that handler, so then force.
-        timed_out.set()
-        try:
-            os.kill(proc.pid, signal.SIGTERM)
-        except ProcessLookupError:
-            return
-        if not exited.wait(TERM_SECONDS):
-            _kill_group(proc.pid)
-
-    timer = threading.Timer(kill_after, kill)
-    timer.daemon = True
-    timer.start()
-    _, status, rusage = _wait(proc.pid)
-    exited.set()
-    timer.cancel()
+    timed_out, status, rusage = _wait_or_kill(proc.pid, kill_after)
     proc.returncode = os.waitstatus_to_exitcode(status)
     _kill_group(proc.pid)  # whatever the program left running in its process group
     if os.WIFEXITED(status):
@@ -458,7 +447,58 @@ def _run_child(spec, child_sock, receiver, env, hashseed, kill_after):
         receiver.tampered = receiver.tampered or "the channel stayed open after the child ended"
     reader.join(2.0)
     proc.stdout.close()
-    return status, rusage, timed_out.is_set(), counted[0]
+    return status, rusage, timed_out, counted[0]
+
+
+def _wait_or_kill(pid, kill_after):
+    """Waits for child `pid`; `kill_after` seconds on, first asks it to end (the child's
+    SIGTERM handler flushes its events and sends its end record), then, TERM_SECONDS later,
+    forces it (code stuck in C never runs that handler). Returns (timed out, wait status,
+    rusage). Waits on a pidfd where there is one, else with a timer thread."""
+    try:
+        pidfd = os.pidfd_open(pid)
+    except (AttributeError, OSError):  # not Linux 5.3+
+        pidfd = None
+    if pidfd is None:
+        return _wait_with_timer(pid, kill_after)
+    try:
+        poll = select.poll()
+        poll.register(pidfd, select.POLLIN)
+        timed_out = not poll.poll(kill_after * 1000)
+        if timed_out:
+            try:
+                os.kill(pid, signal.SIGTERM)
+            except ProcessLookupError:
+                pass
+            else:
+                if not poll.poll(TERM_SECONDS * 1000):
+                    _kill_group(pid)
+    finally:
+        os.close(pidfd)
+    _, status, rusage = _wait(pid)
+    return timed_out, status, rusage
+
+
+def _wait_with_timer(pid, kill_after):
+    timed_out = threading.Event()
+    exited = threading.Event()
+
+    def kill():
+        timed_out.set()
+        try:
+            os.kill(pid, signal.SIGTERM)
+        except ProcessLookupError:
+            return
+        if not exited.wait(TERM_SECONDS):
+            _kill_group(pid)
+
+    timer = threading.Timer(kill_after, kill)
+    timer.daemon = True
+    timer.start()
+    _, status, rusage = _wait(pid)
+    exited.set()
+    timer.cancel()
+    return timed_out.is_set(), status, rusage
 
 
 def _wait(pid):

@@ -103,7 +103,8 @@ class Tracer:
         self.values = values
         self.recursion_limit = recursion_limit
         self.failed = None  # set when the tracer itself broke (the trace is then cut)
-        self._src = ['""'] + [json.dumps(well_formed(line)) for line in context.split("\n")]
+        # encode_basestring_ascii(s) is json.dumps(s) for a str, without two calls of Python code
+        self._src = ['""'] + [encode_basestring_ascii(well_formed(line)) for line in context.split("\n")]
         self._codes = {}   # code -> (func_json, exit kinds, is_generator, is_module)
         # frame -> [number, segment parent, last seq, depth, last event, code info,
         #           f_lasti at the frame's latest exception event, _line_template]
@@ -122,7 +123,7 @@ class Tracer:
         info = self._codes.get(code)
         if info is None:
             info = self._codes[code] = (
-                json.dumps(well_formed(code.co_name)), _exit_kinds(code.co_code),
+                encode_basestring_ascii(well_formed(code.co_name)), _exit_kinds(code.co_code),
                 bool(code.co_flags & _GENERATOR_FLAGS), code.co_name == "<module>")
         return info
 
@@ -136,7 +137,7 @@ class Tracer:
 
     def _value_json(self, value):
         text, was_cut = self.values.repr(value)
-        return json.dumps(text), was_cut
+        return encode_basestring_ascii(text), was_cut
 
     def _build(self, write, flush, max_events, deadline, time_reason, on_limit):
         # Everything the hot path touches is a closure variable (cheaper than attributes).

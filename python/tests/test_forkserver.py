@@ -23,15 +23,19 @@ def f(x):
     recorder = os.getppid()
     servers = 0
     for tid in os.listdir("/proc/%d/task" % recorder):
-        with open("/proc/%d/task/%s/children" % (recorder, tid)) as fh:
-            for pid in fh.read().split():
-                if int(pid) == os.getpid():
-                    continue
-                try:
-                    with open("/proc/%s/cmdline" % pid, "rb") as cmd:
-                        servers += b"--serve" in cmd.read().split(b"\\0")
-                except OSError:
-                    pass
+        try:  # the recorder's threads come and go (each task has its own)
+            with open("/proc/%d/task/%s/children" % (recorder, tid)) as fh:
+                children = fh.read().split()
+        except OSError:
+            continue
+        for pid in children:
+            if int(pid) == os.getpid():
+                continue
+            try:
+                with open("/proc/%s/cmdline" % pid, "rb") as cmd:
+                    servers += b"--serve" in cmd.read().split(b"\\0")
+            except OSError:
+                pass
     return ("--serve" in sys.orig_argv, os.getpid(), servers)
 '''
 # The addresses of a few objects the program makes (pool-sized and malloc-sized): equal in
@@ -57,6 +61,17 @@ def f(x):
                         os.kill(int(pid), signal.SIGKILL)
                         killed += 1
     return killed
+'''
+
+# What a program sees of its own process that a fork server must set up as fork() would:
+# the C library's idea of the thread id (a per-thread CPU clock is made from it), threads.
+OWN_THREAD = '''import os, threading, time
+def f(x):
+    cpu = time.clock_gettime(time.pthread_getcpuclockid(threading.get_ident()))
+    t = threading.Thread(target=lambda: None)
+    t.start()
+    t.join()
+    return (cpu < 60, threading.get_native_id() == os.getpid(), threading.main_thread().ident == threading.get_ident())
 '''
 
 
@@ -88,6 +103,11 @@ class ForkServer(unittest.TestCase):
         values = [eval(returned(t)) for t in record_tasks([FORKED] * 4, jobs=2)]
         self.assertEqual([v[0] for v in values], [True] * 4)
         self.assertEqual(len({v[1] for v in values}), 4)
+
+    def test_a_task_child_has_its_own_thread_id_as_after_fork(self):
+        for switch in ("1", "0"):
+            traces = record_tasks([OWN_THREAD] * 2, {"STEPSCOPE_FORK_SERVER": switch}, jobs=2)
+            self.assertEqual([returned(t) for t in traces], ["(True, True, True)"] * 2)
 
     def test_turned_off_every_task_starts_an_interpreter(self):
         # One at a time: on, the run's server lives beside each task; off, each task's own
