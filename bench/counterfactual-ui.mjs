@@ -72,30 +72,48 @@ const browser = await chromium.launch({
   ],
 });
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-// Times are taken in the page, from the click event (its timeStamp) to the first frame after the
-// view is in the DOM (that frame's paint done): the browser's own clock, not Playwright's, whose
-// round trips to the browser (tens of ms on a loaded machine) are no part of the app's latency.
-// The wall time Playwright sees around the click is printed too.
-const armClick = (page) =>
-  page.evaluate(() => {
+// Times are taken in the page, on the browser's own clock: from the click event (its timeStamp)
+// to the animation frame that first holds the view (a MutationObserver sees every change of the
+// DOM; the frame's callbacks run just before it is painted, and a Chrome trace of this bench shows
+// that paint taking 1-5 ms). Playwright's own round trips to the browser (tens of ms, more on a
+// loaded machine) are no part of the app's latency; the wall time it sees around the click is
+// printed too. (A task queued after that frame would wait for the work the app does once the tree
+// is painted, e.g. the first walk's inspector: trace-view.svelte.ts, afterPaint.)
+/**
+ * Before a click: watch for each named view, a list of [selector, text the element must hold or
+ * null] that must all be in the DOM at once. `shown(page, name)` then gives ms from the click.
+ */
+const arm = (page, views) =>
+  page.evaluate((views) => {
     window.__clickAt = null;
+    window.__shown = {};
     document.addEventListener('click', (e) => (window.__clickAt = e.timeStamp), { capture: true, once: true });
-  });
-const sinceClick = (page) =>
-  page.evaluate(() => new Promise((r) => requestAnimationFrame(() => r(performance.now() - window.__clickAt))));
+    const check = () => {
+      for (const [name, parts] of Object.entries(views)) {
+        if (name in window.__shown || window.__clickAt === null) continue;
+        const all = parts.every(([sel, text]) => {
+          const el = document.querySelector(sel);
+          return el && (text === null || el.textContent.includes(text));
+        });
+        if (!all) continue;
+        window.__shown[name] = null;
+        requestAnimationFrame(() => (window.__shown[name] = performance.now() - window.__clickAt));
+      }
+    };
+    new MutationObserver(check).observe(document.body, {
+      subtree: true,
+      childList: true,
+      attributes: true,
+      characterData: true,
+    });
+  }, views);
+const shown = async (page, name) =>
+  (await page.waitForFunction((n) => window.__shown?.[n] ?? null, name, { timeout: 120_000 })).jsonValue();
 /** The forward tree drawn with its current node (at state `seq` when given), under the header `title` holds. */
-const drawn = (page, title, seq = null) =>
-  page.waitForFunction(
-    ([t, s]) => {
-      const tree = document.querySelector('[data-testid="forward-tree"]');
-      const at = s === null ? '' : `[data-seq="${s}"]`;
-      return (
-        tree?.querySelector('header')?.textContent?.includes(t) && tree.querySelector(`[data-current="true"]${at}`)
-      );
-    },
-    [title, seq],
-    { timeout: 120_000 },
-  );
+const forward = (title, seq = null) => [
+  ['[data-testid="forward-tree"] header', title],
+  [`[data-testid="forward-tree"] [data-current="true"]${seq === null ? '' : `[data-seq="${seq}"]`}`, null],
+];
 
 try {
   const plain = [];
@@ -116,27 +134,28 @@ try {
       .filter({ hasNot: page.getByTestId('cf-of') });
     await row.first().waitFor({ timeout: 60_000 });
     await page.waitForLoadState('networkidle');
-    await armClick(page);
+    await arm(page, { trees: [...forward('Forward'), ['[data-testid="inverse-tree"] [data-seq]', null]] });
     await row.first().click();
-    await drawn(page, 'Forward');
-    await page.waitForSelector('[data-testid="inverse-tree"] [data-seq]');
-    plain.push(await sinceClick(page));
+    plain.push(await shown(page, 'trees'));
     // The counterfactual: the state selected, the form filled (not timed), then the click.
     await page.locator(`[data-testid="forward-tree"] [data-seq="${edit.seq}"][data-event="line"]`).click();
     await page.getByTestId('edit-value').click();
     await page.getByTestId('cf-name').selectOption(edit.name);
     await page.getByTestId('cf-value').fill(literal(k));
-    await armClick(page);
+    // The new tree at the edited state (the trajectory walked there), the origin's beside it; then
+    // the inspector at the selected state, with what changed against the original.
+    await arm(page, {
+      tree: [...forward('Edited #', edit.seq), ['[data-testid="origin-tree"] [data-seq]', null]],
+      changes: [
+        ['[data-testid="locals"]', literal(k)],
+        ['[data-testid="cf-changes"]:not([data-state="loading"])', null],
+      ],
+    });
     const t0 = Date.now();
     await page.getByTestId('cf-run').click();
-    // The new tree opens at the edited state (the trajectory walked there), the origin's beside it.
-    await drawn(page, 'Edited #', edit.seq);
-    await page.waitForSelector('[data-testid="origin-tree"] [data-seq]');
-    cf.push(await sinceClick(page));
+    cf.push(await shown(page, 'tree'));
     outside.push(Date.now() - t0);
-    // Then the inspector at the selected state, with what changed against the original.
-    await page.waitForSelector('[data-testid="cf-changes"]:not([data-state="loading"])', { timeout: 60_000 });
-    settled.push(await sinceClick(page));
+    settled.push(await shown(page, 'changes'));
     recording.push(
       await page.evaluate(
         () => performance.getEntriesByName('stepscope counterfactual: record').at(-1)?.duration ?? NaN,
@@ -159,8 +178,9 @@ try {
   console.log(`${values.task}: edit ${edit.name} at state #${edit.seq} (5 runs, medians)`);
   console.log(`  plain open (click -> trees drawn)             ${p} ms`);
   console.log(`  counterfactual (click -> new tree drawn)      ${c} ms   ${(c / p).toFixed(2)}x the plain open`);
+  console.log(`    each run                                    ${cf.map((x) => Math.round(x)).join(', ')} ms`);
   console.log(`    of which recording (recordCounterfactual)   ${Math.round(median(recording))} ms`);
-  console.log(`    as Playwright sees it (click() -> drawn)    ${median(outside)} ms`);
+  console.log(`    as Playwright sees it (click() -> seen)     ${median(outside)} ms`);
   console.log(`  and the inspector's changes against the origin ${Math.round(median(settled))} ms`);
   for (const [name, ms] of Object.entries(opening))
     console.log(`    ${`${name} (both trees)`.padEnd(40)} ${Math.round(median(ms))} ms`);
