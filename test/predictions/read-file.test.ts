@@ -72,6 +72,36 @@ describe('JSON Lines', () => {
     );
   });
 
+  // A line may name its item by its exact prompt (harnesses that echo the prompt); a prompt two
+  // items share names neither, so the line is refused rather than scored against one of them.
+  describe('items named by prompt', () => {
+    const prompts: Record<string, number[]> = { 'x = 1<|frame_sep|>': [1], 'same<|frame_sep|>': [1, 2] };
+    const byPrompt = (p: string) => prompts[p] ?? [];
+    const reading = (text: string) => () => readPredictionsFile(file(text), resolve, null, byPrompt);
+
+    it('a prompt of one item names it', () => {
+      const r = readPredictionsFile(
+        file('{"prompt": "x = 1<|frame_sep|>", "completion": "a"}\n'),
+        resolve,
+        null,
+        byPrompt,
+      );
+      expect([...r.byItem]).toEqual([[1, ['a']]]);
+    });
+
+    it('a prompt two items share is refused at its line, naming both', () => {
+      expect(reading('{"id": 2, "completion": "a"}\n{"prompt": "same<|frame_sep|>", "completion": "b"}\n')).toThrow(
+        /:2: "prompt" is the prompt of items 1, 2: name the item by "id" instead$/,
+      );
+    });
+
+    it("a prompt of no item is refused with the prompt's ending", () => {
+      expect(reading('{"prompt": "other", "completion": "b"}\n')).toThrow(
+        /:1: expected "prompt" to be the exact prompt of an item of this set; no item's prompt is it \(it ends "other"\)$/,
+      );
+    });
+  });
+
   it("blank lines (also of spaces, or a CRLF file's lone \\r) are skipped, even before the first record", () => {
     const r = read(
       '\n   \n{"id": 1, "completion": "a"}\r\n\r\n{"id": "sample_146", "completions": ["b", "c"]}\r\n  \r\n',
