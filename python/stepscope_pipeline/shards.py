@@ -69,15 +69,10 @@ def read_programs(paths):
     return [program for program, _ in _programs_with_places(paths)]
 
 
-def split(programs, per_shard):
-    """Consecutive runs of `per_shard` programs; the last may be shorter."""
-    if per_shard < 1:
-        raise ValueError("--shard-programs must be at least 1")
-    return [programs[k:k + per_shard] for k in range(0, len(programs), per_shard)]
-
-
 class _Digest:
-    """spec_digest computed one program at a time (the same bytes as json.dumps of the whole)."""
+    """A shard's digest, fed one program at a time: sha256 of the JSON text of {"options",
+    "programs"} (keys sorted), written out piece by piece so that no shard's programs need be
+    held. Shards done by an earlier run are known by it: its bytes must not change."""
 
     def __init__(self, options):
         self.h = hashlib.sha256()
@@ -96,9 +91,10 @@ class _Digest:
 
 def spec_digest(programs, options):
     """What a shard's result depends on: its programs and the options of each step."""
-    h = hashlib.sha256()
-    h.update(json.dumps({"programs": programs, "options": options}, sort_keys=True).encode())
-    return h.hexdigest()
+    d = _Digest(options)
+    for program in programs:
+        d.add(program)
+    return d.hexdigest()
 
 
 def plan_shards(paths, per_shard, options):

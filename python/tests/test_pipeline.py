@@ -1,6 +1,7 @@
 """The pipeline's shard logic (python/stepscope_pipeline/shards.py, standard library only): how
 programs are read and split, which shards count as done, and what one shard's run leaves. A fake
 `stepscope` stands in for the Node CLI; the Dask side is tested by test/pipeline/ (vitest)."""
+import hashlib
 import json
 import os
 import sys
@@ -49,11 +50,6 @@ class ReadAndSplit(unittest.TestCase):
         with self.assertRaisesRegex(shards.ProgramError, "nope.py: no such file"):
             shards.read_programs([os.path.join(self.dir, "nope.py")])
 
-    def test_split_keeps_order_and_the_last_shard_is_shorter(self):
-        self.assertEqual(shards.split(list(range(7)), 3), [[0, 1, 2], [3, 4, 5], [6]])
-        with self.assertRaises(ValueError):
-            shards.split([1], 0)
-
     def test_user_arguments_replace_the_defaults_they_name(self):
         d = ["--kind", "trajectories", "--format", "parquet"]
         self.assertEqual(shards.step_args("--format jsonl --seed 2", d),
@@ -76,8 +72,12 @@ class ReadAndSplit(unittest.TestCase):
         for k, part in enumerate(parts):
             mine = programs[2 * k:2 * k + 2]
             self.assertEqual(shards.load_programs(part["sources"]), mine)
-            # The same digest as the whole list's: shards done by an earlier run stay done.
-            self.assertEqual(part["digest"], shards.spec_digest(mine, options))
+            # The digest shards done by an earlier run were written with: they stay done.
+            whole = json.dumps({"programs": mine, "options": options}, sort_keys=True).encode()
+            self.assertEqual(part["digest"], hashlib.sha256(whole).hexdigest())
+            self.assertEqual(shards.spec_digest(mine, options), part["digest"])
+        # In order, the last shard shorter.
+        self.assertEqual([p["programs"] for p in shards.plan_shards(paths, 4, options)], [4, 2])
         self.assertEqual(parts[1]["sources"], [[os.path.abspath(a), parts[1]["sources"][0][1], os.path.getsize(a)],
                                                ["file", prog]])
         # A shard of many lines of one file is one byte span, whatever its size.
