@@ -266,8 +266,7 @@ def main(argv=None):
     if args.command == "counterfactual-serve":
         return _counterfactual_serve()
     started = time.monotonic()
-    for sig in (signal.SIGTERM, signal.SIGHUP):
-        signal.signal(sig, _stop)
+    _stop_on_signals()
     try:
         _stop_with_caller()
         tasks = COMMANDS[args.command](args)
@@ -319,8 +318,7 @@ def _counterfactual(args):
 
 
 def _counterfactual_serve():
-    for sig in (signal.SIGTERM, signal.SIGHUP):
-        signal.signal(sig, _stop)
+    _stop_on_signals()
     try:
         counterfactual.serve(sys.stdin, sys.stdout, os.environ.get("STEPSCOPE_TEST_WARM_SKEW") == "1")
     except (KeyboardInterrupt, Exception) as e:
@@ -330,6 +328,11 @@ def _counterfactual_serve():
 
 def _stop(signum, frame):
     raise runner.Stopped(signum)
+
+
+def _stop_on_signals():
+    for sig in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sig, _stop)
 
 
 def _stop_with_caller():

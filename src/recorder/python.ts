@@ -28,7 +28,8 @@ export function pythonExecutable(): string {
   return process.env.STEPSCOPE_PYTHON || 'python3';
 }
 
-function env(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+/** This process's environment with the recorder's package first on PYTHONPATH (and `extra` over it). */
+export function recorderEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
   const old = process.env.PYTHONPATH;
   return { ...process.env, PYTHONPATH: old ? `${pythonDir}:${old}` : pythonDir, ...extra };
 }
@@ -43,7 +44,7 @@ export function runRecorder(args: string[]): Promise<number> {
     // STEPSCOPE_PARENT_PID: the recording stops when this process dies, even by SIGKILL (cli.py).
     const child = spawn(pythonExecutable(), ['-m', 'stepscope_recorder', ...args], {
       stdio: 'inherit',
-      env: env({ STEPSCOPE_PARENT_PID: String(process.pid) }),
+      env: recorderEnv({ STEPSCOPE_PARENT_PID: String(process.pid) }),
     });
     child.on('error', (e) => reject(new Error(`cannot start ${pythonExecutable()}: ${e.message}`)));
     child.on('exit', (code, signal) => {
@@ -57,7 +58,7 @@ export function runRecorder(args: string[]): Promise<number> {
 /** The argparse help of one recorder subcommand, so the two CLIs never disagree. */
 export function recorderHelp(sub: string, fallback: string): string {
   const r = spawnSync(pythonExecutable(), ['-m', 'stepscope_recorder', sub, '--help'], {
-    env: env(),
+    env: recorderEnv(),
     encoding: 'utf8',
   });
   if (r.status !== 0 || !r.stdout) return fallback;

@@ -18,7 +18,7 @@
  *   (`resolvedPython`): a shim costs one start per session, not one per request.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { pythonDir, pythonExecutable } from './python.js';
+import { pythonExecutable, recorderEnv } from './python.js';
 
 /** A counterfactual run as the recorder reports it (counterfactual.ts's result passes these on). */
 export interface RecordedRun {
@@ -90,14 +90,9 @@ function key(executable: string): string {
   return `${executable}\0${process.cwd()}\0${process.env.PYENV_VERSION ?? ''}`;
 }
 
-function baseEnv(): NodeJS.ProcessEnv {
-  const old = process.env.PYTHONPATH;
-  return { ...process.env, PYTHONPATH: old ? `${pythonDir}:${old}` : pythonDir };
-}
-
 /** The command and environment that start `executable` (resolved when known). */
 export function pythonCommand(executable = pythonExecutable()): { command: string; env: NodeJS.ProcessEnv } {
-  const env = baseEnv();
+  const env = recorderEnv();
   const r = resolved.get(key(executable));
   if (!r) return { command: executable, env };
   for (const [k, v] of Object.entries(r.env)) {

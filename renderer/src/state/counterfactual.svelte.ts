@@ -151,8 +151,9 @@ export class Counterfactuals {
       // built (nothing asked again), and the path to the edited state is read from its tree
       // before the new trace replaces it. States before the edit are the origin's, so the new
       // trace opens with its first walk already there (one request).
-      const at = this.explorer.traceId === r.origin ? openAt(this.explorer.fwd, r.seq) : null;
-      if (this.explorer.traceId === r.origin && this.origin.traceId !== r.origin) this.origin.adopt(this.explorer);
+      const fromOrigin = this.explorer.traceId === r.origin;
+      const at = fromOrigin ? openAt(this.explorer.fwd, r.seq) : null;
+      if (fromOrigin && this.origin.traceId !== r.origin) this.origin.adopt(this.explorer);
       const origin = this.origin.traceId === r.origin ? this.origin.opening : this.origin.open(r.origin);
       await Promise.all([this.explorer.open(r.trace, at), origin]);
       // Opened where the edit was made (the trajectory walked to it, the camera on it), not at

@@ -10,7 +10,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { int } from '../../contract/validate.js';
 import { combineShards } from '../../export/combine.js';
-import { pythonDir } from '../../recorder/python.js';
+import { recorderEnv } from '../../recorder/python.js';
 import { CliError, intOption, requireString, usage, type Command } from '../command.js';
 
 const HELP = `Usage: stepscope pipeline --programs FILE... --out DIR [--shard-programs N]
@@ -135,11 +135,7 @@ export const command: Command = {
 /** Runs the driver, passing its lines through; resolves to its result line (null when none came). */
 function runDriver(py: string, args: string[]): Promise<DriverResult | null> {
   return new Promise((resolvePromise, reject) => {
-    const old = process.env.PYTHONPATH;
-    const child = spawn(py, args, {
-      stdio: ['ignore', 'pipe', 'inherit'],
-      env: { ...process.env, PYTHONPATH: old ? `${pythonDir}:${old}` : pythonDir },
-    });
+    const child = spawn(py, args, { stdio: ['ignore', 'pipe', 'inherit'], env: recorderEnv() });
     let result: DriverResult | null = null;
     let buf = '';
     child.stdout.setEncoding('utf8');
