@@ -7,8 +7,8 @@
 // - the share of that time spent reading completions and scoring them (no database), and the share
 //   spent storing the same predictions, scored beforehand (the run and its rows written in one
 //   transaction, the commit and its checkpoint included), with the bytes the corpus grew by;
-// - the floor under any store of one SQL row per prediction: the same rows and columns into a table with no index,
-//   key, check or generated column, in batches of 500 rows a statement, in one transaction, added to reading and
+// - the floor under any store of one SQL row per prediction: the same rows, stored by the same code, into a table of
+//   the same columns with no index, key, check or generated column, in one transaction; and that added to reading and
 //   scoring (the ratio 0.3 allows the whole import 3.3x the parse);
 // - `scores` over the run (the verdicts read back and aggregated, by action).
 // Each figure is the best of three; the import's ratio is also given by CPU time (user + system of this
@@ -19,6 +19,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { arg, predictionLines } from './_predictions-mix.mjs';
 
 const ITEMS = arg('--items', 10_000);
@@ -30,6 +31,7 @@ const { importPredictions } = await import(join(root, 'dist/predictions/import.j
 const { runScores } = await import(join(root, 'dist/predictions/views.js'));
 const { scoreCompletion } = await import(join(root, 'dist/semantics/index.js'));
 const { newPrediction } = await import(join(root, 'dist/predictions/verdicts.js'));
+const { insertPredictions } = await import(join(root, 'dist/store/queries/predictions.js'));
 const dir = mkdtempSync(join(tmpdir(), 'stepscope-bench-pred-'));
 const ms = (t0) => Number(process.hrtime.bigint() - t0) / 1e6;
 /** The least wall time of three runs of `f` (which returns it); the least CPU time of the three goes in `cpu`. */
@@ -135,55 +137,21 @@ try {
       `(${((storeMs / importMs) * 100).toFixed(0)}% of the import; ${(storeMs / parseMs).toFixed(1)}x the parse; ` +
       `the corpus grows about ${grew.toFixed(0)} bytes per prediction)`,
   );
-  // The floor: the same values into a bare table (statements built as src/store/queries/predictions.ts builds them).
-  const conn = corpus.conn;
-  conn.exec(`CREATE TABLE bench_bare (id INTEGER PRIMARY KEY, run_id INT, created TEXT, item_id INT, sample INT,
+  // The floor: the store's own code (insertPredictions) over a table of the same name and columns with no index, key,
+  // check or generated column, in a database of its own opened as a corpus is (WAL, synchronous NORMAL).
+  const bare = new Database(join(dir, 'bare.db'));
+  bare.pragma('journal_mode = WAL');
+  bare.pragma('synchronous = NORMAL');
+  bare.exec(`CREATE TABLE predictions (id INTEGER PRIMARY KEY, run_id INT, created TEXT, item_id INT, sample INT,
     completion TEXT, finish TEXT, format_error INT, parse_error TEXT, em_event INT, em_src INT, em_locals INT, em_arg INT,
     em_all INT, exec_status TEXT, alt_status TEXT)`);
-  const W = 15;
-  const row = `(${Array(W).fill('?').join(', ')})`;
-  const insert = (rows) =>
-    conn.prepare(`INSERT INTO bench_bare (run_id, created, item_id, sample, completion, finish, format_error,
-      parse_error, em_event, em_src, em_locals, em_arg, em_all, exec_status, alt_status) VALUES ${Array(rows).fill(row).join(', ')}`);
-  const many = insert(500);
-  const b = (x) => (x === null || x === undefined ? null : x ? 1 : 0);
-  const created = new Date().toISOString();
   let r = 0;
   const bareMs = best(() => {
     const t = process.hrtime.bigint();
-    r++;
-    conn
-      .transaction(() => {
-        const params = new Array(500 * W);
-        let at = 0;
-        for (const p of stored) {
-          const em = p.em;
-          params[at++] = r;
-          params[at++] = created;
-          params[at++] = p.itemId;
-          params[at++] = p.sample;
-          params[at++] = p.completion;
-          params[at++] = p.finish;
-          params[at++] = em === null ? null : b(p.parseError !== null);
-          params[at++] = p.parseError === null ? null : JSON.stringify(p.parseError);
-          params[at++] = b(em?.event);
-          params[at++] = b(em?.src);
-          params[at++] = b(em?.locals);
-          params[at++] = b(em?.arg);
-          params[at++] = b(em?.all);
-          params[at++] = p.exec;
-          params[at++] = p.alt;
-          if (at === params.length) {
-            many.run(...params);
-            at = 0;
-          }
-        }
-        if (at) insert(at / W).run(...params.slice(0, at));
-      })
-      .immediate();
+    bare.transaction(() => insertPredictions(bare, ++r, stored)).immediate();
     return ms(t);
   });
-  conn.exec('DROP TABLE bench_bare');
+  bare.close();
   console.log(
     `  floor, a bare table:     ${(bareMs / parseMs).toFixed(1)}x the parse to store the same rows with no index, key or check; ` +
       `with reading and scoring ${((bareMs + scoreMs) / parseMs).toFixed(1)}x (0.3 allows 3.3x)`,
