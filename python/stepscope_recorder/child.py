@@ -365,10 +365,12 @@ def _read_spec(fd):
     return spec
 
 
-# clone3 (the same number on every Linux architecture) and its flags.
-_SYS_CLONE3 = 435
+# clone (not clone3: container runtimes' seccomp filters refuse clone3, whose flags they cannot
+# read, and let clone through when its flags ask for no new namespace), and its flags.
+_SYS_CLONE = {"x86_64": 56, "aarch64": 220}
 _SYS_GET_ROBUST_LIST = {"x86_64": 274, "aarch64": 100}
 _SYS_SET_ROBUST_LIST = {"x86_64": 273, "aarch64": 99}
+_CLONE_SIGHAND = 0x00000800
 _CLONE_PARENT = 0x00008000
 _CLONE_CHILD_SETTID = 0x01000000
 
@@ -376,7 +378,7 @@ _CLONE_CHILD_SETTID = 0x01000000
 def _fork_to_parent():
     """A function that forks this process as os.fork does (glibc's thread id and robust list
     set in the copy, Python's at-fork hooks run on both sides), except that the copy is the
-    child of this process's parent (clone3 with CLONE_PARENT), and returns its pid (0 in the
+    child of this process's parent (clone with CLONE_PARENT), and returns its pid (0 in the
     copy). None where that cannot be had: then the server forks a middle process, which forks
     the task child and exits, so that the recorder (a subreaper) adopts it.
 
@@ -386,18 +388,22 @@ def _fork_to_parent():
     glibc keeps the thread id in its thread descriptor and does not learn it from a raw clone;
     it is found as the one word of the descriptor's first 2 KiB that holds this (main)
     thread's id, and the kernel writes the copy's id there (CLONE_CHILD_SETTID). Anything
-    else (not glibc on x86_64/aarch64, no clone3, no word or two of them) gives None."""
+    else (not glibc on x86_64/aarch64, clone with CLONE_PARENT refused, no word or two of
+    them) gives None."""
     machine = os.uname().machine
-    if machine not in _SYS_GET_ROBUST_LIST:
+    if machine not in _SYS_CLONE:
         return None
     try:
         import ctypes
         import errno
         api = ctypes.PyDLL(None)  # the GIL stays held across the clone, as os.fork holds it
         libc = ctypes.CDLL(None, use_errno=True)
-        # No clone3 (before Linux 5.3, or refused by a seccomp filter, as container runtimes
-        # do): ENOSYS or EPERM. Where it exists, a size of 0 is EINVAL.
-        if libc.syscall(_SYS_CLONE3, None, 0) != -1 or ctypes.get_errno() != errno.EINVAL:
+        # Whether a filter refuses clone with CLONE_PARENT (EPERM, ENOSYS): asked with flags the
+        # kernel itself refuses (CLONE_SIGHAND without CLONE_VM is EINVAL), so nothing is made.
+        zero = ctypes.c_long(0)
+        probe = ctypes.c_long(_CLONE_PARENT | _CLONE_SIGHAND)
+        if libc.syscall(ctypes.c_long(_SYS_CLONE[machine]), probe, zero, zero, zero, zero) != -1 \
+                or ctypes.get_errno() != errno.EINVAL:
             return None
         pthread_self = libc.pthread_self
         pthread_self.restype = ctypes.c_void_p
@@ -414,11 +420,14 @@ def _fork_to_parent():
         head, size = ctypes.c_void_p(), ctypes.c_size_t()
         if libc.syscall(_SYS_GET_ROBUST_LIST[machine], 0, ctypes.byref(head), ctypes.byref(size)) != 0:
             return None
-        # struct clone_args up to tls (CLONE_ARGS_SIZE_VER0): flags, pidfd, child_tid,
-        # parent_tid, exit_signal (0: CLONE_PARENT takes the parent's), stack, stack_size, tls
-        args = (ctypes.c_uint64 * 8)(_CLONE_PARENT | _CLONE_CHILD_SETTID, 0, base + 4 * found[0])
+        # clone(flags, stack, parent_tid, child_tid, tls) on x86_64, (flags, stack, parent_tid,
+        # tls, child_tid) on aarch64; stack 0: the copy goes on on this stack, as after fork.
+        # The exit signal (flags' low byte) is left 0: with CLONE_PARENT the kernel gives the
+        # copy this process's own (SIGCHLD), as a child of the recorder.
+        tid = ctypes.c_void_p(base + 4 * found[0])
+        tail = (zero, tid, zero) if machine == "x86_64" else (zero, zero, tid)
         # syscall is variadic: every argument a long or a pointer, made once (nothing per fork)
-        clone3 = (ctypes.c_long(_SYS_CLONE3), ctypes.byref(args), ctypes.c_long(ctypes.sizeof(args)))
+        clone = (ctypes.c_long(_SYS_CLONE[machine]), ctypes.c_long(_CLONE_PARENT | _CLONE_CHILD_SETTID), zero) + tail
         set_robust = (ctypes.c_long(_SYS_SET_ROBUST_LIST[machine]), head, ctypes.c_long(size.value))
         before, after_parent, after_child = (
             getattr(api, name) for name in ("PyOS_BeforeFork", "PyOS_AfterFork_Parent", "PyOS_AfterFork_Child"))
@@ -429,14 +438,14 @@ def _fork_to_parent():
 
     def fork():
         before()
-        pid = syscall(*clone3)
+        pid = syscall(*clone)
         if pid == 0:
             syscall(*set_robust)
             after_child()
         else:
             after_parent()
             if pid < 0:
-                raise OSError("clone3 failed")
+                raise OSError("clone failed")
         return pid
     return fork
 

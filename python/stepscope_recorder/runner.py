@@ -138,7 +138,7 @@ class ForkServer:
     children are the same as Popen's (child.serve says how): this process's own children,
     in their own session, same environment, descriptors, stack depth and limits; and each
     starts from the same heap, so a trace does not depend on which server forked it, or
-    how many tasks it forked before. A child forked as this process's child (clone3
+    how many tasks it forked before. A child forked as this process's child (clone
     CLONE_PARENT) has as its parent thread the one that started its server, and a child
     that set PR_SET_PDEATHSIG (procs.die_with_parent) dies with that thread: servers are
     started by threads that outlive the tasks (record_all's pool, serve's main thread).

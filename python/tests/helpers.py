@@ -20,11 +20,12 @@ VECTORS = os.path.join(REPO, "test", "data", "semantics", "trajectories.json")
 GIVEN_CRUXEVAL = os.environ.pop("STEPSCOPE_TEST_CRUXEVAL", None)
 
 
-def run_recorder(*args, timeout=600, env=None):
-    """Runs `python3 -m stepscope_recorder ARGS` (with `env` added to the environment);
-    returns the CompletedProcess."""
+def run_recorder(*args, timeout=600, env=None, launcher=()):
+    """Runs `python3 [LAUNCHER] -m stepscope_recorder ARGS` (with `env` added to the
+    environment; a launcher is a script that starts Python, e.g. refuse_clone.py); returns the
+    CompletedProcess."""
     env = dict(os.environ, PYTHONPATH=PYTHON_DIR, **(env or {}))
-    return subprocess.run([sys.executable, "-m", "stepscope_recorder", *args], env=env,
+    return subprocess.run([sys.executable, *launcher, "-m", "stepscope_recorder", *args], env=env,
                           capture_output=True, text=True, timeout=timeout)
 
 

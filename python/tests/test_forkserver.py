@@ -75,7 +75,7 @@ def f(x):
 '''
 
 
-def record_tasks(codes, env=None, jobs=1):
+def record_tasks(codes, env=None, jobs=1, launcher=(), limits=()):
     """Records each code as a CRUXEval task f(0) (with the fork server unless `env` says
     otherwise); returns [(header, events, end)]."""
     env = dict({"STEPSCOPE_FORK_SERVER": "1"}, **(env or {}))
@@ -85,7 +85,8 @@ def record_tasks(codes, env=None, jobs=1):
             for i, code in enumerate(codes):
                 f.write(json.dumps({"id": "t%d" % i, "code": code, "input": "0", "output": "0"}) + "\n")
         out = os.path.join(tmp, "out.jsonl")
-        r = run_recorder("record-cruxeval", data, "-o", out, "--jobs", str(jobs), env=env)
+        r = run_recorder("record-cruxeval", data, "-o", out, "--jobs", str(jobs), *limits, env=env,
+                         launcher=launcher)
         if r.returncode != 0:
             raise AssertionError(r.stderr)
         return read_traces(out)
@@ -144,7 +145,7 @@ class ForkServer(unittest.TestCase):
             with_pyc = self.addresses("1", tmp)
         self.assertEqual(len(set(without + with_pyc)), 1, "\n".join(without + with_pyc))
 
-    def addresses(self, switch, python_dir=PYTHON_DIR):
+    def addresses(self, switch, python_dir=PYTHON_DIR, launcher=()):
         """What HEAP returns in six tasks recorded two at a time under `setarch -R`."""
         with tempfile.TemporaryDirectory() as tmp:
             data = os.path.join(tmp, "tasks.jsonl")
@@ -153,9 +154,9 @@ class ForkServer(unittest.TestCase):
                     f.write(json.dumps({"id": "t%d" % i, "code": HEAP, "input": "0", "output": "0"}) + "\n")
             out = os.path.join(tmp, "out.jsonl")
             env = dict(os.environ, PYTHONPATH=python_dir, STEPSCOPE_FORK_SERVER=switch, PYTHONDONTWRITEBYTECODE="1")
-            r = subprocess.run(["setarch", "-R", sys.executable, "-m", "stepscope_recorder", "record-cruxeval",
-                                data, "-o", out, "--jobs", "2"], env=env, cwd=python_dir, capture_output=True,
-                               text=True, timeout=600)
+            r = subprocess.run(["setarch", "-R", sys.executable, *launcher, "-m", "stepscope_recorder",
+                                "record-cruxeval", data, "-o", out, "--jobs", "2"], env=env, cwd=python_dir,
+                               capture_output=True, text=True, timeout=600)
             if r.returncode != 0:
                 self.skipTest("setarch -R refused here: %s" % r.stderr.strip()[-200:])
             return [returned(t) for t in read_traces(out)]
@@ -175,6 +176,74 @@ class ForkServer(unittest.TestCase):
             want.append(r.stdout.strip())
         self.assertEqual(got, want)
         self.assertNotEqual(want[0], want[1])
+
+
+# What the task child gets from clone3 and from clone with CLONE_PARENT (the flags of
+# child._fork_to_parent's probe, which the kernel refuses with EINVAL where no filter does).
+CLONE_ERRNOS = '''import ctypes, os
+def f(x):
+    libc = ctypes.CDLL(None, use_errno=True)
+    nr = {"x86_64": 56, "aarch64": 220}[os.uname().machine]
+    zero = ctypes.c_long(0)
+    libc.syscall(ctypes.c_long(435), None, zero)
+    clone3 = ctypes.get_errno()
+    libc.syscall(ctypes.c_long(nr), ctypes.c_long(0x8000 | 0x800), zero, zero, zero, zero)
+    return (clone3, ctypes.get_errno())
+'''
+SLEEPS = "import time\ndef f(x):\n    time.sleep(60)\n"
+REFUSE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "refuse_clone.py")
+
+
+def refusing(mode):
+    """The launcher that runs Python with `mode`'s system calls refused (tests/refuse_clone.py),
+    or None where a seccomp filter cannot be installed here."""
+    ok = sys.platform.startswith("linux") and subprocess.run(
+        [sys.executable, REFUSE, mode, "-c", "pass"]).returncode == 0
+    return (REFUSE, mode) if ok else None
+
+
+@unittest.skipUnless(refusing("clone3"), "needs Linux on x86_64 or aarch64 with seccomp filters")
+class WithoutClone3(unittest.TestCase):
+    """Where clone3 is refused (container runtimes refuse it: a filter cannot read its flags),
+    the fork server still forks each task child as the recorder's own, with clone: the same
+    children and the same heap as anywhere else."""
+
+    def test_the_task_children_are_the_recorders_own_from_the_same_heap(self):
+        launcher = refusing("clone3")
+        traces = record_tasks([CLONE_ERRNOS, FORKED, FORKED, OWN_THREAD], jobs=2, launcher=launcher)
+        self.assertEqual(returned(traces[0]), "(38, 22)")  # clone3 ENOSYS; clone EINVAL, not refused
+        forked = [eval(returned(t)) for t in traces[1:3]]
+        self.assertEqual([v[0] for v in forked], [True, True])
+        self.assertEqual(returned(traces[3]), "(True, True, True)")
+        if shutil.which("setarch"):
+            without, anywhere = ForkServer.addresses(self, "1", launcher=launcher), ForkServer.addresses(self, "1")
+            self.assertEqual(len(set(without + anywhere)), 1, "\n".join(without + anywhere))
+
+
+@unittest.skipUnless(refusing("clone-parent"), "needs Linux on x86_64 or aarch64 with seccomp filters")
+class WithoutCloneParent(unittest.TestCase):
+    """Where clone with CLONE_PARENT is refused too, the fork server forks a middle process that
+    forks the task child and exits, so that the recorder (a subreaper) adopts it: the same
+    children and limits, every child from the same heap (not the heap of a direct fork: the
+    task child has run Python's at-fork hooks twice)."""
+
+    def test_the_task_children_are_forked_through_a_middle_process(self):
+        traces = record_tasks([CLONE_ERRNOS, FORKED, FORKED, OWN_THREAD], jobs=2, launcher=refusing("clone-parent"))
+        self.assertEqual(returned(traces[0]), "(38, 1)")  # clone with CLONE_PARENT: EPERM
+        forked = [eval(returned(t)) for t in traces[1:3]]
+        self.assertEqual([v[0] for v in forked], [True, True])
+        self.assertNotEqual(forked[0][1], forked[1][1])
+        self.assertEqual(returned(traces[3]), "(True, True, True)")
+
+    def test_a_task_past_its_time_is_stopped_and_the_next_recorded(self):
+        traces = record_tasks([SLEEPS, OWN_THREAD], launcher=refusing("clone-parent"), limits=("--timeout", "1"))
+        self.assertEqual((traces[0][2]["exit"], traces[0][2]["reason"]), ("never", "time limit 1s"))
+        self.assertEqual(returned(traces[1]), "(True, True, True)")
+
+    @unittest.skipUnless(shutil.which("setarch"), "needs setarch (util-linux) to turn off ASLR")
+    def test_every_task_child_starts_from_the_same_heap(self):
+        through_middle = ForkServer.addresses(self, "1", launcher=refusing("clone-parent"))
+        self.assertEqual(len(set(through_middle)), 1, "\n".join(through_middle))
 
 
 if __name__ == "__main__":
