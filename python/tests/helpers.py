@@ -1,6 +1,7 @@
 """Shared test helpers: run the recorder CLI as a user would and read its output."""
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -52,10 +53,22 @@ def read_traces(path):
     return traces
 
 
+# Where programs are recorded from. A trace numbers object addresses in order of first
+# appearance, so whether an object takes a freed address again shows in it; and the length of
+# the program's path (in sys.argv, sys.path and __file__) decides which freed addresses its
+# objects take. A copy in a new folder of /tmp has a path of the same length wherever the
+# checkout is (tempfile's names are of one length), so goldens hold in any clone.
+TMP_ROOT = "/tmp" if os.path.isdir("/tmp") else None
+
+
 def record_one(program, *extra):
-    """Records tests/programs/PROGRAM (a name or a path) and returns (header, events, end)."""
+    """Records tests/programs/PROGRAM (a name or a path), from a copy in a new folder of /tmp
+    (TMP_ROOT), and returns (header, events, end)."""
     path = program if os.path.isabs(program) else os.path.join(PROGRAMS, program)
-    with tempfile.TemporaryDirectory() as tmp:
+    with tempfile.TemporaryDirectory(dir=TMP_ROOT) as tmp:
+        copy = os.path.join(tmp, os.path.basename(path))
+        shutil.copyfile(path, copy)
+        path = copy
         out = os.path.join(tmp, "t.jsonl")
         r = run_recorder("record", path, "-o", out, *extra)
         if r.returncode != 0:
@@ -66,7 +79,7 @@ def record_one(program, *extra):
 
 
 def record_source(source, call, *extra):
-    with tempfile.TemporaryDirectory() as tmp:
+    with tempfile.TemporaryDirectory(dir=TMP_ROOT) as tmp:
         path = os.path.join(tmp, "prog.py")
         with open(path, "w", encoding="utf-8") as f:
             f.write(source)

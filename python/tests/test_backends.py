@@ -1,10 +1,12 @@
 """The sys.monitoring backend (Python 3.12+) records the same trace as the sys.settrace one,
-byte for byte: every golden program, the constructs of tests/programs/constructs.py (loops on
-one line, comprehensions, generators closed and thrown into, async, with, try/finally,
-except*, match, threads, failing reprs), the exits of test_exits and the first CRUXEval tasks.
-A program that looks at the tracer itself sees which backend runs it; 3.11 refuses it."""
+byte for byte (on 3.12, but for object numbers: see ADDRESS): every golden program, the
+constructs of tests/programs/constructs.py (loops on one line, comprehensions, generators
+closed and thrown into, async, with, try/finally, except*, match, threads, failing reprs),
+the exits of test_exits and the first CRUXEval tasks. A program that looks at the tracer
+itself sees which backend runs it; 3.11 refuses it."""
 import json
 import os
+import re
 import sys
 import tempfile
 import unittest
@@ -23,12 +25,23 @@ BACKENDS = ("settrace", "monitoring")
 INTROSPECTS = "import sys\n\n\ndef f():\n    seen = sys.gettrace() is None\n    return seen\n"
 
 
+# On 3.12 the backends can number an object differently: the interpreter allocates around an
+# exception differently for sys.settrace's layer than for a monitoring tool written in Python,
+# so where an object takes a freed address under one it may take a new one under the other.
+# Which does depends on the heap's layout (the exits golden differed in about half of the
+# checkout paths tried, either way round). There, the numbers are left out of the comparison;
+# on 3.13 they are compared too.
+ADDRESS = re.compile(r" at 0x[0-9a-f]+")
+NUMBERS_MAY_DIFFER = sys.version_info[:2] == (3, 12)
+
+
 def lines(traces):
-    """The records as text, less what differs between two runs (wall time)."""
+    """The records as text, less what differs between two runs (wall time) and, on 3.12,
+    object numbers."""
     out = []
     for header, events, end in traces:
         out += [json.dumps(r) for r in normalise(header, events, end)]
-    return out
+    return [ADDRESS.sub(" at 0x?", line) for line in out] if NUMBERS_MAY_DIFFER else out
 
 
 @unittest.skipUnless(HAS_MONITORING, "sys.monitoring exists from Python 3.12")
