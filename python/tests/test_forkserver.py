@@ -98,6 +98,24 @@ def returned(trace):
     return [e["arg"] for e in events if e["event"] == "return" and e["func"] == "main"][0]
 
 
+def addresses(testcase, switch, python_dir=PYTHON_DIR, launcher=()):
+    """What HEAP returns in six tasks recorded two at a time under `setarch -R` (the test is
+    skipped where that is refused)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        data = os.path.join(tmp, "tasks.jsonl")
+        with open(data, "w", encoding="utf-8") as f:
+            for i in range(6):
+                f.write(json.dumps({"id": "t%d" % i, "code": HEAP, "input": "0", "output": "0"}) + "\n")
+        out = os.path.join(tmp, "out.jsonl")
+        env = dict(os.environ, PYTHONPATH=python_dir, STEPSCOPE_FORK_SERVER=switch, PYTHONDONTWRITEBYTECODE="1")
+        r = subprocess.run(["setarch", "-R", sys.executable, *launcher, "-m", "stepscope_recorder",
+                            "record-cruxeval", data, "-o", out, "--jobs", "2"], env=env, cwd=python_dir,
+                           capture_output=True, text=True, timeout=600)
+        if r.returncode != 0:
+            testcase.skipTest("setarch -R refused here: %s" % r.stderr.strip()[-200:])
+        return [returned(t) for t in read_traces(out)]
+
+
 @unittest.skipUnless(sys.platform.startswith("linux"), "the fork server needs a subreaper (Linux)")
 class ForkServer(unittest.TestCase):
     def test_tasks_are_forked_children_each_its_own_process(self):
@@ -128,7 +146,7 @@ class ForkServer(unittest.TestCase):
     def test_every_task_child_starts_from_the_same_heap_whichever_server_forks_it(self):
         # With address randomisation off the addresses themselves compare across processes:
         # the run's server (after tasks before it, two at a time) and a server per task.
-        warm, own = self.addresses("1"), self.addresses("0")
+        warm, own = addresses(self, "1"), addresses(self, "0")
         self.assertEqual(len(set(warm + own)), 1, "\n".join(warm + own))
 
     @unittest.skipUnless(shutil.which("setarch"), "needs setarch (util-linux) to turn off ASLR")
@@ -138,28 +156,12 @@ class ForkServer(unittest.TestCase):
         with tempfile.TemporaryDirectory() as tmp:
             shutil.copytree(os.path.join(PYTHON_DIR, "stepscope_recorder"), os.path.join(tmp, "stepscope_recorder"),
                             ignore=shutil.ignore_patterns("__pycache__"))
-            without = self.addresses("1", tmp)
+            without = addresses(self, "1", tmp)
             shutil.rmtree(os.path.join(tmp, "stepscope_recorder", "__pycache__"), ignore_errors=True)
             subprocess.run([sys.executable, "-m", "compileall", "-q", os.path.join(tmp, "stepscope_recorder")],
                            check=True, env=dict(os.environ, PYTHONDONTWRITEBYTECODE=""))
-            with_pyc = self.addresses("1", tmp)
+            with_pyc = addresses(self, "1", tmp)
         self.assertEqual(len(set(without + with_pyc)), 1, "\n".join(without + with_pyc))
-
-    def addresses(self, switch, python_dir=PYTHON_DIR, launcher=()):
-        """What HEAP returns in six tasks recorded two at a time under `setarch -R`."""
-        with tempfile.TemporaryDirectory() as tmp:
-            data = os.path.join(tmp, "tasks.jsonl")
-            with open(data, "w", encoding="utf-8") as f:
-                for i in range(6):
-                    f.write(json.dumps({"id": "t%d" % i, "code": HEAP, "input": "0", "output": "0"}) + "\n")
-            out = os.path.join(tmp, "out.jsonl")
-            env = dict(os.environ, PYTHONPATH=python_dir, STEPSCOPE_FORK_SERVER=switch, PYTHONDONTWRITEBYTECODE="1")
-            r = subprocess.run(["setarch", "-R", sys.executable, *launcher, "-m", "stepscope_recorder",
-                                "record-cruxeval", data, "-o", out, "--jobs", "2"], env=env, cwd=python_dir,
-                               capture_output=True, text=True, timeout=600)
-            if r.returncode != 0:
-                self.skipTest("setarch -R refused here: %s" % r.stderr.strip()[-200:])
-            return [returned(t) for t in read_traces(out)]
 
     def test_each_hash_seed_has_its_own_server(self):
         code = "def f(x):\n    return hash('stepscope')\n"
@@ -216,7 +218,7 @@ class WithoutClone3(unittest.TestCase):
         self.assertEqual([v[0] for v in forked], [True, True])
         self.assertEqual(returned(traces[3]), "(True, True, True)")
         if shutil.which("setarch"):
-            without, anywhere = ForkServer.addresses(self, "1", launcher=launcher), ForkServer.addresses(self, "1")
+            without, anywhere = addresses(self, "1", launcher=launcher), addresses(self, "1")
             self.assertEqual(len(set(without + anywhere)), 1, "\n".join(without + anywhere))
 
 
@@ -242,7 +244,7 @@ class WithoutCloneParent(unittest.TestCase):
 
     @unittest.skipUnless(shutil.which("setarch"), "needs setarch (util-linux) to turn off ASLR")
     def test_every_task_child_starts_from_the_same_heap(self):
-        through_middle = ForkServer.addresses(self, "1", launcher=refusing("clone-parent"))
+        through_middle = addresses(self, "1", launcher=refusing("clone-parent"))
         self.assertEqual(len(set(through_middle)), 1, "\n".join(through_middle))
 
 
