@@ -204,14 +204,19 @@ def refusing(mode):
     return (REFUSE, mode) if ok else None
 
 
-@unittest.skipUnless(refusing("clone3"), "needs Linux on x86_64 or aarch64 with seccomp filters")
+# Asked once, on import: each is a Python started under the filter.
+NO_CLONE3 = refusing("clone3")
+NO_CLONE_PARENT = refusing("clone-parent")
+
+
+@unittest.skipUnless(NO_CLONE3, "needs Linux on x86_64 or aarch64 with seccomp filters")
 class WithoutClone3(unittest.TestCase):
     """Where clone3 is refused (container runtimes refuse it: a filter cannot read its flags),
     the fork server still forks each task child as the recorder's own, with clone: the same
     children and the same heap as anywhere else."""
 
     def test_the_task_children_are_the_recorders_own_from_the_same_heap(self):
-        launcher = refusing("clone3")
+        launcher = NO_CLONE3
         traces = record_tasks([CLONE_ERRNOS, FORKED, FORKED, OWN_THREAD], jobs=2, launcher=launcher)
         self.assertEqual(returned(traces[0]), "(38, 22)")  # clone3 ENOSYS; clone EINVAL, not refused
         forked = [eval(returned(t)) for t in traces[1:3]]
@@ -222,7 +227,7 @@ class WithoutClone3(unittest.TestCase):
             self.assertEqual(len(set(without + anywhere)), 1, "\n".join(without + anywhere))
 
 
-@unittest.skipUnless(refusing("clone-parent"), "needs Linux on x86_64 or aarch64 with seccomp filters")
+@unittest.skipUnless(NO_CLONE_PARENT, "needs Linux on x86_64 or aarch64 with seccomp filters")
 class WithoutCloneParent(unittest.TestCase):
     """Where clone with CLONE_PARENT is refused too, the fork server forks a middle process that
     forks the task child and exits, so that the recorder (a subreaper) adopts it: the same
@@ -230,7 +235,7 @@ class WithoutCloneParent(unittest.TestCase):
     task child has run Python's at-fork hooks twice)."""
 
     def test_the_task_children_are_forked_through_a_middle_process(self):
-        traces = record_tasks([CLONE_ERRNOS, FORKED, FORKED, OWN_THREAD], jobs=2, launcher=refusing("clone-parent"))
+        traces = record_tasks([CLONE_ERRNOS, FORKED, FORKED, OWN_THREAD], jobs=2, launcher=NO_CLONE_PARENT)
         self.assertEqual(returned(traces[0]), "(38, 1)")  # clone with CLONE_PARENT: EPERM
         forked = [eval(returned(t)) for t in traces[1:3]]
         self.assertEqual([v[0] for v in forked], [True, True])
@@ -238,13 +243,13 @@ class WithoutCloneParent(unittest.TestCase):
         self.assertEqual(returned(traces[3]), "(True, True, True)")
 
     def test_a_task_past_its_time_is_stopped_and_the_next_recorded(self):
-        traces = record_tasks([SLEEPS, OWN_THREAD], launcher=refusing("clone-parent"), limits=("--timeout", "1"))
+        traces = record_tasks([SLEEPS, OWN_THREAD], launcher=NO_CLONE_PARENT, limits=("--timeout", "1"))
         self.assertEqual((traces[0][2]["exit"], traces[0][2]["reason"]), ("never", "time limit 1s"))
         self.assertEqual(returned(traces[1]), "(True, True, True)")
 
     @unittest.skipUnless(shutil.which("setarch"), "needs setarch (util-linux) to turn off ASLR")
     def test_every_task_child_starts_from_the_same_heap(self):
-        through_middle = addresses(self, "1", launcher=refusing("clone-parent"))
+        through_middle = addresses(self, "1", launcher=NO_CLONE_PARENT)
         self.assertEqual(len(set(through_middle)), 1, "\n".join(through_middle))
 
 
